@@ -5,11 +5,17 @@ let package = Package(
     name: "resumetool",
     products: [
         .library(name: "ResumeDataCodec", targets: ["ResumeDataCodec"]),
+        .library(name: "ResumeTransfer", targets: ["ResumeTransfer"]),
         .executable(name: "resumetool", targets: ["resumetool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        // Named directly only so the transfer tests can run an in-process NIO HTTP server;
+        // async-http-client already brings it.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.
@@ -31,10 +37,19 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .target(
+            name: "ResumeTransfer",
+            dependencies: [
+                "ResumeDataCodec",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "resumetool",
             dependencies: [
                 "ResumeDataCodec",
+                "ResumeTransfer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +61,17 @@ let package = Package(
         .testTarget(
             name: "ResumetoolTests",
             dependencies: ["resumetool", "ResumeDataCodec"]
+        ),
+        .testTarget(
+            name: "ResumeTransferTests",
+            dependencies: [
+                "ResumeTransfer",
+                "ResumeDataCodec",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,23 @@
+/// Everything needed to continue a download: what the resume blob records.
+struct DownloadCheckpoint: Equatable, Sendable {
+    /// The URL the download was started with.
+    var originalURL: String
+    /// The URL after redirects; requests go here.
+    var currentURL: String
+    /// Headers the caller added (never Range / If-Range / Accept-Encoding; the machine sets those).
+    var extraHeaders: [HTTPField] = []
+    /// Bytes at the start of the partial file that are flushed and belong to the file named by the validators.
+    var bytesReceived: Int64 = 0
+    /// The raw `ETag`, quotes included.
+    var entityTag: String?
+    /// The raw `Last-Modified`.
+    var lastModified: String?
+    /// The complete length, when a response announced it. Not part of Apple's format.
+    var totalLength: Int64?
+
+    /// What `If-Range` carries: a strong ETag, else Last-Modified (weak tags cannot be used there).
+    var ifRangeValidator: String? {
+        if let tag = self.entityTag, !tag.hasPrefix("W/") { return tag }
+        return self.lastModified
+    }
+}

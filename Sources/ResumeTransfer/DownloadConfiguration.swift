@@ -1,0 +1,39 @@
+/// How downloads behave; shared by every download of one ``Downloader``.
+public struct DownloadConfiguration: Sendable {
+    /// Downloads running at once; the rest wait in the queue.
+    public var maximumConcurrentDownloads = 4
+    /// Failed attempts in a row (no byte received in between) before a download fails.
+    public var maximumRetries = 5
+    /// Redirects followed per attempt chain.
+    public var maximumRedirects = 10
+    /// First retry delay; doubles with each failed attempt, up to ``maximumBackoff``.
+    public var initialBackoff: Duration = .milliseconds(500)
+    /// Longest delay between retries (unless the server's `Retry-After` asks for more).
+    public var maximumBackoff: Duration = .seconds(30)
+    /// Longest `Retry-After` honoured.
+    public var maximumRetryAfter: Duration = .seconds(300)
+    /// No byte for this long counts as a failed attempt.
+    public var stallTimeout: Duration = .seconds(30)
+    /// How long the response head may take.
+    public var responseTimeout: Duration = .seconds(60)
+    /// A checkpoint is written after this many new bytes...
+    public var checkpointBytes: Int64 = 8 << 20
+    /// ...or after this much time with new bytes, whichever comes first.
+    public var checkpointInterval: Duration = .seconds(2)
+
+    /// The defaults above.
+    public init() {}
+
+    var machine: DownloadStateMachine.Configuration {
+        var machine = DownloadStateMachine.Configuration()
+        machine.maximumRetries = self.maximumRetries
+        machine.maximumRedirects = self.maximumRedirects
+        machine.initialBackoff = self.initialBackoff
+        machine.maximumBackoff = self.maximumBackoff
+        machine.maximumRetryAfter = self.maximumRetryAfter
+        machine.stallTimeout = self.stallTimeout
+        machine.checkpointBytes = self.checkpointBytes
+        machine.checkpointInterval = self.checkpointInterval
+        return machine
+    }
+}

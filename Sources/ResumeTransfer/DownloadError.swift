@@ -1,0 +1,48 @@
+/// Why a download stopped. The partial file and the resume blob stay valid in every case but
+/// ``checksumMismatch(expected:actual:)``, whose bytes are complete but wrong.
+public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server answered a status that cannot be continued (404, 403, ...).
+    case unexpectedStatus(Int)
+    /// More redirects than allowed.
+    case tooManyRedirects(Int)
+    /// Even a plain request got a 206 whose Content-Range did not fit.
+    case invalidContentRange
+    /// The body was longer or shorter than the length announced.
+    case lengthMismatch(expected: Int64, received: Int64)
+    /// The connection failed.
+    case connection(String)
+    /// The response head did not arrive in time.
+    case timedOut
+    /// No byte arrived for the configured stall time.
+    case stalled
+    /// Retries ran out; `last` is the final cause.
+    case retriesExhausted(last: DownloadError, attempts: Int)
+    /// The finished file's SHA-256 differs from the expected one (lowercase hex).
+    case checksumMismatch(expected: String, actual: String)
+    /// Reading or writing local files failed (disk full, permissions).
+    case disk(String)
+    /// The resume blob cannot be used.
+    case invalidResumeData(String)
+    /// The download was cancelled.
+    case cancelled
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .unexpectedStatus(let status): return "the server answered HTTP \(status)"
+        case .tooManyRedirects(let limit): return "more than \(limit) redirects"
+        case .invalidContentRange: return "the server sent a Content-Range that does not match the request"
+        case .lengthMismatch(let expected, let received):
+            return "received \(received) bytes where the server announced \(expected)"
+        case .connection(let message): return "connection failed: \(message)"
+        case .timedOut: return "the server did not answer in time"
+        case .stalled: return "no data arrived for too long"
+        case .retriesExhausted(let last, let attempts): return "gave up after \(attempts) retries: \(last)"
+        case .checksumMismatch(let expected, let actual):
+            return "SHA-256 mismatch: expected \(expected), got \(actual)"
+        case .disk(let message): return "file error: \(message)"
+        case .invalidResumeData(let message): return "unusable resume data: \(message)"
+        case .cancelled: return "cancelled"
+        }
+    }
+}

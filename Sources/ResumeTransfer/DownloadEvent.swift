@@ -1,0 +1,39 @@
+/// Where a download stands.
+public enum DownloadState: Equatable, Sendable {
+    /// Waiting for a free slot in the queue.
+    case queued
+    /// Requesting or receiving.
+    case running
+    /// Stopped by ``DownloadTask/pause()``; the resume blob is on disk.
+    case paused
+    /// The destination holds the verified file.
+    case completed
+    /// Stopped by ``DownloadTask/cancel(removeFile:)``.
+    case cancelled
+    /// Stopped by an error; the partial file and blob are kept unless the error says otherwise.
+    case failed(DownloadError)
+}
+
+/// A progress snapshot.
+public struct DownloadProgress: Equatable, Sendable {
+    /// Bytes of the file written so far.
+    public var bytesWritten: Int64
+    /// The file's length, when the server announced it.
+    public var totalBytes: Int64?
+    /// Recent speed.
+    public var bytesPerSecond: Double
+    /// Seconds left at the recent speed, when it can be estimated.
+    public var secondsRemaining: Double?
+}
+
+/// What a running download reports.
+public enum DownloadEvent: Equatable, Sendable {
+    /// New state.
+    case state(DownloadState)
+    /// Bytes arrived (sent at most about ten times a second).
+    case progress(DownloadProgress)
+    /// The server's file was not the one partly downloaded (or it ignored the range): starting over from zero.
+    case restarted
+    /// An attempt failed and another follows after `delay`.
+    case retrying(attempt: Int, delay: Duration, reason: DownloadError)
+}

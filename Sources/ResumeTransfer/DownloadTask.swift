@@ -1,0 +1,429 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import Synchronization
+
+/// One download: performs what ``DownloadStateMachine`` decides, writing into `partialPath` and
+/// checkpointing into `resumeDataPath`, and moving the verified file to `destination` at the end.
+public final class DownloadTask: Sendable {
+    /// Where the finished file goes. It never holds a partial or unverified file.
+    public let destination: String
+    /// The partial file (`FILE.part` unless a resume blob named another).
+    public let partialPath: String
+    /// The resume blob (`FILE.resume`), rewritten atomically at every checkpoint.
+    public let resumeDataPath: String
+    /// Progress, restarts, retries and state changes, in order. Finishes when the download stops.
+    public let events: AsyncStream<DownloadEvent>
+
+    /// Where the first checkpoint comes from.
+    enum Origin: Sendable {
+        /// A URL: continue from an existing blob or partial file at the usual paths, else start.
+        case url(String, headers: [HTTPField])
+        /// A decoded blob.
+        case checkpoint(DownloadCheckpoint)
+    }
+
+    private enum Intent: Sendable {
+        case run
+        case pause
+        case cancel(removeFile: Bool)
+    }
+
+    private struct Shared: Sendable {
+        var state: DownloadState = .queued
+        var intent: Intent = .run
+        var runner: Task<DownloadState, Never>?
+    }
+
+    private let origin: Origin
+    private let expectedSHA256: String?
+    private let configuration: DownloadConfiguration
+    private let continuation: AsyncStream<DownloadEvent>.Continuation
+    private let shared = Mutex(Shared())
+
+    init(
+        origin: Origin, destination: String, partialPath: String? = nil,
+        expectedSHA256: String?, configuration: DownloadConfiguration
+    ) {
+        self.origin = origin
+        self.destination = destination
+        self.partialPath = partialPath ?? destination + ".part"
+        self.resumeDataPath = destination + ".resume"
+        self.expectedSHA256 = expectedSHA256?.lowercased()
+        self.configuration = configuration
+        (self.events, self.continuation) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    /// A task that never runs, for a blob that cannot be used.
+    static func failed(destination: String, error: DownloadError, configuration: DownloadConfiguration) -> DownloadTask {
+        let task = DownloadTask(
+            origin: .url("", headers: []), destination: destination, expectedSHA256: nil, configuration: configuration)
+        task.setState(.failed(error))
+        return task
+    }
+
+    /// The current state.
+    public var state: DownloadState {
+        self.shared.withLock { $0.state }
+    }
+
+    /// Waits until the download stops and returns its final state.
+    public func result() async -> DownloadState {
+        guard let runner = self.shared.withLock({ $0.runner }) else { return self.state }
+        return await runner.value
+    }
+
+    /// Stops the download and returns the resume blob written for it (what
+    /// `cancelByProducingResumeData` hands back on Apple systems); nil when nothing was downloaded.
+    public func pause() async -> Data? {
+        let runner = self.shared.withLock { shared -> Task<DownloadState, Never>? in
+            shared.intent = .pause
+            return shared.runner
+        }
+        runner?.cancel()
+        _ = await runner?.value
+        return FileManager.default.contents(atPath: self.resumeDataPath)
+    }
+
+    /// Stops the download; with `removeFile` the partial file and blob are deleted too.
+    public func cancel(removeFile: Bool) async {
+        let runner = self.shared.withLock { shared -> Task<DownloadState, Never>? in
+            shared.intent = .cancel(removeFile: removeFile)
+            return shared.runner
+        }
+        runner?.cancel()
+        _ = await runner?.value
+    }
+
+    /// Starts the download in the background once `slots` grants a place.
+    func start(client: HTTPClient, slots: AsyncSemaphore) {
+        self.shared.withLock { shared in
+            shared.runner = Task {
+                let granted = await slots.acquire()
+                guard granted else { return self.stop(at: nil) }
+                let state = await self.run(client: client)
+                await slots.release()
+                return state
+            }
+        }
+    }
+
+    // MARK: the run loop
+
+    private func setState(_ state: DownloadState) {
+        self.shared.withLock { $0.state = state }
+        self.continuation.yield(.state(state))
+        switch state {
+        case .queued, .running: break
+        default: self.continuation.finish()
+        }
+    }
+
+    private func run(client: HTTPClient) async -> DownloadState {
+        self.setState(.running)
+        let checkpoint: DownloadCheckpoint
+        switch await self.prepare(client: client) {
+        case .success(let value?):
+            checkpoint = value
+        case .success(nil):
+            self.setState(.completed)
+            return .completed
+        case .failure(let error):
+            return self.stopped(failing: error)
+        }
+        let part: PartialFile
+        do {
+            part = try PartialFile(path: self.partialPath)
+            if try part.size() < checkpoint.bytesReceived {
+                // The blob promises bytes the file does not have; nothing before them can be trusted either.
+                var fresh = checkpoint
+                fresh.bytesReceived = 0
+                return await self.loop(client: client, part: part, checkpoint: fresh)
+            }
+        } catch {
+            return self.stopped(failing: error)
+        }
+        return await self.loop(client: client, part: part, checkpoint: checkpoint)
+    }
+
+    /// The checkpoint to start from; nil when the destination is already complete.
+    private func prepare(client: HTTPClient) async -> Result<DownloadCheckpoint?, DownloadError> {
+        switch self.origin {
+        case .checkpoint(let checkpoint):
+            return .success(checkpoint)
+        case .url(let url, let headers):
+            if let blob = FileManager.default.contents(atPath: self.resumeDataPath) {
+                do {
+                    var checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
+                    checkpoint.extraHeaders = headers
+                    return .success(checkpoint)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
+            if let size = FileSystem.size(of: self.partialPath), size > 0 {
+                return .success(await self.rebuild(fresh, partialSize: size, client: client))
+            }
+            if FileSystem.exists(self.destination) {
+                return .success(nil)
+            }
+            return .success(fresh)
+        }
+    }
+
+    /// A partial file without a blob: ask the server (HEAD) for its validators and length, and
+    /// continue after the partial bytes when they can be fitted; otherwise start over.
+    private func rebuild(_ fresh: DownloadCheckpoint, partialSize: Int64, client: HTTPClient) async -> DownloadCheckpoint {
+        var request = HTTPClientRequest(url: fresh.currentURL)
+        request.method = .HEAD
+        for field in fresh.extraHeaders { request.headers.add(name: field.name, value: field.value) }
+        request.headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
+        guard let response = try? await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount),
+              response.status == .ok
+        else {
+            return fresh
+        }
+        let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
+        var rebuilt = fresh
+        rebuilt.entityTag = fields.value(of: "etag")
+        rebuilt.lastModified = fields.value(of: "last-modified")
+        rebuilt.totalLength = fields.value(of: "content-length").flatMap(Int64.init)
+        if let total = rebuilt.totalLength, partialSize <= total, rebuilt.ifRangeValidator != nil {
+            rebuilt.bytesReceived = partialSize
+        }
+        return rebuilt
+    }
+
+    private func loop(client: HTTPClient, part: PartialFile, checkpoint: DownloadCheckpoint) async -> DownloadState {
+        var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration.machine)
+        var meter = ProgressMeter()
+        var attempt = 0
+        var action = machine.start()
+        while true {
+            switch action {
+            case .sendRequest(let plan):
+                action = await self.send(plan, client: client, machine: &machine, part: part, meter: &meter)
+            case .retry(let delay, let checkpoint):
+                attempt += 1
+                _ = self.saveCheckpoint(checkpoint, part: part)
+                self.continuation.yield(.retrying(attempt: attempt, delay: delay, reason: machine.lastRetryReason ?? .stalled))
+                do {
+                    try await Task.sleep(for: delay)
+                    action = machine.retryTimerFired()
+                } catch {
+                    action = machine.pause()
+                }
+            case .finish(let length, let checkpoint):
+                let error = self.complete(length: length, checkpoint: checkpoint, part: part)
+                action = machine.finished(error)
+                if error == nil {
+                    meter.finish(bytes: length, total: length, continuation: self.continuation)
+                    self.setState(.completed)
+                    return .completed
+                }
+            case .fail(let error, let checkpoint):
+                return self.stopped(failing: error, checkpoint: checkpoint, part: part)
+            case .pause(let checkpoint):
+                return self.stop(at: (checkpoint, part))
+            case .receiveBody, .checkpoint, .none:
+                // Only produced inside `send`; reaching here would be a machine bug, so stop safely.
+                return self.stopped(failing: .connection("internal: unexpected action \(action)"))
+            }
+        }
+    }
+
+    private func send(
+        _ plan: DownloadStateMachine.RequestPlan, client: HTTPClient,
+        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter
+    ) async -> DownloadStateMachine.Action {
+        if Task.isCancelled { return machine.pause() }
+        var request = HTTPClientRequest(url: plan.url)
+        request.method = .GET
+        for field in plan.headers { request.headers.add(name: field.name, value: field.value) }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount)
+        } catch {
+            if Task.isCancelled { return machine.pause() }
+            return machine.transportFailed(Self.transportError(error))
+        }
+        let clock = ContinuousClock()
+        let origin = clock.now
+        let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
+        let action = machine.receivedResponse(status: Int(response.status.code), headers: fields, now: .zero)
+        guard case .receiveBody(let offset, let restart) = action else {
+            await Self.drain(response.body)
+            return action
+        }
+        do {
+            try part.truncate(to: offset)
+            if let restart {
+                if offset == 0 { self.continuation.yield(.restarted) }
+                try self.writeCheckpoint(restart, part: part)
+            }
+        } catch {
+            return machine.diskFailed(Self.message(error))
+        }
+        var position = offset
+        meter.begin(at: offset)
+        do {
+            for try await buffer in response.body {
+                try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
+                    try part.write(bytes, at: position)
+                }
+                position += Int64(buffer.readableBytes)
+                let next = machine.wroteBytes(buffer.readableBytes, now: origin.duration(to: clock.now))
+                meter.update(bytes: position, total: machine.checkpoint.totalLength, continuation: self.continuation)
+                switch next {
+                case .none:
+                    continue
+                case .checkpoint(let checkpoint):
+                    try self.writeCheckpoint(checkpoint, part: part)
+                default:
+                    return next
+                }
+            }
+        } catch let error as DownloadError {
+            return machine.diskFailed(Self.message(error))
+        } catch {
+            if Task.isCancelled { return machine.pause() }
+            return machine.transportFailed(Self.transportError(error))
+        }
+        if Task.isCancelled { return machine.pause() }
+        return machine.bodyEnded()
+    }
+
+    /// Reads and drops a small body (redirect, error page) so the connection can be reused;
+    /// a large one is abandoned, which closes the connection.
+    private static func drain(_ body: HTTPClientResponse.Body) async {
+        var seen = 0
+        do {
+            for try await buffer in body {
+                seen += buffer.readableBytes
+                if seen > 64 * 1024 { return }
+            }
+        } catch {}
+    }
+
+    /// Verifies the partial file, then moves it into place; nil when all went well.
+    private func complete(length: Int64, checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadError? {
+        do {
+            let size = try part.size()
+            guard size >= length else { return .lengthMismatch(expected: length, received: size) }
+            if size > length { try part.truncate(to: length) }
+            if let expected = self.expectedSHA256 {
+                let actual = try Self.sha256(of: part, length: length)
+                if actual != expected {
+                    // Complete but wrong bytes: keeping them would only make the next run finish
+                    // with the same wrong file, so start clean next time.
+                    FileSystem.remove(self.resumeDataPath)
+                    FileSystem.remove(self.partialPath)
+                    return .checksumMismatch(expected: expected, actual: actual)
+                }
+            }
+            try part.sync()
+            try FileSystem.move(self.partialPath, to: self.destination)
+            FileSystem.remove(self.resumeDataPath)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func sha256(of part: PartialFile, length: Int64) throws(DownloadError) -> String {
+        var hasher = SHA256()
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < length {
+            let wanted = Int(min(Int64(chunk), length - offset))
+            let count = try part.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
+            guard count > 0 else { throw .disk("read \(part.path): file ended at \(offset) of \(length) bytes") }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += Int64(count)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// fsync the partial file first, so the blob never counts bytes that are not on disk.
+    private func writeCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) throws(DownloadError) {
+        try part.sync()
+        let blob = try ResumeCheckpoint.encode(checkpoint, partialPath: self.partialPath)
+        try FileSystem.writeAtomically(blob, to: self.resumeDataPath)
+    }
+
+    private func saveCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadState? {
+        do {
+            try self.writeCheckpoint(checkpoint, part: part)
+            return nil
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    private func stopped(failing error: DownloadError) -> DownloadState {
+        self.setState(.failed(error))
+        return .failed(error)
+    }
+
+    private func stopped(failing error: DownloadError, checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadState {
+        if case .disk = error {
+            // The blob on disk still describes flushed bytes; writing another could fail the same way.
+        } else if case .checksumMismatch = error {
+            // Files already removed.
+        } else {
+            _ = self.saveCheckpoint(checkpoint, part: part)
+        }
+        return self.stopped(failing: error)
+    }
+
+    /// Pause or cancel, as the caller asked.
+    private func stop(at point: (DownloadCheckpoint, PartialFile)?) -> DownloadState {
+        let intent = self.shared.withLock { $0.intent }
+        var failure: DownloadError?
+        if let (checkpoint, part) = point {
+            if case .cancel(removeFile: true) = intent {
+                // Removed below.
+            } else if case .failed(let error)? = self.saveCheckpoint(checkpoint, part: part) {
+                failure = error
+            }
+        }
+        if case .cancel(let removeFile) = intent {
+            if removeFile {
+                FileSystem.remove(self.resumeDataPath)
+                FileSystem.remove(self.partialPath)
+            }
+            self.setState(.cancelled)
+            return .cancelled
+        }
+        if let failure { return self.stopped(failing: failure) }
+        self.setState(.paused)
+        return .paused
+    }
+
+    static func transportError(_ error: any Error) -> DownloadError {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .readTimeout: return .stalled
+            case .deadlineExceeded, .connectTimeout: return .timedOut
+            default: break
+            }
+        }
+        return .connection(String(describing: error))
+    }
+
+    private static func message(_ error: DownloadError) -> String {
+        if case .disk(let message) = error { return message }
+        return error.description
+    }
+}
+
+extension Duration {
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = self.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

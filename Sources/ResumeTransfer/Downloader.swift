@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import Foundation
+
+/// Runs downloads through one HTTP client, at most
+/// ``DownloadConfiguration/maximumConcurrentDownloads`` at a time.
+///
+/// Call ``shutdown()`` when done.
+public final class Downloader: Sendable {
+    /// The settings every download of this downloader uses.
+    public let configuration: DownloadConfiguration
+    private let client: HTTPClient
+    private let slots: AsyncSemaphore
+
+    /// Creates a downloader with its own HTTP client.
+    public init(configuration: DownloadConfiguration = .init()) {
+        self.configuration = configuration
+        // Redirects are decided by the state machine (it must carry Range/If-Range and count them);
+        // the read timeout is the stall detector, since a deadline only covers the response head.
+        let clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: configuration.stallTimeout.timeAmount),
+            decompression: .disabled
+        )
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        self.slots = AsyncSemaphore(limit: configuration.maximumConcurrentDownloads)
+    }
+
+    /// Downloads `url` to `destination`, continuing from `destination.resume` and
+    /// `destination.part` when an earlier run left them. When only the partial file is there, a
+    /// HEAD request rebuilds the checkpoint. When `destination` exists without them, the task
+    /// completes at once without touching the network.
+    public func download(
+        from url: String, to destination: String, expectedSHA256: String? = nil, headers: [HTTPField] = []
+    ) -> DownloadTask {
+        let task = DownloadTask(
+            origin: .url(url, headers: headers), destination: destination,
+            expectedSHA256: expectedSHA256, configuration: self.configuration)
+        task.start(client: self.client, slots: self.slots)
+        return task
+    }
+
+    /// Continues from a resume blob (ours, or Apple's) and its partial file.
+    ///
+    /// The partial file is `partialFile` when given, else the blob's `LocalPath` when it exists,
+    /// else its `TempFileName` in `blobDirectory`. Checkpoints go to `destination.resume`.
+    public func resume(
+        resumeData: Data, partialFile: String? = nil, blobDirectory: String = ".", to destination: String,
+        expectedSHA256: String? = nil
+    ) throws(DownloadError) -> DownloadTask {
+        let decoded = try ResumeCheckpoint.decode(resumeData)
+        guard let partial = partialFile ?? Self.partialPath(decoded, in: blobDirectory) else {
+            throw .invalidResumeData("no partial file: the blob names none that exists, and none was given")
+        }
+        let task = DownloadTask(
+            origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
+            expectedSHA256: expectedSHA256, configuration: self.configuration)
+        task.start(client: self.client, slots: self.slots)
+        return task
+    }
+
+    /// Finds every `*.resume` blob in `directory` that an interrupted process left and continues
+    /// them all (the call to make after a crash). Each destination is the blob's path without `.resume`.
+    public func recover(in directory: String) throws(DownloadError) -> [DownloadTask] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw .disk("cannot list \(directory): \(error.localizedDescription)")
+        }
+        var tasks: [DownloadTask] = []
+        for name in names.sorted() where name.hasSuffix(".resume") && name.count > ".resume".count {
+            let blobPath = directory + "/" + name
+            guard let blob = FileManager.default.contents(atPath: blobPath) else { continue }
+            let destination = String(blobPath.dropLast(".resume".count))
+            let decoded: ResumeCheckpoint.Decoded
+            do {
+                decoded = try ResumeCheckpoint.decode(blob)
+            } catch {
+                // One unreadable blob must not stop the others; report it as a failed task.
+                tasks.append(DownloadTask.failed(destination: destination, error: error, configuration: self.configuration))
+                continue
+            }
+            let partial = Self.partialPath(decoded, in: directory) ?? destination + ".part"
+            let task = DownloadTask(
+                origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
+                expectedSHA256: nil, configuration: self.configuration)
+            task.start(client: self.client, slots: self.slots)
+            tasks.append(task)
+        }
+        return tasks
+    }
+
+    /// Shuts the HTTP client down; running downloads fail.
+    public func shutdown() async throws {
+        try await self.client.shutdown()
+    }
+
+    private static func partialPath(_ decoded: ResumeCheckpoint.Decoded, in directory: String) -> String? {
+        if let local = decoded.localPath, FileSystem.exists(local) { return local }
+        if let name = decoded.tempFileName, !name.contains("/"), name != "..", FileSystem.exists(directory + "/" + name) {
+            return directory + "/" + name
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Reads a `Retry-After` header: delta-seconds or an HTTP-date.
+enum RetryAfter {
+    /// The wait the server asked for, nil when the value is neither form; dates in the past give zero.
+    static func parse(_ value: String, now: Date) -> Duration? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            // Bounded so a 40-digit value cannot overflow; callers clamp further.
+            guard let seconds = Int64(trimmed.prefix(9)) else { return nil }
+            return .seconds(seconds)
+        }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
+        let delta = date.timeIntervalSince(now)
+        return delta > 0 ? .milliseconds(Int64(delta * 1000)) : .zero
+    }
+}
+
+/// The IMF-fixdate form of HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
+enum HTTPDate {
+    static func parse(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,265 @@
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// An HTTP/1.1 server on 127.0.0.1 (port chosen by the system) that serves one file and can
+/// misbehave on purpose, request by request.
+final class TestServer: Sendable {
+    /// The file being served.
+    struct File: Sendable {
+        var data: Data
+        var etag: String
+        var lastModified: String
+    }
+
+    /// What to do for one GET.
+    enum Behaviour: Sendable {
+        /// Serve normally: honour Range and If-Range.
+        case normal
+        /// Serve the whole file with 200 whatever the Range.
+        case ignoreRange
+        /// Answer this status with these headers and an empty body.
+        case status(Int, [(String, String)])
+        /// Announce the response as usual, send this many body bytes, then close the connection.
+        case dropAfter(Int)
+        /// Announce the response as usual, send this many body bytes, then send nothing more.
+        case stallAfter(Int)
+        /// Answer 206 with a Content-Range starting somewhere else than asked.
+        case wrongContentRange
+        /// Answer 206 for the range asked, ignoring If-Range (a broken server).
+        case ignoreIfRange
+    }
+
+    /// A request as received.
+    struct Request: Equatable, Sendable {
+        var method: String
+        var uri: String
+        var headers: [String: String]
+    }
+
+    fileprivate struct State {
+        var file: File
+        var script: [Behaviour] = []
+        var requests: [Request] = []
+        var version = 1
+        var rangesIgnored = false
+    }
+
+    private let core: ServerCore
+    private let channel: any Channel
+    let port: Int
+
+    var url: String { "http://127.0.0.1:\(self.port)/file.bin" }
+
+    static func start(serving data: Data) async throws -> TestServer {
+        let file = File(data: data, etag: "\"v1-\(data.count)\"", lastModified: "Sun, 01 Nov 2026 10:00:01 GMT")
+        let core = ServerCore(file: file)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(Handler(core: core))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        return TestServer(core: core, channel: channel)
+    }
+
+    private init(core: ServerCore, channel: any Channel) {
+        self.core = core
+        self.channel = channel
+        self.port = channel.localAddress?.port ?? 0
+    }
+
+    func stop() async {
+        try? await self.channel.close()
+    }
+
+    var file: File { self.core.state.withLock { $0.file } }
+    var requests: [Request] { self.core.state.withLock { $0.requests } }
+    var getRequests: [Request] { self.requests.filter { $0.method == "GET" } }
+
+    /// Behaviours for the next GETs, in order; `.normal` after they run out.
+    func script(_ behaviours: [Behaviour]) {
+        self.core.state.withLock { $0.script = behaviours }
+    }
+
+    /// Serve ranges as 200 from now on (a server without range support).
+    func ignoreRanges() {
+        self.core.state.withLock { $0.rangesIgnored = true }
+    }
+
+    /// Replace the file with new content, a new ETag and a new Last-Modified.
+    func replaceFile(with data: Data) {
+        self.core.state.withLock { state in
+            state.version += 1
+            state.file = File(
+                data: data, etag: "\"v\(state.version)-\(data.count)\"",
+                lastModified: "Sun, 01 Nov 2026 10:00:0\(state.version % 10) GMT")
+        }
+    }
+
+}
+
+/// The mutable part shared between the test and the channel handlers.
+private final class ServerCore: Sendable {
+    let state: Mutex<TestServer.State>
+
+    init(file: TestServer.File) {
+        self.state = Mutex(TestServer.State(file: file))
+    }
+
+    func next(for request: TestServer.Request) -> (TestServer.File, TestServer.Behaviour) {
+        self.state.withLock { state in
+            state.requests.append(request)
+            guard request.method == "GET" else { return (state.file, .normal) }
+            var behaviour = state.script.isEmpty ? TestServer.Behaviour.normal : state.script.removeFirst()
+            if state.rangesIgnored, case .normal = behaviour { behaviour = .ignoreRange }
+            return (state.file, behaviour)
+        }
+    }
+}
+
+private final class Handler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let core: ServerCore
+    private var head: HTTPRequestHead?
+
+    init(core: ServerCore) {
+        self.core = core
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break
+        case .end:
+            guard let head = self.head else { return }
+            var headers: [String: String] = [:]
+            for (name, value) in head.headers { headers[name.lowercased()] = value }
+            let request = TestServer.Request(method: head.method.rawValue, uri: head.uri, headers: headers)
+            let (file, behaviour) = self.core.next(for: request)
+            self.respond(context: context, request: request, file: file, behaviour: behaviour)
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext, request: TestServer.Request, file: TestServer.File, behaviour: TestServer.Behaviour) {
+        var headers = HTTPHeaders()
+        headers.add(name: "ETag", value: file.etag)
+        headers.add(name: "Last-Modified", value: file.lastModified)
+        headers.add(name: "Accept-Ranges", value: "bytes")
+        let size = file.data.count
+
+        if case .status(let code, let extra) = behaviour {
+            for (name, value) in extra { headers.add(name: name, value: value) }
+            headers.add(name: "Content-Length", value: "0")
+            self.send(context: context, status: .init(statusCode: code), headers: headers, body: nil, then: .end)
+            return
+        }
+
+        var start = 0
+        var partial = false
+        if let range = request.headers["range"], let requested = Self.rangeStart(range) {
+            let ifRange = request.headers["if-range"]
+            let validatorMatches = ifRange == nil || ifRange == file.etag || ifRange == file.lastModified
+            switch behaviour {
+            case .ignoreRange:
+                break
+            case .ignoreIfRange:
+                start = requested
+                partial = true
+            default:
+                if validatorMatches {
+                    start = requested
+                    partial = true
+                }
+            }
+        }
+        if partial && start >= size {
+            headers.add(name: "Content-Range", value: "bytes */\(size)")
+            headers.add(name: "Content-Length", value: "0")
+            self.send(context: context, status: .rangeNotSatisfiable, headers: headers, body: nil, then: .end)
+            return
+        }
+        var bodyStart = start
+        if case .wrongContentRange = behaviour, partial {
+            bodyStart = max(start - 100, 0)
+        }
+        if partial {
+            headers.add(name: "Content-Range", value: "bytes \(bodyStart)-\(size - 1)/\(size)")
+        }
+        headers.add(name: "Content-Length", value: String(size - bodyStart))
+        let status: HTTPResponseStatus = partial ? .partialContent : .ok
+        if request.method == "HEAD" {
+            self.send(context: context, status: status, headers: headers, body: nil, then: .end)
+            return
+        }
+        var body = file.data[file.data.startIndex + bodyStart..<file.data.endIndex]
+        switch behaviour {
+        case .dropAfter(let count):
+            body = body.prefix(count)
+            self.send(context: context, status: status, headers: headers, body: body, then: .close)
+        case .stallAfter(let count):
+            body = body.prefix(count)
+            self.send(context: context, status: status, headers: headers, body: body, then: .nothing)
+        default:
+            self.send(context: context, status: status, headers: headers, body: body, then: .end)
+        }
+    }
+
+    private enum Ending {
+        case end
+        case close
+        case nothing
+    }
+
+    private func send(context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, body: Data?, then ending: Ending) {
+        context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        if let body, !body.isEmpty {
+            var buffer = context.channel.allocator.buffer(capacity: body.count)
+            buffer.writeBytes(body)
+            context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        switch ending {
+        case .end:
+            context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+        case .close:
+            context.flush()
+            context.close(promise: nil)
+        case .nothing:
+            context.flush()
+        }
+    }
+
+    /// The N of `bytes=N-`.
+    private static func rangeStart(_ value: String) -> Int? {
+        guard value.hasPrefix("bytes="), value.hasSuffix("-") else { return nil }
+        return Int(value.dropFirst(6).dropLast())
+    }
+}
+
+/// Deterministic test content.
+func testData(count: Int, seed: UInt64) -> Data {
+    var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    var data = Data(capacity: count)
+    for _ in 0..<count {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        data.append(UInt8(truncatingIfNeeded: state))
+    }
+    return data
+}
+
+func sha256Hex(_ data: Data) -> String {
+    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+}
