@@ -1,0 +1,349 @@
+import Foundation
+import Testing
+
+@testable import ResumeTransfer
+
+/// A fresh directory under /tmp, removed at the end.
+func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+    let path = NSTemporaryDirectory() + "resumetransfer-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}
+
+func fastConfiguration(retries: Int = 3, stall: Duration = .seconds(5)) -> DownloadConfiguration {
+    var configuration = DownloadConfiguration()
+    configuration.maximumRetries = retries
+    configuration.initialBackoff = .milliseconds(10)
+    configuration.maximumBackoff = .milliseconds(50)
+    configuration.stallTimeout = stall
+    configuration.checkpointBytes = 64 << 10
+    return configuration
+}
+
+/// Runs `body` with a server serving `data` and a downloader, shutting both down afterwards.
+func withServer<T>(
+    _ data: Data, configuration: DownloadConfiguration = fastConfiguration(),
+    _ body: (TestServer, Downloader, String) async throws -> T
+) async throws -> T {
+    let server = try await TestServer.start(serving: data)
+    let downloader = Downloader(configuration: configuration)
+    do {
+        let result = try await withTemporaryDirectory { directory in
+            try await body(server, downloader, directory)
+        }
+        try await downloader.shutdown()
+        await server.stop()
+        return result
+    } catch {
+        try? await downloader.shutdown()
+        await server.stop()
+        throw error
+    }
+}
+
+func contents(_ path: String) -> Data? {
+    FileManager.default.contents(atPath: path)
+}
+
+func exists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: path)
+}
+
+/// Polls until the file has `size` bytes (the stalled server sent them all); gives up after 10 s.
+func waitForSize(_ path: String, _ size: Int) async throws {
+    for _ in 0..<1000 {
+        if contents(path)?.count == size { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("\(path) never reached \(size) bytes")
+}
+
+func isDroppedConnection(_ state: DownloadState) -> Bool {
+    guard case .failed(.retriesExhausted(.connection, attempts: 0)) = state else { return false }
+    return true
+}
+
+let oneMiB = testData(count: 1 << 20, seed: 1)
+let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
+
+@Suite struct DownloaderTests {
+    @Test func downloadsAndCleansUp() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination, expectedSHA256: sha256Hex(oneMiB))
+            #expect(await task.result() == .completed)
+            #expect(contents(destination).map(sha256Hex) == sha256Hex(oneMiB))
+            #expect(!exists(destination + ".part"))
+            #expect(!exists(destination + ".resume"))
+            #expect(server.getRequests.count == 1)
+            #expect(server.getRequests.first?.headers["accept-encoding"] == "identity")
+            #expect(server.getRequests.first?.headers["range"] == nil)
+        }
+    }
+
+    @Test func droppedConnectionContinuesWithRangeAndIfRange() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.dropAfter(300_000)])
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination).map(sha256Hex) == sha256Hex(oneMiB))
+            let gets = server.getRequests
+            #expect(gets.count == 2)
+            // Whatever reached the file before the close, and nothing beyond what the server sent.
+            let resumedAt = try #require(gets.last?.headers["range"].flatMap { Int($0.dropFirst(6).dropLast()) })
+            #expect(resumedAt > 0 && resumedAt <= 300_000)
+            #expect(gets.last?.headers["if-range"] == server.file.etag)
+            var events: [DownloadEvent] = []
+            for await event in task.events { events.append(event) }
+            #expect(events.contains { if case .retrying(1, _, _) = $0 { return true } else { return false } })
+            #expect(events.last == .state(.completed))
+        }
+    }
+
+    @Test func serverIgnoringRangesMeansStartingOver() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.dropAfter(200_000), .ignoreRange])
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            var restarted = false
+            for await event in task.events where event == .restarted { restarted = true }
+            #expect(restarted)
+        }
+    }
+
+    @Test func changedFileIsNeverSplicedAndRerunContinues() async throws {
+        try await withServer(oneMiB, configuration: fastConfiguration(retries: 0)) { server, downloader, directory in
+            server.script([.dropAfter(400_000)])
+            let destination = directory + "/file.bin"
+            let first = downloader.download(from: server.url, to: destination)
+            let result = await first.result()
+            #expect(isDroppedConnection(result))
+            #expect(!exists(destination))
+            // The client may see the close before the last buffered bytes: the checkpoint counts
+            // exactly what reached the partial file, no more.
+            let partSize = try #require(contents(destination + ".part")?.count)
+            #expect(partSize > 0 && partSize <= 400_000)
+            let blob = try #require(contents(destination + ".resume"))
+            #expect(try ResumeCheckpoint.decode(blob).checkpoint.bytesReceived == Int64(partSize))
+
+            server.replaceFile(with: otherMiB)
+            let second = downloader.download(from: server.url, to: destination)
+            #expect(await second.result() == .completed)
+            #expect(contents(destination) == otherMiB)
+            let gets = server.getRequests
+            #expect(gets.count == 2)
+            #expect(gets.last?.headers["range"] == "bytes=\(partSize)-")
+        }
+    }
+
+    @Test func brokenServerIgnoringIfRangeIsCaughtByTheETag() async throws {
+        try await withServer(oneMiB, configuration: fastConfiguration(retries: 0)) { server, downloader, directory in
+            server.script([.dropAfter(400_000)])
+            let destination = directory + "/file.bin"
+            #expect(isDroppedConnection(await downloader.download(from: server.url, to: destination).result()))
+            let partSize = try #require(contents(destination + ".part")?.count)
+            server.replaceFile(with: otherMiB)
+            server.script([.ignoreIfRange])
+            let second = downloader.download(from: server.url, to: destination)
+            #expect(await second.result() == .completed)
+            #expect(contents(destination) == otherMiB)
+            let gets = server.getRequests
+            #expect(gets.count == 3)
+            #expect(gets[1].headers["range"] == "bytes=\(partSize)-")
+            #expect(gets[2].headers["range"] == nil)
+        }
+    }
+
+    @Test func completePartialFileFinishesOn416() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            try oneMiB.write(to: URL(fileURLWithPath: destination + ".part"))
+            let checkpoint = DownloadCheckpoint(
+                originalURL: server.url, currentURL: server.url, bytesReceived: Int64(oneMiB.count), entityTag: server.file.etag)
+            try ResumeCheckpoint.encode(checkpoint, partialPath: destination + ".part").write(to: URL(fileURLWithPath: destination + ".resume"))
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == ["bytes=\(oneMiB.count)-"])
+            #expect(!exists(destination + ".resume"))
+        }
+    }
+
+    @Test func wrongContentRangeStartsOver() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.dropAfter(250_000), .wrongContentRange])
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == [nil, "bytes=250000-", nil])
+        }
+    }
+
+    @Test func stallIsRetried() async throws {
+        try await withServer(oneMiB, configuration: fastConfiguration(stall: .milliseconds(300))) { server, downloader, directory in
+            server.script([.stallAfter(100_000)])
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == [nil, "bytes=100000-"])
+            var reasons: [DownloadError] = []
+            for await event in task.events {
+                if case .retrying(_, _, let reason) = event { reasons.append(reason) }
+            }
+            #expect(reasons == [.stalled])
+        }
+    }
+
+    @Test func serviceUnavailableWaitsForRetryAfter() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.status(503, [("Retry-After", "1")])])
+            let destination = directory + "/file.bin"
+            let clock = ContinuousClock()
+            let start = clock.now
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(clock.now - start >= .seconds(1))
+            #expect(contents(destination) == oneMiB)
+            var delays: [Duration] = []
+            for await event in task.events {
+                if case .retrying(_, let delay, let reason) = event {
+                    delays.append(delay)
+                    #expect(reason == .unexpectedStatus(503))
+                }
+            }
+            #expect(delays == [.seconds(1)])
+        }
+    }
+
+    @Test func notFoundFailsAndLeavesNoDestination() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.status(404, [])])
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .failed(.unexpectedStatus(404)))
+            #expect(!exists(destination))
+            #expect(task.state == .failed(.unexpectedStatus(404)))
+        }
+    }
+
+    @Test func checksumMismatchNeverReachesTheDestination() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            let wrong = String(repeating: "0", count: 64)
+            let task = downloader.download(from: server.url, to: destination, expectedSHA256: wrong)
+            #expect(await task.result() == .failed(.checksumMismatch(expected: wrong, actual: sha256Hex(oneMiB))))
+            #expect(!exists(destination))
+            #expect(!exists(destination + ".part"))
+            #expect(!exists(destination + ".resume"))
+        }
+    }
+
+    @Test func redirectIsFollowed() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.status(302, [("Location", "/moved/file.bin")])])
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.map(\.uri) == ["/file.bin", "/moved/file.bin"])
+        }
+    }
+
+    @Test func partialFileWithoutBlobIsRebuiltWithHead() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            try oneMiB.prefix(123_456).write(to: URL(fileURLWithPath: destination + ".part"))
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.requests.map(\.method) == ["HEAD", "GET"])
+            #expect(server.requests.last?.headers["range"] == "bytes=123456-")
+        }
+    }
+
+    @Test func completeDestinationIsLeftAlone() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            try Data("done".utf8).write(to: URL(fileURLWithPath: destination))
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == Data("done".utf8))
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func pauseReturnsTheBlobAndRerunFinishes() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.stallAfter(200_000)])
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            try await waitForSize(destination + ".part", 200_000)
+            let blob = try #require(await task.pause())
+            #expect(task.state == .paused)
+            let decoded = try ResumeCheckpoint.decode(blob)
+            #expect(decoded.checkpoint.bytesReceived == 200_000)
+            #expect(decoded.checkpoint.entityTag == server.file.etag)
+            #expect(decoded.tempFileName == "file.bin.part")
+            #expect(decoded.localPath == destination + ".part")
+            #expect(!exists(destination))
+
+            let again = downloader.download(from: server.url, to: destination)
+            #expect(await again.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.last?.headers["range"] == "bytes=200000-")
+        }
+    }
+
+    @Test func cancelCanRemoveTheFiles() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.stallAfter(100_000)])
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            try await waitForSize(destination + ".part", 100_000)
+            await task.cancel(removeFile: true)
+            #expect(task.state == .cancelled)
+            #expect(!exists(destination + ".part"))
+            #expect(!exists(destination + ".resume"))
+            #expect(!exists(destination))
+        }
+    }
+
+    @Test func queueRespectsTheLimitAndRecoverContinuesEverything() async throws {
+        var configuration = fastConfiguration(retries: 0)
+        configuration.maximumConcurrentDownloads = 1
+        try await withServer(oneMiB, configuration: configuration) { server, downloader, directory in
+            server.script([.stallAfter(50_000)])
+            let first = downloader.download(from: server.url, to: directory + "/a.bin")
+            let second = downloader.download(from: server.url, to: directory + "/b.bin")
+            try await waitForSize(directory + "/a.bin.part", 50_000)
+            #expect(second.state == .queued)
+            _ = await first.pause()
+            server.script([.dropAfter(70_000)])
+            let result = await second.result()
+            #expect(isDroppedConnection(result))
+            let secondPart = try #require(contents(directory + "/b.bin.part")?.count)
+
+            let recovered = try downloader.recover(in: directory)
+            #expect(recovered.map(\.destination) == [directory + "/a.bin", directory + "/b.bin"])
+            for task in recovered { #expect(await task.result() == .completed) }
+            #expect(contents(directory + "/a.bin") == oneMiB)
+            #expect(contents(directory + "/b.bin") == oneMiB)
+            #expect(Set(server.getRequests.suffix(2).map { $0.headers["range"] }) == ["bytes=50000-", "bytes=\(secondPart)-"])
+        }
+    }
+
+    @Test func unwritableDestinationFailsClearly() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/missing/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .failed(.disk("open \(destination).part: No such file or directory")))
+            #expect(server.requests.isEmpty)
+        }
+    }
+}
