@@ -66,6 +66,7 @@ let package = Package(
             name: "ResumeTransferTests",
             dependencies: [
                 "ResumeTransfer",
+                "resumetool",
                 "ResumeDataCodec",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

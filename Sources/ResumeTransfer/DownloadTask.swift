@@ -34,6 +34,7 @@ public final class DownloadTask: Sendable {
         var state: DownloadState = .queued
         var intent: Intent = .run
         var runner: Task<DownloadState, Never>?
+        var foundComplete = false
     }
 
     private let origin: Origin
@@ -61,6 +62,11 @@ public final class DownloadTask: Sendable {
             origin: .url("", headers: []), destination: destination, expectedSHA256: nil, configuration: configuration)
         task.setState(.failed(error))
         return task
+    }
+
+    /// True when the destination already existed without a partial file or blob, so nothing was downloaded.
+    public var foundComplete: Bool {
+        self.shared.withLock { $0.foundComplete }
     }
 
     /// The current state.
@@ -127,6 +133,7 @@ public final class DownloadTask: Sendable {
         case .success(let value?):
             checkpoint = value
         case .success(nil):
+            self.shared.withLock { $0.foundComplete = true }
             self.setState(.completed)
             return .completed
         case .failure(let error):
@@ -153,6 +160,12 @@ public final class DownloadTask: Sendable {
         case .checkpoint(let checkpoint):
             return .success(checkpoint)
         case .url(let url, let headers):
+            if FileSystem.exists(self.destination), !FileSystem.exists(self.partialPath) {
+                // Completed earlier; a blob left beside it means the process died between the
+                // rename and the blob's removal.
+                FileSystem.remove(self.resumeDataPath)
+                return .success(nil)
+            }
             if let blob = FileManager.default.contents(atPath: self.resumeDataPath) {
                 do {
                     var checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
@@ -165,9 +178,6 @@ public final class DownloadTask: Sendable {
             let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
             if let size = FileSystem.size(of: self.partialPath), size > 0 {
                 return .success(await self.rebuild(fresh, partialSize: size, client: client))
-            }
-            if FileSystem.exists(self.destination) {
-                return .success(nil)
             }
             return .success(fresh)
         }
@@ -258,10 +268,12 @@ public final class DownloadTask: Sendable {
             return action
         }
         do {
-            try part.truncate(to: offset)
             if let restart {
-                if offset == 0 { self.continuation.yield(.restarted) }
+                if try part.size() > 0 { self.continuation.yield(.restarted) }
+                try part.truncate(to: offset)
                 try self.writeCheckpoint(restart, part: part)
+            } else {
+                try part.truncate(to: offset)
             }
         } catch {
             return machine.diskFailed(Self.message(error))

@@ -58,6 +58,37 @@ public final class Downloader: Sendable {
         return task
     }
 
+    /// Continues from the resume blob at `blobPath`. Without `destination`, the file goes to the
+    /// blob's path minus `.resume`, or else to the URL's last path segment in the current directory.
+    public func resume(
+        blobAt blobPath: String, partialFile: String? = nil, to destination: String? = nil, expectedSHA256: String? = nil
+    ) throws(DownloadError) -> DownloadTask {
+        guard let blob = FileManager.default.contents(atPath: blobPath) else {
+            throw .disk("cannot read \(blobPath)")
+        }
+        let target: String
+        if let destination {
+            target = destination
+        } else if blobPath.hasSuffix(".resume"), blobPath.count > ".resume".count {
+            target = String(blobPath.dropLast(".resume".count))
+        } else {
+            target = DownloadFileName.choose(url: try ResumeCheckpoint.decode(blob).checkpoint.currentURL)
+        }
+        let directory = (blobPath as NSString).deletingLastPathComponent
+        return try self.resume(resumeData: blob, partialFile: partialFile, blobDirectory: directory.isEmpty ? "." : directory, to: target,
+            expectedSHA256: expectedSHA256)
+    }
+
+    /// The name to save `url` under: from a HEAD response's `Content-Disposition` when the server
+    /// sends one, else the URL's last path segment (see ``DownloadFileName``).
+    public func suggestedFileName(for url: String) async -> String {
+        var request = HTTPClientRequest(url: url)
+        request.method = .HEAD
+        let response = try? await self.client.execute(request, timeout: self.configuration.responseTimeout.timeAmount)
+        let disposition = response?.headers.first(name: "content-disposition")
+        return DownloadFileName.choose(url: url, contentDisposition: disposition)
+    }
+
     /// Finds every `*.resume` blob in `directory` that an interrupted process left and continues
     /// them all (the call to make after a crash). Each destination is the blob's path without `.resume`.
     public func recover(in directory: String) throws(DownloadError) -> [DownloadTask] {

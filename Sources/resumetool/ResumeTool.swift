@@ -6,6 +6,6 @@ struct ResumeTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resumetool",
         abstract: "Read, write, repair and rebuild NSURLSession resume data.",
-        subcommands: []
+        subcommands: [DownloadCommand.self, ResumeCommand.self, RecoverCommand.self]
     )
 }

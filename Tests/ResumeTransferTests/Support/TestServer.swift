@@ -46,6 +46,7 @@ final class TestServer: Sendable {
         var requests: [Request] = []
         var version = 1
         var rangesIgnored = false
+        var bytesPerSecond: Int?
     }
 
     private let core: ServerCore
@@ -94,6 +95,11 @@ final class TestServer: Sendable {
         self.core.state.withLock { $0.rangesIgnored = true }
     }
 
+    /// Send bodies at about this rate from now on (nil: as fast as possible).
+    func throttle(bytesPerSecond: Int?) {
+        self.core.state.withLock { $0.bytesPerSecond = bytesPerSecond }
+    }
+
     /// Replace the file with new content, a new ETag and a new Last-Modified.
     func replaceFile(with data: Data) {
         self.core.state.withLock { state in
@@ -113,6 +119,8 @@ private final class ServerCore: Sendable {
     init(file: TestServer.File) {
         self.state = Mutex(TestServer.State(file: file))
     }
+
+    var bytesPerSecond: Int? { self.state.withLock { $0.bytesPerSecond } }
 
     func next(for request: TestServer.Request) -> (TestServer.File, TestServer.Behaviour) {
         self.state.withLock { state in
@@ -212,8 +220,34 @@ private final class Handler: ChannelInboundHandler {
             body = body.prefix(count)
             self.send(context: context, status: status, headers: headers, body: body, then: .nothing)
         default:
-            self.send(context: context, status: status, headers: headers, body: body, then: .end)
+            if let rate = self.core.bytesPerSecond {
+                self.sendThrottled(context: context, status: status, headers: headers, body: Data(body), rate: rate)
+            } else {
+                self.send(context: context, status: status, headers: headers, body: body, then: .end)
+            }
         }
+    }
+
+    /// Sends the body in slices every 20 ms, so a client can be interrupted mid-transfer.
+    private func sendThrottled(context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, body: Data, rate: Int) {
+        context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        let slice = max(rate / 50, 1024)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        @Sendable func sendSlice(from offset: Int) {
+            let context = bound.value
+            guard context.channel.isActive else { return }
+            let end = min(offset + slice, body.count)
+            var buffer = context.channel.allocator.buffer(capacity: end - offset)
+            buffer.writeBytes(body[body.startIndex + offset..<body.startIndex + end])
+            context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(buffer))), promise: nil)
+            if end == body.count {
+                context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
+                return
+            }
+            context.flush()
+            context.eventLoop.scheduleTask(in: .milliseconds(20)) { sendSlice(from: end) }
+        }
+        sendSlice(from: 0)
     }
 
     private enum Ending {

@@ -1,0 +1,38 @@
+import ArgumentParser
+import ResumeTransfer
+
+/// `resumetool recover DIR`
+struct RecoverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recover",
+        abstract: "Continue every download whose resume blob (*.resume) an interrupted process left in DIR."
+    )
+
+    @Argument(help: "The directory to search.")
+    var directory: String
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() async throws {
+        let downloader = Downloader()
+        let tasks: [DownloadTask]
+        do {
+            tasks = try downloader.recover(in: self.directory)
+        } catch {
+            TransferConsole.error("\(self.directory): error: \(error)")
+            try? await downloader.shutdown()
+            throw ExitCode(1)
+        }
+        if tasks.isEmpty, !self.quiet { print("\(self.directory): nothing to recover") }
+        let console = TransferConsole(quiet: self.quiet)
+        var status: Int32 = 0
+        for task in tasks {
+            let state = await task.result()
+            let code = console.finish(task, state: state, label: task.destination, signal: nil)
+            if code != 0 { status = code }
+        }
+        try? await downloader.shutdown()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import ResumeTransfer
+
+/// `resumetool resume BLOB [--partial FILE] [-o FILE]`
+struct ResumeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file."
+    )
+
+    @Argument(help: "The resume blob.")
+    var blob: String
+
+    @Option(help: "The partial file (default: the one the blob names, beside the blob).")
+    var partial: String?
+
+    @Option(name: .shortAndLong, help: "Where to save (default: BLOB without .resume, else the URL's file name).")
+    var output: String?
+
+    @Option(help: "Expected SHA-256 of the file, in hex.")
+    var sha256: String?
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+            throw ValidationError("--sha256 needs 64 hex digits")
+        }
+    }
+
+    func run() async throws {
+        let downloader = Downloader()
+        let task: DownloadTask
+        do {
+            task = try downloader.resume(blobAt: self.blob, partialFile: self.partial, to: self.output, expectedSHA256: self.sha256)
+        } catch {
+            TransferConsole.error("\(self.blob): error: \(error)")
+            try? await downloader.shutdown()
+            throw ExitCode(1)
+        }
+        let status = await TransferConsole(quiet: self.quiet).run(task, label: task.destination)
+        try? await downloader.shutdown()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
