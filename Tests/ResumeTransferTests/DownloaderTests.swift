@@ -21,6 +21,22 @@ func fastConfiguration(retries: Int = 3, stall: Duration = .seconds(5)) -> Downl
     return configuration
 }
 
+/// Runs `body` with a downloader that is shut down afterwards, whatever happens (an HTTP client
+/// dropped without shutdown traps in debug builds).
+func withDownloader<T>(
+    _ configuration: DownloadConfiguration = fastConfiguration(), _ body: (Downloader) async throws -> T
+) async throws -> T {
+    let downloader = Downloader(configuration: configuration)
+    do {
+        let result = try await body(downloader)
+        try await downloader.shutdown()
+        return result
+    } catch {
+        try? await downloader.shutdown()
+        throw error
+    }
+}
+
 /// Runs `body` with a server serving `data` and a downloader, shutting both down afterwards.
 func withServer<T>(
     _ data: Data, configuration: DownloadConfiguration = fastConfiguration(),
