@@ -70,9 +70,9 @@ extension ArchivedValue {
                 DictionaryEntry(key: $0.key, value: try fromPlain($0.value, keyPath: Self.join(keyPath, $0.key)))
             })
         case .set:
-            throw KeyedArchiveError(.unrepresentable, "a set has no archived form here", keyPath: keyPath.isEmpty ? nil : keyPath)
+            throw KeyedArchiveError(.unrepresentable, "a set has no archived form here", keyPath: keyPath)
         case .uid(let uid):
-            throw KeyedArchiveError(.unrepresentable, "UID \(uid) is not a plain value", keyPath: keyPath.isEmpty ? nil : keyPath)
+            throw KeyedArchiveError(.unrepresentable, "UID \(uid) is not a plain value", keyPath: keyPath)
         }
     }
 
@@ -84,7 +84,6 @@ extension ArchivedValue {
     }
 
     func plainValue(keyPath: String) throws -> PropertyListValue {
-        let at = keyPath.isEmpty ? nil : keyPath
         switch self {
         case .string(let string): return .string(string)
         case .integer(let integer): return .integer(integer)
@@ -99,16 +98,16 @@ extension ArchivedValue {
             for entry in entries {
                 let path = Self.join(keyPath, entry.key)
                 guard dictionary.updateValue(try entry.value.plainValue(keyPath: path), forKey: entry.key) == nil else {
-                    throw KeyedArchiveError(.unrepresentable, "key \"\(entry.key)\" appears twice", keyPath: at)
+                    throw KeyedArchiveError(.unrepresentable, "key \"\(entry.key)\" appears twice", keyPath: keyPath)
                 }
             }
             return .dictionary(dictionary)
         case .null:
-            throw KeyedArchiveError(.unrepresentable, "nil has no property-list form", keyPath: at)
+            throw KeyedArchiveError(.unrepresentable, "nil has no property-list form", keyPath: keyPath)
         case .url(let url):
-            throw KeyedArchiveError(.unrepresentable, "NSURL \(url.absoluteString) has no property-list form", keyPath: at)
+            throw KeyedArchiveError(.unrepresentable, "NSURL \(url.absoluteString) has no property-list form", keyPath: keyPath)
         case .object(let object):
-            throw KeyedArchiveError(.unrepresentable, "object of class \(object.className) has no property-list form", keyPath: at)
+            throw KeyedArchiveError(.unrepresentable, "object of class \(object.className) has no property-list form", keyPath: keyPath)
         }
     }
 

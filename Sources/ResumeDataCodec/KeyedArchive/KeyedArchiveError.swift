@@ -61,11 +61,11 @@ public struct KeyedArchiveError: Error, Hashable, CustomStringConvertible, Senda
     /// The property-list error underneath, for ``Code/propertyList``.
     public var underlying: PropertyListError?
 
-    /// Creates an error.
+    /// Creates an error; an empty key path (the top of a value) counts as none.
     public init(_ code: Code, _ reason: String, keyPath: String? = nil) {
         self.code = code
         self.reason = reason
-        self.keyPath = keyPath
+        self.keyPath = keyPath?.isEmpty == true ? nil : keyPath
     }
 
     /// Wraps a property-list error, keeping its position text in the reason.
