@@ -41,7 +41,7 @@ struct InspectReport {
 
     static func json(for request: URLRequestArchive) -> JSONValue {
         .object([
-            ("url", .optionalString(request.url)),
+            ("url", .optionalString(request.urlString)),
             ("method", .string(request.method)),
             ("headers", .object(request.headers.map { ($0.name, .string($0.value)) })),
             ("timeoutInterval", request.timeoutInterval.map(JSONValue.real) ?? .null),
@@ -91,7 +91,7 @@ struct InspectReport {
                 field(label, resume.entries[kind.key] == nil ? nil : "unreadable (see findings)")
                 continue
             }
-            field(label, "\(request.method) \(request.url ?? "(no URL)")")
+            field(label, "\(request.method) \(request.urlString ?? "(no URL)")")
             var details = ["\(request.layout.rawValue) layout"]
             if let timeout = request.timeoutInterval { details.append("timeout \(Self.number(timeout)) s") }
             if let policy = request.cachePolicy {

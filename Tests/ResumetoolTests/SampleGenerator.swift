@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import ResumeDataCodec
 
 /// Makes every blob in `Samples/` with this package's own writer, so the samples can be
@@ -87,10 +88,11 @@ enum SampleGenerator {
         resume.tempFileName = partialName
         resume.bytesReceived = Int64(partialSize)
         resume.downloadURL = url
-        let current = URLRequestArchive(url: url, method: "GET", headers: headers + [("Range", "bytes=\(partialSize)-")])
-        let original = URLRequestArchive(url: url, method: "GET", headers: headers)
-        try resume.setRequest(current.withLayout(layout), .current)
-        try resume.setRequest(original.withLayout(layout), .original)
+        let requestURL = try #require(URL(string: url))
+        let current = URLRequestArchive(url: requestURL, headers: headers + [("Range", "bytes=\(partialSize)-")])
+        let original = URLRequestArchive(url: requestURL, headers: headers)
+        try resume.setRequest(current.converted(to: layout), .current)
+        try resume.setRequest(original.converted(to: layout), .original)
         resume.serverDownloadDate = lastModified
         resume.entityTag = entityTag
         return resume

@@ -37,7 +37,7 @@ extension KeyedArchive {
         return KeyedArchive(encodedObjects: encoder.objects, rootUID: rootUID, topKey: topKey).propertyList
     }
 
-    private func decodeRootDictionary() throws -> PropertyListDictionary {
+    func decodeRootDictionary() throws -> PropertyListDictionary {
         let rootClass = try objectClass(at: rootUID)
         guard rootClass.chain.contains("NSDictionary") || ["NSDictionary", "NSMutableDictionary"].contains(rootClass.name) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(rootClass.name), not an NSDictionary", keyPath: "$objects[\(rootUID)]")

@@ -29,12 +29,12 @@ extension ResumeData {
             let dictionary: PropertyListDictionary
             do {
                 archive = try KeyedArchive(parsed.value)
-                dictionary = try archive.decodeDictionary()
+                dictionary = try archive.decodeRootDictionary()
             } catch {
                 throw ResumeDataError(.invalidArchive, "\(error)")
             }
             self.init(entries: dictionary, container: parsed.format == .binary ? .keyedArchive : .keyedArchiveXML)
-            archiveTopKey = archive.topKey == KeyedArchive.appleRootKey ? nil : archive.topKey
+            archiveTopKey = archive.topKey == KeyedArchive.rootObjectKey ? nil : archive.topKey
         } else {
             self.init(entries: top, container: parsed.format == .binary ? .binary : .xml)
         }

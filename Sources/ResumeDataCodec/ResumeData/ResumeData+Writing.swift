@@ -19,7 +19,7 @@ extension ResumeData {
                 return try PropertyListWriter().write(.dictionary(entries), as: .binary)
             case .keyedArchive, .keyedArchiveXML:
                 let archive = try KeyedArchive.encodeDictionary(
-                    entriesInAppleOrder, topKey: archiveTopKey ?? KeyedArchive.appleRootKey)
+                    entriesInAppleOrder, topKey: archiveTopKey ?? KeyedArchive.rootObjectKey)
                 return try PropertyListWriter().write(archive, as: target.propertyListFormat)
             }
         } catch let error as ResumeDataError {

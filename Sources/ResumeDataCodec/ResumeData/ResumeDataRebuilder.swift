@@ -58,10 +58,12 @@ public struct ResumeDataRebuilder: Sendable {
         // Secure layout for the systems that write it today, legacy for the XML era, where
         // iOS 10.0/10.1 cannot read the secure one (spec §5.1).
         let layout: URLRequestArchive.Layout = container.isKeyedArchive ? .secure : .legacy
-        var original = URLRequestArchive(url: url, method: "GET", headers: headers)
-        original = try original.withLayout(layout)
-        var current = URLRequestArchive(url: url, method: "GET", headers: headers + [(name: "Range", value: "bytes=\(size)-")])
-        current = try current.withLayout(layout)
+        guard let requestURL = URL(string: url) else {
+            throw ResumeDataError(.invalidArgument, "\"\(url)\" is not a valid URL")
+        }
+        let original = URLRequestArchive(url: requestURL, headers: headers).converted(to: layout)
+        let current = URLRequestArchive(url: requestURL, headers: headers + [(name: "Range", value: "bytes=\(size)-")])
+            .converted(to: layout)
 
         var resume = ResumeData(container: container)
         resume.infoVersion = Self.infoVersion(for: container)

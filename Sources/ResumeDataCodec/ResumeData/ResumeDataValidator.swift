@@ -103,11 +103,11 @@ public struct ResumeDataValidator: Sendable {
             if request.method != "GET" {
                 findings.append(.init(.error, .unsupportedMethod, "the request method is \(request.method); only GET downloads resume", key: kind.key))
             }
-            if let url = request.url {
+            if let url = request.urlString {
                 checkScheme(of: url, key: kind.key, into: &findings)
             }
             guard kind == .current else { continue }
-            if let url = request.url, let downloadURL = resume.downloadURL, url != downloadURL {
+            if let url = request.urlString, let downloadURL = resume.downloadURL, url != downloadURL {
                 findings.append(.init(.warning, .urlMismatch, "the current request's URL \(url) differs from the download URL \(downloadURL)", key: kind.key))
             }
             if let range = request.headers.first(where: { $0.name.caseInsensitiveCompare("Range") == .orderedSame })?.value,
