@@ -359,3 +359,34 @@ import Testing
         #expect(KeyedArchiveError.Code.uidOutOfRange.description == "uid-out-of-range")
     }
 }
+
+extension KeyedArchiveTests {
+    @Test func equalityIgnoresTheDecodingLimits() throws {
+        let value = Support.archive(["$null", "x"])
+        let strict = try KeyedArchive(value, options: KeyedArchiveOptions(maximumDepth: 1))
+        let loose = try KeyedArchive(value)
+        #expect(strict == loose)
+        #expect(strict.hashValue == loose.hashValue)
+        #expect(try loose != KeyedArchive(Support.archive(["$null", "y"])))
+    }
+}
+
+extension KeyedArchiveTests {
+    @Test func describesValuesOnOneLine() {
+        let object = ArchivedObject(className: "Thing", classChain: ["Thing"], fields: [
+            .init(key: "a", value: .inline(1)), .init(key: "b", value: .array([.reference(.null)])),
+        ])
+        let value: ArchivedValue = .dictionary([
+            .init(key: "d", value: .data(Data([1, 2, 3]))),
+            .init(key: "t", value: .date(Date(timeIntervalSinceReferenceDate: 0))),
+            .init(key: "u", value: .url(ArchivedURL(relativeString: "x", baseString: "http://h/"))),
+            .init(key: "o", value: .object(object)),
+            .init(key: "n", value: .array([.integer(-1), .real(0.5), .boolean(false), .string("s")])),
+        ])
+        #expect(value.description == "{d = <3 bytes>; t = 2001-01-01T00:00:00Z; u = <http://h/x>; o = Thing {a = inline 1; b = (nil)}; n = (-1, 0.5, false, \"s\")}")
+        #expect(ArchivedObject.FieldValue.inline(.uid(1)).description == "inline uid")
+        #expect(ArchivedObject.FieldValue.inline(.uid(1)).value == nil)
+        #expect(ArchivedObject.FieldValue.array([.inline(.uid(1))]).value == nil)
+        #expect(ArchivedObject.FieldValue.array([.inline(1), .reference(.null)]).value == .array([.integer(1), .null]))
+    }
+}
