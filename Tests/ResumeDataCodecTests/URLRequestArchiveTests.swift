@@ -340,6 +340,23 @@ import Testing
         }
     }
 
+    @Test func headerValuesMustBeStringsExceptTheHiddenEntry() throws {
+        var request = URLRequestArchive(url: try #require(URL(string: "http://a.test/")))
+        request.items[19] = .reference(.dictionary([.init(key: "X", value: .integer(1))]))
+        let archive = try request.keyedArchive()
+        #expect {
+            try URLRequestArchive(archive: archive)
+        } throws: { error in
+            (error as? KeyedArchiveError)?.description
+                == "$objects[1].__nsurlrequest_proto_prop_obj_19: item 19 is {X = 1}, not a dictionary of strings or nil"
+        }
+        request.items[19] = .reference(.dictionary([.init(key: "__hhaa__", value: .data(Data([1])))]))
+        let hidden = try URLRequestArchive(archive: request.keyedArchive())
+        #expect(hidden.headers.isEmpty)
+        #expect(hidden.hiddenHeaderArchive == nil)
+        #expect(hidden.items[19] == request.items[19])
+    }
+
     @Test func legacyRequestsTakeTheItemCountFromTheHeader() throws {
         let value = Self.request(["$0": 2, "$1": 9, "$2": 1, "$3": .uid(3), "$4": .uid(0), "$5": "extra", "note": 1], extra: [true])
         let request = try URLRequestArchive(archive: KeyedArchive(value))
@@ -364,5 +381,34 @@ import Testing
         } throws: { error in
             (error as? KeyedArchiveError)?.description == "$3: named key $3 collides with a legacy-layout key"
         }
+    }
+
+    // MARK: Cross-check
+
+    /// Python's plistlib, an independent reader, sees our archive of a request built from scratch
+    /// exactly as it sees Apple's archive of the same request.
+    @Test func pythonSeesOurArchiveAsApples() throws {
+        let request = URLRequestArchive(url: try #require(URL(string: Support.realURL)), headers: Self.realHeaders)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ours = directory.appendingPathComponent("ours.bplist")
+        try request.archiveData().write(to: ours)
+        let apples = try #require(Bundle.module.url(forResource: "Fixtures/real/\(Support.currentRequestName)", withExtension: nil))
+        let script = """
+            import plistlib, sys
+            a, b = (plistlib.load(open(path, 'rb')) for path in sys.argv[1:3])
+            print(a == b, a['$objects'][4], len(a['$objects']))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, ours.path, apples.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text == "True \(Support.realURL) 25\n")
     }
 }
