@@ -73,6 +73,17 @@ import Testing
         #expect(throws: KeyedArchiveError(.invalidObjects, "")) { try KeyedArchive(Support.archive(objects), options: relaxed) }
     }
 
+    @Test func refusesAMillionObjectsReadFromBytes() throws {
+        // The binary writer shares the equal integers, so a million objects fit in a few megabytes.
+        let objects = ["$null"] + [PropertyListValue](repeating: .integer(1), count: 999_999)
+        let data = try PropertyListWriter().write(Support.archive(objects), as: .binary)
+        #expect {
+            try KeyedArchive(data: data)
+        } throws: { error in
+            (error as? KeyedArchiveError)?.description == "$objects: 1000000 objects, more than the limit of 100000"
+        }
+    }
+
     @Test func wrapsPropertyListErrorsKeepingTheirText() {
         #expect {
             try KeyedArchive(data: Data("not a plist".utf8))
