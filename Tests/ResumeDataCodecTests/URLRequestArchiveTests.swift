@@ -101,6 +101,28 @@ import Testing
         }
     }
 
+    /// Every byte of the current request replaced by a few values: each result decodes, or
+    /// fails with a ``KeyedArchiveError``; the mend likewise. None may crash or hang.
+    @Test func everySingleByteCorruptionDecodesOrFailsCleanly() throws {
+        let data = try Support.realFixture(Support.currentRequestName)
+        var outcomes = (decoded: 0, refused: 0)
+        for offset in data.indices {
+            for replacement: UInt8 in [0xff, data[offset] ^ 0x01] where replacement != data[offset] {
+                var corrupt = data
+                corrupt[offset] = replacement
+                do {
+                    _ = try URLRequestArchive(archiveData: corrupt)
+                    _ = try URLRequestArchive.convertLayout(of: corrupt, to: .legacy)
+                    outcomes.decoded += 1
+                } catch is KeyedArchiveError {
+                    outcomes.refused += 1
+                }
+            }
+        }
+        #expect(outcomes.decoded > 0)
+        #expect(outcomes.refused > 0)
+    }
+
     // MARK: Re-encoding
 
     @Test func reEncodingARealArchiveRebuildsApplesObjectsExactly() throws {
