@@ -101,8 +101,8 @@ import Testing
         }
     }
 
-    /// Every byte of the current request replaced by a few values: each result decodes, or
-    /// fails with a ``KeyedArchiveError``; the mend likewise. None may crash or hang.
+    /// Every byte of the current request replaced by 0xff, then with its low bit flipped: each
+    /// result decodes or fails with a ``KeyedArchiveError``; the mend likewise. None may crash.
     @Test func everySingleByteCorruptionDecodesOrFailsCleanly() throws {
         let data = try Support.realFixture(Support.currentRequestName)
         var outcomes = (decoded: 0, refused: 0)
