@@ -94,6 +94,23 @@ import Testing
         #expect(try readBinary(valid.data, options: PropertyListReadOptions(maximumObjectCount: 3)) == ["A": "B"])
     }
 
+    @Test func referencesCountAgainstTheObjectLimit() throws {
+        // Two objects, but 1,000 references to the second: each becomes a value in memory.
+        let builder = BinaryPlistBuilder([[0xAF, 0x11, 0x03, 0xE8] + [UInt8](repeating: 1, count: 1000), [0x09]])
+        let error = try #require(binaryError(builder.data, options: PropertyListReadOptions(maximumObjectCount: 999)))
+        #expect(error.code == .tooManyObjects)
+        #expect(error.reason == "containers hold more than 999 references in all, the object limit")
+        #expect(error.location == .byteOffset(8, objectIndex: 0))
+        #expect(try readBinary(builder.data, options: PropertyListReadOptions(maximumObjectCount: 1000)).arrayValue?.count == 1000)
+        // Dictionaries count keys and values.
+        // {"a": "a", "b": "a"}: three objects, four references.
+        let dictionary = BinaryPlistBuilder([[0xD2, 1, 2, 1, 1], [0x51, 0x61], [0x51, 0x62]]).data
+        let limited = try #require(binaryError(dictionary, options: PropertyListReadOptions(maximumObjectCount: 3)))
+        #expect(limited.code == .tooManyObjects)
+        #expect(limited.reason.hasPrefix("containers hold"))
+        #expect(try readBinary(dictionary, options: PropertyListReadOptions(maximumObjectCount: 4)) == ["a": "a", "b": "a"])
+    }
+
     @Test func topObjectOutOfRange() throws {
         var builder = valid
         builder.topObject = 3
