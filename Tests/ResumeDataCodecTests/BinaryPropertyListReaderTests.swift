@@ -50,10 +50,11 @@ struct BinaryPlistBuilder {
     var data: Data {
         var bytes = Array("bplist00".utf8)
         for object in objects { bytes += object }
+        let offsetSize = resolvedOffsetSize
         for (index, offset) in offsets.enumerated() {
-            bytes += Self.bigEndian(offsetOverrides[index] ?? UInt64(offset), size: resolvedOffsetSize)
+            bytes += Self.bigEndian(offsetOverrides[index] ?? UInt64(offset), size: offsetSize)
         }
-        bytes += [0, 0, 0, 0, 0, sortVersion, UInt8(truncatingIfNeeded: resolvedOffsetSize), UInt8(truncatingIfNeeded: referenceSize)]
+        bytes += [0, 0, 0, 0, 0, sortVersion, UInt8(truncatingIfNeeded: offsetSize), UInt8(truncatingIfNeeded: referenceSize)]
         bytes += Self.bigEndian(claimedObjectCount ?? UInt64(objects.count), size: 8)
         bytes += Self.bigEndian(topObject, size: 8)
         bytes += Self.bigEndian(claimedTableOffset ?? UInt64(tableOffset), size: 8)

@@ -73,6 +73,17 @@ import Testing
         #expect(throws: KeyedArchiveError(.invalidObjects, "")) { try KeyedArchive(Support.archive(objects), options: relaxed) }
     }
 
+    @Test func refusesAMillionObjectsReadFromBytes() throws {
+        // The binary writer shares the equal integers, so a million objects fit in a few megabytes.
+        let objects = ["$null"] + [PropertyListValue](repeating: .integer(1), count: 999_999)
+        let data = try PropertyListWriter().write(Support.archive(objects), as: .binary)
+        #expect {
+            try KeyedArchive(data: data)
+        } throws: { error in
+            (error as? KeyedArchiveError)?.description == "$objects: 1000000 objects, more than the limit of 100000"
+        }
+    }
+
     @Test func wrapsPropertyListErrorsKeepingTheirText() {
         #expect {
             try KeyedArchive(data: Data("not a plist".utf8))
@@ -357,5 +368,36 @@ import Testing
         #expect(error == KeyedArchiveError(.uidOutOfRange, "other"))
         #expect(error != KeyedArchiveError(.cycle, "UID 40 out of range (38 objects)"))
         #expect(KeyedArchiveError.Code.uidOutOfRange.description == "uid-out-of-range")
+    }
+}
+
+extension KeyedArchiveTests {
+    @Test func equalityIgnoresTheDecodingLimits() throws {
+        let value = Support.archive(["$null", "x"])
+        let strict = try KeyedArchive(value, options: KeyedArchiveOptions(maximumDepth: 1))
+        let loose = try KeyedArchive(value)
+        #expect(strict == loose)
+        #expect(strict.hashValue == loose.hashValue)
+        #expect(try loose != KeyedArchive(Support.archive(["$null", "y"])))
+    }
+}
+
+extension KeyedArchiveTests {
+    @Test func describesValuesOnOneLine() {
+        let object = ArchivedObject(className: "Thing", classChain: ["Thing"], fields: [
+            .init(key: "a", value: .inline(1)), .init(key: "b", value: .array([.reference(.null)])),
+        ])
+        let value: ArchivedValue = .dictionary([
+            .init(key: "d", value: .data(Data([1, 2, 3]))),
+            .init(key: "t", value: .date(Date(timeIntervalSinceReferenceDate: 0))),
+            .init(key: "u", value: .url(ArchivedURL(relativeString: "x", baseString: "http://h/"))),
+            .init(key: "o", value: .object(object)),
+            .init(key: "n", value: .array([.integer(-1), .real(0.5), .boolean(false), .string("s")])),
+        ])
+        #expect(value.description == "{d = <3 bytes>; t = 2001-01-01T00:00:00Z; u = <http://h/x>; o = Thing {a = inline 1; b = (nil)}; n = (-1, 0.5, false, \"s\")}")
+        #expect(ArchivedObject.FieldValue.inline(.uid(1)).description == "inline uid")
+        #expect(ArchivedObject.FieldValue.inline(.uid(1)).value == nil)
+        #expect(ArchivedObject.FieldValue.array([.inline(.uid(1))]).value == nil)
+        #expect(ArchivedObject.FieldValue.array([.inline(1), .reference(.null)]).value == .array([.integer(1), .null]))
     }
 }

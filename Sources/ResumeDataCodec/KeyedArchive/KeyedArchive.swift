@@ -184,6 +184,21 @@ public struct KeyedArchive: Sendable, Hashable {
         return try decoder.decodeRawObject(uid: rootUID)
     }
 
+    /// Archives are equal when their contents are; the decoding limits do not count.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.archiver == rhs.archiver && lhs.version == rhs.version && lhs.topKey == rhs.topKey
+            && lhs.rootUID == rhs.rootUID && lhs.objects == rhs.objects
+    }
+
+    /// Hashes the contents, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(archiver)
+        hasher.combine(version)
+        hasher.combine(topKey)
+        hasher.combine(rootUID)
+        hasher.combine(objects)
+    }
+
     /// A value shortened for an error message.
     static func show(_ value: PropertyListValue) -> String {
         switch value {

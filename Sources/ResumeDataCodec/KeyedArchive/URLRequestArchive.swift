@@ -378,7 +378,7 @@ public struct URLRequestArchive: Sendable, Hashable {
             case (Item.cachePolicy, .integer(let integer)): valid = integer.int64Value != nil
             case (Item.httpMethod, .string), (Item.body, .data): valid = true
             case (Item.headers, .dictionary(let entries)):
-                valid = entries.allSatisfy { $0.value.stringValue != nil }
+                valid = entries.allSatisfy { $0.key == Self.hiddenHeaderKey || $0.value.stringValue != nil }
             default: valid = false
             }
             guard valid else {

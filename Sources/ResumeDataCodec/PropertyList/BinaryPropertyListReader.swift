@@ -30,7 +30,7 @@ struct BinaryPropertyListReader {
         }
         return try data.withUnsafeBytes { bytes in
             let trailer = try BinaryPropertyListTrailer(parsing: bytes, maximumObjectCount: options.maximumObjectCount)
-            var decoder = BinaryPropertyListDecoder(bytes: bytes, trailer: trailer, maximumDepth: options.maximumDepth)
+            var decoder = BinaryPropertyListDecoder(bytes: bytes, trailer: trailer, options: options)
             return try decoder.decodeTopObject()
         }
     }
@@ -46,16 +46,23 @@ private struct BinaryPropertyListDecoder {
     let bytes: UnsafeRawBufferPointer
     let trailer: BinaryPropertyListTrailer
     let maximumDepth: Int
+    let maximumObjectCount: Int
+    /// How many more container references may be read. Each becomes a value slot in memory
+    /// whatever object it names, so a file of one-byte references to one object could otherwise
+    /// ask for 30 times its size; counted against the object limit like XML counts elements.
+    var referenceBudget: Int
     /// Where objects end: the start of the offset table.
     let objectAreaEnd: Int
     var decoded: [PropertyListValue?]
     /// Containers being decoded on the current path; meeting one again is a reference cycle.
     var inProgress: [Bool]
 
-    init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, maximumDepth: Int) {
+    init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, options: PropertyListReadOptions) {
         self.bytes = bytes
         self.trailer = trailer
-        self.maximumDepth = maximumDepth
+        self.maximumDepth = options.maximumDepth
+        self.maximumObjectCount = options.maximumObjectCount
+        self.referenceBudget = options.maximumObjectCount
         self.objectAreaEnd = trailer.offsetTableOffset
         self.decoded = Array(repeating: nil, count: trailer.objectCount)
         self.inProgress = Array(repeating: false, count: trailer.objectCount)
@@ -284,9 +291,13 @@ private struct BinaryPropertyListDecoder {
         return (index, try decodeObject(index, depth: depth))
     }
 
-    mutating func enterContainer(_ index: Int, at start: Int, depth: Int) throws {
+    mutating func enterContainer(_ index: Int, at start: Int, depth: Int, references: Int) throws {
         guard depth < maximumDepth else {
             throw error(.tooDeep, "containers nested deeper than the limit of \(maximumDepth)", at: start, object: index)
+        }
+        referenceBudget -= references
+        guard referenceBudget >= 0 else {
+            throw error(.tooManyObjects, "containers hold more than \(maximumObjectCount) references in all, the object limit", at: start, object: index)
         }
         inProgress[index] = true
     }
@@ -298,7 +309,7 @@ private struct BinaryPropertyListDecoder {
         let (length, overflow) = count.multipliedReportingOverflow(by: referenceSize)
         guard !overflow else { throw error(.integerOverflow, "a container of \(count) elements is too large", at: start - 1, object: index) }
         try require(length, at: position, object: index, for: "\(count) references of \(referenceSize) bytes")
-        try enterContainer(index, at: start - 1, depth: depth)
+        try enterContainer(index, at: start - 1, depth: depth, references: count)
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)
         for element in 0 ..< count {
@@ -321,7 +332,7 @@ private struct BinaryPropertyListDecoder {
         let (length, overflow2) = half.multipliedReportingOverflow(by: 2)
         guard !overflow1, !overflow2 else { throw error(.integerOverflow, "a dictionary of \(count) entries is too large", at: start - 1, object: index) }
         try require(length, at: position, object: index, for: "\(count) key and \(count) value references of \(referenceSize) bytes")
-        try enterContainer(index, at: start - 1, depth: depth)
+        try enterContainer(index, at: start - 1, depth: depth, references: 2 * count)
         var dictionary = PropertyListDictionary()
         for entry in 0 ..< count {
             let keyOffset = position + entry * referenceSize
