@@ -146,6 +146,30 @@ import Testing
         #expect(error.reason == "1 unexplained bytes between the offset table (ending at 0x11) and the trailer")
     }
 
+    @Test func unusedTrailerBytesAndSortVersionAreIgnored() throws {
+        var builder = valid
+        builder.sortVersion = 0x7F
+        #expect(try readBinary(builder.data) == ["A": "B"])
+    }
+
+    /// {"A": "B"} whose 2-byte offset table starts 2 bytes before the trailer and runs `count` × 2
+    /// bytes, into the trailer's unused bytes, as libplist's recursion.bplist does.
+    func overlappingTable(count: UInt8) -> Data {
+        var bytes = Array("bplist00".utf8) + [0xD1, 1, 2, 0x51, 0x41, 0x51, 0x42]
+        bytes += [0x00, 0x08]
+        bytes += [0x00, 0x0B, 0x00, 0x0D, 0x00, 0x00, 2, 1]
+        bytes += BinaryPlistBuilder.bigEndian(UInt64(count), size: 8) + BinaryPlistBuilder.bigEndian(0, size: 8) + BinaryPlistBuilder.bigEndian(0x0F, size: 8)
+        return Data(bytes)
+    }
+
+    @Test func offsetTableMayOverlapOnlyTheUnusedTrailerBytes() throws {
+        #expect(try readBinary(overlappingTable(count: 3)) == ["A": "B"])
+        #expect(try readBinary(overlappingTable(count: 4)) == ["A": "B"])
+        let error = try #require(binaryError(overlappingTable(count: 5)))
+        #expect(error.code == .invalidTrailer)
+        #expect(error.reason == "offset table of 5 entries of 2 bytes at 0xf runs into the trailer at 0x11")
+    }
+
     @Test func referenceSizeTooSmallForTheObjectCount() throws {
         // 300 objects addressed with 1-byte references.
         var objects: [[UInt8]] = [[0xA1, 1]]

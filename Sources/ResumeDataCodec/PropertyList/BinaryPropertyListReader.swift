@@ -13,9 +13,9 @@ import Foundation
 /// a negative `Int64`). CoreFoundation ignores the high 8 bytes; we refuse rather than silently
 /// change a number.
 ///
-/// Hand-written rather than built on Foundation's `PropertyListSerialization` because that one
-/// loses what the value model keeps (UIDs on Linux, 32-bit reals, sets, key order, integers above
-/// `Int64.max`) and reports no position on failure.
+/// Hand-written rather than built on Foundation's `PropertyListSerialization`: that one returns an
+/// untyped `Any` tree without key order and reports no position on failure, and no package on
+/// hand reads binary plists into a typed, ordered model.
 struct BinaryPropertyListReader {
     static func hasMagic(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.starts(with: BinaryPropertyListTrailer.magic)
@@ -49,7 +49,7 @@ private struct BinaryPropertyListDecoder {
     let maximumObjectCount: Int
     /// How many more container references may be read. Each becomes a value slot in memory
     /// whatever object it names, so a file of one-byte references to one object could otherwise
-    /// ask for 30 times its size; counted against the object limit like XML counts elements.
+    /// ask for many times its size in memory; counted against the object limit like XML counts elements.
     var referenceBudget: Int
     /// Where objects end: the start of the offset table.
     let objectAreaEnd: Int

@@ -10,8 +10,9 @@ import Foundation
 /// smallest of 1, 2, 4 and 8 bytes that fits. For values plistlib can hold the same way, the
 /// output is byte for byte what `plistlib.dumps(value, fmt=FMT_BINARY, sort_keys=False)` gives.
 ///
-/// Differences from plistlib, both deliberate: it merges `0.0` and `-0.0` (Python finds them
-/// equal) where we keep both, and it shares UIDs only when they are the same Python object.
+/// Differences from plistlib, all in what is shared: it merges `0.0` and `-0.0` (Python finds
+/// them equal) where we keep both; it shares UIDs and NaNs only when they are the same Python
+/// object, where we share equal ones.
 struct BinaryPropertyListWriter {
     func write(_ value: PropertyListValue) throws -> Data {
         var table = BinaryPropertyListObjectTable()
