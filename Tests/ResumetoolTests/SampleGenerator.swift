@@ -74,8 +74,7 @@ enum SampleGenerator {
         noValidator.entityTag = nil
         noValidator.serverDownloadDate = nil
         files.append(("broken-missing-validator.resumedata", try noValidator.encoded()))
-        var tiny = ResumeData(container: .keyedArchive)
-        tiny.downloadURL = "https://a.example/f"
+        let tiny = ResumeData(container: .keyedArchive)
         files.append(("broken-too-small.resumedata", try tiny.encoded()))
         let obscured = zip(whole.prefix(8), Array("TedLasso".utf8)).map { $0 ^ $1 } + whole.dropFirst(8)
         files.append(("newer-obscured-format.resumedata", Data(obscured)))

@@ -2,9 +2,10 @@ import Foundation
 
 /// Checks a blob for the known corruptions of spec §5 and for inconsistencies between its parts.
 public struct ResumeDataValidator: Sendable {
-    /// Keyed archives smaller than this are the unusable blobs of spec §5.3: a real keyed archive
-    /// with a URL, a size and a file name is several hundred bytes.
-    public static let tooSmallThreshold = 200
+    /// Keyed archives smaller than this are the unusable blobs of spec §5.3 (about 160 bytes):
+    /// the archive's own scaffolding takes about 250 bytes, and one that also holds a URL, a byte
+    /// count, a file name and a validator is over 400.
+    public static let tooSmallThreshold = 300
 
     /// The blob's size in bytes as read, for the `too-small` check; `nil` skips it.
     public var blobSize: Int?
@@ -20,14 +21,15 @@ public struct ResumeDataValidator: Sendable {
     /// Every finding, most severe first, in a stable order within a severity.
     public func findings(for resume: ResumeData) -> [ResumeDataFinding] {
         var findings: [ResumeDataFinding] = []
-        checkTypes(resume, into: &findings)
-        checkEssentials(resume, into: &findings)
-        checkRequests(resume, into: &findings)
-        checkPartialFile(resume, into: &findings)
+        // First: when it applies, it explains the findings that follow.
         if let blobSize, resume.container.isKeyedArchive, blobSize < Self.tooSmallThreshold {
             findings.append(.init(.error, .tooSmall,
                 "the blob is only \(blobSize) bytes: iOS 12 background sessions wrote such blobs for servers without range support, and they cannot resume"))
         }
+        checkTypes(resume, into: &findings)
+        checkEssentials(resume, into: &findings)
+        checkRequests(resume, into: &findings)
+        checkPartialFile(resume, into: &findings)
         return findings.enumerated()
             .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
             .map(\.element)
