@@ -1,8 +1,10 @@
 import Foundation
+import ResumeDataCodec
 
 /// The one place that converts between ``DownloadCheckpoint`` and the resume blob on disk.
 ///
-/// Stand-in until `ResumeData` lands in ResumeDataCodec: a JSON dictionary with the spec's §2 keys.
+/// The blob is Apple's resume data (an iOS 12+ style keyed archive), so a blob written here can
+/// be handed to `downloadTask(withResumeData:)` on a device, and a device's blob can be finished here.
 enum ResumeCheckpoint {
     /// A blob read back: the checkpoint and where it says the partial file is.
     struct Decoded: Equatable, Sendable {
@@ -11,63 +13,99 @@ enum ResumeCheckpoint {
         var tempFileName: String?
         /// `NSURLSessionResumeInfoLocalPath`: the partial file's absolute path.
         var localPath: String?
+        /// The container the blob came in.
+        var container: ResumeDataContainer
     }
 
-    private struct Stored: Codable {
-        var NSURLSessionDownloadURL: String
-        var NSURLSessionResumeBytesReceived: Int64
-        var NSURLSessionResumeInfoTempFileName: String?
-        var NSURLSessionResumeInfoLocalPath: String?
-        var NSURLSessionResumeEntityTag: String?
-        var NSURLSessionResumeServerDownloadDate: String?
-        var NSURLSessionResumeInfoVersion: Int64
-        var originalURL: String
+    /// Headers that describe one connection or one range, never the resource: not carried over.
+    private static let dropped: Set<String> = ["range", "if-range", "accept-encoding", "host", "content-length", "connection"]
+
+    static func resumeData(_ checkpoint: DownloadCheckpoint, partialPath: String) throws(DownloadError) -> ResumeData {
+        guard let current = URL(string: checkpoint.currentURL), let original = URL(string: checkpoint.originalURL) else {
+            throw .invalidResumeData("not a URL: \(checkpoint.currentURL)")
+        }
+        let headers = checkpoint.extraHeaders.map { (name: $0.name, value: $0.value) }
+        var resume = ResumeData(container: .keyedArchive)
+        resume.infoVersion = 4
+        let absolute = absolute(partialPath)
+        resume.tempFileName = (absolute as NSString).lastPathComponent
+        resume.bytesReceived = checkpoint.bytesReceived
+        resume.localPath = absolute
+        resume.downloadURL = checkpoint.currentURL
+        do {
+            var range = headers
+            if checkpoint.bytesReceived > 0 { range.append((name: "Range", value: "bytes=\(checkpoint.bytesReceived)-")) }
+            try resume.setRequest(URLRequestArchive(url: current, headers: range), .current)
+            try resume.setRequest(URLRequestArchive(url: original, headers: headers), .original)
+        } catch {
+            throw .invalidResumeData("cannot archive the request: \(error)")
+        }
+        resume.serverDownloadDate = checkpoint.lastModified
+        resume.entityTag = checkpoint.entityTag
+        return resume
     }
 
     static func encode(_ checkpoint: DownloadCheckpoint, partialPath: String) throws(DownloadError) -> Data {
-        let stored = Stored(
-            NSURLSessionDownloadURL: checkpoint.currentURL,
-            NSURLSessionResumeBytesReceived: checkpoint.bytesReceived,
-            NSURLSessionResumeInfoTempFileName: (partialPath as NSString).lastPathComponent,
-            NSURLSessionResumeInfoLocalPath: absolute(partialPath),
-            NSURLSessionResumeEntityTag: checkpoint.entityTag,
-            NSURLSessionResumeServerDownloadDate: checkpoint.lastModified,
-            NSURLSessionResumeInfoVersion: 2,
-            originalURL: checkpoint.originalURL
-        )
+        let resume = try resumeData(checkpoint, partialPath: partialPath)
         do {
-            return try JSONEncoder().encode(stored)
+            return try resume.encoded(as: .keyedArchive)
         } catch {
             throw .invalidResumeData("cannot encode: \(error)")
         }
     }
 
     static func decode(_ data: Data) throws(DownloadError) -> Decoded {
-        let stored: Stored
+        let resume: ResumeData
         do {
-            stored = try JSONDecoder().decode(Stored.self, from: data)
+            resume = try ResumeData(data: data)
         } catch {
-            throw .invalidResumeData("cannot decode: \(error)")
+            throw .invalidResumeData("\(error)")
         }
-        guard stored.NSURLSessionResumeBytesReceived >= 0 else {
-            throw .invalidResumeData("NSURLSessionResumeBytesReceived is negative")
+        return try decode(resume)
+    }
+
+    static func decode(_ resume: ResumeData) throws(DownloadError) -> Decoded {
+        let currentRequest: URLRequestArchive?
+        let originalRequest: URLRequestArchive?
+        do {
+            currentRequest = try resume.request(.current)
+            originalRequest = try resume.request(.original)
+        } catch {
+            throw .invalidResumeData("\(error)")
         }
+        // Apple's reader takes the current request, else the original, else DownloadURL.
+        guard let url = currentRequest?.urlString ?? resume.downloadURL ?? originalRequest?.urlString else {
+            throw .invalidResumeData("no URL: neither a request nor NSURLSessionDownloadURL")
+        }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidResumeData("not an http or https URL: \(url)")
+        }
+        if let method = currentRequest?.httpMethod, method.uppercased() != "GET" {
+            throw .invalidResumeData("the request is \(method), only GET can be resumed")
+        }
+        guard let bytes = resume.bytesReceived else {
+            throw .invalidResumeData("NSURLSessionResumeBytesReceived is missing")
+        }
+        guard bytes >= 0 else {
+            throw .invalidResumeData("NSURLSessionResumeBytesReceived is negative (\(bytes))")
+        }
+        let headers = (currentRequest ?? originalRequest)?.headers
+            .filter { !dropped.contains($0.name.lowercased()) }
+            .map { HTTPField(name: $0.name, value: $0.value) } ?? []
         let checkpoint = DownloadCheckpoint(
-            originalURL: stored.originalURL,
-            currentURL: stored.NSURLSessionDownloadURL,
-            bytesReceived: stored.NSURLSessionResumeBytesReceived,
-            entityTag: stored.NSURLSessionResumeEntityTag,
-            lastModified: stored.NSURLSessionResumeServerDownloadDate
+            originalURL: originalRequest?.urlString ?? url,
+            currentURL: url,
+            extraHeaders: headers,
+            bytesReceived: bytes,
+            entityTag: resume.entityTag,
+            lastModified: resume.serverDownloadDate
         )
         return Decoded(
-            checkpoint: checkpoint,
-            tempFileName: stored.NSURLSessionResumeInfoTempFileName,
-            localPath: stored.NSURLSessionResumeInfoLocalPath
-        )
+            checkpoint: checkpoint, tempFileName: resume.tempFileName, localPath: resume.localPath,
+            container: resume.container)
     }
 
     static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        return FileManager.default.currentDirectoryPath + "/" + path
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

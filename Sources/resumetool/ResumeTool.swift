@@ -6,6 +6,14 @@ struct ResumeTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resumetool",
         abstract: "Read, write, repair and rebuild NSURLSession resume data.",
-        subcommands: [DownloadCommand.self, ResumeCommand.self, RecoverCommand.self]
+        discussion: """
+            Exit status: 0 success; 1 bad input, a failed check or an I/O error; 2 (validate only)
+            a blob could not be read; 64 usage error.
+            """,
+        subcommands: [
+            InspectCommand.self, ValidateCommand.self, ConvertCommand.self, RepairCommand.self,
+            RebuildCommand.self, RelocateCommand.self, DiscardCommand.self, PlistCommand.self,
+            DownloadCommand.self, ResumeCommand.self, RecoverCommand.self,
+        ]
     )
 }

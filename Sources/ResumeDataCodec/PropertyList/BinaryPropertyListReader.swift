@@ -1,13 +1,378 @@
 import Foundation
 
-/// Reads `bplist00` binary property lists. (Placeholder: filled in by the binary work.)
+/// Reads `bplist00` binary property lists.
+///
+/// Every object type of the format is understood. Two of them have no property-list value and are
+/// rejected with ``PropertyListError/Code/unrepresentable`` when a container or the trailer refers
+/// to them: null (`0x00`) and fill (`0x0F`); Apple's writers never produce either. The `bplist15`+
+/// extensions (URL, UUID, ordered set) are rejected as unknown object types.
+///
+/// Integers follow CoreFoundation: 1-, 2- and 4-byte integers are unsigned, 8-byte ones signed,
+/// and 16-byte ones hold a 128-bit two's-complement number, accepted when it fits the value model
+/// (high 8 bytes zero: `0…UInt64.max`; high 8 bytes all ones with the sign bit of the low 8 set:
+/// a negative `Int64`). CoreFoundation ignores the high 8 bytes; we refuse rather than silently
+/// change a number.
+///
+/// Hand-written rather than built on Foundation's `PropertyListSerialization`: that one returns an
+/// untyped `Any` tree without key order and reports no position on failure, and no package on
+/// hand reads binary plists into a typed, ordered model.
 struct BinaryPropertyListReader {
     static func hasMagic(_ bytes: some Collection<UInt8>) -> Bool {
-        bytes.starts(with: Array("bplist00".utf8))
+        bytes.starts(with: BinaryPropertyListTrailer.magic)
     }
+
     var options: PropertyListReadOptions
     init(options: PropertyListReadOptions) { self.options = options }
+
     func read(_ data: Data) throws -> PropertyListValue {
-        throw PropertyListError(.unknownFormat, "binary reading is not implemented yet")
+        guard data.count <= options.maximumInputSize else {
+            throw PropertyListError(.tooLarge, "input is \(data.count) bytes, more than the limit of \(options.maximumInputSize)", at: .byteOffset(0, objectIndex: nil))
+        }
+        return try data.withUnsafeBytes { bytes in
+            let trailer = try BinaryPropertyListTrailer(parsing: bytes, maximumObjectCount: options.maximumObjectCount)
+            var decoder = BinaryPropertyListDecoder(bytes: bytes, trailer: trailer, options: options)
+            return try decoder.decodeTopObject()
+        }
+    }
+}
+
+/// The object decoder behind ``BinaryPropertyListReader``: one pass over a checked trailer.
+///
+/// Objects are decoded on demand from the top object and each is decoded once (later references
+/// reuse the value), so shared objects cost nothing extra and a file cannot make decoding
+/// exponential. Every read is bounds-checked against the object area (`8..<offsetTableOffset`);
+/// a length is compared with what remains before anything is allocated for it.
+private struct BinaryPropertyListDecoder {
+    let bytes: UnsafeRawBufferPointer
+    let trailer: BinaryPropertyListTrailer
+    let maximumDepth: Int
+    let maximumObjectCount: Int
+    /// How many more container references may be read. Each becomes a value slot in memory
+    /// whatever object it names, so a file of one-byte references to one object could otherwise
+    /// ask for many times its size in memory; counted against the object limit like XML counts elements.
+    var referenceBudget: Int
+    /// Where objects end: the start of the offset table.
+    let objectAreaEnd: Int
+    var decoded: [PropertyListValue?]
+    /// Containers being decoded on the current path; meeting one again is a reference cycle.
+    var inProgress: [Bool]
+
+    init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, options: PropertyListReadOptions) {
+        self.bytes = bytes
+        self.trailer = trailer
+        self.maximumDepth = options.maximumDepth
+        self.maximumObjectCount = options.maximumObjectCount
+        self.referenceBudget = options.maximumObjectCount
+        self.objectAreaEnd = trailer.offsetTableOffset
+        self.decoded = Array(repeating: nil, count: trailer.objectCount)
+        self.inProgress = Array(repeating: false, count: trailer.objectCount)
+    }
+
+    mutating func decodeTopObject() throws -> PropertyListValue {
+        try decodeObject(trailer.topObject, depth: 0)
+    }
+
+    // MARK: Errors
+
+    func error(_ code: PropertyListError.Code, _ reason: String, at offset: Int, object: Int) -> PropertyListError {
+        PropertyListError(code, reason, at: .byteOffset(offset, objectIndex: object))
+    }
+
+    /// Fails with `.truncated` unless `count` bytes from `offset` lie inside the object area.
+    @inline(__always)
+    func require(_ count: Int, at offset: Int, object: Int, for what: @autoclosure () -> String) throws {
+        guard count <= objectAreaEnd - offset else {
+            throw error(.truncated, "\(what()) needs \(count) bytes at 0x\(String(offset, radix: 16)) but only \(max(0, objectAreaEnd - offset)) remain before the offset table", at: offset, object: object)
+        }
+    }
+
+    // MARK: Raw reads (callers have checked bounds)
+
+    @inline(__always)
+    func bigEndian(at offset: Int, size: Int) -> UInt64 {
+        switch size {
+        case 1: return UInt64(bytes[offset])
+        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
+            return value
+        }
+    }
+
+    /// The start of an object, from the offset table, checked to lie in the object area.
+    func offset(ofObject index: Int) throws -> Int {
+        let entry = trailer.offsetTableOffset + index * trailer.offsetSize
+        let raw = bigEndian(at: entry, size: trailer.offsetSize)
+        guard raw >= UInt64(BinaryPropertyListTrailer.headerSize), raw < UInt64(objectAreaEnd) else {
+            throw error(.referenceOutOfRange, "object \(index) is at 0x\(String(raw, radix: 16)), outside the object area 0x8..<0x\(String(objectAreaEnd, radix: 16))", at: entry, object: index)
+        }
+        return Int(raw)
+    }
+
+    /// A reference inside a container, checked to name an object.
+    @inline(__always)
+    func reference(at offset: Int, object: Int) throws -> Int {
+        let raw = bigEndian(at: offset, size: trailer.referenceSize)
+        guard raw < UInt64(trailer.objectCount) else {
+            throw error(.referenceOutOfRange, "reference to object \(raw), but there are only \(trailer.objectCount) objects", at: offset, object: object)
+        }
+        return Int(raw)
+    }
+
+    /// The element count of a data, string or container object: the low nibble of the marker, or
+    /// (nibble 0xF) an integer object that follows. Advances `position` past it.
+    func count(marker: UInt8, position: inout Int, object: Int) throws -> Int {
+        let nibble = Int(marker & 0x0F)
+        guard nibble == 0x0F else { return nibble }
+        try require(1, at: position, object: object, for: "the length of the object")
+        let lengthMarker = bytes[position]
+        guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else {
+            throw error(.invalidValue, "the length after marker 0x\(String(marker, radix: 16)) must be an integer object of 1 to 8 bytes, found marker 0x\(String(lengthMarker, radix: 16))", at: position, object: object)
+        }
+        let size = 1 << Int(lengthMarker & 0x0F)
+        try require(1 + size, at: position, object: object, for: "a \(size)-byte length")
+        let raw = bigEndian(at: position + 1, size: size)
+        guard let length = Int(exactly: raw) else {
+            throw error(.integerOverflow, "length \(raw) (0x\(String(raw, radix: 16))) does not fit a count", at: position + 1, object: object)
+        }
+        position += 1 + size
+        return length
+    }
+
+    // MARK: Objects
+
+    mutating func decodeObject(_ index: Int, depth: Int) throws -> PropertyListValue {
+        if let value = decoded[index] { return value }
+        let start = try offset(ofObject: index)
+        let marker = bytes[start]
+        var position = start + 1
+        let value: PropertyListValue
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: value = .boolean(false)
+            case 0x09: value = .boolean(true)
+            case 0x00: throw error(.unrepresentable, "a null object (marker 0x00) has no property-list value; Apple's writers never produce one", at: start, object: index)
+            case 0x0F: throw error(.unrepresentable, "a fill byte (marker 0x0f) is padding, not an object", at: start, object: index)
+            default: throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker))", at: start, object: index)
+            }
+        case 0x1:
+            value = .integer(try integer(marker: marker, at: position, object: index))
+        case 0x2:
+            switch marker {
+            case 0x22:
+                try require(4, at: position, object: index, for: "a 4-byte real")
+                value = .real(PropertyListReal(Float(bitPattern: UInt32(bigEndian(at: position, size: 4)))))
+            case 0x23:
+                try require(8, at: position, object: index, for: "an 8-byte real")
+                value = .real(PropertyListReal(Double(bitPattern: bigEndian(at: position, size: 8))))
+            default:
+                throw error(.invalidValue, "a real of \(1 << Int(marker & 0x0F)) bytes (marker 0x\(hex(marker))); only 4 and 8 exist", at: start, object: index)
+            }
+        case 0x3:
+            guard marker == 0x33 else { throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker)); a date is 0x33", at: start, object: index) }
+            try require(8, at: position, object: index, for: "a date")
+            value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bigEndian(at: position, size: 8))))
+        case 0x4:
+            let length = try count(marker: marker, position: &position, object: index)
+            try require(length, at: position, object: index, for: "a data object of \(length) bytes")
+            value = .data(Data(UnsafeRawBufferPointer(rebasing: bytes[position ..< position + length])))
+        case 0x5:
+            let length = try count(marker: marker, position: &position, object: index)
+            try require(length, at: position, object: index, for: "an ASCII string of \(length) bytes")
+            value = .string(try asciiString(at: position, count: length, object: index))
+        case 0x6:
+            let units = try count(marker: marker, position: &position, object: index)
+            let (length, overflow) = units.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw error(.integerOverflow, "a UTF-16 string of \(units) code units is too long", at: start, object: index) }
+            try require(length, at: position, object: index, for: "a UTF-16 string of \(units) code units")
+            value = .string(try utf16String(at: position, units: units, object: index))
+        case 0x8:
+            let size = Int(marker & 0x0F) + 1
+            try require(size, at: position, object: index, for: "a \(size)-byte UID")
+            if size > 8 {
+                for byte in position ..< position + size - 8 where bytes[byte] != 0 {
+                    throw error(.integerOverflow, "a \(size)-byte UID above 2^64 - 1", at: byte, object: index)
+                }
+            }
+            value = .uid(bigEndian(at: position + max(0, size - 8), size: min(size, 8)))
+        case 0xA, 0xC:
+            let elements = try containerElements(marker: marker, position: position, index: index, depth: depth)
+            value = marker >> 4 == 0xA ? .array(elements) : .set(elements)
+        case 0xD:
+            value = .dictionary(try dictionary(marker: marker, position: position, index: index, depth: depth))
+        default:
+            throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker))", at: start, object: index)
+        }
+        decoded[index] = value
+        return value
+    }
+
+    func integer(marker: UInt8, at position: Int, object: Int) throws -> PropertyListInteger {
+        let exponent = Int(marker & 0x0F)
+        guard exponent <= 4 else {
+            throw error(.invalidValue, "an integer of 2^\(exponent) bytes (marker 0x\(hex(marker))); the largest is 16", at: position - 1, object: object)
+        }
+        let size = 1 << exponent
+        try require(size, at: position, object: object, for: "a \(size)-byte integer")
+        switch size {
+        case 8:
+            return PropertyListInteger(Int64(bitPattern: bigEndian(at: position, size: 8)))
+        case 16:
+            let high = bigEndian(at: position, size: 8)
+            let low = bigEndian(at: position + 8, size: 8)
+            if high == 0 { return PropertyListInteger(low) }
+            if high == .max, Int64(bitPattern: low) < 0 { return PropertyListInteger(Int64(bitPattern: low)) }
+            throw error(.integerOverflow, "a 16-byte integer (0x\(String(high, radix: 16))\(String(low, radix: 16))) outside -2^63…2^64-1", at: position, object: object)
+        default:
+            // 1-, 2- and 4-byte integers are unsigned in format 00 (CoreFoundation writes negative
+            // numbers in 8 bytes).
+            return PropertyListInteger(bigEndian(at: position, size: size))
+        }
+    }
+
+    func asciiString(at position: Int, count: Int, object: Int) throws -> String {
+        let buffer = UnsafeRawBufferPointer(rebasing: bytes[position ..< position + count])
+        // Checked word by word: ASCII strings are most of a keyed archive.
+        var index = 0
+        var combined: UInt64 = 0
+        while index + 8 <= count {
+            combined |= buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < count {
+            combined |= UInt64(buffer[index])
+            index += 1
+        }
+        if combined & 0x8080_8080_8080_8080 != 0, let bad = buffer.firstIndex(where: { $0 >= 0x80 }) {
+            throw error(.invalidString, "byte 0x\(hex(buffer[bad])) in an ASCII string", at: position + bad, object: object)
+        }
+        return String(decoding: buffer.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    }
+
+    func utf16String(at position: Int, units: Int, object: Int) throws -> String {
+        try withUnsafeTemporaryAllocation(of: UInt16.self, capacity: units) { buffer in
+            var index = 0
+            while index < units {
+                let unit = UInt16(truncatingIfNeeded: bigEndian(at: position + 2 * index, size: 2))
+                buffer[index] = unit
+                index += 1
+            }
+            index = 0
+            while index < units {
+                let unit = buffer[index]
+                if UTF16.isLeadSurrogate(unit) {
+                    guard index + 1 < units, UTF16.isTrailSurrogate(buffer[index + 1]) else {
+                        throw error(.invalidString, "lead surrogate 0x\(hex(unit)) without a trail surrogate in a UTF-16 string", at: position + 2 * index, object: object)
+                    }
+                    index += 2
+                } else if UTF16.isTrailSurrogate(unit) {
+                    throw error(.invalidString, "trail surrogate 0x\(hex(unit)) without a lead surrogate in a UTF-16 string", at: position + 2 * index, object: object)
+                } else {
+                    index += 1
+                }
+            }
+            return String(decoding: UnsafeBufferPointer(buffer), as: UTF16.self)
+        }
+    }
+
+    /// Decodes one referenced object of a container, rejecting cycles and deep nesting.
+    @inline(__always)
+    mutating func child(at referenceOffset: Int, of parent: Int, depth: Int) throws -> (index: Int, value: PropertyListValue) {
+        let index = try reference(at: referenceOffset, object: parent)
+        if inProgress[index] {
+            throw error(.cycle, index == parent
+                ? "object \(index) contains itself"
+                : "object \(index) contains itself (reference cycle through object \(parent))", at: referenceOffset, object: parent)
+        }
+        return (index, try decodeObject(index, depth: depth))
+    }
+
+    mutating func enterContainer(_ index: Int, at start: Int, depth: Int, references: Int) throws {
+        guard depth < maximumDepth else {
+            throw error(.tooDeep, "containers nested deeper than the limit of \(maximumDepth)", at: start, object: index)
+        }
+        referenceBudget -= references
+        guard referenceBudget >= 0 else {
+            throw error(.tooManyObjects, "containers hold more than \(maximumObjectCount) references in all, the object limit", at: start, object: index)
+        }
+        inProgress[index] = true
+    }
+
+    mutating func containerElements(marker: UInt8, position start: Int, index: Int, depth: Int) throws -> [PropertyListValue] {
+        var position = start
+        let count = try count(marker: marker, position: &position, object: index)
+        let referenceSize = trailer.referenceSize
+        let (length, overflow) = count.multipliedReportingOverflow(by: referenceSize)
+        guard !overflow else { throw error(.integerOverflow, "a container of \(count) elements is too large", at: start - 1, object: index) }
+        try require(length, at: position, object: index, for: "\(count) references of \(referenceSize) bytes")
+        try enterContainer(index, at: start - 1, depth: depth, references: count)
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(count)
+        for element in 0 ..< count {
+            do {
+                elements.append(try child(at: position + element * referenceSize, of: index, depth: depth + 1).value)
+            } catch var error as PropertyListError {
+                error.prependKeyPath("[\(element)]")
+                throw error
+            }
+        }
+        inProgress[index] = false
+        return elements
+    }
+
+    mutating func dictionary(marker: UInt8, position start: Int, index: Int, depth: Int) throws -> PropertyListDictionary {
+        var position = start
+        let count = try count(marker: marker, position: &position, object: index)
+        let referenceSize = trailer.referenceSize
+        let (half, overflow1) = count.multipliedReportingOverflow(by: referenceSize)
+        let (length, overflow2) = half.multipliedReportingOverflow(by: 2)
+        guard !overflow1, !overflow2 else { throw error(.integerOverflow, "a dictionary of \(count) entries is too large", at: start - 1, object: index) }
+        try require(length, at: position, object: index, for: "\(count) key and \(count) value references of \(referenceSize) bytes")
+        try enterContainer(index, at: start - 1, depth: depth, references: 2 * count)
+        var dictionary = PropertyListDictionary()
+        for entry in 0 ..< count {
+            let keyOffset = position + entry * referenceSize
+            let (keyIndex, keyValue) = try child(at: keyOffset, of: index, depth: depth + 1)
+            guard case .string(let key) = keyValue else {
+                throw error(.invalidKey, "key \(entry) is \(article(keyValue.typeName)) (object \(keyIndex)), not a string", at: keyOffset, object: index)
+            }
+            let value: PropertyListValue
+            do {
+                value = try child(at: keyOffset + half, of: index, depth: depth + 1).value
+            } catch var error as PropertyListError {
+                error.prependKeyPath(key)
+                throw error
+            }
+            guard dictionary.updateValue(value, forKey: key) == nil else {
+                throw error(.duplicateKey, "key \"\(key)\" appears twice", at: keyOffset, object: index)
+            }
+        }
+        inProgress[index] = false
+        return dictionary
+    }
+
+    func hex(_ value: some BinaryInteger) -> String {
+        let digits = String(value, radix: 16)
+        return digits.count % 2 == 0 ? digits : "0" + digits
+    }
+
+    func article(_ noun: String) -> String {
+        (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
+    }
+}
+
+fileprivate extension PropertyListError {
+    /// Puts a dictionary key or `[index]` in front of the key path, as an error travels out of
+    /// the containers it was found in.
+    mutating func prependKeyPath(_ component: String) {
+        guard let rest = keyPath, !rest.isEmpty else {
+            keyPath = component
+            return
+        }
+        keyPath = rest.hasPrefix("[") ? component + rest : component + "." + rest
     }
 }

@@ -1,8 +1,228 @@
 import Foundation
 
-/// Writes `bplist00` binary property lists. (Placeholder: filled in by the binary work.)
+/// Writes `bplist00` binary property lists the way CoreFoundation and Python's plistlib do.
+///
+/// Objects are numbered depth-first from the top (index 0): a container, then its elements (for a
+/// dictionary all keys, then all values), each fully before the next. Equal scalars — strings,
+/// integers, reals, booleans, dates, data, UIDs — are written once and shared, compared by type and
+/// exact value (so `1`, `true` and `1.0` stay apart, and strings compare by their scalars, not by
+/// Swift's canonical equivalence); containers are never shared. References and offsets take the
+/// smallest of 1, 2, 4 and 8 bytes that fits. For values plistlib can hold the same way, the
+/// output is byte for byte what `plistlib.dumps(value, fmt=FMT_BINARY, sort_keys=False)` gives.
+///
+/// Differences from plistlib, all in what is shared: it merges `0.0` and `-0.0` (Python finds
+/// them equal) where we keep both; it shares UIDs and NaNs only when they are the same Python
+/// object, where we share equal ones.
 struct BinaryPropertyListWriter {
     func write(_ value: PropertyListValue) throws -> Data {
-        throw PropertyListError(.unrepresentable, "binary writing is not implemented yet")
+        var table = BinaryPropertyListObjectTable()
+        _ = table.add(value)
+        return Data(table.encoded())
+    }
+}
+
+/// The flattened objects of one value, in the order they are written.
+private struct BinaryPropertyListObjectTable {
+    enum Object {
+        case scalar(PropertyListValue)
+        case array([Int])
+        case set([Int])
+        case dictionary(keys: [Int], values: [Int])
+    }
+
+    /// What makes two scalars the same object.
+    enum ScalarKey: Hashable {
+        case string(ExactString)
+        case integer(PropertyListInteger)
+        case real(bits: UInt64, single: Bool)
+        case boolean(Bool)
+        case date(bits: UInt64)
+        case data(Data)
+        case uid(UInt64)
+    }
+
+    /// A string compared by its Unicode scalars, not by canonical equivalence: "é" and "e\u{301}"
+    /// are different objects, or the second would be written with the bytes of the first.
+    struct ExactString: Hashable {
+        var value: String
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.value.utf8.elementsEqual(rhs.value.utf8) }
+        func hash(into hasher: inout Hasher) {
+            var value = value
+            value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    var objects: [Object] = []
+    var scalarIndex: [ScalarKey: Int] = [:]
+
+    /// Adds a value and what it contains; returns its object index.
+    mutating func add(_ value: PropertyListValue) -> Int {
+        let key: ScalarKey
+        switch value {
+        case .string(let string): key = .string(ExactString(value: string))
+        case .integer(let integer): key = .integer(integer)
+        case .real(let real): key = .real(bits: real.value.bitPattern, single: real.isSinglePrecision)
+        case .boolean(let boolean): key = .boolean(boolean)
+        case .date(let date): key = .date(bits: date.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let data): key = .data(data)
+        case .uid(let uid): key = .uid(uid)
+        case .array(let elements), .set(let elements):
+            let index = reserve()
+            var references: [Int] = []
+            references.reserveCapacity(elements.count)
+            for element in elements { references.append(add(element)) }
+            if case .array = value { objects[index] = .array(references) } else { objects[index] = .set(references) }
+            return index
+        case .dictionary(let dictionary):
+            let index = reserve()
+            var keys: [Int] = []
+            keys.reserveCapacity(dictionary.count)
+            for (key, _) in dictionary { keys.append(add(.string(key))) }
+            var values: [Int] = []
+            values.reserveCapacity(dictionary.count)
+            for (_, value) in dictionary { values.append(add(value)) }
+            objects[index] = .dictionary(keys: keys, values: values)
+            return index
+        }
+        if let index = scalarIndex[key] { return index }
+        let index = objects.count
+        objects.append(.scalar(value))
+        scalarIndex[key] = index
+        return index
+    }
+
+    /// A slot for a container, filled once its contents have indices.
+    mutating func reserve() -> Int {
+        objects.append(.array([]))
+        return objects.count - 1
+    }
+
+    func encoded() -> [UInt8] {
+        var output = BinaryPropertyListOutput()
+        output.bytes.append(contentsOf: BinaryPropertyListTrailer.magic)
+        let referenceSize = BinaryPropertyListTrailer.byteCount(toHold: objects.count)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(objects.count)
+        for object in objects {
+            offsets.append(output.bytes.count)
+            switch object {
+            case .scalar(let value): output.appendScalar(value)
+            case .array(let references):
+                output.appendHeader(0xA0, count: references.count)
+                for reference in references { output.appendInteger(UInt64(reference), size: referenceSize) }
+            case .set(let references):
+                output.appendHeader(0xC0, count: references.count)
+                for reference in references { output.appendInteger(UInt64(reference), size: referenceSize) }
+            case .dictionary(let keys, let values):
+                output.appendHeader(0xD0, count: keys.count)
+                for reference in keys { output.appendInteger(UInt64(reference), size: referenceSize) }
+                for reference in values { output.appendInteger(UInt64(reference), size: referenceSize) }
+            }
+        }
+        let tableOffset = output.bytes.count
+        let offsetSize = BinaryPropertyListTrailer.byteCount(toHold: tableOffset)
+        for offset in offsets { output.appendInteger(UInt64(offset), size: offsetSize) }
+        let trailer = BinaryPropertyListTrailer(offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, topObject: 0, offsetTableOffset: tableOffset)
+        output.bytes.append(contentsOf: trailer.encoded)
+        return output.bytes
+    }
+}
+
+/// The byte encodings of single objects.
+private struct BinaryPropertyListOutput {
+    var bytes: [UInt8] = []
+
+    mutating func appendInteger(_ value: UInt64, size: Int) {
+        var shift = 8 * (size - 1)
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    /// A marker with a count: in its low nibble below 15, else nibble 0xF and an integer object.
+    mutating func appendHeader(_ marker: UInt8, count: Int) {
+        if count < 15 {
+            bytes.append(marker | UInt8(count))
+        } else {
+            bytes.append(marker | 0x0F)
+            appendUnsigned(UInt64(count))
+        }
+    }
+
+    /// A non-negative integer object in 1, 2, 4 or 8 bytes, the fewest that hold it.
+    mutating func appendUnsigned(_ value: UInt64) {
+        switch value {
+        case ..<(1 << 8): bytes.append(0x10); appendInteger(value, size: 1)
+        case ..<(1 << 16): bytes.append(0x11); appendInteger(value, size: 2)
+        case ..<(1 << 32): bytes.append(0x12); appendInteger(value, size: 4)
+        default: bytes.append(0x13); appendInteger(value, size: 8)
+        }
+    }
+
+    mutating func appendScalar(_ value: PropertyListValue) {
+        switch value {
+        case .boolean(let boolean):
+            bytes.append(boolean ? 0x09 : 0x08)
+        case .integer(let integer):
+            if let signed = integer.int64Value {
+                if signed < 0 {
+                    bytes.append(0x13)
+                    appendInteger(UInt64(bitPattern: signed), size: 8)
+                } else {
+                    appendUnsigned(UInt64(signed))
+                }
+            } else if let unsigned = integer.uint64Value {
+                // Above Int64.max: a 16-byte two's-complement number with zero high half.
+                bytes.append(0x14)
+                appendInteger(0, size: 8)
+                appendInteger(unsigned, size: 8)
+            }
+        case .real(let real):
+            if real.isSinglePrecision {
+                bytes.append(0x22)
+                appendInteger(UInt64(Float(real.value).bitPattern), size: 4)
+            } else {
+                bytes.append(0x23)
+                appendInteger(real.value.bitPattern, size: 8)
+            }
+        case .date(let date):
+            bytes.append(0x33)
+            appendInteger(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
+        case .data(let data):
+            appendHeader(0x40, count: data.count)
+            bytes.append(contentsOf: data)
+        case .string(let string):
+            appendString(string)
+        case .uid(let uid):
+            switch uid {
+            case ..<(1 << 8): bytes.append(0x80); appendInteger(uid, size: 1)
+            case ..<(1 << 16): bytes.append(0x81); appendInteger(uid, size: 2)
+            case ..<(1 << 32): bytes.append(0x83); appendInteger(uid, size: 4)
+            default: bytes.append(0x87); appendInteger(uid, size: 8)
+            }
+        case .array, .set, .dictionary:
+            // Containers are flattened by the object table, never written as scalars.
+            break
+        }
+    }
+
+    mutating func appendString(_ string: String) {
+        var string = string
+        let isASCII = string.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } }
+        if isASCII {
+            string.withUTF8 { utf8 in
+                appendHeader(0x50, count: utf8.count)
+                bytes.append(contentsOf: utf8)
+            }
+        } else {
+            let utf16 = string.utf16
+            appendHeader(0x60, count: utf16.count)
+            bytes.reserveCapacity(bytes.count + 2 * utf16.count)
+            for unit in utf16 {
+                bytes.append(UInt8(unit >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: unit))
+            }
+        }
     }
 }

@@ -1,10 +1,63 @@
 import Foundation
 
-/// Reads XML property lists through libxml2. (Placeholder: filled in by the XML work.)
+/// Reads XML property lists through libxml2's SAX2 push parser.
+///
+/// libxml2 checks that the XML is well formed and resolves CDATA, character references and the
+/// five predefined entities; ``XMLPropertyListBuilder`` checks the plist grammar. The input is
+/// fed in slices, and the events of each slice are turned into values before the next, so the
+/// parser's buffers stay small whatever the input size.
+///
+/// Safety: the parser runs with `XML_PARSE_NONET` and without `XML_PARSE_NOENT` or
+/// `XML_PARSE_DTDLOAD`; declared entities are never stored, so none is expanded (billion laughs)
+/// or loaded (an external entity naming a local file), and a reference to one is an error.
+///
+/// libxml2 itself refuses elements nested more than 256 deep, so with a larger
+/// ``PropertyListReadOptions/maximumDepth`` that is the effective limit.
 struct XMLPropertyListReader {
     var options: PropertyListReadOptions
+
     init(options: PropertyListReadOptions) { self.options = options }
+
+    /// How many bytes libxml2 gets at a time.
+    private static let sliceSize = 256 << 10
+
     func read(_ data: Data) throws -> PropertyListValue {
-        throw PropertyListError(.unknownFormat, "XML reading is not implemented yet")
+        guard data.count <= options.maximumInputSize else {
+            throw PropertyListError(.tooLarge, "input is \(data.count) bytes, more than the limit of \(options.maximumInputSize)")
+        }
+        guard !data.isEmpty else {
+            throw PropertyListError(.truncated, "the document is empty: expected <plist> or a value", at: .lineColumn(line: 1, column: 1))
+        }
+        let source = try XMLEventSource()
+        var builder = XMLPropertyListBuilder(options: options)
+        try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var offset = 0
+            while true {
+                let end = min(offset + Self.sliceSize, bytes.count)
+                let isLast = end == bytes.count
+                let running = source.feed(UnsafeBufferPointer(rebasing: bytes[offset..<end]), isLast: isLast)
+                try Self.drain(source, into: &builder)
+                if !running { throw source.stopError() }
+                if isLast { break }
+                offset = end
+            }
+        }
+        return try builder.finish()
+    }
+
+    /// Hands the events parsed so far to the builder, then lets the C reader forget them.
+    private static func drain(_ source: XMLEventSource, into builder: inout XMLPropertyListBuilder) throws {
+        let (events, text) = source.pending
+        var textOffset = 0
+        for event in events {
+            let length = Int(event.text_length)
+            let slice = UnsafeBufferPointer(start: text.map { $0 + textOffset }, count: length)
+            textOffset += length
+            try builder.handle(
+                kind: event.kind, element: event.element, line: event.line, column: event.column,
+                text: slice, unknownName: { source.unknownElementName })
+        }
+        source.consume()
     }
 }

@@ -1,0 +1,30 @@
+import Foundation
+
+/// An archived `NSURL`: its relative string and, when it had one, the absolute string of its base.
+///
+/// Kept as strings rather than `URL` so that any text a device wrote survives a round trip, even
+/// text that Foundation's parser would reject or normalise.
+public struct ArchivedURL: Sendable, Hashable {
+    /// `NS.relative`: the URL string as written.
+    public var relativeString: String
+    /// The absolute string of `NS.base`, or `nil` when the URL has no base.
+    public var baseString: String?
+
+    /// Creates a URL from its relative string and optional base.
+    public init(relativeString: String, baseString: String? = nil) {
+        self.relativeString = relativeString
+        self.baseString = baseString
+    }
+
+    /// The URL string resolved against its base (RFC 3986, through Foundation); the relative
+    /// string alone when there is no base or the two do not resolve.
+    public var absoluteString: String {
+        guard let baseString, let base = URL(string: baseString),
+              let resolved = URL(string: relativeString, relativeTo: base)
+        else { return relativeString }
+        return resolved.absoluteString
+    }
+
+    /// The resolved URL, when Foundation can parse it.
+    public var url: URL? { URL(string: absoluteString) }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// One decoded value of a keyed archive: the object graph under a UID, turned into a tree.
+///
+/// Foundation classes that resume data uses get their own cases; objects of any other class stay
+/// as ``object(_:)`` with their class chain and raw fields, so nothing is lost and nothing unknown
+/// is an error. Dictionaries keep their key order (header fields are printed in it).
+///
+/// Collection and string classes are not remembered: encoding writes dictionaries as
+/// `NSMutableDictionary` and arrays as `NSMutableArray`, as Apple's writer does for resume data,
+/// and strings inline.
+public indirect enum ArchivedValue: Sendable, Hashable {
+    /// nil (UID 0, the `$null` object).
+    case null
+    /// A string: inline, or `NSString`/`NSMutableString` (`NS.string`, `NS.bytes`).
+    case string(String)
+    /// An integer stored inline (an `NSNumber`).
+    case integer(PropertyListInteger)
+    /// A real stored inline (an `NSNumber`).
+    case real(PropertyListReal)
+    /// A boolean stored inline (an `NSNumber`).
+    case boolean(Bool)
+    /// Bytes: inline, or `NSData`/`NSMutableData` (`NS.data`, `NS.bytes`).
+    case data(Data)
+    /// An `NSDate` (`NS.time`, seconds since 2001-01-01) or an inline date.
+    case date(Date)
+    /// An `NSArray`/`NSMutableArray` (`NS.objects`).
+    case array([ArchivedValue])
+    /// An `NSDictionary`/`NSMutableDictionary` with string keys, in archive order.
+    case dictionary([DictionaryEntry])
+    /// An `NSURL` (`NS.relative` against `NS.base`).
+    case url(ArchivedURL)
+    /// An object of a class this library does not interpret, kept raw.
+    case object(ArchivedObject)
+
+    /// One key and value of a ``dictionary(_:)``.
+    public struct DictionaryEntry: Sendable, Hashable {
+        /// The key.
+        public var key: String
+        /// The value.
+        public var value: ArchivedValue
+        /// Creates an entry.
+        public init(key: String, value: ArchivedValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+}
+
+extension ArchivedValue {
+    /// The value a plain property-list value stands for: dictionaries and arrays become
+    /// ``dictionary(_:)`` and ``array(_:)``, the rest maps one to one.
+    /// - Throws: ``KeyedArchiveError/Code/unrepresentable`` for sets and UIDs, naming the key path.
+    public init(plain value: PropertyListValue) throws {
+        self = try Self.fromPlain(value, keyPath: "")
+    }
+
+    static func fromPlain(_ value: PropertyListValue, keyPath: String) throws -> ArchivedValue {
+        switch value {
+        case .string(let string): return .string(string)
+        case .integer(let integer): return .integer(integer)
+        case .real(let real): return .real(real)
+        case .boolean(let bool): return .boolean(bool)
+        case .data(let data): return .data(data)
+        case .date(let date): return .date(date)
+        case .array(let elements):
+            return .array(try elements.enumerated().map { try fromPlain($1, keyPath: "\(keyPath)[\($0)]") })
+        case .dictionary(let dictionary):
+            return .dictionary(try dictionary.map {
+                DictionaryEntry(key: $0.key, value: try fromPlain($0.value, keyPath: Self.join(keyPath, $0.key)))
+            })
+        case .set:
+            throw KeyedArchiveError(.unrepresentable, "a set has no archived form here", keyPath: keyPath)
+        case .uid(let uid):
+            throw KeyedArchiveError(.unrepresentable, "UID \(uid) is not a plain value", keyPath: keyPath)
+        }
+    }
+
+    /// The value as a plain property list, for values that have one.
+    /// - Throws: ``KeyedArchiveError/Code/unrepresentable`` for nil, URLs and raw objects,
+    ///   naming the key path.
+    public func plainValue() throws -> PropertyListValue {
+        try plainValue(keyPath: "")
+    }
+
+    func plainValue(keyPath: String) throws -> PropertyListValue {
+        switch self {
+        case .string(let string): return .string(string)
+        case .integer(let integer): return .integer(integer)
+        case .real(let real): return .real(real)
+        case .boolean(let bool): return .boolean(bool)
+        case .data(let data): return .data(data)
+        case .date(let date): return .date(date)
+        case .array(let elements):
+            return .array(try elements.enumerated().map { try $1.plainValue(keyPath: "\(keyPath)[\($0)]") })
+        case .dictionary(let entries):
+            var dictionary = PropertyListDictionary()
+            for entry in entries {
+                let path = Self.join(keyPath, entry.key)
+                guard dictionary.updateValue(try entry.value.plainValue(keyPath: path), forKey: entry.key) == nil else {
+                    throw KeyedArchiveError(.unrepresentable, "key \"\(entry.key)\" appears twice", keyPath: keyPath)
+                }
+            }
+            return .dictionary(dictionary)
+        case .null:
+            throw KeyedArchiveError(.unrepresentable, "nil has no property-list form", keyPath: keyPath)
+        case .url(let url):
+            throw KeyedArchiveError(.unrepresentable, "NSURL \(url.absoluteString) has no property-list form", keyPath: keyPath)
+        case .object(let object):
+            throw KeyedArchiveError(.unrepresentable, "object of class \(object.className) has no property-list form", keyPath: keyPath)
+        }
+    }
+
+    static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : "\(path).\(key)"
+    }
+
+    /// The string, if this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The entries, if this is a dictionary.
+    public var dictionaryEntries: [DictionaryEntry]? {
+        if case .dictionary(let value) = self { return value }
+        return nil
+    }
+
+    /// Whether this is nil.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+extension ArchivedValue: CustomStringConvertible {
+    /// A compact one-line rendering for people: `nil`, `"text"`, `60.0`, `<3 bytes>`, `{k = v}`.
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .string(let string): "\"\(string)\""
+        case .integer(let integer): integer.description
+        case .real(let real): real.description
+        case .boolean(let bool): bool ? "true" : "false"
+        case .data(let data): "<\(data.count) bytes>"
+        case .date(let date): date.formatted(.iso8601)
+        case .array(let elements): "(" + elements.map(\.description).joined(separator: ", ") + ")"
+        case .dictionary(let entries): "{" + entries.map { "\($0.key) = \($0.value)" }.joined(separator: "; ") + "}"
+        case .url(let url): "<\(url.absoluteString)>"
+        case .object(let object): object.description
+        }
+    }
+}

@@ -1,0 +1,401 @@
+import Foundation
+
+/// An archived `NSURLRequest`, as the resume dictionary's `NSURLSessionResumeCurrentRequest`
+/// and `NSURLSessionResumeOriginalRequest` hold it (spec §3).
+///
+/// The request object is a list of *items* under numbered keys: item *i* under
+/// `__nsurlrequest_proto_prop_obj_<i>` in the secure layout, under `$<i+3>` in the legacy one,
+/// after three header integers under `$0`, `$1`, `$2`. Every item is kept verbatim in ``items``
+/// (inline or by reference, as found); the typed properties read and write the items whose
+/// meaning is known. Named keys (`startTimeoutTime`, `allowedProtocolTypes`, …) are kept in
+/// ``namedFields``, in order, so decoding then encoding loses nothing.
+public struct URLRequestArchive: Sendable, Hashable {
+    /// How items are keyed inside the request object.
+    public enum Layout: String, Sendable, Hashable, CaseIterable {
+        /// `__nsurlrequest_proto_prop_obj_<i>` and `__nsurlrequest_proto_props`: what Apple writes
+        /// today, and what iOS 10.0/10.1 wrote although their reader wanted ``legacy``.
+        case secure
+        /// `$<i+3>`, and the protocol properties under the next number after the last item.
+        case legacy
+
+        /// The top key that goes with the layout when converting: `root` for legacy (what the
+        /// iOS 10 reader expects), `NSKeyedArchiveRootObjectKey` for secure (what Apple writes).
+        public var defaultTopKey: String {
+            switch self {
+            case .secure: KeyedArchive.rootObjectKey
+            case .legacy: KeyedArchive.rootKey
+            }
+        }
+    }
+
+    /// Item numbers whose meaning is known.
+    enum Item {
+        static let isMutable = 0
+        static let url = 1
+        static let timeoutInterval = 2
+        static let cachePolicy = 3
+        static let mainDocumentURL = 4
+        static let httpMethod = 18
+        static let headers = 19
+        static let body = 20
+        static let bodyStream = 21
+    }
+
+    /// The header entry CFNetwork adds (a base64 property list of header arrays); hidden from
+    /// ``headers`` but kept in the archive.
+    public static let hiddenHeaderKey = "__hhaa__"
+    static let secureItemPrefix = "__nsurlrequest_proto_prop_obj_"
+    static let securePropertiesKey = "__nsurlrequest_proto_props"
+    static let headerKeys = ["$0", "$1", "$2"]
+    static let itemsToDecode = [Item.isMutable, Item.url, Item.timeoutInterval, Item.cachePolicy,
+                                Item.mainDocumentURL, Item.httpMethod, Item.headers, Item.body]
+
+    /// The layout the items were found in.
+    public var layout: Layout
+    /// The archive's top key (`NSKeyedArchiveRootObjectKey` in real blobs, `root` after the mend).
+    public var topKey: String
+    /// The request's class: `NSURLRequest` or `NSMutableURLRequest`.
+    public var className: String
+    /// The class chain, most derived first.
+    public var classChain: [String]
+    /// `$0`: the archive version (2 in every known archive).
+    public var archiveVersion: Int64
+    /// `$1`: a number of unconfirmed meaning (9 in every known archive).
+    public var unconfirmedHeaderValue: Int64
+    /// `$2`: the item count as written (22 for HTTP requests, 16 otherwise).
+    public var itemCount: Int64
+    /// Every item in order, verbatim: `items[i]` is item *i*.
+    public var items: [ArchivedObject.FieldValue]
+    /// The protocol-properties entry, or `nil` when the key is absent.
+    public var protocolProperties: ArchivedObject.FieldValue?
+    /// Every other key of the request object, in archive order.
+    public var namedFields: [ArchivedObject.Field]
+
+    /// Decodes a request archive (binary or XML keyed archive).
+    /// - Throws: ``KeyedArchiveError`` naming the object and key at fault.
+    public init(archiveData: Data, options: KeyedArchiveOptions = .default) throws {
+        try self.init(archive: KeyedArchive(data: archiveData, options: options))
+    }
+
+    /// Decodes a request from a keyed archive, following its top UID.
+    /// - Throws: ``KeyedArchiveError/Code/unexpectedClass`` when the root is not an
+    ///   `NSURLRequest`, and other ``KeyedArchiveError``s naming the key at fault.
+    public init(archive: KeyedArchive) throws {
+        let object = try archive.decodeRootObject()
+        let path = "$objects[\(archive.rootUID)]"
+        guard Self.isRequestClass(name: object.className, chain: object.classChain) else {
+            throw KeyedArchiveError(.unexpectedClass, "the root is an \(object.className), not an NSURLRequest", keyPath: path)
+        }
+        var fields: [String: ArchivedObject.FieldValue] = [:]
+        for field in object.fields { fields[field.key] = field.value }
+
+        var header: [Int64] = []
+        for key in Self.headerKeys {
+            guard let value = fields[key] else {
+                throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path)
+            }
+            guard case .inline(.integer(let integer)) = value, let number = integer.int64Value else {
+                throw KeyedArchiveError(.unexpectedType, "\(value) is not an inline integer", keyPath: "\(path).\(key)")
+            }
+            header.append(number)
+        }
+        var used = Set(Self.headerKeys)
+        var items: [ArchivedObject.FieldValue] = []
+        let layout = Self.layout(ofKeys: fields.keys)
+        let propertiesKey: String
+        switch layout {
+        case .secure:
+            while let item = fields[Self.itemKey(items.count, layout: .secure)] {
+                used.insert(Self.itemKey(items.count, layout: .secure))
+                items.append(item)
+            }
+            propertiesKey = Self.securePropertiesKey
+        case .legacy:
+            // Only the count says where the items end and the protocol properties begin.
+            let count = header[2]
+            guard count >= 0 else {
+                throw KeyedArchiveError(.unexpectedType, "item count \(count) is negative", keyPath: "\(path).$2")
+            }
+            while items.count < count {
+                let key = Self.itemKey(items.count, layout: .legacy)
+                guard let item = fields[key] else {
+                    throw KeyedArchiveError(.missingKey, "$2 announces \(count) items but \(key) (item \(items.count)) is missing", keyPath: path)
+                }
+                used.insert(key)
+                items.append(item)
+            }
+            propertiesKey = Self.itemKey(items.count, layout: .legacy)
+        }
+        used.insert(propertiesKey)
+
+        self.layout = layout
+        self.topKey = archive.topKey
+        self.className = object.className
+        self.classChain = object.classChain
+        self.archiveVersion = header[0]
+        self.unconfirmedHeaderValue = header[1]
+        self.itemCount = header[2]
+        self.items = items
+        self.protocolProperties = fields[propertiesKey]
+        self.namedFields = object.fields.filter { !used.contains($0.key) }
+        try validateKnownItems(path: path)
+    }
+
+    /// Builds a request the way an iOS 10 device archives a plain `GET` (or other) request:
+    /// class `NSURLRequest`, secure layout, top key `NSKeyedArchiveRootObjectKey`, 22 items, the
+    /// unconfirmed items set to the values real archives carry, and the iOS 10 named keys.
+    ///
+    /// Headers with the same name keep the first position and the last value, as setting them
+    /// one by one on an `NSMutableURLRequest` would.
+    public init(
+        url: URL,
+        method: String = "GET",
+        headers: [(name: String, value: String)] = [],
+        timeoutInterval: Double = 60,
+        cachePolicy: Int64 = 0,
+        body: Data? = nil
+    ) {
+        func ref(_ value: ArchivedValue) -> ArchivedObject.FieldValue { .reference(value) }
+        layout = .secure
+        topKey = KeyedArchive.rootObjectKey
+        className = "NSURLRequest"
+        classChain = ["NSURLRequest", "NSObject"]
+        archiveVersion = 2
+        unconfirmedHeaderValue = 9
+        itemCount = 22
+        items = [
+            ref(.boolean(false)),
+            ref(.url(ArchivedURL(relativeString: url.absoluteString))),
+            ref(.real(PropertyListReal(timeoutInterval))),
+            ref(.integer(PropertyListInteger(cachePolicy))),
+            ref(.null),
+            // 5–17: meaning unconfirmed; the values of the real iOS 10.1 archives.
+            ref(.boolean(true)), ref(.integer(4)), ref(.null), ref(.null), ref(.boolean(true)),
+            ref(.boolean(false)), ref(.integer(0)), ref(.real(0.0)), ref(.real(0.0)), ref(.integer(0)),
+            ref(.integer(-1)), ref(.null), ref(.integer(2)),
+            ref(.string(method)),
+            ref(.null),
+            ref(body.map(ArchivedValue.data) ?? .null),
+            ref(.null),
+        ]
+        protocolProperties = ref(.null)
+        namedFields = [
+            .init(key: "startTimeoutTime", value: .inline(0.0)),
+            .init(key: "requiresShortConnectionTimeout", value: .inline(false)),
+            .init(key: "payloadTransmissionTimeout", value: .inline(0.0)),
+            .init(key: "allowedProtocolTypes", value: .inline(0)),
+        ]
+        self.headers = headers
+    }
+
+    // MARK: Encoding
+
+    /// The request as a keyed archive in the given layout (`nil`: as read) under the given top
+    /// key (`nil`: as read when the layout is unchanged, else ``Layout/defaultTopKey``).
+    /// - Throws: ``KeyedArchiveError/Code/keyConflict`` when a named key collides with an item
+    ///   key of the layout, ``KeyedArchiveError/Code/unrepresentable`` for malformed items.
+    public func keyedArchive(layout: Layout? = nil, topKey: String? = nil) throws -> KeyedArchive {
+        let layout = layout ?? self.layout
+        let topKey = topKey ?? (layout == self.layout ? self.topKey : layout.defaultTopKey)
+        var fields: [ArchivedObject.Field] = [
+            .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),
+            .init(key: "$1", value: .inline(.integer(PropertyListInteger(unconfirmedHeaderValue)))),
+            .init(key: "$2", value: .inline(.integer(PropertyListInteger(itemCount)))),
+        ]
+        for (index, item) in items.enumerated() {
+            fields.append(.init(key: Self.itemKey(index, layout: layout), value: item))
+        }
+        if let protocolProperties {
+            let key = layout == .secure ? Self.securePropertiesKey : Self.itemKey(items.count, layout: .legacy)
+            fields.append(.init(key: key, value: protocolProperties))
+        }
+        let reserved = Set(fields.map(\.key))
+        for field in namedFields {
+            guard !reserved.contains(field.key) else {
+                throw KeyedArchiveError(.keyConflict, "named key \(field.key) collides with a \(layout.rawValue)-layout key", keyPath: field.key)
+            }
+            fields.append(field)
+        }
+        let object = ArchivedObject(className: className, classChain: classChain, fields: fields)
+        return try KeyedArchive(encoding: .object(object), topKey: topKey)
+    }
+
+    /// The request as a binary keyed archive; see ``keyedArchive(layout:topKey:)``.
+    public func archiveData(layout: Layout? = nil, topKey: String? = nil) throws -> Data {
+        try keyedArchive(layout: layout, topKey: topKey).data(format: .binary)
+    }
+
+    // MARK: Known items
+
+    /// The URL string (item 1), resolved against its base.
+    public var urlString: String? {
+        get { urlItem(Item.url)?.absoluteString }
+        set { setItem(Item.url, newValue.map { .url(ArchivedURL(relativeString: $0)) } ?? .null) }
+    }
+
+    /// The URL (item 1), when Foundation can parse it.
+    public var url: URL? { urlString.flatMap(URL.init(string:)) }
+
+    /// The main-document URL string (item 4), resolved against its base.
+    public var mainDocumentURLString: String? {
+        get { urlItem(Item.mainDocumentURL)?.absoluteString }
+        set { setItem(Item.mainDocumentURL, newValue.map { .url(ArchivedURL(relativeString: $0)) } ?? .null) }
+    }
+
+    /// The main-document URL (item 4), when present and parseable.
+    public var mainDocumentURL: URL? { mainDocumentURLString.flatMap(URL.init(string:)) }
+
+    /// The timeout interval in seconds (item 2).
+    public var timeoutInterval: Double? {
+        get {
+            switch item(Item.timeoutInterval) {
+            case .real(let real)?: real.value
+            case .integer(let integer)?: integer.doubleValue
+            default: nil
+            }
+        }
+        set { setItem(Item.timeoutInterval, newValue.map { .real(PropertyListReal($0)) } ?? .null) }
+    }
+
+    /// The cache policy (item 3), an `NSURLRequestCachePolicy` raw value.
+    public var cachePolicy: Int64? {
+        get { if case .integer(let integer)? = item(Item.cachePolicy) { integer.int64Value } else { nil } }
+        set { setItem(Item.cachePolicy, newValue.map { .integer(PropertyListInteger($0)) } ?? .null) }
+    }
+
+    /// The HTTP method (item 18); `nil` means GET.
+    public var httpMethod: String? {
+        get { item(Item.httpMethod)?.stringValue }
+        set { setItem(Item.httpMethod, newValue.map(ArchivedValue.string) ?? .null) }
+    }
+
+    /// The HTTP method, `GET` when none is stored.
+    public var method: String { httpMethod ?? "GET" }
+
+    /// The header fields (item 19) in archive order, without CFNetwork's hidden `__hhaa__` entry.
+    ///
+    /// Setting replaces the fields and keeps `__hhaa__` (at the end) if there was one; a name
+    /// given twice keeps its first position and last value. An empty list stores nil.
+    public var headers: [(name: String, value: String)] {
+        get {
+            (item(Item.headers)?.dictionaryEntries ?? []).compactMap { entry in
+                guard entry.key != Self.hiddenHeaderKey, case .string(let value) = entry.value else { return nil }
+                return (entry.key, value)
+            }
+        }
+        set {
+            var entries: [ArchivedValue.DictionaryEntry] = []
+            var positions: [String: Int] = [:]
+            for (name, value) in newValue where name != Self.hiddenHeaderKey {
+                if let position = positions[name] {
+                    entries[position].value = .string(value)
+                } else {
+                    positions[name] = entries.count
+                    entries.append(.init(key: name, value: .string(value)))
+                }
+            }
+            if let hidden = item(Item.headers)?.dictionaryEntries?.first(where: { $0.key == Self.hiddenHeaderKey }) {
+                entries.append(hidden)
+            }
+            setItem(Item.headers, entries.isEmpty ? .null : .dictionary(entries))
+        }
+    }
+
+    /// The value of a header field, matched without regard to case as HTTP does.
+    public func headerValue(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// CFNetwork's hidden `__hhaa__` header entry, if present.
+    public var hiddenHeaderArchive: String? {
+        item(Item.headers)?.dictionaryEntries?.first { $0.key == Self.hiddenHeaderKey }?.value.stringValue
+    }
+
+    /// The HTTP body (item 20).
+    public var body: Data? {
+        get { if case .data(let data)? = item(Item.body) { data } else { nil } }
+        set { setItem(Item.body, newValue.map(ArchivedValue.data) ?? .null) }
+    }
+
+    /// Whether the request was an `NSMutableURLRequest` (item 0).
+    public var isMutable: Bool {
+        if case .boolean(let value)? = item(Item.isMutable) { return value }
+        return className == "NSMutableURLRequest"
+    }
+
+    /// The items whose meaning is unconfirmed (5–17 and 21), with their numbers, as stored.
+    public var unconfirmedItems: [(index: Int, value: ArchivedObject.FieldValue)] {
+        items.indices.filter { (5...17).contains($0) || $0 == Item.bodyStream || $0 > Item.bodyStream }.map { ($0, items[$0]) }
+    }
+
+    // MARK: Helpers
+
+    static func itemKey(_ index: Int, layout: Layout) -> String {
+        switch layout {
+        case .secure: "\(secureItemPrefix)\(index)"
+        case .legacy: "$\(index + headerKeys.count)"
+        }
+    }
+
+    static func layout(ofKeys keys: some Sequence<String>) -> Layout {
+        keys.contains { $0 == securePropertiesKey || $0.hasPrefix(secureItemPrefix) } ? .secure : .legacy
+    }
+
+    static func isRequestClass(name: String, chain: [String]) -> Bool {
+        name == "NSURLRequest" || name == "NSMutableURLRequest" || chain.contains("NSURLRequest")
+    }
+
+    private func item(_ index: Int) -> ArchivedValue? {
+        items.indices.contains(index) ? items[index].value : nil
+    }
+
+    private func urlItem(_ index: Int) -> ArchivedURL? {
+        if case .url(let url)? = item(index) { return url }
+        return nil
+    }
+
+    /// Stores a known item by reference, as Apple's writer does; items up to it that are
+    /// missing become nil, and the count grows to cover it.
+    private mutating func setItem(_ index: Int, _ value: ArchivedValue) {
+        while items.count <= index { items.append(.reference(.null)) }
+        items[index] = .reference(value)
+        itemCount = max(itemCount, Int64(items.count))
+    }
+
+    /// Checks the items this type interprets, so the typed properties never meet a surprise.
+    private func validateKnownItems(path: String) throws {
+        for index in Self.itemsToDecode where items.indices.contains(index) {
+            let key = "\(path).\(Self.itemKey(index, layout: layout))"
+            guard let value = items[index].value else {
+                throw KeyedArchiveError(.unexpectedType, "item \(index) is \(items[index]), not a single value", keyPath: key)
+            }
+            let valid: Bool
+            switch (index, value) {
+            case (_, .null) where index != Item.isMutable && index != Item.timeoutInterval && index != Item.cachePolicy: valid = true
+            case (Item.isMutable, .boolean): valid = true
+            case (Item.url, .url), (Item.mainDocumentURL, .url): valid = true
+            case (Item.timeoutInterval, .real), (Item.timeoutInterval, .integer): valid = true
+            case (Item.cachePolicy, .integer(let integer)): valid = integer.int64Value != nil
+            case (Item.httpMethod, .string), (Item.body, .data): valid = true
+            case (Item.headers, .dictionary(let entries)):
+                valid = entries.allSatisfy { $0.key == Self.hiddenHeaderKey || $0.value.stringValue != nil }
+            default: valid = false
+            }
+            guard valid else {
+                throw KeyedArchiveError(.unexpectedType, "item \(index) is \(value), not \(Self.expectedType(ofItem: index))", keyPath: key)
+            }
+        }
+    }
+
+    private static func expectedType(ofItem index: Int) -> String {
+        switch index {
+        case Item.isMutable: "a boolean"
+        case Item.url, Item.mainDocumentURL: "an NSURL or nil"
+        case Item.timeoutInterval: "a number"
+        case Item.cachePolicy: "an integer"
+        case Item.httpMethod: "a string or nil"
+        case Item.headers: "a dictionary of strings or nil"
+        default: "data or nil"
+        }
+    }
+}

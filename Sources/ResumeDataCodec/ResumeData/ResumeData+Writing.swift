@@ -1,0 +1,42 @@
+import Foundation
+
+extension ResumeData {
+    /// Writes the blob in a container (by default the one it was read from).
+    ///
+    /// - `xml`: Apple's XML layout with sorted keys, as iOS 7–11 wrote it.
+    /// - `binary`: a binary property list of the dictionary, keys in their order.
+    /// - `keyed-archive`: as iOS 12+ writes it: top key `NSKeyedArchiveRootObjectKey` (or the key the
+    ///   blob was read with), an `NSMutableDictionary` root, keys in Apple's insertion order.
+    /// - `keyed-archive-xml`: the same archive as an XML property list.
+    /// - Throws: ``ResumeDataError`` (`unencodable`) when a value cannot be written.
+    public func encoded(as container: ResumeDataContainer? = nil) throws -> Data {
+        let target = container ?? self.container
+        do {
+            switch target {
+            case .xml:
+                return try PropertyListWriter(keyOrder: .sorted).write(.dictionary(entries), as: .xml)
+            case .binary:
+                return try PropertyListWriter().write(.dictionary(entries), as: .binary)
+            case .keyedArchive, .keyedArchiveXML:
+                let archive = try KeyedArchive.encodeDictionary(
+                    entriesInAppleOrder, topKey: archiveTopKey ?? KeyedArchive.rootObjectKey)
+                return try PropertyListWriter().write(archive, as: target.propertyListFormat)
+            }
+        } catch let error as ResumeDataError {
+            throw error
+        } catch {
+            throw ResumeDataError(.unencodable, "cannot write as \(target): \(error)")
+        }
+    }
+
+    /// The entries with the keys Apple's modern writer knows first, in its order, then the rest
+    /// in theirs.
+    var entriesInAppleOrder: PropertyListDictionary {
+        var ordered = PropertyListDictionary()
+        for key in ResumeDataKey.appleInsertionOrder {
+            if let value = entries[key] { ordered[key] = value }
+        }
+        for (key, value) in entries where ordered[key] == nil { ordered[key] = value }
+        return ordered
+    }
+}

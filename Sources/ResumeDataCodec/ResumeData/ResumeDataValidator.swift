@@ -1,0 +1,166 @@
+import Foundation
+
+/// Checks a blob for the known corruptions of spec §5 and for inconsistencies between its parts.
+public struct ResumeDataValidator: Sendable {
+    /// Keyed archives smaller than this are the unusable blobs of spec §5.3 (about 160 bytes):
+    /// the archive's own scaffolding takes about 250 bytes, and one that also holds a URL, a byte
+    /// count, a file name and a validator is over 400.
+    public static let tooSmallThreshold = 300
+
+    /// The blob's size in bytes as read, for the `too-small` check; `nil` skips it.
+    public var blobSize: Int?
+    /// A folder to look for the partial file in (the app's tmp folder); `nil` skips those checks.
+    public var partialFileDirectory: URL?
+
+    /// Creates a validator.
+    public init(blobSize: Int? = nil, partialFileDirectory: URL? = nil) {
+        self.blobSize = blobSize
+        self.partialFileDirectory = partialFileDirectory
+    }
+
+    /// Every finding, most severe first, in a stable order within a severity.
+    public func findings(for resume: ResumeData) -> [ResumeDataFinding] {
+        var findings: [ResumeDataFinding] = []
+        // First: when it applies, it explains the findings that follow.
+        if let blobSize, resume.container.isKeyedArchive, blobSize < Self.tooSmallThreshold {
+            findings.append(.init(.error, .tooSmall,
+                "the blob is only \(blobSize) bytes: iOS 12 background sessions wrote such blobs for servers without range support, and they cannot resume"))
+        }
+        checkTypes(resume, into: &findings)
+        checkEssentials(resume, into: &findings)
+        checkRequests(resume, into: &findings)
+        checkPartialFile(resume, into: &findings)
+        return findings.enumerated()
+            .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
+            .map(\.element)
+    }
+
+    private static let expectedTypes: [(key: String, type: String)] = [
+        (ResumeDataKey.downloadURL, "string"), (ResumeDataKey.bytesReceived, "integer"),
+        (ResumeDataKey.tempFileName, "string"), (ResumeDataKey.localPath, "string"),
+        (ResumeDataKey.currentRequest, "data"), (ResumeDataKey.originalRequest, "data"),
+        (ResumeDataKey.entityTag, "string"), (ResumeDataKey.serverDownloadDate, "string"),
+        (ResumeDataKey.byteRange, "string"), (ResumeDataKey.infoVersion, "integer"),
+    ]
+
+    private func checkTypes(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {
+        for (key, type) in Self.expectedTypes {
+            guard let value = resume.entries[key], value.typeName != type else { continue }
+            findings.append(.init(.error, .wrongType, "expected \(type), found \(value.typeName)", key: key))
+        }
+    }
+
+    private func checkEssentials(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {
+        if let url = resume.downloadURL {
+            checkScheme(of: url, key: ResumeDataKey.downloadURL, into: &findings)
+        } else if resume.entries[ResumeDataKey.downloadURL] == nil, resume.currentRequest == nil, resume.originalRequest == nil {
+            findings.append(.init(.error, .missingURL, "no download URL and no request to take one from", key: ResumeDataKey.downloadURL))
+        }
+        if let received = resume.bytesReceived {
+            if received < 0 {
+                findings.append(.init(.error, .invalidSize, "bytes received is negative (\(received))", key: ResumeDataKey.bytesReceived))
+            }
+        } else if resume.entries[ResumeDataKey.bytesReceived] == nil {
+            findings.append(.init(.warning, .missingBytesReceived, "no byte count: a device starts the download over", key: ResumeDataKey.bytesReceived))
+        }
+        if resume.tempFileName == nil, resume.localPath == nil,
+           resume.entries[ResumeDataKey.tempFileName] == nil, resume.entries[ResumeDataKey.localPath] == nil {
+            findings.append(.init(.error, .missingPartialFile, "neither a temp file name nor a local path: nothing names the partial file", key: ResumeDataKey.tempFileName))
+        }
+        if let name = resume.tempFileName, name.contains("/") || name.isEmpty {
+            findings.append(.init(.error, .invalidPath, "the temp file name must be a bare file name, not \"\(name)\"", key: ResumeDataKey.tempFileName))
+        }
+        if let path = resume.localPath, !path.hasPrefix("/") {
+            findings.append(.init(.error, .invalidPath, "the local path must be absolute, not \"\(path)\"", key: ResumeDataKey.localPath))
+        }
+        if resume.entityTag == nil, resume.serverDownloadDate == nil {
+            findings.append(.init(.error, .missingValidator,
+                "neither an entity tag nor a server date: a device won't resume, and no one can prove the server's file is unchanged",
+                key: ResumeDataKey.entityTag))
+        }
+        if resume.byteRange != nil || resume.entries[ResumeDataKey.byteRange] != nil {
+            findings.append(.init(.error, .ios11ByteRange,
+                "iOS 11.0–11.2 added this key, and resuming with it \"completes\" with a truncated file: run `resumetool repair --target ios11` to remove it",
+                key: ResumeDataKey.byteRange))
+        }
+    }
+
+    private func checkRequests(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {
+        for kind in ResumeData.RequestKind.allCases {
+            let request: URLRequestArchive?
+            do {
+                request = try resume.request(kind)
+            } catch {
+                if resume.entries[kind.key]?.dataValue != nil {
+                    findings.append(.init(.error, .invalidRequest, "\(error)", key: kind.key))
+                }
+                continue
+            }
+            guard let request else { continue }
+            if request.layout == .secure, !resume.container.isKeyedArchive, (resume.infoVersion ?? 2) <= 2 {
+                findings.append(.init(.error, .ios10RequestArchive,
+                    "the request archive is in the secure layout that iOS 10.0/10.1 wrote but cannot read back (error -3003): run `resumetool repair --target ios10`",
+                    key: kind.key))
+            }
+            if request.method != "GET" {
+                findings.append(.init(.error, .unsupportedMethod, "the request method is \(request.method); only GET downloads resume", key: kind.key))
+            }
+            if let url = request.urlString {
+                checkScheme(of: url, key: kind.key, into: &findings)
+            }
+            guard kind == .current else { continue }
+            if let url = request.urlString, let downloadURL = resume.downloadURL, url != downloadURL {
+                findings.append(.init(.warning, .urlMismatch, "the current request's URL \(url) differs from the download URL \(downloadURL)", key: kind.key))
+            }
+            if let range = request.headers.first(where: { $0.name.caseInsensitiveCompare("Range") == .orderedSame })?.value,
+               let received = resume.bytesReceived {
+                if let start = Self.rangeStart(range) {
+                    if start != received {
+                        findings.append(.init(.warning, .rangeMismatch, "the current request asks for bytes from \(start) but \(received) were received", key: kind.key))
+                    }
+                } else {
+                    findings.append(.init(.warning, .rangeMismatch, "the current request's Range header \"\(range)\" is not of the form bytes=N-", key: kind.key))
+                }
+            }
+        }
+    }
+
+    private func checkScheme(of url: String, key: String, into findings: inout [ResumeDataFinding]) {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard !url.contains(":") || (scheme != "http" && scheme != "https") else { return }
+        let shown = url.contains(":") ? "\"\(scheme)\"" : "none (\"\(url)\" is not an absolute URL)"
+        findings.append(.init(.error, .unsupportedScheme, "the URL scheme is \(shown); only http and https downloads resume", key: key))
+    }
+
+    /// `bytes=N-` → N.
+    static func rangeStart(_ header: String) -> Int64? {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes="), trimmed.hasSuffix("-") else { return nil }
+        return Int64(trimmed.dropFirst(6).dropLast())
+    }
+
+    private func checkPartialFile(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {
+        guard let directory = partialFileDirectory else { return }
+        let key: String
+        let name: String
+        if let tempFileName = resume.tempFileName {
+            (key, name) = (ResumeDataKey.tempFileName, tempFileName)
+        } else if let localPath = resume.localPath {
+            (key, name) = (ResumeDataKey.localPath, (localPath as NSString).lastPathComponent)
+        } else {
+            return
+        }
+        let path = directory.appendingPathComponent(name).path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = (attributes[.size] as? NSNumber)?.int64Value else {
+            findings.append(.init(.error, .tempFileMissing, "the partial file \(path) does not exist", key: key))
+            return
+        }
+        guard let received = resume.bytesReceived, size != received else { return }
+        if size < received {
+            findings.append(.init(.error, .tempFileSize, "the partial file \(path) has \(size) bytes, fewer than the \(received) received", key: key))
+        } else {
+            findings.append(.init(.warning, .tempFileSize, "the partial file \(path) has \(size) bytes, more than the \(received) received; the rest will be downloaded again", key: key))
+        }
+    }
+}

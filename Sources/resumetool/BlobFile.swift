@@ -1,0 +1,49 @@
+import Foundation
+import ResumeDataCodec
+
+/// A resume blob read from a file or standard input, with what was needed to report on it.
+struct BlobFile {
+    let input: InputFile
+    let bytes: Data
+    let resume: ResumeData
+
+    /// Reads and decodes; any failure becomes a diagnostic naming the file and the position.
+    init(_ argument: String) throws(Diagnostic) {
+        input = InputFile(argument)
+        bytes = try input.read()
+        do {
+            resume = try ResumeData(data: bytes)
+        } catch let error as ResumeDataError {
+            throw Diagnostic(file: input.displayName, position: error.locationDescription, message: error.message)
+        } catch {
+            throw Diagnostic(file: input.displayName, message: "\(error)")
+        }
+    }
+
+    /// Writes a blob in a container to `-o` (or standard output), refusing binary on a terminal.
+    static func write(_ resume: ResumeData, as container: ResumeDataContainer, to output: OutputFile) throws(Diagnostic) {
+        try output.checkCanReceive(binary: container.propertyListFormat == .binary)
+        let bytes: Data
+        do {
+            bytes = try resume.encoded(as: container)
+        } catch {
+            throw Diagnostic(file: output.displayName, message: "\(error)")
+        }
+        try output.write(bytes)
+    }
+}
+
+extension ResumeDataContainer: ExpressibleByArgument {}
+extension RepairTarget: ExpressibleByArgument {}
+
+import ArgumentParser
+
+/// Runs a command body, turning diagnostics into a message on stderr and exit status 1.
+func reportingDiagnostics(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let diagnostic as Diagnostic {
+        diagnostic.emit()
+        throw ExitCode.failure
+    }
+}

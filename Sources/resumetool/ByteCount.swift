@@ -1,0 +1,27 @@
+/// Byte counts for people: `2,339,054 bytes (2.2 MiB)`.
+enum ByteCount {
+    static func describe(_ count: Int64) -> String {
+        let grouped = grouping(count)
+        let noun = count == 1 ? "byte" : "bytes"
+        guard abs(count) >= 1024 else { return "\(grouped) \(noun)" }
+        let units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+        var value = Double(count) / 1024
+        var unit = 0
+        while abs(value) >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let rounded = (value * 10).rounded() / 10
+        return "\(grouped) \(noun) (\(rounded) \(units[unit]))"
+    }
+
+    static func grouping(_ count: Int64) -> String {
+        let digits = String(count.magnitude)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return (count < 0 ? "-" : "") + out
+    }
+}

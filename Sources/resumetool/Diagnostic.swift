@@ -1,0 +1,44 @@
+import Foundation
+import ResumeDataCodec
+
+/// A problem with one input, printed like a compiler diagnostic:
+/// `FILE:3:17: error: …`, `FILE: byte 0x1a4: error: …`, or `FILE: error: …`.
+struct Diagnostic: Error, CustomStringConvertible {
+    enum Severity: String {
+        case error, warning, note
+    }
+
+    var file: String
+    /// `3:17` or `byte 0x1a4`, when known.
+    var position: String?
+    var severity: Severity = .error
+    var message: String
+
+    init(file: String, position: String? = nil, severity: Severity = .error, message: String) {
+        self.file = file
+        self.position = position
+        self.severity = severity
+        self.message = message
+    }
+
+    /// A diagnostic for a property-list error, keeping its position.
+    init(file: String, _ error: PropertyListError) {
+        self.init(file: file, position: error.locationDescription, message: error.message)
+    }
+
+    var description: String {
+        switch position {
+        case .some(let position) where position.first?.isNumber == true:
+            "\(file):\(position): \(severity.rawValue): \(message)"
+        case .some(let position):
+            "\(file): \(position): \(severity.rawValue): \(message)"
+        case .none:
+            "\(file): \(severity.rawValue): \(message)"
+        }
+    }
+
+    /// Writes the diagnostic as one line on standard error.
+    func emit() {
+        FileHandle.standardError.write(Data((description + "\n").utf8))
+    }
+}

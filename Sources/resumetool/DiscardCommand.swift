@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import ResumeDataCodec
+
+/// `resumetool discard BLOB [--tmp-dir DIR]`
+struct DiscardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "discard",
+        abstract: "Delete a resume blob and the partial file it names.",
+        discussion: """
+            Removes the partial file (TempFileName inside DIR, or LocalPath, which must lie inside
+            DIR), then the blob, and says what it removed. DIR defaults to the blob's folder.
+            Paths outside DIR are refused and nothing is deleted.
+
+            Example:
+              resumetool discard app.resumedata --tmp-dir ./tmp
+
+            Exit status: 0 removed, 1 refused or unreadable (nothing is deleted), 64 usage error.
+            """
+    )
+
+    @Argument(help: "The resume blob file.")
+    var blob: String
+
+    @Option(name: .customLong("tmp-dir"), help: "The folder the partial file must be in (default: the blob's folder).")
+    var tmpDirectory: String?
+
+    func validate() throws {
+        guard blob != "-" else { throw ValidationError("discard needs a blob file, not standard input") }
+    }
+
+    func run() throws {
+        try reportingDiagnostics {
+            let input = try BlobFile(blob)
+            let folderPath = tmpDirectory ?? URL(fileURLWithPath: blob).deletingLastPathComponent().path
+            let folder = URL(fileURLWithPath: folderPath, isDirectory: true).resolvingSymlinksInPath().standardizedFileURL
+            let partial: URL?
+            if let name = input.resume.tempFileName {
+                guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+                    throw Diagnostic(file: blob, message: "refusing to delete \"\(name)\": a temp file name must be a bare file name")
+                }
+                partial = folder.appendingPathComponent(name)
+            } else if let path = input.resume.localPath {
+                let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL
+                guard resolved.deletingLastPathComponent().path.hasPrefix(folder.path),
+                      resolved.path.hasPrefix(folder.path + "/") else {
+                    throw Diagnostic(file: blob, message: "refusing to delete \(path): it is outside \(folder.path) (use --tmp-dir)")
+                }
+                partial = resolved
+            } else {
+                partial = nil
+            }
+            var removed: [String] = []
+            if let partial {
+                if FileManager.default.fileExists(atPath: partial.path) {
+                    do {
+                        try FileManager.default.removeItem(at: partial)
+                    } catch {
+                        throw Diagnostic(file: partial.path, message: "cannot remove: \(error.localizedDescription)")
+                    }
+                    removed.append("removed partial file \(partial.path)")
+                } else {
+                    removed.append("partial file \(partial.path) was already gone")
+                }
+            }
+            do {
+                try FileManager.default.removeItem(atPath: blob)
+            } catch {
+                throw Diagnostic(file: blob, message: "cannot remove: \(error.localizedDescription)")
+            }
+            removed.append("removed blob \(blob)")
+            print(removed.joined(separator: "\n"))
+        }
+    }
+}

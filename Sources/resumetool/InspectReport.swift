@@ -1,0 +1,121 @@
+import Foundation
+import ResumeDataCodec
+
+/// What `resumetool inspect` shows of one blob, as text for people or as JSON.
+struct InspectReport {
+    let name: String
+    let resume: ResumeData
+    let findings: [ResumeDataFinding]
+
+    static let cachePolicyNames = [
+        0: "useProtocolCachePolicy", 1: "reloadIgnoringLocalCacheData", 2: "returnCacheDataElseLoad",
+        3: "returnCacheDataDontLoad", 4: "reloadIgnoringLocalAndRemoteCacheData", 5: "reloadRevalidatingCacheData",
+    ]
+
+    // MARK: JSON
+
+    var json: JSONValue {
+        .object([
+            ("container", .string(resume.container.rawValue)),
+            ("infoVersion", resume.infoVersion.map(JSONValue.integer) ?? .null),
+            ("downloadURL", .optionalString(resume.downloadURL)),
+            ("bytesReceived", resume.bytesReceived.map(JSONValue.integer) ?? .null),
+            ("tempFileName", .optionalString(resume.tempFileName)),
+            ("localPath", .optionalString(resume.localPath)),
+            ("entityTag", .optionalString(resume.entityTag)),
+            ("serverDownloadDate", .optionalString(resume.serverDownloadDate)),
+            ("byteRange", .optionalString(resume.byteRange)),
+            ("currentRequest", resume.currentRequest.map(Self.json(for:)) ?? .null),
+            ("originalRequest", resume.originalRequest.map(Self.json(for:)) ?? .null),
+            ("otherKeys", .object(resume.otherEntries.map { ($0.key, Self.shortJSON(for: $0.value)) })),
+            ("findings", .array(findings.map { finding in
+                .object([
+                    ("severity", .string(finding.severity.rawValue)),
+                    ("code", .string(finding.code.name)),
+                    ("message", .string(finding.message)),
+                    ("key", .optionalString(finding.key)),
+                ])
+            })),
+        ])
+    }
+
+    static func json(for request: URLRequestArchive) -> JSONValue {
+        .object([
+            ("url", .optionalString(request.urlString)),
+            ("method", .string(request.method)),
+            ("headers", .object(request.headers.map { ($0.name, .string($0.value)) })),
+            ("timeoutInterval", request.timeoutInterval.map(JSONValue.real) ?? .null),
+            ("cachePolicy", request.cachePolicy.map(JSONValue.integer) ?? .null),
+            ("bodyBase64", request.body.map { .string($0.base64EncodedString()) } ?? .null),
+            ("layout", .string(request.layout.rawValue)),
+        ])
+    }
+
+    /// `{type, value}` with a value short enough for a listing: scalars as they are, data and
+    /// containers by size.
+    static func shortJSON(for value: PropertyListValue) -> JSONValue {
+        let short: JSONValue
+        switch value {
+        case .string(let text): short = .string(text.count > 200 ? String(text.prefix(200)) + "…" : text)
+        case .integer(let number): short = .number(number.description)
+        case .real(let real): short = .real(real.value)
+        case .boolean(let flag): short = .bool(flag)
+        case .date(let date): short = .string(DateText.iso8601(date))
+        case .data(let bytes): short = .string("\(bytes.count) bytes")
+        case .array(let items), .set(let items): short = .string("\(items.count) items")
+        case .dictionary(let dictionary): short = .string("\(dictionary.count) entries")
+        case .uid(let reference): short = .integer(reference)
+        }
+        return .object([("type", .string(value.typeName)), ("value", short)])
+    }
+
+    // MARK: Text
+
+    var text: String {
+        var lines = ["\(name):"]
+        func field(_ label: String, _ value: String?) {
+            lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value ?? "-"))
+        }
+        field("container", resume.container.rawValue)
+        field("info version", resume.infoVersion.map(String.init))
+        field("download URL", resume.downloadURL)
+        field("bytes received", resume.bytesReceived.map(ByteCount.describe))
+        field("temp file", resume.tempFileName)
+        field("local path", resume.localPath)
+        field("entity tag", resume.entityTag)
+        field("server date", resume.serverDownloadDate)
+        if let byteRange = resume.byteRange { field("byte range", byteRange) }
+        for kind in ResumeData.RequestKind.allCases {
+            let label = "\(kind.rawValue) request"
+            guard let request = try? resume.request(kind) else {
+                field(label, resume.entries[kind.key] == nil ? nil : "unreadable (see findings)")
+                continue
+            }
+            field(label, "\(request.method) \(request.urlString ?? "(no URL)")")
+            var details = ["\(request.layout.rawValue) layout"]
+            if let timeout = request.timeoutInterval { details.append("timeout \(Self.number(timeout)) s") }
+            if let policy = request.cachePolicy {
+                details.append("cache policy \(policy)" + (Self.cachePolicyNames[Int(policy)].map { " (\($0))" } ?? ""))
+            }
+            details.append("body " + (request.body.map { ByteCount.describe(Int64($0.count)) } ?? "none"))
+            lines.append("    " + details.joined(separator: ", "))
+            for header in request.headers { lines.append("    \(header.name): \(header.value)") }
+        }
+        let others = resume.otherEntries
+        if !others.isEmpty {
+            lines.append("  other keys:")
+            for (key, value) in others { lines.append("    \(key): \(PropertyListTree.summary(of: value))") }
+        }
+        if findings.isEmpty {
+            lines.append("  findings:           none")
+        } else {
+            lines.append("  findings:")
+            for finding in findings { lines.append("    \(finding)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

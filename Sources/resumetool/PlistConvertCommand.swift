@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import ResumeDataCodec
+
+/// `resumetool plist convert --to xml|binary|json FILE [-o OUT]`
+struct PlistConvertCommand: AsyncParsableCommand {
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case xml, binary, json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a property list to XML, binary or JSON.",
+        discussion: """
+            The output file is replaced atomically; nothing is written when the input is rejected.
+            Binary output is refused on a terminal. JSON spells data as base64, dates as ISO 8601
+            and UIDs as {"CF$UID": n}.
+
+            Example:
+              resumetool plist convert --to xml resume.bplist -o resume.plist
+
+            Exit status: 0 converted, 1 the input is not a readable property list or the output
+            cannot be written, 64 usage error.
+            """
+    )
+
+    @Option(name: .long, help: "The output format: xml, binary or json.")
+    var to: Target
+
+    @Flag(name: .long, help: "Sort dictionary keys in XML and JSON output, as Apple's XML writer does.")
+    var sortKeys = false
+
+    @Option(name: .shortAndLong, help: "The output file, or - for standard output (the default).")
+    var output: String?
+
+    @Argument(help: "The property list to read, or - for standard input.")
+    var file: String
+
+    func run() throws {
+        let input = InputFile(file)
+        let destination = OutputFile(output)
+        do {
+            try destination.checkCanReceive(binary: to == .binary)
+            let data = try input.read()
+            var (value, _) = try PropertyListReader().read(data)
+            if sortKeys { value = Self.sortingKeys(value) }
+            let bytes: Data
+            switch to {
+            case .xml: bytes = try PropertyListWriter().write(value, as: .xml)
+            case .binary: bytes = try PropertyListWriter().write(value, as: .binary)
+            case .json: bytes = Data(PropertyListJSON.json(for: value).rendered().utf8)
+            }
+            try destination.write(bytes)
+        } catch let diagnostic as Diagnostic {
+            diagnostic.emit()
+            throw ExitCode.failure
+        } catch let error as PropertyListError {
+            Diagnostic(file: input.displayName, error).emit()
+            throw ExitCode.failure
+        }
+    }
+
+    private static func sortingKeys(_ value: PropertyListValue) -> PropertyListValue {
+        switch value {
+        case .dictionary(let dictionary):
+            var sorted = PropertyListDictionary()
+            for (key, item) in dictionary.sortedByKey() { sorted[key] = sortingKeys(item) }
+            return .dictionary(sorted)
+        case .array(let items): return .array(items.map(sortingKeys))
+        case .set(let items): return .set(items.map(sortingKeys))
+        default: return value
+        }
+    }
+}

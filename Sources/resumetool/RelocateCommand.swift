@@ -1,0 +1,54 @@
+import ArgumentParser
+import ResumeDataCodec
+
+/// `resumetool relocate BLOB (--temp-file NAME | --local-path PATH) [-o OUT]`
+struct RelocateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relocate",
+        abstract: "Point a resume blob at a moved partial file.",
+        discussion: """
+            After an app update the container path changes and the blob's LocalPath or
+            TempFileName no longer names the partial file; this rewrites it. The container is kept.
+
+            Example:
+              resumetool relocate app.resumedata --temp-file CFNetworkDownload_Occ2S2.tmp -o app.resumedata
+
+            Exit status: 0 written, 1 unreadable input or unwritable output, 64 usage error.
+            """
+    )
+
+    @Argument(help: "The resume blob; - reads standard input.")
+    var blob: String
+
+    @Option(name: .customLong("temp-file"), help: "The new bare temp file name (NSURLSessionResumeInfoTempFileName).")
+    var tempFile: String?
+
+    @Option(name: .customLong("local-path"), help: "The new absolute path (NSURLSessionResumeInfoLocalPath).")
+    var localPath: String?
+
+    @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")
+    var output: String?
+
+    func validate() throws {
+        guard (tempFile == nil) != (localPath == nil) else {
+            throw ValidationError("give exactly one of --temp-file and --local-path")
+        }
+    }
+
+    func run() throws {
+        try reportingDiagnostics {
+            let input = try BlobFile(blob)
+            let moved: ResumeData
+            do {
+                if let tempFile {
+                    moved = try input.resume.relocated(tempFileName: tempFile)
+                } else {
+                    moved = try input.resume.relocated(localPath: localPath ?? "")
+                }
+            } catch {
+                throw Diagnostic(file: input.input.displayName, message: "\(error)")
+            }
+            try BlobFile.write(moved, as: moved.container, to: OutputFile(output))
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import ResumeDataCodec
+
+/// `resumetool repair BLOB [--target ios10|ios11|modern] [-o OUT]`
+struct RepairCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repair",
+        abstract: "Mend the known corruptions of a resume blob.",
+        discussion: """
+            Without --target, mends what `validate` finds (the iOS 10.0/10.1 request archives, the
+            iOS 11 byte range) and otherwise keeps the blob as it is. With a target:
+              ios10   request archives in the legacy layout, XML container
+              ios11   NSURLSessionResumeByteRange removed, XML container
+              modern  request archives in the secure layout, keyed-archive container
+            Each change is listed (on standard error when the blob goes to standard output).
+
+            Example:
+              resumetool repair broken.plist --target ios10 -o fixed.plist
+
+            Exit status: 0 written, 1 unreadable input or unwritable output (nothing is written),
+            64 usage error.
+            """
+    )
+
+    @Argument(help: "The resume blob; - reads standard input.")
+    var blob: String
+
+    @Option(name: .long, help: "The system to repair for: ios10, ios11 or modern.")
+    var target: RepairTarget?
+
+    @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")
+    var output: String?
+
+    func run() throws {
+        try reportingDiagnostics {
+            let input = try BlobFile(blob)
+            let repaired: (resume: ResumeData, changes: [String])
+            do {
+                repaired = try target.map { try input.resume.repaired(for: $0) } ?? input.resume.repairedInPlace()
+            } catch {
+                throw Diagnostic(file: input.input.displayName, message: "\(error)")
+            }
+            let destination = OutputFile(output)
+            try BlobFile.write(repaired.resume, as: repaired.resume.container, to: destination)
+            let report = repaired.changes.isEmpty
+                ? "\(input.input.displayName): nothing to repair\n"
+                : repaired.changes.map { "\(input.input.displayName): \($0)\n" }.joined()
+            let stream = destination.path == nil ? FileHandle.standardError : FileHandle.standardOutput
+            stream.write(Data(report.utf8))
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import ResumeDataCodec
+
+/// libplist's own test files (Fixtures/libplist/README.md says where they come from and what
+/// libplist expects of each), across both formats.
+@Suite struct LibplistConformanceTests {
+    static func fixture(_ name: String) throws -> Data {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/libplist/\(name)", withExtension: nil))
+        return try Data(contentsOf: url)
+    }
+
+    static func read(_ name: String) throws -> (value: PropertyListValue, format: PropertyListFormat) {
+        try PropertyListReader().read(try fixture(name))
+    }
+
+    @Test(arguments: ["amp.plist", "invalid_tag.plist", "malformed_dict.bplist", "recursion.bplist"])
+    func rejected(_ name: String) throws {
+        let error = try #require(throws: PropertyListError.self) { try Self.read(name) }
+        #expect(error.locationDescription != nil, "\(name): \(error) has no position")
+    }
+
+    @Test func rejectionsSayWhatAndWhere() throws {
+        let recursion = try #require(throws: PropertyListError.self) { try Self.read("recursion.bplist") }
+        #expect(recursion.code == .cycle)
+        let amp = try #require(throws: PropertyListError.self) { try Self.read("amp.plist") }
+        #expect(amp.code == .malformedXML)
+        // `<!test>` inside a key is not well-formed XML: libxml2 rejects it before the plist grammar.
+        let tag = try #require(throws: PropertyListError.self) { try Self.read("invalid_tag.plist") }
+        #expect(tag.code == .malformedXML)
+        #expect(tag.locationDescription == "3:14")
+    }
+
+    @Test(arguments: (1...8).flatMap { ["off\($0)byte\($0 == 1 ? "" : "s").bplist", "dictref\($0)byte\($0 == 1 ? "" : "s").bplist"] })
+    func referenceAndOffsetSizesDecodeLikeTheXMLTwin(_ name: String) throws {
+        let (binary, format) = try Self.read(name)
+        #expect(format == .binary)
+        #expect(binary == (try Self.read("offxml.plist").value))
+    }
+
+    @Test(arguments: [("order.bplist", "order.plist"), ("signed.bplist", "signed.plist"),
+                      ("unsigned.bplist", "unsigned.plist"), ("signedunsigned.bplist", "signedunsigned.plist")])
+    func binaryEqualsItsXMLTwin(_ pair: (String, String)) throws {
+        #expect(try Self.read(pair.0).value == (try Self.read(pair.1).value))
+    }
+
+    @Test func integersAtTheEdges() throws {
+        #expect(try Self.read("signed.plist").value == .integer(-1))
+        #expect(try Self.read("unsigned.plist").value == .integer(PropertyListInteger(UInt64.max)))
+        #expect(try Self.read("signedunsigned.bplist").value == .array([
+            .integer(-1), .integer(PropertyListInteger(UInt64.max)), .integer(PropertyListInteger(Int64.max)),
+            .integer(PropertyListInteger(Int64.min)), .integer(PropertyListInteger(UInt64(1) << 63)),
+        ]))
+    }
+
+    @Test(arguments: ["1.plist", "2.plist", "3.plist", "4.plist", "6.plist", "7.plist", "cdata.plist",
+                      "empty_keys.plist", "entities.plist", "hex.plist", "data.bplist", "uid.bplist"])
+    func roundTripsThroughBothFormats(_ name: String) throws {
+        let original = try Self.read(name).value
+        let binary = try PropertyListWriter().write(original, as: .binary)
+        let fromBinary = try PropertyListReader().read(binary).value
+        #expect(fromBinary == original)
+        let xml = try PropertyListWriter().write(fromBinary, as: .xml)
+        let fromXML = try PropertyListReader().read(xml).value
+        #expect(fromXML == original)
+        // Our own output re-encodes byte for byte.
+        #expect(try PropertyListWriter().write(fromXML, as: .xml) == xml)
+        #expect(try PropertyListWriter().write(fromXML, as: .binary) == binary)
+    }
+}
