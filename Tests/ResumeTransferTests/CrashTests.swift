@@ -20,23 +20,54 @@ struct BinaryMissing: Error, CustomStringConvertible {
     var description: String { "resumetool was not built next to the test bundle; run `swift build` first" }
 }
 
+/// What a finished `resumetool` run printed.
+struct ToolResult: Equatable {
+    /// nil when the process was killed by a signal.
+    var status: Int32?
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `resumetool ARGS` in `directory`. With `killAfter`, sends `signal` after that long.
+/// `shell` wraps the command in `sh -c` (for ulimit/trap); `$TOOL` in it names the binary.
+func runToolCapturing(
+    _ arguments: [String], in directory: String, signal: Int32 = SIGKILL, after delay: Duration? = nil,
+    when ready: (() -> Bool)? = nil, shell: String? = nil
+) async throws -> ToolResult {
+    let process = Process()
+    let binary = try resumetoolBinary()
+    if let shell {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", shell + " \"$@\"", "sh"] + arguments
+        process.environment = ["TOOL": binary.path, "PATH": "/usr/bin:/bin"]
+    } else {
+        process.executableURL = binary
+        process.arguments = arguments
+    }
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    if let ready {
+        for _ in 0..<1000 where !ready() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    if let delay {
+        try await Task.sleep(for: delay)
+        kill(process.processIdentifier, signal)
+    }
+    while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let status = process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
+    return ToolResult(status: status, stdout: stdout, stderr: stderr)
+}
+
 /// Runs `resumetool ARGS` in `directory`; with `killAfter`, SIGKILLs it after that long.
 /// Returns the exit status, or nil when it was killed.
 func runTool(_ arguments: [String], in directory: String, killAfter: Duration? = nil) async throws -> Int32? {
-    let process = Process()
-    process.executableURL = try resumetoolBinary()
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    if let killAfter {
-        try await Task.sleep(for: killAfter)
-        kill(process.processIdentifier, SIGKILL)
-    }
-    while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
-    if process.terminationReason == .uncaughtSignal { return nil }
-    return process.terminationStatus
+    try await runToolCapturing(arguments, in: directory, after: killAfter).status
 }
 
 @Suite(.serialized) struct CrashTests {

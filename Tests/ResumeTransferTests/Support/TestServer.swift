@@ -47,6 +47,7 @@ final class TestServer: Sendable {
         var version = 1
         var rangesIgnored = false
         var bytesPerSecond: Int?
+        var extraHeaders: [(String, String)] = []
     }
 
     private let core: ServerCore
@@ -100,6 +101,11 @@ final class TestServer: Sendable {
         self.core.state.withLock { $0.bytesPerSecond = bytesPerSecond }
     }
 
+    /// Headers added to every response from now on (e.g. Content-Disposition).
+    func addHeaders(_ headers: [(String, String)]) {
+        self.core.state.withLock { $0.extraHeaders = headers }
+    }
+
     /// Replace the file with new content, a new ETag and a new Last-Modified.
     func replaceFile(with data: Data) {
         self.core.state.withLock { state in
@@ -121,6 +127,7 @@ private final class ServerCore: Sendable {
     }
 
     var bytesPerSecond: Int? { self.state.withLock { $0.bytesPerSecond } }
+    var extraHeaders: [(String, String)] { self.state.withLock { $0.extraHeaders } }
 
     func next(for request: TestServer.Request) -> (TestServer.File, TestServer.Behaviour) {
         self.state.withLock { state in
@@ -165,6 +172,7 @@ private final class Handler: ChannelInboundHandler {
         headers.add(name: "ETag", value: file.etag)
         headers.add(name: "Last-Modified", value: file.lastModified)
         headers.add(name: "Accept-Ranges", value: "bytes")
+        for (name, value) in self.core.extraHeaders { headers.add(name: name, value: value) }
         let size = file.data.count
 
         if case .status(let code, let extra) = behaviour {

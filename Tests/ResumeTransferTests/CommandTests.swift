@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import ResumeTransfer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct CommandTests {
+    @Test func downloadThenRerunSaysComplete() async throws {
+        try await withServer(oneMiB) { server, _, directory in
+            let first = try await runToolCapturing(["download", server.url, "-o", "out.bin", "--sha256", sha256Hex(oneMiB)], in: directory)
+            #expect(first.status == 0)
+            #expect(first.stdout == "out.bin: done\n")
+            #expect(contents(directory + "/out.bin") == oneMiB)
+            let again = try await runToolCapturing(["download", server.url, "-o", "out.bin"], in: directory)
+            #expect(again == ToolResult(status: 0, stdout: "out.bin is already complete; nothing to do\n", stderr: ""))
+            #expect(server.getRequests.count == 1)
+        }
+    }
+
+    @Test func nameComesFromContentDispositionAndStaysInTheDirectory() async throws {
+        try await withServer(oneMiB) { server, _, directory in
+            server.addHeaders([("Content-Disposition", "attachment; filename=\"../../etc/evil.bin\"")])
+            let result = try await runToolCapturing(["download", server.url, "--quiet"], in: directory)
+            #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/evil.bin") == oneMiB)
+        }
+    }
+
+    @Test func nameComesFromTheURLWithoutContentDisposition() async throws {
+        try await withServer(oneMiB) { server, _, directory in
+            let result = try await runToolCapturing(["download", server.url, "--quiet"], in: directory)
+            #expect(result.status == 0)
+            #expect(contents(directory + "/file.bin") == oneMiB)
+        }
+    }
+
+    @Test func usageErrorsExit64() async throws {
+        try await withTemporaryDirectory { directory in
+            let badURL = try await runToolCapturing(["download", "ftp://127.0.0.1/x"], in: directory)
+            #expect(badURL.status == 64)
+            #expect(badURL.stderr.hasPrefix("Error: 'ftp://127.0.0.1/x' is not an http or https URL\n"))
+            let badHash = try await runToolCapturing(["download", "http://127.0.0.1/x", "--sha256", "abc"], in: directory)
+            #expect(badHash.status == 64)
+            #expect(badHash.stderr.hasPrefix("Error: --sha256 needs 64 hex digits\n"))
+        }
+    }
+
+    @Test func httpErrorExits1AndSaysWhy() async throws {
+        try await withServer(oneMiB) { server, _, directory in
+            server.script([.status(404, [])])
+            let result = try await runToolCapturing(["download", server.url, "-o", "out.bin", "--quiet"], in: directory)
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("out.bin: error: the server answered HTTP 404\n"))
+            #expect(!exists(directory + "/out.bin"))
+        }
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalPausesAndTheSameCommandContinues(signal: Int32, status: Int32) async throws {
+        try await withServer(oneMiB) { server, _, directory in
+            server.throttle(bytesPerSecond: 1 << 20)
+            let part = directory + "/out.bin.part"
+            let arguments = ["download", server.url, "-o", "out.bin", "--quiet"]
+            let paused = try await runToolCapturing(
+                arguments, in: directory, signal: signal, after: .milliseconds(50),
+                when: { (contents(part)?.count ?? 0) >= 100_000 })
+            #expect(paused.status == status)
+            #expect(paused.stderr == "out.bin: paused; run the same command again to continue (resume data in out.bin.resume)\n")
+            let blob = try #require(contents(directory + "/out.bin.resume"))
+            let saved = try ResumeCheckpoint.decode(blob).checkpoint.bytesReceived
+            #expect(saved >= 100_000 && saved < Int64(oneMiB.count))
+
+            server.throttle(bytesPerSecond: nil)
+            let finished = try await runToolCapturing(arguments, in: directory)
+            #expect(finished == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/out.bin") == oneMiB)
+            #expect(server.getRequests.last?.headers["range"] == "bytes=\(saved)-")
+        }
+    }
+
+    /// A full disk, imitated with a file-size limit (EFBIG): a clear error, and the partial file
+    /// and blob stay good for a later run.
+    @Test func fileSizeLimitFailsClearlyAndTheRerunFinishes() async throws {
+        try await withServer(oneMiB) { server, _, directory in
+            let arguments = ["download", server.url, "-o", "out.bin", "--quiet", "--checkpoint-bytes", "65536"]
+            // 1024 blocks of 512 bytes: 512 KiB.
+            let limited = try await runToolCapturing(
+                arguments, in: directory, shell: "trap '' XFSZ; ulimit -f 1024; exec \"$TOOL\"")
+            #expect(limited.status == 1)
+            #expect(limited.stderr.hasPrefix("out.bin: error: file error: write out.bin.part: File too large\n"))
+            #expect(limited.stderr.hasSuffix("out.bin: the partial download is kept; run the same command again to continue\n"))
+            let saved = try ResumeCheckpoint.decode(try #require(contents(directory + "/out.bin.resume"))).checkpoint.bytesReceived
+            #expect(saved > 0 && saved <= 512 << 10)
+            #expect(!exists(directory + "/out.bin"))
+
+            let finished = try await runToolCapturing(arguments, in: directory)
+            #expect(finished.status == 0)
+            #expect(contents(directory + "/out.bin") == oneMiB)
+            #expect(server.getRequests.last?.headers["range"] == "bytes=\(saved)-")
+        }
+    }
+
+    @Test func resumeAndRecoverCommands() async throws {
+        try await withServer(oneMiB, configuration: fastConfiguration(retries: 0)) { server, downloader, directory in
+            for name in ["a.bin", "b.bin"] {
+                server.script([.dropAfter(200_000)])
+                let state = await downloader.download(from: server.url, to: directory + "/" + name).result()
+                #expect(isDroppedConnection(state))
+            }
+            let resumed = try await runToolCapturing(["resume", "a.bin.resume", "--quiet"], in: directory)
+            #expect(resumed == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/a.bin") == oneMiB)
+
+            let recovered = try await runToolCapturing(["recover", "."], in: directory)
+            #expect(recovered == ToolResult(status: 0, stdout: "./b.bin: done\n", stderr: ""))
+            #expect(contents(directory + "/b.bin") == oneMiB)
+            let nothing = try await runToolCapturing(["recover", "."], in: directory)
+            #expect(nothing == ToolResult(status: 0, stdout: ".: nothing to recover\n", stderr: ""))
+            let missing = try await runToolCapturing(["resume", "missing.resume"], in: directory)
+            #expect(missing == ToolResult(status: 1, stdout: "", stderr: "missing.resume: error: file error: cannot read missing.resume\n"))
+        }
+    }
+}
+
+@Suite struct FileNameAndReporterTests {
+    @Test func fileNames() {
+        #expect(DownloadFileName.choose(url: "http://h/a/b/c.tar.gz?x=1") == "c.tar.gz")
+        #expect(DownloadFileName.choose(url: "http://h/") == "download")
+        #expect(DownloadFileName.choose(url: "http://h/x", contentDisposition: "attachment; filename=\"r.pdf\"") == "r.pdf")
+        #expect(DownloadFileName.choose(url: "http://h/x", contentDisposition: "attachment; filename=../../../etc/passwd") == "passwd")
+        #expect(DownloadFileName.choose(url: "http://h/x", contentDisposition: "attachment; filename=\"..\"") == "x")
+        #expect(DownloadFileName.choose(url: "http://h/x", contentDisposition: "attachment; filename=\"a\\\\..\\\\b.txt\"") == "b.txt")
+        #expect(DownloadFileName.choose(url: "http://h/x", contentDisposition: "attachment; filename=\".hidden\"") == "hidden")
+        #expect(
+            DownloadFileName.choose(url: "http://h/x", contentDisposition: "attachment; filename=\"a.txt\"; filename*=UTF-8''%C3%A9t%C3%A9.txt")
+                == "été.txt")
+        #expect(DownloadFileName.choose(url: "http://h/%2E%2E") == "download")
+    }
+
+    @Test func progressLines() {
+        let progress = DownloadProgress(bytesWritten: 12_897_485, totalBytes: 28_311_552, bytesPerSecond: 89_338_675, secondsRemaining: 2.2)
+        #expect(DownloadReporter.line(label: "f", progress) == "f   45%  12.3 MiB / 27.0 MiB  85.2 MiB/s  ETA 0:03")
+        let unknown = DownloadProgress(bytesWritten: 512, totalBytes: nil, bytesPerSecond: 0, secondsRemaining: nil)
+        #expect(DownloadReporter.line(label: "f", unknown) == "f  512 B  0 B/s")
+        #expect(DownloadReporter.bytes(1536) == "1.5 KiB")
+        #expect(DownloadReporter.bytes(3 << 30) == "3.0 GiB")
+        #expect(DownloadReporter.bytes(5 << 40) == "5.0 TiB")
+    }
+}
