@@ -21,6 +21,8 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case checksumMismatch(expected: String, actual: String)
     /// Reading or writing local files failed (disk full, permissions).
     case disk(String)
+    /// Another download (in this or another process) is writing this partial file.
+    case inUse(String)
     /// The resume blob cannot be used.
     case invalidResumeData(String)
     /// The download was cancelled.
@@ -41,6 +43,7 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .checksumMismatch(let expected, let actual):
             return "SHA-256 mismatch: expected \(expected), got \(actual)"
         case .disk(let message): return "file error: \(message)"
+        case .inUse(let path): return "\(path) is being downloaded by another process"
         case .invalidResumeData(let message): return "unusable resume data: \(message)"
         case .cancelled: return "cancelled"
         }

@@ -134,6 +134,16 @@ public final class DownloadTask: Sendable {
             checkpoint = value
         case .success(nil):
             self.shared.withLock { $0.foundComplete = true }
+            if let expected = self.expectedSHA256 {
+                // The user's file is left as it is either way; only the verdict differs.
+                do {
+                    let file = try PartialFile(path: self.destination)
+                    let actual = try Self.sha256(of: file, length: try file.size())
+                    if actual != expected { return self.stopped(failing: .checksumMismatch(expected: expected, actual: actual)) }
+                } catch {
+                    return self.stopped(failing: error)
+                }
+            }
             self.setState(.completed)
             return .completed
         case .failure(let error):

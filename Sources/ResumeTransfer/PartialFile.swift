@@ -15,6 +15,13 @@ final class PartialFile: Sendable {
     init(path: String) throws(DownloadError) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileSystem.error("open", path) }
+        // Two processes continuing the same download would interleave their writes and blobs.
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            let error = FileSystem.error("flock", path)
+            close(fd)
+            throw busy ? .inUse(path) : error
+        }
         self.path = path
         self.descriptor = fd
     }

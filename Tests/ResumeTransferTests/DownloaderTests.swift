@@ -363,3 +363,34 @@ let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
         }
     }
 }
+
+@Suite struct DownloaderEdgeTests {
+    @Test func existingDestinationIsCheckedAgainstTheExpectedHash() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            try oneMiB.write(to: URL(fileURLWithPath: destination))
+            let good = downloader.download(from: server.url, to: destination, expectedSHA256: sha256Hex(oneMiB).uppercased())
+            #expect(await good.result() == .completed)
+            #expect(good.foundComplete)
+            let wrong = String(repeating: "a", count: 64)
+            let bad = downloader.download(from: server.url, to: destination, expectedSHA256: wrong)
+            #expect(await bad.result() == .failed(.checksumMismatch(expected: wrong, actual: sha256Hex(oneMiB))))
+            #expect(contents(destination) == oneMiB)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func twoDownloadsOfOneFileDoNotInterleave() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.stallAfter(10_000)])
+            let destination = directory + "/file.bin"
+            let first = downloader.download(from: server.url, to: destination)
+            try await waitForSize(destination + ".part", 10_000)
+            let second = downloader.download(from: server.url, to: destination)
+            #expect(await second.result() == .failed(.inUse(destination + ".part")))
+            await first.cancel(removeFile: false)
+            #expect(first.state == .cancelled)
+            #expect(try ResumeCheckpoint.decode(try #require(contents(destination + ".resume"))).checkpoint.bytesReceived == 10_000)
+        }
+    }
+}
