@@ -377,12 +377,13 @@ public final class DownloadTask: Sendable {
         try FileSystem.writeAtomically(blob, to: self.resumeDataPath)
     }
 
-    private func saveCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadState? {
+    /// Best effort: the error, when the checkpoint could not be written.
+    private func saveCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadError? {
         do {
             try self.writeCheckpoint(checkpoint, part: part)
             return nil
         } catch {
-            return .failed(error)
+            return error
         }
     }
 
@@ -392,11 +393,14 @@ public final class DownloadTask: Sendable {
     }
 
     private func stopped(failing error: DownloadError, checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadState {
-        if case .disk = error {
+        switch error {
+        case .disk:
             // The blob on disk still describes flushed bytes; writing another could fail the same way.
-        } else if case .checksumMismatch = error {
-            // Files already removed.
-        } else {
+            break
+        case .checksumMismatch:
+            // The files are already removed.
+            break
+        default:
             _ = self.saveCheckpoint(checkpoint, part: part)
         }
         return self.stopped(failing: error)
@@ -409,8 +413,8 @@ public final class DownloadTask: Sendable {
         if let (checkpoint, part) = point {
             if case .cancel(removeFile: true) = intent {
                 // Removed below.
-            } else if case .failed(let error)? = self.saveCheckpoint(checkpoint, part: part) {
-                failure = error
+            } else {
+                failure = self.saveCheckpoint(checkpoint, part: part)
             }
         }
         if case .cancel(let removeFile) = intent {
