@@ -37,26 +37,22 @@ struct PlistConvertCommand: AsyncParsableCommand {
     var file: String
 
     func run() throws {
-        let input = InputFile(file)
-        let destination = OutputFile(output)
-        do {
+        try reportingDiagnostics {
+            let destination = OutputFile(output)
             try destination.checkCanReceive(binary: to == .binary)
-            let data = try input.read()
-            var (value, _) = try PropertyListReader().read(data)
+            var value = try InputFile(file).readPropertyList()
             if sortKeys { value = Self.sortingKeys(value) }
             let bytes: Data
-            switch to {
-            case .xml: bytes = try PropertyListWriter().write(value, as: .xml)
-            case .binary: bytes = try PropertyListWriter().write(value, as: .binary)
-            case .json: bytes = Data(PropertyListJSON.json(for: value).rendered().utf8)
+            do {
+                switch to {
+                case .xml: bytes = try PropertyListWriter().write(value, as: .xml)
+                case .binary: bytes = try PropertyListWriter().write(value, as: .binary)
+                case .json: bytes = Data(PropertyListJSON.json(for: value).rendered().utf8)
+                }
+            } catch {
+                throw Diagnostic(file: destination.displayName, message: "\(error)")
             }
             try destination.write(bytes)
-        } catch let diagnostic as Diagnostic {
-            diagnostic.emit()
-            throw ExitCode.failure
-        } catch let error as PropertyListError {
-            Diagnostic(file: input.displayName, error).emit()
-            throw ExitCode.failure
         }
     }
 

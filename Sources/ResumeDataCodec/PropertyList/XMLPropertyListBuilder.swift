@@ -229,7 +229,7 @@ struct XMLPropertyListBuilder {
             items.append(value)
             stack.append(.array(items))
         case .dictionary(var dictionary, let key?, let keyLine, let keyColumn):
-            if dictionary.updateValue(value, forKey: key) != nil {
+            if dictionary.updateValue(value, forKey: key) != nil, options.duplicateKeys == .reject {
                 stack.append(.dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0))
                 throw error(.duplicateKey, "duplicate key \"\(key)\" in <dict>", keyLine, keyColumn)
             }
