@@ -70,6 +70,10 @@ func runTool(_ arguments: [String], in directory: String, killAfter: Duration? =
     try await runToolCapturing(arguments, in: directory, after: killAfter).status
 }
 
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+}
+
 @Suite(.serialized) struct CrashTests {
     static let size = 24 << 20
 
@@ -86,15 +90,20 @@ func runTool(_ arguments: [String], in directory: String, killAfter: Duration? =
             var generator = SystemRandomNumberGenerator()
             var killed = 0
             for iteration in 0..<20 {
-                let moment = Duration.milliseconds(Int.random(in: 30...200, using: &generator))
-                if try await runTool(arguments, in: directory, killAfter: moment) == nil { killed += 1 }
+                // Kill at a random moment once this run has written new bytes, so every kill
+                // lands mid-transfer however slow the machine is.
+                let before = fileSize(destination + ".part")
+                let moment = Duration.milliseconds(Int.random(in: 0...120, using: &generator))
+                let run = try await runToolCapturing(
+                    arguments, in: directory, after: moment, when: { fileSize(destination + ".part") > before })
+                if run.status == nil { killed += 1 }
                 // Whatever the moment, the destination is absent or whole and right; never partial.
                 if let done = contents(destination) {
                     #expect(done == original || done == replacement, "iteration \(iteration): wrong destination")
                 }
                 if iteration == replaceAt { server.replaceFile(with: replacement) }
             }
-            #expect(killed >= 15, "most runs must have been interrupted, or the test proves little")
+            #expect(killed >= 18, "most runs must have been interrupted, or the test proves little")
             // Interrupted runs continued where the last one stopped instead of starting over.
             #expect(server.getRequests.filter { $0.headers["range"] != nil }.count >= 10)
             #expect(try await runTool(arguments, in: directory) == 0)
