@@ -48,6 +48,7 @@ final class TestServer: Sendable {
         var rangesIgnored = false
         var bytesPerSecond: Int?
         var extraHeaders: [(String, String)] = []
+        var holdBack = 0
     }
 
     private let core: ServerCore
@@ -101,6 +102,12 @@ final class TestServer: Sendable {
         self.core.state.withLock { $0.bytesPerSecond = bytesPerSecond }
     }
 
+    /// From now on, throttled responses stop (without ending) `bytes` before the end of the file,
+    /// so no client can finish until this is set back to 0.
+    func holdBack(_ bytes: Int) {
+        self.core.state.withLock { $0.holdBack = bytes }
+    }
+
     /// Headers added to every response from now on (e.g. Content-Disposition).
     func addHeaders(_ headers: [(String, String)]) {
         self.core.state.withLock { $0.extraHeaders = headers }
@@ -128,6 +135,7 @@ private final class ServerCore: Sendable {
 
     var bytesPerSecond: Int? { self.state.withLock { $0.bytesPerSecond } }
     var extraHeaders: [(String, String)] { self.state.withLock { $0.extraHeaders } }
+    var holdBack: Int { self.state.withLock { $0.holdBack } }
 
     func next(for request: TestServer.Request) -> (TestServer.File, TestServer.Behaviour) {
         self.state.withLock { state in
@@ -229,7 +237,8 @@ private final class Handler: ChannelInboundHandler {
             self.send(context: context, status: status, headers: headers, body: body, then: .nothing)
         default:
             if let rate = self.core.bytesPerSecond {
-                self.sendThrottled(context: context, status: status, headers: headers, body: Data(body), rate: rate)
+                let stopAt = max(body.count - self.core.holdBack, 0)
+                self.sendThrottled(context: context, status: status, headers: headers, body: Data(body), rate: rate, stopAt: stopAt)
             } else {
                 self.send(context: context, status: status, headers: headers, body: body, then: .end)
             }
@@ -237,14 +246,21 @@ private final class Handler: ChannelInboundHandler {
     }
 
     /// Sends the body in slices every 20 ms, so a client can be interrupted mid-transfer.
-    private func sendThrottled(context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, body: Data, rate: Int) {
+    private func sendThrottled(
+        context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, body: Data, rate: Int, stopAt: Int
+    ) {
         context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         let slice = max(rate / 50, 1024)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         @Sendable func sendSlice(from offset: Int) {
             let context = bound.value
             guard context.channel.isActive else { return }
-            let end = min(offset + slice, body.count)
+            let end = min(offset + slice, stopAt)
+            guard end > offset else {
+                // Held back: flushed what was allowed and stays silent.
+                context.flush()
+                return
+            }
             var buffer = context.channel.allocator.buffer(capacity: end - offset)
             buffer.writeBytes(body[body.startIndex + offset..<body.startIndex + end])
             context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(buffer))), promise: nil)
