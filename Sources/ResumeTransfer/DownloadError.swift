@@ -1,6 +1,8 @@
 /// Why a download stopped. The partial file and the resume blob stay valid in every case but
 /// ``checksumMismatch(expected:actual:)``, whose bytes are complete but wrong.
 public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The URL is not an absolute http or https URL.
+    case invalidURL(String)
     /// The server answered a status that cannot be continued (404, 403, ...).
     case unexpectedStatus(Int)
     /// More redirects than allowed.
@@ -31,6 +33,7 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     /// A one-line explanation.
     public var description: String {
         switch self {
+        case .invalidURL(let url): return "not an absolute http or https URL: \(url)"
         case .unexpectedStatus(let status): return "the server answered HTTP \(status)"
         case .tooManyRedirects(let limit): return "more than \(limit) redirects"
         case .invalidContentRange: return "the server sent a Content-Range that does not match the request"

@@ -66,9 +66,11 @@ struct DownloadCommand: AsyncParsableCommand {
 /// exit status (0 completed, 1 failed, 130 / 143 paused by a signal).
 struct TransferConsole {
     var quiet: Bool
+    /// How to continue after a pause or failure; nil: "run the same command again".
+    var continueHint: ((DownloadTask) -> String)? = nil
 
     func run(_ task: DownloadTask, label: String) async -> Int32 {
-        let signals = SignalPause(task: task)
+        let signals = SignalPause(tasks: [task])
         defer { signals.stop() }
         if !self.quiet {
             await DownloadReporter(interactive: isatty(STDERR_FILENO) == 1).report(task, label: label)
@@ -87,18 +89,22 @@ struct TransferConsole {
             }
             return 0
         case .paused, .cancelled:
-            Self.error("\(label): paused; run the same command again to continue (resume data in \(task.resumeDataPath))")
+            Self.error("\(label): paused; \(self.hint(task)) (resume data in \(task.resumeDataPath))")
             return signal.map { 128 + $0 } ?? 1
         case .failed(let error):
             var message = "\(label): error: \(error)"
             if FileManager.default.fileExists(atPath: task.resumeDataPath) {
-                message += "\n\(label): the partial download is kept; run the same command again to continue"
+                message += "\n\(label): the partial download is kept; \(self.hint(task))"
             }
             Self.error(message)
             return 1
         case .queued, .running:
             return 1
         }
+    }
+
+    private func hint(_ task: DownloadTask) -> String {
+        self.continueHint?(task) ?? "run the same command again to continue"
     }
 
     private func say(_ text: String) {
@@ -110,12 +116,12 @@ struct TransferConsole {
     }
 }
 
-/// Turns SIGINT and SIGTERM into `pause()` while a transfer runs.
+/// Turns SIGINT and SIGTERM into `pause()` of every task while transfers run.
 final class SignalPause {
     private let sources: [any DispatchSourceSignal]
     private let receivedSignal = ReceivedSignal()
 
-    init(task: DownloadTask) {
+    init(tasks: [DownloadTask]) {
         var sources: [any DispatchSourceSignal] = []
         let received = self.receivedSignal
         for number in [SIGINT, SIGTERM] {
@@ -123,7 +129,7 @@ final class SignalPause {
             let source = DispatchSource.makeSignalSource(signal: number)
             source.setEventHandler {
                 received.set(number)
-                Task { _ = await task.pause() }
+                for task in tasks { Task { _ = await task.pause() } }
             }
             source.resume()
             sources.append(source)

@@ -25,11 +25,14 @@ struct RecoverCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if tasks.isEmpty, !self.quiet { print("\(self.directory): nothing to recover") }
-        let console = TransferConsole(quiet: self.quiet)
+        let console = TransferConsole(quiet: self.quiet, continueHint: { _ in "run `resumetool recover` again to continue" })
+        let signals = SignalPause(tasks: tasks)
+        var states: [DownloadState] = []
+        for task in tasks { states.append(await task.result()) }
+        signals.stop()
         var status: Int32 = 0
-        for task in tasks {
-            let state = await task.result()
-            let code = console.finish(task, state: state, label: task.destination, signal: nil)
+        for (task, state) in zip(tasks, states) {
+            let code = console.finish(task, state: state, label: task.destination, signal: signals.received)
             if code != 0 { status = code }
         }
         try? await downloader.shutdown()

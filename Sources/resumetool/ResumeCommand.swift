@@ -39,7 +39,11 @@ struct ResumeCommand: AsyncParsableCommand {
             try? await downloader.shutdown()
             throw ExitCode(1)
         }
-        let status = await TransferConsole(quiet: self.quiet).run(task, label: task.destination)
+        var console = TransferConsole(quiet: self.quiet)
+        if task.resumeDataPath != self.blob {
+            console.continueHint = { "continue with: resumetool resume '\($0.resumeDataPath)'" }
+        }
+        let status = await console.run(task, label: task.destination)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
     }

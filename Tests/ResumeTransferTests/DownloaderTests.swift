@@ -380,6 +380,18 @@ let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
         }
     }
 
+    @Test func invalidURLFailsWithoutRetrying() async throws {
+        try await withDownloader { downloader in
+            try await withTemporaryDirectory { directory in
+                for url in ["ftp://127.0.0.1/x", "http:///x", "not a url"] {
+                    let task = downloader.download(from: url, to: directory + "/x")
+                    #expect(await task.result() == .failed(.invalidURL(url)))
+                    #expect(!exists(directory + "/x.part"))
+                }
+            }
+        }
+    }
+
     @Test func twoDownloadsOfOneFileDoNotInterleave() async throws {
         try await withServer(oneMiB) { server, downloader, directory in
             server.script([.stallAfter(10_000)])
