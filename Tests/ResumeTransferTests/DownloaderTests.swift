@@ -201,7 +201,7 @@ let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
     }
 
     @Test func stallIsRetried() async throws {
-        try await withServer(oneMiB, configuration: fastConfiguration(stall: .seconds(1))) { server, downloader, directory in
+        try await withServer(oneMiB, configuration: fastConfiguration(stall: .seconds(2))) { server, downloader, directory in
             server.script([.stallAfter(100_000)])
             let destination = directory + "/file.bin"
             let task = downloader.download(from: server.url, to: destination)
