@@ -79,7 +79,7 @@ import Testing
         let cases: [(Double, String)] = [
             (.nan, "nan"), (.infinity, "+infinity"), (-.infinity, "-infinity"), (0, "0.0"), (-0.0, "0.0"),
             (60, "60"), (0.1, "0.10000000000000001"), (-2.5, "-2.5"), (1e300, "1.0000000000000001e+300"),
-            (5e-324, "4.9406564584124654e-324"), (Double(Float(1.1)), "1.1000000238418579"), (123456789012345680000, "1.2345678901234568e+20"),
+            (Double.leastNonzeroMagnitude, "4.9406564584124654e-324"), (Double(Float(1.1)), "1.1000000238418579"), (123_456_789_012_345_683_968, "1.2345678901234568e+20"),
         ]
         for (number, text) in cases {
             #expect(try T.write(.real(PropertyListReal(number))) == T.header + "<real>\(text)</real>\n</plist>\n", "\(number)")
