@@ -237,7 +237,7 @@ import Testing
     @Test func mismatchedTagsNameBoth() throws {
         let error = try #require(T.readError("<plist>\n<dict>\n\t<key>a</key>\n\t<string>x</key>\n</dict>\n</plist>"))
         #expect(error.code == .malformedXML)
-        #expect(error.description == "4:17: expected </string> (opened on line 4), found </key>")
+        #expect(error.description == "4:11: expected </string> (opened on line 4), found </key>")
     }
 
     @Test func truncatedDocumentsSayWhereTheyEnd() throws {
