@@ -221,10 +221,84 @@ import Testing
         #expect(try XMLPropertyListReader(options: .default).read(expected) == value)
     }
 
-    private static func runPython(_ script: String) throws -> Data? {
+    /// Random values (every kind XML can hold exactly) survive writing and reading, and the
+    /// second writing is byte-identical to the first.
+    @Test func randomValuesRoundTrip() throws {
+        var generator = SeededGenerator(seed: 0x5EED)
+        for _ in 0..<200 {
+            let value = Self.randomValue(using: &generator, depth: 0, carriageReturns: true)
+            let written = try XMLPropertyListWriter(keyOrder: .preserved).write(value)
+            let reread = try XMLPropertyListReader(options: .default).read(written)
+            #expect(reread == value)
+            #expect(try XMLPropertyListWriter(keyOrder: .preserved).write(reread) == written)
+        }
+    }
+
+    /// Python's plistlib reads what we write to the same value: it writes it back (its own way for
+    /// reals) and we read that to the value we started from.
+    @Test func plistlibReadsWhatWeWrite() throws {
+        var generator = SeededGenerator(seed: 42)
+        // plistlib writes a carriage return as a line feed, so leave them out.
+        let value: PropertyListValue = .array((0..<40).map { _ in Self.randomValue(using: &generator, depth: 0, carriageReturns: false) })
+        let ours = try XMLPropertyListWriter(keyOrder: .preserved).write(value)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plistlib-\(UInt64.random(in: 0...UInt64.max)).plist")
+        try ours.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let script = """
+            import plistlib, sys
+            with open(sys.argv[1], "rb") as f:
+                value = plistlib.load(f)
+            sys.stdout.buffer.write(plistlib.dumps(value, sort_keys=False))
+            """
+        guard let theirs = try Self.runPython(script, arguments: [url.path]) else {
+            Issue.record("python3 failed")
+            return
+        }
+        #expect(try XMLPropertyListReader(options: .default).read(theirs) == value)
+    }
+
+    private static func randomValue(using generator: inout SeededGenerator, depth: Int, carriageReturns: Bool) -> PropertyListValue {
+        let kinds = depth >= 3 ? 8 : 11
+        switch Int.random(in: 0..<kinds, using: &generator) {
+        case 0: return .string(randomString(using: &generator, carriageReturns: carriageReturns))
+        case 1: return .integer(PropertyListInteger(Int64.random(in: .min ... .max, using: &generator)))
+        case 2: return .integer(PropertyListInteger(UInt64.random(in: UInt64(Int64.max)...UInt64.max, using: &generator)))
+        case 3:
+            // Any finite bit pattern but -0.0 (XML spells both zeros 0.0), or a special value.
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: return .real(PropertyListReal(Double.nan))
+            case 1: return .real(PropertyListReal(Double.infinity))
+            case 2: return .real(PropertyListReal(-Double.infinity))
+            default:
+                var number = Double(bitPattern: generator.next())
+                if !number.isFinite || number == 0 { number = 1.5 }
+                return .real(PropertyListReal(number))
+            }
+        case 4: return .boolean(Bool.random(using: &generator))
+        case 5: return .date(Date(timeIntervalSince1970: TimeInterval(Int64.random(in: -62_135_596_800...253_402_300_799, using: &generator))))
+        case 6: return .data(Data((0..<Int.random(in: 0..<200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        case 7: return .uid(UInt64.random(in: 0...UInt64.max, using: &generator))
+        case 8: return .array((0..<Int.random(in: 0..<5, using: &generator)).map { _ in randomValue(using: &generator, depth: depth + 1, carriageReturns: carriageReturns) })
+        default:
+            var dictionary = PropertyListDictionary()
+            for _ in 0..<Int.random(in: 0..<5, using: &generator) {
+                dictionary[randomString(using: &generator, carriageReturns: carriageReturns)] = randomValue(using: &generator, depth: depth + 1, carriageReturns: carriageReturns)
+            }
+            return .dictionary(dictionary)
+        }
+    }
+
+    private static let characters: [Character] = ["a", "Z", "0", " ", "\t", "\n", "\r", "&", "<", ">", "\"", "'", "é", "ß", "中", "😀", "\u{FFFD}", "$"]
+
+    private static func randomString(using generator: inout SeededGenerator, carriageReturns: Bool) -> String {
+        let pool = carriageReturns ? characters : characters.filter { $0 != "\r" }
+        return String((0..<Int.random(in: 0..<12, using: &generator)).map { _ in pool[Int.random(in: 0..<pool.count, using: &generator)] })
+    }
+
+    private static func runPython(_ script: String, arguments: [String] = []) throws -> Data? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
+        process.arguments = ["python3", "-c", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         do { try process.run() } catch { return nil }
@@ -240,5 +314,18 @@ import Testing
         } catch {
             return error as? PropertyListError
         }
+    }
+}
+
+/// SplitMix64: a seeded generator, so random tests fail the same way every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+internal import CXMLShim
 
 /// Reads XML property lists through libxml2's SAX2 push parser.
 ///
