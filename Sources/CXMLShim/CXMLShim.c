@@ -254,12 +254,21 @@ static void cxml_structured_error(void *ctx, xmlErrorPtr error) {
 #endif
     cxml_reader *r = ctx;
     if (error == NULL || error->level < XML_ERR_ERROR) return; /* warnings: undeclared entities come to cxml_reference */
-    if (error->code == XML_ERR_DOCUMENT_END && r->ctxt != NULL) {
+    if ((error->code == XML_ERR_DOCUMENT_END || error->code == XML_ERR_DOCUMENT_EMPTY) && r->ctxt != NULL) {
         /* The push parser says "Extra content at the end of the document" also when the input
-           simply stops early; say what is really wrong. */
+           simply stops early, and "Document is empty" when text stands where the top element
+           should; say what is really wrong. */
         if (!r->seen_root) {
+            /* Nothing but blanks left: the document is empty; else text where the top element should be. */
+            int text = 0;
+            xmlParserInputPtr input = r->ctxt->input;
+            if (input != NULL && input->cur != NULL && input->end != NULL) {
+                for (const xmlChar *p = input->cur; p < input->end; p++) {
+                    if (!cxml_is_space(*p)) { text = 1; break; }
+                }
+            }
             cxml_set_stop(r, CXML_STOP_XML_ERROR, XML_ERR_DOCUMENT_EMPTY, error->line, error->int2,
-                          "the document ends before its top element", NULL, NULL, 0);
+                          text ? "Start tag expected, '<' not found" : "Document is empty", NULL, NULL, 0);
             return;
         }
         if (r->depth > 0 && r->ctxt->name != NULL) {
@@ -272,7 +281,7 @@ static void cxml_structured_error(void *ctx, xmlErrorPtr error) {
         }
     }
     int line = error->line, column = error->int2;
-    if (r->ctxt != NULL && line == r->ctxt->input->line && column == r->ctxt->input->col) {
+    if (r->ctxt != NULL && r->ctxt->input != NULL && line == r->ctxt->input->line && column == r->ctxt->input->col) {
         /* Point at the start of the end tag or reference the error is about, not just past it. */
         uint32_t l = 0, c = 0;
         if (error->code == XML_ERR_TAG_NAME_MISMATCH) cxml_mark_position(r, '<', &l, &c);

@@ -247,6 +247,7 @@ import Testing
         #expect(T.readError("")?.description == "1:1: the document is empty: expected <plist> or a value")
         #expect(T.readError("   ")?.code == .truncated)
         #expect(T.readError("<?xml version=\"1.0\"?>")?.code == .truncated)
+        #expect(T.readError("x<plist/>")?.description == "1:1: expected <plist> or a value at the start of the document, found text")
     }
 
     @Test func badScalarsNameTheElementAndText() throws {

@@ -36,6 +36,8 @@ struct XMLParserDiagnostic {
             return PropertyListError(.malformedXML, "expected </\(open)> (opened on line \(int1)), found </\(close)>", at: location)
         case Self.tagNotFinished:
             return PropertyListError(.truncated, "the input ends inside <\(str1 ?? "?")> opened on line \(int1)", at: location)
+        case Self.documentEmpty where message.hasPrefix("Start tag expected"):
+            return PropertyListError(.malformedXML, "expected <plist> or a value at the start of the document, found text", at: location)
         case Self.documentEmpty:
             return PropertyListError(.truncated, "the document is empty: expected <plist> or a value", at: location)
         case Self.documentEnd, Self.extraContent:
