@@ -309,11 +309,14 @@ import Testing
     }
 
     @Test func enforcesMaximumObjectCount() throws {
-        let options = PropertyListReadOptions(maximumObjectCount: 4)
-        #expect(try T.read("<array><true/><dict><key>k</key><false/></dict></array>", options: options) == [true, ["k": false]])
-        let error = try #require(T.readError("<array><true/><true/><true/><true/></array>", options: options))
+        // Every element but <plist> counts, keys included: here 5.
+        let options = PropertyListReadOptions(maximumObjectCount: 5)
+        #expect(try T.read("<plist><array><true/><dict><key>k</key><false/></dict></array></plist>", options: options) == [true, ["k": false]])
+        let error = try #require(T.readError("<array><true/><true/><true/><true/><true/></array>", options: options))
         #expect(error.code == .tooManyObjects)
-        #expect(error.description == "1:29: root[3]: more than 4 values")
+        #expect(error.description == "1:36: root[4]: more than 5 elements")
+        let keys = try #require(T.readError("<dict><key>a</key><true/><key>b</key><true/></dict>", options: PropertyListReadOptions(maximumObjectCount: 3)))
+        #expect(keys.description == "1:26: root: more than 3 elements")
     }
 
     @Test func enforcesMaximumInputSize() throws {

@@ -62,6 +62,13 @@ struct XMLPropertyListBuilder {
     }
 
     private mutating func start(_ element: XMLPlistElement, line: UInt32, column: UInt32, unknownName: () -> String) throws {
+        if element != .plist && element != .unknown {
+            // Keys count too: each costs a string, like a value.
+            objectCount += 1
+            guard objectCount <= options.maximumObjectCount else {
+                throw error(.tooManyObjects, "more than \(options.maximumObjectCount) elements", line, column)
+            }
+        }
         switch element {
         case .unknown:
             throw error(.unexpectedElement, "unknown element <\(unknownName())>: expected \(expectation())", line, column)
@@ -80,10 +87,6 @@ struct XMLPropertyListBuilder {
             leaf = OpenLeaf(element: .key, line: line, column: column)
         default:
             try checkValueAllowed(element, line: line, column: column)
-            objectCount += 1
-            guard objectCount <= options.maximumObjectCount else {
-                throw error(.tooManyObjects, "more than \(options.maximumObjectCount) values", line, column)
-            }
             switch element {
             case .dict:
                 guard stack.count < options.maximumDepth else {
