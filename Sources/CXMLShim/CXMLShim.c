@@ -371,9 +371,6 @@ const cxml_event *cxml_reader_events(const cxml_reader *reader) { return reader-
 const uint8_t *cxml_reader_text(const cxml_reader *reader) { return reader->text; }
 const char *cxml_reader_unknown_name(const cxml_reader *reader) { return reader->unknown_name; }
 cxml_stop cxml_reader_stop(const cxml_reader *reader) { return reader->stop; }
-int cxml_reader_well_formed(const cxml_reader *reader) {
-    return reader->ctxt != NULL && reader->ctxt->wellFormed && reader->stop.reason == CXML_STOP_NONE;
-}
 
 void cxml_reader_consume(cxml_reader *reader) {
     cxml_reader *r = reader;
