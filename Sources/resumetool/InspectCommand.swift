@@ -35,7 +35,8 @@ struct InspectCommand: ParsableCommand {
         var reports: [JSONValue] = []
         var failed = false
         var text = ""
-        for (index, argument) in blobs.enumerated() {
+        var shownAny = false
+        for argument in blobs {
             let blob: BlobFile
             do {
                 blob = try BlobFile(argument)
@@ -49,8 +50,10 @@ struct InspectCommand: ParsableCommand {
             if json {
                 reports.append(report.json)
             } else {
-                if index > 0 { text.append("\n") }
+                // A blank line between reports, counting only the blobs actually shown.
+                if shownAny { text.append("\n") }
                 text.append(report.text)
+                shownAny = true
             }
             // Thousands of blobs: flush in chunks instead of holding everything.
             if !json, text.utf8.count > 1 << 16 {

@@ -64,7 +64,16 @@ struct RebuildCommand: ParsableCommand {
             do {
                 resume = try rebuilder.rebuild(fromPartialFile: from)
             } catch let error as ResumeDataError where error.code == .partialFile {
-                throw Diagnostic(file: from, message: error.message)
+                // The library's message starts with the path; the diagnostic already names the file.
+                var message = error.message
+                for prefix in [from + ": ", from + " "] where message.hasPrefix(prefix) {
+                    message = String(message.dropFirst(prefix.count))
+                    break
+                }
+                throw Diagnostic(file: from, message: message)
+            } catch let error as ResumeDataError where error.code == .invalidArgument {
+                // A bad --url is a usage error (exit 64), like a malformed --header.
+                throw Diagnostic.usageError(error.message, command: "rebuild")
             } catch {
                 throw Diagnostic(file: "resumetool rebuild", message: "\(error)")
             }

@@ -45,6 +45,9 @@ struct RelocateCommand: ParsableCommand {
                 } else {
                     moved = try input.resume.relocated(localPath: localPath ?? "")
                 }
+            } catch let error as ResumeDataError where error.code == .invalidArgument {
+                // A bad --temp-file or --local-path is a usage error (exit 64), not bad input.
+                throw Diagnostic.usageError(error.message, command: "relocate")
             } catch {
                 throw Diagnostic(file: input.input.displayName, message: "\(error)")
             }

@@ -34,7 +34,7 @@ struct XMLParserDiagnostic {
         case Self.tagNotFinished:
             return PropertyListError(.truncated, "the input ends inside <\(str1 ?? "?")> opened on line \(int1)", at: location)
         case Self.documentEmpty:
-            return PropertyListError(.truncated, "the document is empty: expected <plist> or a value", at: location)
+            return PropertyListError(.truncated, "not a property list: expected XML (<plist> or a value) or binary data starting with bplist00", at: location)
         case Self.documentEnd, Self.extraContent:
             return PropertyListError(.malformedXML, "expected the end of the document after the top element: \(message)", at: location)
         case Self.entityRefSemicolonMissing:
