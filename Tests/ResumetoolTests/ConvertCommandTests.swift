@@ -19,13 +19,14 @@ import ResumeDataCodec
             #expect(converted.container.rawValue == container)
             #expect(converted.entries == original.entries, "\(sample) → \(container) changed the entries")
 
-            // Back to the sample's own container: the very bytes our writer made, unless the
-            // trip went through XML, which sorts keys as Apple's writer does, and the sample's were not.
+            // Back to the sample's own container: the very bytes our writer made, unless a plain
+            // binary dictionary (which keeps its key order) went through XML, which sorts keys as
+            // Apple's writer does. Keyed archives always get Apple's insertion order back.
             let back = folder.path("back-from-\(container)")
             let returned = try EndToEnd.run(["convert", output, "--to", original.container.rawValue, "-o", back])
             #expect(returned == ToolRunner.Result(status: 0, stdout: "", stderr: ""))
             let backBytes = try Data(contentsOf: URL(fileURLWithPath: back))
-            if container == "xml", original.entries.keys != original.entries.keys.sorted() {
+            if container == "xml", original.container == .binary {
                 let reread = try ResumeData(data: backBytes)
                 #expect(reread.entries == original.entries)
                 #expect(reread.entries.keys == original.entries.keys.sorted())
