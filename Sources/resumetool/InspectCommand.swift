@@ -8,16 +8,13 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show what a resume blob holds, and what is wrong with it.",
         discussion: """
-            Reads all four containers (XML, binary, keyed archive, keyed archive as XML) and shows
-            the container, URL, bytes received, partial file, validators, both requests with their
-            headers, every other key, and the findings of `validate`.
+            Reads all four containers (XML, binary, keyed archive, keyed archive as XML) and shows the container, URL, bytes received, partial file, validators, both requests with their headers, every other key, and the findings of `validate`.
 
             Example:
               resumetool inspect Samples/ios12-keyed-archive.resumedata
               resumetool inspect --json *.resumedata | jq '.[].downloadURL'
 
-            Exit status: 0 every blob was read, 1 a blob could not be read (the others are still
-            shown), 64 usage error.
+            Exit status: 0 every blob was read, 1 a blob could not be read (the others are still shown), 64 usage error.
             """
     )
 

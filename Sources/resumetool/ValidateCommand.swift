@@ -15,8 +15,7 @@ struct ValidateCommand: ParsableCommand {
             Example:
               resumetool validate --tmp-dir ./tmp app-resume.plist
 
-            Exit status: 0 no errors (warnings allowed), 1 a finding of severity error,
-            2 a blob could not be read, 64 usage error.
+            Exit status: 0 no errors (warnings allowed), 1 a finding of severity error, 2 a blob could not be read, 64 usage error.
             """
     )
 
