@@ -61,12 +61,16 @@ struct InspectReport {
         case .real(let real): short = .real(real.value)
         case .boolean(let flag): short = .bool(flag)
         case .date(let date): short = .string(DateText.iso8601(date))
-        case .data(let bytes): short = .string("\(bytes.count) bytes")
-        case .array(let items), .set(let items): short = .string("\(items.count) items")
-        case .dictionary(let dictionary): short = .string("\(dictionary.count) entries")
+        case .data(let bytes): short = .string(counted(bytes.count, "byte", "bytes"))
+        case .array(let items), .set(let items): short = .string(counted(items.count, "item", "items"))
+        case .dictionary(let dictionary): short = .string(counted(dictionary.count, "entry", "entries"))
         case .uid(let reference): short = .integer(reference)
         }
         return .object([("type", .string(value.typeName)), ("value", short)])
+    }
+
+    private static func counted(_ count: Int, _ one: String, _ many: String) -> String {
+        "\(count) \(count == 1 ? one : many)"
     }
 
     // MARK: Text

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ResumeDataCodec
 
 /// `resumetool inspect`, text and JSON, on every sample.
 @Suite struct InspectCommandTests {
@@ -89,6 +90,78 @@ import Testing
         #expect(findings.first?["key"] as? String == "NSURLSessionResumeEntityTag")
         #expect(object["entityTag"] is NSNull)
         #expect(object["serverDownloadDate"] is NSNull)
+    }
+
+    /// No sample has keys beyond the known ones; this blob has one of each type.
+    @Test func otherKeysInTextAndJSON() throws {
+        var resume = try ResumeData(data: try EndToEnd.sample("ios9-xml.plist"))
+        resume.entries["AppNote"] = "kept"
+        resume.entries["AppCount"] = .integer(-3)
+        resume.entries["AppFlag"] = .boolean(true)
+        resume.entries["AppRatio"] = .real(PropertyListReal(0.5))
+        resume.entries["AppStamp"] = .date(Date(timeIntervalSince1970: 1_700_000_000))
+        resume.entries["AppBytes"] = .data(Data([1, 2, 3]))
+        resume.entries["AppList"] = .array(["a", "b"])
+        resume.entries["AppTable"] = .dictionary(["k": "v"])
+        let folder = try TemporaryDirectory()
+        let path = folder.path("others.plist")
+        try resume.encoded(as: .binary).write(to: URL(fileURLWithPath: path))
+
+        let text = try EndToEnd.run(["inspect", path])
+        #expect(text.status == 0)
+        #expect(text.stdout.hasSuffix("""
+              other keys:
+                AppNote: string "kept"
+                AppCount: integer -3
+                AppFlag: boolean true
+                AppRatio: real 0.5
+                AppStamp: date 2023-11-14T22:13:20Z
+                AppBytes: data (3 bytes) <010203>
+                AppList: array (2 items)
+                AppTable: dictionary (1 entry)
+              findings:           none
+
+            """))
+
+        let json = try EndToEnd.run(["inspect", "--json", path])
+        #expect(json.stdout.contains("""
+              "otherKeys": {
+                "AppNote": {
+                  "type": "string",
+                  "value": "kept"
+                },
+                "AppCount": {
+                  "type": "integer",
+                  "value": -3
+                },
+                "AppFlag": {
+                  "type": "boolean",
+                  "value": true
+                },
+                "AppRatio": {
+                  "type": "real",
+                  "value": 0.5
+                },
+                "AppStamp": {
+                  "type": "date",
+                  "value": "2023-11-14T22:13:20Z"
+                },
+                "AppBytes": {
+                  "type": "data",
+                  "value": "3 bytes"
+                },
+                "AppList": {
+                  "type": "array",
+                  "value": "2 items"
+                },
+                "AppTable": {
+                  "type": "dictionary",
+                  "value": "1 entry"
+                }
+              },
+            """))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        try Self.checkShape(object)
     }
 
     @Test(arguments: EndToEnd.unreadableSamples.map(\.name))
