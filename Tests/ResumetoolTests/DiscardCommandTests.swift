@@ -79,6 +79,17 @@ import ResumeDataCodec
         #expect(FileManager.default.fileExists(atPath: blob))
     }
 
+    @Test func aTempFileNameThatClimbsIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let blob = folder.path("blob.plist")
+        // The library's relocate lets ".." through (no slash); discard must not follow it.
+        #expect(try EndToEnd.run(["relocate", "ios9-xml.plist", "--temp-file", "..", "-o", blob]).status == 0)
+        let result = try EndToEnd.run(["discard", blob])
+        #expect(result == ToolRunner.Result(
+            status: 1, stdout: "", stderr: "\(blob): error: refusing to delete \"..\": a temp file name must be a bare file name\n"))
+        #expect(try folder.contents() == ["blob.plist"])
+    }
+
     @Test func unreadableBlobDeletesNothing() throws {
         let folder = try TemporaryDirectory()
         let blob = try folder.copySample("broken-xml.plist")

@@ -193,6 +193,17 @@ import ResumeDataCodec
         #expect(both == ToolRunner.Result(status: 0, stdout: first + "\n" + second, stderr: ""))
     }
 
+    /// Past 64 KiB the text is written in chunks; the joins must not show.
+    @Test func manyBlobsInOneCall() throws {
+        let names = ["ios9-xml.plist", "ios12-keyed-archive.resumedata", "ios10-corrupted-requests.plist"]
+        let alone = try names.map { try EndToEnd.run(["inspect", $0]).stdout }
+        let arguments = (0..<90).map { names[$0 % names.count] }
+        let result = try EndToEnd.run(["inspect"] + arguments)
+        let expected = (0..<90).map { alone[$0 % names.count] }.joined(separator: "\n")
+        #expect(expected.utf8.count > 1 << 16)
+        #expect(result == ToolRunner.Result(status: 0, stdout: expected, stderr: ""))
+    }
+
     @Test func anUnreadableBlobAmongOthersStillShowsTheOthers() throws {
         let good = try EndToEnd.run(["inspect", "ios9-xml.plist"]).stdout
         let result = try EndToEnd.run(["inspect", "broken-xml.plist", "ios9-xml.plist", "missing.plist"])

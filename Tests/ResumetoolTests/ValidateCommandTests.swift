@@ -69,6 +69,16 @@ import Testing
         #expect(result.stdout == "ios12-keyed-archive.resumedata: error: NSURLSessionResumeInfoTempFileName: the partial file \(folder.url.path)/CFNetworkDownload_Occ2S2.tmp does not exist [temp-file-missing]\n")
     }
 
+    @Test func withAPartialFileOfTheWrongSize() throws {
+        let folder = try TemporaryDirectory()
+        try Data(count: 1000).write(to: folder.url.appendingPathComponent(EndToEnd.partialName))
+        let result = try EndToEnd.run(["validate", "--tmp-dir", folder.url.path, "binary-dictionary.bplist"])
+        #expect(result == ToolRunner.Result(
+            status: 1,
+            stdout: "binary-dictionary.bplist: error: NSURLSessionResumeInfoTempFileName: the partial file \(folder.url.path)/CFNetworkDownload_Occ2S2.tmp has 1000 bytes, fewer than the 4096 received [temp-file-size]\n",
+            stderr: ""))
+    }
+
     @Test func severalBlobsTheWorstStatusWins() throws {
         let clean = try EndToEnd.run(["validate", "ios9-xml.plist", "ios12-keyed-archive.resumedata"])
         #expect(clean == ToolRunner.Result(status: 0, stdout: "ios9-xml.plist: ok\nios12-keyed-archive.resumedata: ok\n", stderr: ""))
