@@ -51,7 +51,7 @@ struct ValidateCommand: ParsableCommand {
             }
             for finding in findings {
                 let key = finding.key.map { "\($0): " } ?? ""
-                out += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(finding.message) [\(finding.code)]\n"
+                out += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(InspectReport.visible(finding.message)) [\(finding.code)]\n"
                 if finding.severity == .error, status == 0 { status = 1 }
             }
         }

@@ -164,6 +164,36 @@ import ResumeDataCodec
         try Self.checkShape(object)
     }
 
+    @Test func xmlCannotHoldAControlCharacter() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("escape.plist")
+        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", "https://example.com/a",
+                                       "--etag", "\"e\u{1b}\"", "--format", "xml", "-o", path])
+        #expect(result == ToolRunner.Result(status: 1, stdout: "", stderr: "\(path): error: cannot write as xml: root.NSURLSessionResumeEntityTag: XML 1.0 cannot hold the control character U+001B in a string (use a binary property list)\n"))
+        #expect(try folder.contents() == [])
+    }
+
+    /// Blob text is untrusted: control characters are shown escaped, never sent to the terminal.
+    @Test func controlCharactersAreEscapedInText() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("escape.bplist")
+        let made = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", "https://example.com/a",
+                                     "--etag", "\"e\u{1b}[2J\"", "--header", "X-Note: one\u{7}two",
+                                     "--format", "binary", "-o", path])
+        #expect(made == ToolRunner.Result(status: 0, stdout: "", stderr: ""))
+        let text = try EndToEnd.run(["inspect", path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("  entity tag:         \"e\\u{1b}[2J\"\n"))
+        #expect(text.stdout.contains("    X-Note: one\\u{7}two\n"))
+        #expect(!text.stdout.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x7 })
+        // JSON keeps the exact value, escaped the JSON way.
+        let json = try EndToEnd.run(["inspect", "--json", path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["entityTag"] as? String == "\"e\u{1b}[2J\"")
+        let headers = try #require((object["currentRequest"] as? [String: Any])?["headers"] as? [String: String])
+        #expect(headers["X-Note"] == "one\u{7}two")
+    }
+
     @Test(arguments: EndToEnd.unreadableSamples.map(\.name))
     func unreadableSampleGivesOneDiagnostic(_ sample: String) throws {
         let diagnostic = try #require(EndToEnd.unreadableSamples.first { $0.name == sample }?.diagnostic)
