@@ -77,6 +77,17 @@ import ResumeDataCodec
         #expect(try folder.contents() == ["binary", "binary.again", "xml", "xml.again"])
     }
 
+    @Test func binaryToAPipeIsWhatTheFileGets() throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.path("out.bplist")
+        #expect(try Self.run(["plist", "convert", "--to", "binary", "libplist/order.plist", "-o", output]).status == 0)
+        let file = try Data(contentsOf: URL(fileURLWithPath: output))
+        let piped = try EndToEnd.runForBytes(["plist", "convert", "--to", "binary", "-", "-o", "-"],
+                                             stdin: try Self.fixture("libplist/order.plist"))
+        #expect(piped == file)
+        #expect(try PropertyListReader().read(piped).value == (try PropertyListReader().read(try Self.fixture("libplist/order.bplist")).value))
+    }
+
     @Test func convertToXMLIsApplesLayout() throws {
         let bytes = try Self.fixture("libplist/7.plist")
         let result = try Self.run(["plist", "convert", "--to", "xml", "libplist/7.plist"])
