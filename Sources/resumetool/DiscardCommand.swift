@@ -8,9 +8,7 @@ struct DiscardCommand: ParsableCommand {
         commandName: "discard",
         abstract: "Delete a resume blob and the partial file it names.",
         discussion: """
-            Removes the partial file (TempFileName inside DIR, or LocalPath, which must lie inside
-            DIR), then the blob, and says what it removed. DIR defaults to the blob's folder.
-            Paths outside DIR are refused and nothing is deleted.
+            Removes the partial file (TempFileName inside DIR, or LocalPath, which must lie inside DIR), then the blob, and says what it removed. DIR defaults to the blob's folder. Paths outside DIR are refused and nothing is deleted.
 
             Example:
               resumetool discard app.resumedata --tmp-dir ./tmp

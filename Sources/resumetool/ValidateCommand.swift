@@ -15,8 +15,7 @@ struct ValidateCommand: ParsableCommand {
             Example:
               resumetool validate --tmp-dir ./tmp app-resume.plist
 
-            Exit status: 0 no errors (warnings allowed), 1 a finding of severity error,
-            2 a blob could not be read, 64 usage error.
+            Exit status: 0 no errors (warnings allowed), 1 a finding of severity error, 2 a blob could not be read, 64 usage error.
             """
     )
 
@@ -52,7 +51,7 @@ struct ValidateCommand: ParsableCommand {
             }
             for finding in findings {
                 let key = finding.key.map { "\($0): " } ?? ""
-                out += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(finding.message) [\(finding.code)]\n"
+                out += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(InspectReport.visible(finding.message)) [\(finding.code)]\n"
                 if finding.severity == .error, status == 0 { status = 1 }
             }
         }
