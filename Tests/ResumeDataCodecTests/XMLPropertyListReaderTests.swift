@@ -247,7 +247,8 @@ import Testing
         #expect(T.readError("")?.description == "1:1: the document is empty: expected <plist> or a value")
         #expect(T.readError("   ")?.code == .truncated)
         #expect(T.readError("<?xml version=\"1.0\"?>")?.code == .truncated)
-        #expect(T.readError("x<plist/>")?.description == "1:1: expected <plist> or a value at the start of the document, found text")
+        #expect(T.readError("x<plist/>")?.description == "1:1: not a property list: expected XML (<plist> or a value) or binary data starting with bplist00")
+        #expect(T.readError("x<plist/>")?.code == .unknownFormat)
     }
 
     @Test func badScalarsNameTheElementAndText() throws {

@@ -29,9 +29,9 @@ enum EndToEnd {
         ("README.md",
          "README.md:1:1: error: not a property list: expected XML (<plist> or a value) or binary data starting with bplist00"),
         ("broken-truncated.resumedata",
-         "broken-truncated.resumedata: byte 0x1183: error: object-reference size is 214; it must be 1 to 8"),
+         "broken-truncated.resumedata: byte 0x1183: error: object-reference size is 214; it must be 1 to 8 (the last 32 bytes are not a trailer: is the file truncated?)"),
         ("broken-xml.plist",
-         "broken-xml.plist:6:72: error: expected </string> (opened on line 6), found </key>"),
+         "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>"),
         ("newer-obscured-format.resumedata",
          "newer-obscured-format.resumedata: byte 0x0: error: this is the newer resume data of Apple's Network-framework loader (an NWURLSessionDownloadResumeInfo archive whose first 8 bytes are XOR-ed with \"TedLasso\"); it is recognised but not decoded yet"),
     ]

@@ -239,11 +239,11 @@ import ResumeDataCodec
         let result = try EndToEnd.run(["inspect", "broken-xml.plist", "ios9-xml.plist", "missing.plist"])
         #expect(result == ToolRunner.Result(
             status: 1, stdout: good,
-            stderr: "broken-xml.plist:6:72: error: expected </string> (opened on line 6), found </key>\nmissing.plist: error: no such file\n"))
+            stderr: "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\nmissing.plist: error: no such file\n"))
 
         let json = try EndToEnd.run(["inspect", "--json", "broken-xml.plist", "ios9-xml.plist"])
         #expect(json.status == 1)
-        #expect(json.stderr == "broken-xml.plist:6:72: error: expected </string> (opened on line 6), found </key>\n")
+        #expect(json.stderr == "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\n")
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(array.count == 1)
         #expect(array.first?["container"] as? String == "xml")

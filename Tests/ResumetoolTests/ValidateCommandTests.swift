@@ -92,7 +92,7 @@ import Testing
             let result = try EndToEnd.run(["validate"] + order)
             #expect(result.status == 2)
             #expect(result.stdout == Self.output("ios11-byte-range.plist", try #require(Self.expected["ios11-byte-range.plist"]).lines))
-            #expect(result.stderr == "broken-xml.plist:6:72: error: expected </string> (opened on line 6), found </key>\n")
+            #expect(result.stderr == "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\n")
         }
     }
 

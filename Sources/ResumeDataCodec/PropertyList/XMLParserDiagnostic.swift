@@ -37,9 +37,9 @@ struct XMLParserDiagnostic {
         case Self.tagNotFinished:
             return PropertyListError(.truncated, "the input ends inside <\(str1 ?? "?")> opened on line \(int1)", at: location)
         case Self.documentEmpty where message.hasPrefix("Start tag expected"):
-            return PropertyListError(.malformedXML, "expected <plist> or a value at the start of the document, found text", at: location)
+            return PropertyListError(.unknownFormat, "not a property list: expected XML (<plist> or a value) or binary data starting with bplist00", at: location)
         case Self.documentEmpty:
-            return PropertyListError(.truncated, "not a property list: expected XML (<plist> or a value) or binary data starting with bplist00", at: location)
+            return PropertyListError(.truncated, "the document is empty: expected <plist> or a value", at: location)
         case Self.documentEnd, Self.extraContent:
             return PropertyListError(.malformedXML, "expected the end of the document after the top element", at: location)
         case Self.entityRefSemicolonMissing:
