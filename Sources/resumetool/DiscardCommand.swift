@@ -34,7 +34,7 @@ struct DiscardCommand: ParsableCommand {
             let folder = URL(fileURLWithPath: folderPath, isDirectory: true).resolvingSymlinksInPath().standardizedFileURL
             let partial: URL?
             if let name = input.resume.tempFileName {
-                guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+                guard ResumeData.isBareFileName(name) else {
                     throw Diagnostic(file: blob, message: "refusing to delete \"\(name)\": a temp file name must be a bare file name")
                 }
                 partial = folder.appendingPathComponent(name)

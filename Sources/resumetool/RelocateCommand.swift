@@ -52,6 +52,10 @@ struct RelocateCommand: ParsableCommand {
                 throw Diagnostic(file: input.input.displayName, message: "\(error)")
             }
             try BlobFile.write(moved, as: moved.container, to: OutputFile(output))
+            if localPath != nil, let name = moved.tempFileName {
+                Diagnostic(file: input.input.displayName, severity: .warning,
+                           message: "the blob also names the temp file \(name), which systems since iOS 9 look for first; use --temp-file to change it").emit()
+            }
         }
     }
 }

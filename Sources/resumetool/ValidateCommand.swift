@@ -27,6 +27,12 @@ struct ValidateCommand: ParsableCommand {
 
     func validate() throws {
         guard !blobs.isEmpty else { throw ValidationError("give at least one BLOB") }
+        if let tmpDirectory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: tmpDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--tmp-dir \(tmpDirectory) is not a folder")
+            }
+        }
     }
 
     func run() throws {

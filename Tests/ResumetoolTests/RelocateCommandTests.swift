@@ -66,7 +66,22 @@ import ResumeDataCodec
         #expect(relative == ToolRunner.Result(
             status: 64, stdout: "",
             stderr: "Error: a local path must be absolute, not \"tmp/a.tmp\"\n  See 'resumetool relocate --help' for more information.\n"))
+        let dots = try EndToEnd.run(["relocate", "ios9-xml.plist", "--temp-file", "..", "-o", output])
+        #expect(dots == ToolRunner.Result(
+            status: 64, stdout: "",
+            stderr: "Error: a temp file name must be a bare file name, not \"..\"\n  See 'resumetool relocate --help' for more information.\n"))
         #expect(try folder.contents() == [])
+    }
+
+    @Test func aNewLocalPathWarnsWhenATempFileNameStillWins() throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.path("moved")
+        let result = try EndToEnd.run(["relocate", "ios9-xml.plist", "--local-path", "/var/tmp/Example.partial", "-o", output])
+        #expect(result == ToolRunner.Result(
+            status: 0, stdout: "",
+            stderr: "ios9-xml.plist: warning: the blob also names the temp file CFNetworkDownload_Occ2S2.tmp, which systems since iOS 9 look for first; use --temp-file to change it\n"))
+        let moved = try ResumeData(data: try Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(moved.localPath == "/var/tmp/Example.partial")
     }
 
     @Test func rejectedInputWritesNothing() throws {

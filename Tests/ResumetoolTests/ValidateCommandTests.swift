@@ -69,6 +69,13 @@ import Testing
         #expect(result.stdout == "ios12-keyed-archive.resumedata: error: NSURLSessionResumeInfoTempFileName: the partial file \(folder.url.path)/CFNetworkDownload_Occ2S2.tmp does not exist [temp-file-missing]\n")
     }
 
+    @Test func aTmpDirThatIsNotAFolderIsAUsageError() throws {
+        let result = try EndToEnd.run(["validate", "--tmp-dir", "/nonexistent-folder", "ios12-keyed-archive.resumedata"])
+        #expect(result == ToolRunner.Result(
+            status: 64, stdout: "",
+            stderr: "Error: --tmp-dir /nonexistent-folder is not a folder\nUsage: resumetool validate [--tmp-dir <tmp-dir>] <blobs> ...\n  See 'resumetool validate --help' for more information.\n"))
+    }
+
     @Test func withAPartialFileOfTheWrongSize() throws {
         let folder = try TemporaryDirectory()
         try Data(count: 1000).write(to: folder.url.appendingPathComponent(EndToEnd.partialName))
