@@ -12,15 +12,12 @@ struct PlistConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Convert a property list to XML, binary or JSON.",
         discussion: """
-            The output file is replaced atomically; nothing is written when the input is rejected.
-            Binary output is refused on a terminal. JSON spells data as base64, dates as ISO 8601
-            and UIDs as {"CF$UID": n}.
+            The output file is replaced atomically; nothing is written when the input is rejected. Binary output is refused on a terminal. JSON spells data as base64, dates as ISO 8601 and UIDs as {"CF$UID": n}.
 
             Example:
               resumetool plist convert --to xml resume.bplist -o resume.plist
 
-            Exit status: 0 converted, 1 the input is not a readable property list or the output
-            cannot be written, 64 usage error.
+            Exit status: 0 converted, 1 the input is not a readable property list or the output cannot be written, 64 usage error.
             """
     )
 

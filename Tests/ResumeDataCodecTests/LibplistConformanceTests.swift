@@ -59,7 +59,7 @@ import Testing
     @Test func aRepeatedEmptyKeyIsRejectedByDefaultAndKeptLastOnRequest() throws {
         let error = try #require(throws: PropertyListError.self) { try Self.read("empty_keys.plist") }
         #expect(error.code == .duplicateKey)
-        #expect(error.description == "5:5: root: duplicate key \"\" in <dict>")
+        #expect(error.description == "5:5: root: duplicate key \"\" in <dict>: each key may appear once")
         let value = try Self.read("empty_keys.plist", options: .init(duplicateKeys: .keepLast)).value
         #expect(value == ["": "empty key with comment"])
     }
