@@ -94,7 +94,7 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
         #expect { try ResumeCheckpoint.decode(try sample("newer-obscured-format.resumedata")) } throws: {
             invalidResumeData($0, containing: "XOR-ed with \"TedLasso\"")
         }
-        #expect { try ResumeCheckpoint.decode(Data("not a plist".utf8)) } throws: { invalidResumeData($0, containing: "1:1: the document is empty") }
+        #expect { try ResumeCheckpoint.decode(Data("not a plist".utf8)) } throws: { invalidResumeData($0, containing: "1:1: not a property list") }
 
         var noBytes = ResumeData(container: .xml)
         noBytes.downloadURL = "http://127.0.0.1/x"
