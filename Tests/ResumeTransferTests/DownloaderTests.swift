@@ -380,6 +380,49 @@ let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
         }
     }
 
+    @Test func blobLeftAfterTheFinalRenameIsCleanedUp() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            try oneMiB.write(to: URL(fileURLWithPath: destination))
+            let checkpoint = DownloadCheckpoint(originalURL: server.url, currentURL: server.url, bytesReceived: 5, entityTag: server.file.etag)
+            try ResumeCheckpoint.encode(checkpoint, partialPath: destination + ".part").write(to: URL(fileURLWithPath: destination + ".resume"))
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(task.foundComplete)
+            #expect(!exists(destination + ".resume"))
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func partialFileShorterThanTheBlobSaysStartsOver() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            try oneMiB.prefix(1000).write(to: URL(fileURLWithPath: destination + ".part"))
+            let checkpoint = DownloadCheckpoint(originalURL: server.url, currentURL: server.url, bytesReceived: 5000, entityTag: server.file.etag)
+            try ResumeCheckpoint.encode(checkpoint, partialPath: destination + ".part").write(to: URL(fileURLWithPath: destination + ".resume"))
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == [nil])
+        }
+    }
+
+    @Test func partialFileLongerThanTheBlobSaysIsCutBack() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            // Bytes after the checkpoint may never have been flushed: they are not trusted.
+            var part = oneMiB.prefix(3000)
+            part.append(Data(repeating: 0xEE, count: 2000))
+            try part.write(to: URL(fileURLWithPath: destination + ".part"))
+            let checkpoint = DownloadCheckpoint(originalURL: server.url, currentURL: server.url, bytesReceived: 3000, entityTag: server.file.etag)
+            try ResumeCheckpoint.encode(checkpoint, partialPath: destination + ".part").write(to: URL(fileURLWithPath: destination + ".resume"))
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == ["bytes=3000-"])
+        }
+    }
+
     @Test func invalidURLFailsWithoutRetrying() async throws {
         try await withDownloader { downloader in
             try await withTemporaryDirectory { directory in
