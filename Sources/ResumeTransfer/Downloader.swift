@@ -4,7 +4,20 @@ import Foundation
 /// Runs downloads through one HTTP client, at most
 /// ``DownloadConfiguration/maximumConcurrentDownloads`` at a time.
 ///
-/// Call ``shutdown()`` when done.
+/// ```swift
+/// let downloader = Downloader()
+/// let task = downloader.download(from: "https://example.com/big.iso", to: "big.iso")
+/// for await event in task.events { print(event) }
+/// print(await task.result())                        // .completed, or .failed(why)
+/// _ = try downloader.recover(in: "/var/downloads")  // after a crash: continue every *.resume
+/// try await downloader.shutdown()
+/// ```
+///
+/// Each download writes `FILE.part` and checkpoints Apple-format resume data in `FILE.resume`
+/// (fsync of the partial file first, then an atomic replace), so after `kill -9` at any moment
+/// the same call continues byte-exactly. `FILE` itself only ever appears complete and verified.
+///
+/// Call ``shutdown()`` when done: the HTTP client underneath must be shut down before it is released.
 public final class Downloader: Sendable {
     /// The settings every download of this downloader uses.
     public let configuration: DownloadConfiguration
