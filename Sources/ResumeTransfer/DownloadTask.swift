@@ -225,11 +225,26 @@ public final class DownloadTask: Sendable {
         var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration.machine)
         var meter = ProgressMeter()
         var attempt = 0
+        let writer = CheckpointWriter { [partialPath, resumeDataPath] checkpoint throws(DownloadError) in
+            try Self.writeCheckpoint(checkpoint, part: part, partialPath: partialPath, resumeDataPath: resumeDataPath)
+        }
         var action = machine.start()
         while true {
+            // Every step but sending writes or relies on the blob: no older checkpoint may still be
+            // in flight then. A failed background write stops the download (the blob before it
+            // is still valid), unless it is stopping with an error of its own already.
+            switch action {
+            case .sendRequest, .fail:
+                _ = await writer.drain()
+            default:
+                if let error = await writer.drain() {
+                    action = machine.diskFailed(Self.message(error))
+                    if case .none = action { return self.stopped(failing: error) }
+                }
+            }
             switch action {
             case .sendRequest(let plan):
-                action = await self.send(plan, client: client, machine: &machine, part: part, meter: &meter)
+                action = await self.send(plan, client: client, machine: &machine, part: part, meter: &meter, writer: writer)
             case .retry(let delay, let checkpoint):
                 attempt += 1
                 _ = self.saveCheckpoint(checkpoint, part: part)
@@ -261,7 +276,7 @@ public final class DownloadTask: Sendable {
 
     private func send(
         _ plan: DownloadStateMachine.RequestPlan, client: HTTPClient,
-        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter
+        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         if Task.isCancelled { return machine.pause() }
         var request = HTTPClientRequest(url: plan.url)
@@ -282,6 +297,8 @@ public final class DownloadTask: Sendable {
             await Self.drain(response.body)
             return action
         }
+        // An older checkpoint landing after the truncation would describe bytes that are gone.
+        if let error = await writer.drain() { return machine.diskFailed(Self.message(error)) }
         do {
             if let restart {
                 if try part.size() > 0 { self.continuation.yield(.restarted) }
@@ -307,7 +324,7 @@ public final class DownloadTask: Sendable {
                 case .none:
                     continue
                 case .checkpoint(let checkpoint):
-                    try self.writeCheckpoint(checkpoint, part: part)
+                    if let error = writer.submit(checkpoint) { throw error }
                 default:
                     return next
                 }
@@ -377,9 +394,15 @@ public final class DownloadTask: Sendable {
 
     /// fsync the partial file first, so the blob never counts bytes that are not on disk.
     private func writeCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) throws(DownloadError) {
+        try Self.writeCheckpoint(checkpoint, part: part, partialPath: self.partialPath, resumeDataPath: self.resumeDataPath)
+    }
+
+    private static func writeCheckpoint(
+        _ checkpoint: DownloadCheckpoint, part: PartialFile, partialPath: String, resumeDataPath: String
+    ) throws(DownloadError) {
         try part.sync()
-        let blob = try ResumeCheckpoint.encode(checkpoint, partialPath: self.partialPath)
-        try FileSystem.writeAtomically(blob, to: self.resumeDataPath)
+        let blob = try ResumeCheckpoint.encode(checkpoint, partialPath: partialPath)
+        try FileSystem.writeAtomically(blob, to: resumeDataPath)
     }
 
     /// Best effort: the error, when the checkpoint could not be written.
