@@ -31,7 +31,6 @@ public struct DownloadConfiguration: Sendable {
         machine.initialBackoff = self.initialBackoff
         machine.maximumBackoff = self.maximumBackoff
         machine.maximumRetryAfter = self.maximumRetryAfter
-        machine.stallTimeout = self.stallTimeout
         machine.checkpointBytes = self.checkpointBytes
         machine.checkpointInterval = self.checkpointInterval
         return machine

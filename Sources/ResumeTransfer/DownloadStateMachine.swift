@@ -6,7 +6,8 @@ import Foundation
 /// the body ended, the connection failed, a timer fired) and performs the ``Action`` it returns.
 /// Keeping the decisions here lets the tests drive every transition with plain assertions.
 struct DownloadStateMachine: Sendable {
-    /// Knobs of the machine; the I/O layer also reads ``stallTimeout``.
+    /// Knobs of the machine. (Stalls are detected by the HTTP client's read timeout and reported
+    /// through ``transportFailed(_:)``.)
     struct Configuration: Sendable {
         var maximumRedirects = 10
         /// Failed attempts in a row (no byte received in between) before giving up.
@@ -15,7 +16,6 @@ struct DownloadStateMachine: Sendable {
         var maximumBackoff: Duration = .seconds(30)
         /// Retry-After values above this are clamped, so a server cannot park us for a day.
         var maximumRetryAfter: Duration = .seconds(300)
-        var stallTimeout: Duration = .seconds(30)
         var checkpointBytes: Int64 = 4 << 20
         var checkpointInterval: Duration = .seconds(2)
         /// Returns a value in 0..<1 used to spread retries; tests make it constant.
@@ -32,7 +32,8 @@ struct DownloadStateMachine: Sendable {
         case receiveBody(offset: Int64, restartCheckpoint: DownloadCheckpoint?)
         /// Nothing to do.
         case none
-        /// fsync the partial file, then write this checkpoint next to it atomically.
+        /// fsync the partial file, then write this checkpoint next to it atomically (the bytes it
+        /// counts are all written already, so receiving may continue meanwhile).
         case checkpoint(DownloadCheckpoint)
         /// Drop the connection, write the checkpoint, sleep, then call ``retryTimerFired()``.
         case retry(after: Duration, checkpoint: DownloadCheckpoint)
