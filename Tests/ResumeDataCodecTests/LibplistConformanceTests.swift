@@ -28,7 +28,7 @@ import Testing
         // `<!test>` inside a key is not well-formed XML: libxml2 rejects it before the plist grammar.
         let tag = try #require(throws: PropertyListError.self) { try Self.read("invalid_tag.plist") }
         #expect(tag.code == .malformedXML)
-        #expect(tag.locationDescription == "3:14")
+        #expect(tag.description == "3:14: markup that is not well-formed XML: expected a tag, text, a comment or CDATA")
     }
 
     @Test(arguments: (1...8).flatMap { ["off\($0)byte\($0 == 1 ? "" : "s").bplist", "dictref\($0)byte\($0 == 1 ? "" : "s").bplist"] })

@@ -48,26 +48,10 @@ enum EndToEnd {
     /// which spoils binary plists); fails the test unless the tool exits 0 with nothing on stderr.
     static func runForBytes(_ arguments: [String], stdin: Data? = nil,
                             sourceLocation: SourceLocation = #_sourceLocation) throws -> Data {
-        let process = Process()
-        process.executableURL = ToolRunner.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = samples
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        group.wait()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, sourceLocation: sourceLocation)
-        #expect(String(decoding: errData, as: UTF8.self) == "", sourceLocation: sourceLocation)
-        return outData
+        let output = try ToolRunner.capture(ToolRunner.executable, arguments, stdin: stdin, in: samples)
+        #expect(output.status == 0, sourceLocation: sourceLocation)
+        #expect(String(decoding: output.stderr, as: UTF8.self) == "", sourceLocation: sourceLocation)
+        return output.stdout
     }
 
     static func sample(_ name: String) throws -> Data {

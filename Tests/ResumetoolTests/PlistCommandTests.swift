@@ -142,7 +142,7 @@ import ResumeDataCodec
 
     static let rejected: [(name: String, diagnostic: String)] = [
         ("libplist/amp.plist", "libplist/amp.plist:3:18: error: expected ';' to end the entity reference (write a literal '&' as &amp;)"),
-        ("libplist/invalid_tag.plist", "libplist/invalid_tag.plist:3:14: error: internal error: detected an error in element content"),
+        ("libplist/invalid_tag.plist", "libplist/invalid_tag.plist:3:14: error: markup that is not well-formed XML: expected a tag, text, a comment or CDATA"),
         ("libplist/malformed_dict.bplist", "libplist/malformed_dict.bplist: byte 0x23: error: object 7: key 0 is an array (object 2), not a string"),
         ("libplist/recursion.bplist", "libplist/recursion.bplist: byte 0xa: error: object 0: B.A: object 1 contains itself (reference cycle through object 0)"),
         ("../../../Samples/broken-xml.plist", "../../../Samples/broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>"),

@@ -86,21 +86,10 @@ import ResumeDataCodec
         let folder = try TemporaryDirectory()
         let paths = try Self.writeBlobs(into: folder)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script] + paths
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        group.wait()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: errData, as: UTF8.self) == "")
+        let plistlib = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.script] + paths)
+        #expect(plistlib.status == 0)
+        #expect(String(decoding: plistlib.stderr, as: UTF8.self) == "")
+        let outData = plistlib.stdout
         let seen = try #require(try JSONSerialization.jsonObject(with: outData) as? [String: [String: Any]])
         #expect(seen.count == paths.count)
 

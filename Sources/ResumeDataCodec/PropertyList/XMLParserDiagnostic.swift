@@ -59,6 +59,9 @@ struct XMLParserDiagnostic {
             return PropertyListError(.invalidString, "invalid text: \(lines.joined(separator: " "))", at: location)
         case Self.internalError where message.hasPrefix("Excessive depth"):
             return PropertyListError(.tooDeep, "elements nested more than \(int1 > 0 ? String(int1) : "256") deep, the most libxml2 reads", at: location)
+        case Self.internalError where message.contains("detected an error in element content"):
+            // libxml2's wording for markup it cannot parse inside an element, such as `<!test>`.
+            return PropertyListError(.malformedXML, "markup that is not well-formed XML: expected a tag, text, a comment or CDATA", at: location)
         default:
             return PropertyListError(.malformedXML, message.isEmpty ? "malformed XML (libxml2 error \(code))" : message, at: location)
         }
