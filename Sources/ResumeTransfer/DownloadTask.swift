@@ -429,7 +429,13 @@ public final class DownloadTask: Sendable {
             // The files are already removed.
             break
         default:
-            _ = self.saveCheckpoint(checkpoint, part: part)
+            if checkpoint.bytesReceived == 0, (try? part.size()) == 0 {
+                // Nothing was received: leave no empty files behind.
+                FileSystem.remove(self.resumeDataPath)
+                FileSystem.remove(self.partialPath)
+            } else {
+                _ = self.saveCheckpoint(checkpoint, part: part)
+            }
         }
         return self.stopped(failing: error)
     }

@@ -250,6 +250,8 @@ let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
             let task = downloader.download(from: server.url, to: destination)
             #expect(await task.result() == .failed(.unexpectedStatus(404)))
             #expect(!exists(destination))
+            #expect(!exists(destination + ".part"))
+            #expect(!exists(destination + ".resume"))
             #expect(task.state == .failed(.unexpectedStatus(404)))
         }
     }
