@@ -25,6 +25,12 @@ struct cxml_reader {
     char *stop_str1;
     char *stop_str2;
     char *unknown_name;
+
+    /* Lines of the open elements (libxml2 allows 256 levels), to say where a truncated
+       document's open element began. */
+    uint32_t open_lines[300];
+    int depth;
+    int seen_root;
 };
 
 int cxml_shim_version(void) { return LIBXML_VERSION; }
@@ -129,6 +135,13 @@ static void cxml_push_event(cxml_reader *r, uint8_t kind, uint8_t element, int d
     e->element = element;
     cxml_tag_position(r, &e->line, &e->column);
     r->pending_start = r->text_length;
+    if (kind == CXML_EVENT_START) {
+        r->seen_root = 1;
+        if (r->depth >= 0 && r->depth < (int)(sizeof r->open_lines / sizeof r->open_lines[0])) r->open_lines[r->depth] = e->line;
+        r->depth++;
+    } else if (r->depth > 0) {
+        r->depth--;
+    }
 }
 
 static uint8_t cxml_element_id(const xmlChar *name, const xmlChar *prefix) {
@@ -236,6 +249,23 @@ static void cxml_structured_error(void *ctx, xmlErrorPtr error) {
 #endif
     cxml_reader *r = ctx;
     if (error == NULL || error->level < XML_ERR_ERROR) return; /* warnings: undeclared entities come to cxml_reference */
+    if (error->code == XML_ERR_DOCUMENT_END && r->ctxt != NULL) {
+        /* The push parser says "Extra content at the end of the document" also when the input
+           simply stops early; say what is really wrong. */
+        if (!r->seen_root) {
+            cxml_set_stop(r, CXML_STOP_XML_ERROR, XML_ERR_DOCUMENT_EMPTY, error->line, error->int2,
+                          "the document ends before its top element", NULL, NULL, 0);
+            return;
+        }
+        if (r->depth > 0 && r->ctxt->name != NULL) {
+            int index = r->depth - 1;
+            int max = (int)(sizeof r->open_lines / sizeof r->open_lines[0]);
+            int line = index < max ? (int)r->open_lines[index] : 0;
+            cxml_set_stop(r, CXML_STOP_XML_ERROR, XML_ERR_TAG_NOT_FINISHED, error->line, error->int2,
+                          "premature end of data", (const char *)r->ctxt->name, NULL, line);
+            return;
+        }
+    }
     cxml_set_stop(r, CXML_STOP_XML_ERROR, error->code, error->line, error->int2,
                   error->message, error->str1, error->str2, error->int1);
 }

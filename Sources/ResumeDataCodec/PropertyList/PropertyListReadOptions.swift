@@ -7,6 +7,9 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     public var maximumObjectCount: Int
     /// The largest input accepted, in bytes. Default 256 MiB.
     public var maximumInputSize: Int
+    /// Whether a dictionary may repeat a key, the last value winning (as Apple's, libplist's and
+    /// Python's readers do). Default `false`: a repeated key is an error.
+    public var allowsDuplicateKeys: Bool = false
 
     /// Creates options; every limit has a safe default.
     public init(maximumDepth: Int = 256, maximumObjectCount: Int = 4_000_000, maximumInputSize: Int = 256 << 20) {

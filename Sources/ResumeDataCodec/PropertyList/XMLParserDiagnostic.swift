@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns one of libxml2's parser errors into the error users see, rewording the common ones to
 /// say what was expected and what was found.
 struct XMLParserDiagnostic {
@@ -18,6 +20,7 @@ struct XMLParserDiagnostic {
     private static let invalidChar = 9
     private static let entityRefSemicolonMissing = 23
     private static let undeclaredEntity = 26
+    private static let undeclaredEntityWarning = 27
     private static let unknownEncoding = 31
     private static let unsupportedEncoding = 32
     private static let tagNameMismatch = 76
@@ -36,18 +39,24 @@ struct XMLParserDiagnostic {
         case Self.documentEmpty:
             return PropertyListError(.truncated, "the document is empty: expected <plist> or a value", at: location)
         case Self.documentEnd, Self.extraContent:
-            return PropertyListError(.malformedXML, "expected the end of the document after the top element: \(message)", at: location)
+            return PropertyListError(.malformedXML, "expected the end of the document after the top element", at: location)
         case Self.entityRefSemicolonMissing:
             return PropertyListError(.malformedXML, "expected ';' to end the entity reference (write a literal '&' as &amp;)", at: location)
-        case Self.undeclaredEntity:
+        case Self.undeclaredEntity, Self.undeclaredEntityWarning:
             return PropertyListError(
                 .malformedXML,
                 "\(message): a property list may use only &amp; &lt; &gt; &apos; &quot; and character references",
                 at: location)
         case Self.invalidChar, Self.invalidEncoding, Self.unknownEncoding, Self.unsupportedEncoding:
-            return PropertyListError(.invalidString, "invalid text: \(message)", at: location)
+            // libxml2 puts the offending bytes on a second line: "…, indicate encoding !\nBytes: 0xFF …".
+            let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            if message.contains("not proper UTF-8") {
+                let bytes = lines.dropFirst().joined(separator: " ")
+                return PropertyListError(.invalidString, "the text is not valid UTF-8\(bytes.isEmpty ? "" : " (\(bytes))")", at: location)
+            }
+            return PropertyListError(.invalidString, "invalid text: \(lines.joined(separator: " "))", at: location)
         case Self.internalError where message.hasPrefix("Excessive depth"):
-            return PropertyListError(.tooDeep, "elements nested deeper than libxml2 allows: \(message)", at: location)
+            return PropertyListError(.tooDeep, "elements nested more than \(int1 > 0 ? String(int1) : "256") deep, the most libxml2 reads", at: location)
         default:
             return PropertyListError(.malformedXML, message.isEmpty ? "malformed XML (libxml2 error \(code))" : message, at: location)
         }

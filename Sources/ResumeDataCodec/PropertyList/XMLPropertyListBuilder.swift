@@ -229,9 +229,10 @@ struct XMLPropertyListBuilder {
             items.append(value)
             stack.append(.array(items))
         case .dictionary(var dictionary, let key?, let keyLine, let keyColumn):
-            if dictionary.updateValue(value, forKey: key) != nil {
+            // updateValue keeps the first position and the last value, as Apple's reader does.
+            if dictionary.updateValue(value, forKey: key) != nil, !options.allowsDuplicateKeys {
                 stack.append(.dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0))
-                throw error(.duplicateKey, "duplicate key \"\(key)\" in <dict>", keyLine, keyColumn)
+                throw error(.duplicateKey, "duplicate key \"\(key)\" in <dict>: each key may appear once", keyLine, keyColumn)
             }
             stack.append(.dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0))
         case .dictionary(let dictionary, nil, _, _):

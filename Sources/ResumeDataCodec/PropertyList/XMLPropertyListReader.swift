@@ -10,9 +10,8 @@ import Foundation
 /// Safety: the parser runs with `XML_PARSE_NONET` and without `XML_PARSE_NOENT` or
 /// `XML_PARSE_DTDLOAD`; declared entities are never stored, so none is expanded (billion laughs)
 /// or loaded (an external entity naming a local file), and a reference to one is an error.
-///
-/// libxml2 itself refuses elements nested more than 256 deep, so with a larger
-/// ``PropertyListReadOptions/maximumDepth`` that is the effective limit.
+/// libxml2's push parser has no nesting limit of its own; ``PropertyListReadOptions/maximumDepth``
+/// is the limit.
 struct XMLPropertyListReader {
     var options: PropertyListReadOptions
 
