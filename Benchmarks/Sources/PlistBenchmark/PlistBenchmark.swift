@@ -75,7 +75,9 @@ struct PlistBenchmark {
                 measuresMemory: false, speedGoal: goal))
         }
         for (format, name, goal) in [(PropertyListFormat.binary, "binary", 2.0), (.xml, "xml", 1.5)] {
-            let wanted = settings.only.isEmpty || settings.only.contains { $0.hasPrefix("large-\(name)") }
+            let wanted = settings.only.isEmpty || settings.only.contains { only in
+                ["decode", "encode"].contains { "large-\(name)-\($0)".hasPrefix(only) }
+            }
             guard wanted else { continue }
             let (value, bytes) = try BenchmarkInputs.records(about: target, as: format)
             // The input must read back to what was generated, or the timings mean nothing.
