@@ -70,9 +70,16 @@ enum BenchmarkInputs {
     static func records(about targetBytes: Int, as format: PropertyListFormat) throws -> (value: PropertyListValue, bytes: Data) {
         let sampleCount = 2_000
         let sample = try PropertyListWriter().write(records(count: sampleCount), as: format)
-        let count = max(1, Int(Double(targetBytes) / Double(sample.count) * Double(sampleCount)))
-        let value = records(count: count)
-        return (value, try PropertyListWriter().write(value, as: format))
+        var count = max(1, Int(Double(targetBytes) / Double(sample.count) * Double(sampleCount)))
+        var value = records(count: count)
+        var bytes = try PropertyListWriter().write(value, as: format)
+        // Reference and offset sizes grow with the object count, so scale once more at full size.
+        if abs(bytes.count - targetBytes) > targetBytes / 50 {
+            count = max(1, Int(Double(targetBytes) / Double(bytes.count) * Double(count)))
+            value = records(count: count)
+            bytes = try PropertyListWriter().write(value, as: format)
+        }
+        return (value, bytes)
     }
 }
 

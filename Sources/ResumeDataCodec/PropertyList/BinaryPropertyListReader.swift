@@ -55,12 +55,14 @@ private struct BinaryPropertyListDecoder {
     var referenceBudget: Int
     /// Where objects end: the start of the offset table.
     let objectAreaEnd: Int
-    /// How many container references name each object, counted up to 2 (see ``countReferences``).
-    let referenceCounts: [UInt8]
+    /// Per object: in the low bits how many container references name it, counted up to 2 (see
+    /// ``countReferences``); in ``inProgressBit`` whether it is a container being decoded on the
+    /// current path (meeting one again is a reference cycle). One byte per object, as memory
+    /// per object is what a large file costs.
+    var objectState: [UInt8]
+    static let inProgressBit: UInt8 = 0x80
     /// The decoded values of objects named more than once.
     var shared: [Int: PropertyListValue] = [:]
-    /// Containers being decoded on the current path; meeting one again is a reference cycle.
-    var inProgress: [Bool]
 
     init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, options: PropertyListReadOptions) {
         self.bytes = bytes
@@ -69,8 +71,7 @@ private struct BinaryPropertyListDecoder {
         self.maximumObjectCount = options.maximumObjectCount
         self.referenceBudget = options.maximumObjectCount
         self.objectAreaEnd = trailer.offsetTableOffset
-        self.referenceCounts = Self.countReferences(bytes: bytes, trailer: trailer, budget: options.maximumObjectCount)
-        self.inProgress = Array(repeating: false, count: trailer.objectCount)
+        self.objectState = Self.countReferences(bytes: bytes, trailer: trailer, budget: options.maximumObjectCount)
     }
 
     mutating func decodeTopObject() throws -> PropertyListValue {
@@ -202,7 +203,7 @@ private struct BinaryPropertyListDecoder {
     // MARK: Objects
 
     mutating func decodeObject(_ index: Int, depth: Int) throws -> PropertyListValue {
-        let isShared = referenceCounts[index] > 1
+        let isShared = objectState[index] & ~Self.inProgressBit > 1
         if isShared, let value = shared[index] { return value }
         let start = try offset(ofObject: index)
         let marker = bytes[start]
@@ -341,7 +342,7 @@ private struct BinaryPropertyListDecoder {
     @inline(__always)
     mutating func child(at referenceOffset: Int, of parent: Int, depth: Int) throws -> (index: Int, value: PropertyListValue) {
         let index = try reference(at: referenceOffset, object: parent)
-        if inProgress[index] {
+        if objectState[index] & Self.inProgressBit != 0 {
             throw error(.cycle, index == parent
                 ? "object \(index) contains itself"
                 : "object \(index) contains itself (reference cycle through object \(parent))", at: referenceOffset, object: parent)
@@ -357,7 +358,7 @@ private struct BinaryPropertyListDecoder {
         guard referenceBudget >= 0 else {
             throw error(.tooManyObjects, "containers hold more than \(maximumObjectCount) references in all, the object limit", at: start, object: index)
         }
-        inProgress[index] = true
+        objectState[index] |= Self.inProgressBit
     }
 
     mutating func containerElements(marker: UInt8, position start: Int, index: Int, depth: Int) throws -> [PropertyListValue] {
@@ -378,7 +379,7 @@ private struct BinaryPropertyListDecoder {
                 throw error
             }
         }
-        inProgress[index] = false
+        objectState[index] &= ~Self.inProgressBit
         return elements
     }
 
@@ -392,6 +393,7 @@ private struct BinaryPropertyListDecoder {
         try require(length, at: position, object: index, for: "\(count) key and \(count) value references of \(referenceSize) bytes")
         try enterContainer(index, at: start - 1, depth: depth, references: 2 * count)
         var dictionary = PropertyListDictionary()
+        dictionary.reserveCapacity(count)
         for entry in 0 ..< count {
             let keyOffset = position + entry * referenceSize
             let (keyIndex, keyValue) = try child(at: keyOffset, of: index, depth: depth + 1)
@@ -409,7 +411,7 @@ private struct BinaryPropertyListDecoder {
                 throw error(.duplicateKey, "key \"\(key)\" appears twice", at: keyOffset, object: index)
             }
         }
-        inProgress[index] = false
+        objectState[index] &= ~Self.inProgressBit
         return dictionary
     }
 
