@@ -86,10 +86,11 @@ static void cxml_current_position(cxml_reader *r, int *line, int *column) {
     }
 }
 
-/* The position of the '<' of the tag just parsed. libxml2 calls us with its cursor at or just
-   after the tag's end; a tag cannot contain '<', so walk back to it. When the tag spans lines or
+/* The position of the `mark` ('<' of the tag just parsed, '&' of the reference just read).
+   libxml2 calls us with its cursor at or just after the construct's end, and neither a tag nor
+   a reference contains another `mark`, so walk back to it. When the construct spans lines or
    the buffer no longer holds its start, fall back to the cursor. */
-static void cxml_tag_position(cxml_reader *r, uint32_t *line, uint32_t *column) {
+static void cxml_mark_position(cxml_reader *r, xmlChar mark, uint32_t *line, uint32_t *column) {
     int l, c;
     cxml_current_position(r, &l, &c);
     *line = l > 0 ? (uint32_t)l : 0;
@@ -102,11 +103,15 @@ static void cxml_tag_position(cxml_reader *r, uint32_t *line, uint32_t *column) 
         p--;
         if (*p == '\n') return;
         if ((*p & 0xC0) != 0x80) back++; /* count characters, not UTF-8 continuation bytes */
-        if (*p == '<') {
-            if (c - back >= 0) *column = (uint32_t)(c - back);
+        if (*p == mark) {
+            if (c - back >= 1) *column = (uint32_t)(c - back);
             return;
         }
     }
+}
+
+static void cxml_tag_position(cxml_reader *r, uint32_t *line, uint32_t *column) {
+    cxml_mark_position(r, '<', line, column);
 }
 
 static int cxml_is_space(uint8_t b) { return b == ' ' || b == '\t' || b == '\n' || b == '\r'; }
@@ -219,9 +224,9 @@ static void cxml_characters(void *ctx, const xmlChar *bytes, int length) {
    libxml2 resolves before we see them). Any other reference is refused, never expanded. */
 static void cxml_reference(void *ctx, const xmlChar *name) {
     cxml_reader *r = ctx;
-    int line, column;
-    cxml_current_position(r, &line, &column);
-    cxml_set_stop(r, CXML_STOP_ENTITY, 0, line, column, (const char *)name, NULL, NULL, 0);
+    uint32_t line, column;
+    cxml_mark_position(r, '&', &line, &column);
+    cxml_set_stop(r, CXML_STOP_ENTITY, 0, (int)line, (int)column, (const char *)name, NULL, NULL, 0);
 }
 
 /* Declared entities are never stored, so nothing can expand them (billion laughs) or load
@@ -249,12 +254,21 @@ static void cxml_structured_error(void *ctx, xmlErrorPtr error) {
 #endif
     cxml_reader *r = ctx;
     if (error == NULL || error->level < XML_ERR_ERROR) return; /* warnings: undeclared entities come to cxml_reference */
-    if (error->code == XML_ERR_DOCUMENT_END && r->ctxt != NULL) {
+    if ((error->code == XML_ERR_DOCUMENT_END || error->code == XML_ERR_DOCUMENT_EMPTY) && r->ctxt != NULL) {
         /* The push parser says "Extra content at the end of the document" also when the input
-           simply stops early; say what is really wrong. */
+           simply stops early, and "Document is empty" when text stands where the top element
+           should; say what is really wrong. */
         if (!r->seen_root) {
+            /* Nothing but blanks left: the document is empty; else text where the top element should be. */
+            int text = 0;
+            xmlParserInputPtr input = r->ctxt->input;
+            if (input != NULL && input->cur != NULL && input->end != NULL) {
+                for (const xmlChar *p = input->cur; p < input->end; p++) {
+                    if (!cxml_is_space(*p)) { text = 1; break; }
+                }
+            }
             cxml_set_stop(r, CXML_STOP_XML_ERROR, XML_ERR_DOCUMENT_EMPTY, error->line, error->int2,
-                          "the document ends before its top element", NULL, NULL, 0);
+                          text ? "Start tag expected, '<' not found" : "Document is empty", NULL, NULL, 0);
             return;
         }
         if (r->depth > 0 && r->ctxt->name != NULL) {
@@ -266,7 +280,15 @@ static void cxml_structured_error(void *ctx, xmlErrorPtr error) {
             return;
         }
     }
-    cxml_set_stop(r, CXML_STOP_XML_ERROR, error->code, error->line, error->int2,
+    int line = error->line, column = error->int2;
+    if (r->ctxt != NULL && r->ctxt->input != NULL && line == r->ctxt->input->line && column == r->ctxt->input->col) {
+        /* Point at the start of the end tag or reference the error is about, not just past it. */
+        uint32_t l = 0, c = 0;
+        if (error->code == XML_ERR_TAG_NAME_MISMATCH) cxml_mark_position(r, '<', &l, &c);
+        if (error->code == XML_ERR_UNDECLARED_ENTITY || error->code == XML_WAR_UNDECLARED_ENTITY) cxml_mark_position(r, '&', &l, &c);
+        if (l > 0) { line = (int)l; column = (int)c; }
+    }
+    cxml_set_stop(r, CXML_STOP_XML_ERROR, error->code, line, column,
                   error->message, error->str1, error->str2, error->int1);
 }
 
@@ -349,9 +371,6 @@ const cxml_event *cxml_reader_events(const cxml_reader *reader) { return reader-
 const uint8_t *cxml_reader_text(const cxml_reader *reader) { return reader->text; }
 const char *cxml_reader_unknown_name(const cxml_reader *reader) { return reader->unknown_name; }
 cxml_stop cxml_reader_stop(const cxml_reader *reader) { return reader->stop; }
-int cxml_reader_well_formed(const cxml_reader *reader) {
-    return reader->ctxt != NULL && reader->ctxt->wellFormed && reader->stop.reason == CXML_STOP_NONE;
-}
 
 void cxml_reader_consume(cxml_reader *reader) {
     cxml_reader *r = reader;

@@ -7,14 +7,12 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Rewrite a resume blob in another container.",
         discussion: """
-            Containers: xml (iOS 7–11), binary, keyed-archive (iOS 12+), keyed-archive-xml.
-            Every key is kept; the request archives are copied unchanged.
+            Containers: xml (iOS 7–11), binary, keyed-archive (iOS 12+), keyed-archive-xml. Every key is kept; the request archives are copied unchanged.
 
             Example:
               resumetool convert old.plist --to keyed-archive -o new.resumedata
 
-            Exit status: 0 written, 1 unreadable input or unwritable output (nothing is written),
-            64 usage error.
+            Exit status: 0 written, 1 unreadable input or unwritable output (nothing is written), 64 usage error.
             """
     )
 

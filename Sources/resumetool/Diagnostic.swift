@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ResumeDataCodec
 
@@ -35,6 +36,14 @@ struct Diagnostic: Error, CustomStringConvertible {
         case .none:
             "\(file): \(severity.rawValue): \(message)"
         }
+    }
+
+    /// Reports a bad option value found only once the library looked at it, the way
+    /// ArgumentParser reports the ones `validate()` finds, and returns exit status 64 to throw.
+    /// (A `ValidationError` thrown from `run()` would print the top command's usage instead.)
+    static func usageError(_ message: String, command: String) -> ExitCode {
+        FileHandle.standardError.write(Data("Error: \(message)\n  See 'resumetool \(command) --help' for more information.\n".utf8))
+        return ExitCode.validationFailure
     }
 
     /// Writes the diagnostic as one line on standard error.

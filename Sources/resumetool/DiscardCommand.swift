@@ -8,9 +8,7 @@ struct DiscardCommand: ParsableCommand {
         commandName: "discard",
         abstract: "Delete a resume blob and the partial file it names.",
         discussion: """
-            Removes the partial file (TempFileName inside DIR, or LocalPath, which must lie inside
-            DIR), then the blob, and says what it removed. DIR defaults to the blob's folder.
-            Paths outside DIR are refused and nothing is deleted.
+            Removes the partial file (TempFileName inside DIR, or LocalPath, which must lie inside DIR), then the blob, and says what it removed. DIR defaults to the blob's folder. Paths outside DIR are refused and nothing is deleted.
 
             Example:
               resumetool discard app.resumedata --tmp-dir ./tmp
@@ -36,7 +34,7 @@ struct DiscardCommand: ParsableCommand {
             let folder = URL(fileURLWithPath: folderPath, isDirectory: true).resolvingSymlinksInPath().standardizedFileURL
             let partial: URL?
             if let name = input.resume.tempFileName {
-                guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+                guard ResumeData.isBareFileName(name) else {
                     throw Diagnostic(file: blob, message: "refusing to delete \"\(name)\": a temp file name must be a bare file name")
                 }
                 partial = folder.appendingPathComponent(name)

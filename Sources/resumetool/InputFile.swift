@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 
 /// A command's input: a named file, or standard input when the name is `-`.
 struct InputFile {
@@ -38,6 +39,21 @@ struct InputFile {
             throw diagnostic
         } catch {
             throw Diagnostic(file: displayName, message: "cannot read: \(error.localizedDescription)")
+        }
+    }
+}
+
+extension InputFile {
+    /// Reads and parses a property list in either format; a parse failure becomes a diagnostic
+    /// with the position of the fault.
+    func readPropertyList() throws(Diagnostic) -> PropertyListValue {
+        let data = try read()
+        do {
+            return try PropertyListReader().read(data).value
+        } catch let error as PropertyListError {
+            throw Diagnostic(file: displayName, error)
+        } catch {
+            throw Diagnostic(file: displayName, message: "\(error)")
         }
     }
 }

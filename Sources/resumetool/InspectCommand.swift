@@ -8,16 +8,13 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show what a resume blob holds, and what is wrong with it.",
         discussion: """
-            Reads all four containers (XML, binary, keyed archive, keyed archive as XML) and shows
-            the container, URL, bytes received, partial file, validators, both requests with their
-            headers, every other key, and the findings of `validate`.
+            Reads all four containers (XML, binary, keyed archive, keyed archive as XML) and shows the container, URL, bytes received, partial file, validators, both requests with their headers, every other key, and the findings of `validate`.
 
             Example:
               resumetool inspect Samples/ios12-keyed-archive.resumedata
               resumetool inspect --json *.resumedata | jq '.[].downloadURL'
 
-            Exit status: 0 every blob was read, 1 a blob could not be read (the others are still
-            shown), 64 usage error.
+            Exit status: 0 every blob was read, 1 a blob could not be read (the others are still shown), 64 usage error.
             """
     )
 
@@ -35,7 +32,8 @@ struct InspectCommand: ParsableCommand {
         var reports: [JSONValue] = []
         var failed = false
         var text = ""
-        for (index, argument) in blobs.enumerated() {
+        var shownAny = false
+        for argument in blobs {
             let blob: BlobFile
             do {
                 blob = try BlobFile(argument)
@@ -49,8 +47,10 @@ struct InspectCommand: ParsableCommand {
             if json {
                 reports.append(report.json)
             } else {
-                if index > 0 { text.append("\n") }
+                // A blank line between reports, counting only the blobs actually shown.
+                if shownAny { text.append("\n") }
                 text.append(report.text)
+                shownAny = true
             }
             // Thousands of blobs: flush in chunks instead of holding everything.
             if !json, text.utf8.count > 1 << 16 {

@@ -61,12 +61,16 @@ struct InspectReport {
         case .real(let real): short = .real(real.value)
         case .boolean(let flag): short = .bool(flag)
         case .date(let date): short = .string(DateText.iso8601(date))
-        case .data(let bytes): short = .string("\(bytes.count) bytes")
-        case .array(let items), .set(let items): short = .string("\(items.count) items")
-        case .dictionary(let dictionary): short = .string("\(dictionary.count) entries")
+        case .data(let bytes): short = .string(counted(bytes.count, "byte", "bytes"))
+        case .array(let items), .set(let items): short = .string(counted(items.count, "item", "items"))
+        case .dictionary(let dictionary): short = .string(counted(dictionary.count, "entry", "entries"))
         case .uid(let reference): short = .integer(reference)
         }
         return .object([("type", .string(value.typeName)), ("value", short)])
+    }
+
+    private static func counted(_ count: Int, _ one: String, _ many: String) -> String {
+        "\(count) \(count == 1 ? one : many)"
     }
 
     // MARK: Text
@@ -74,7 +78,7 @@ struct InspectReport {
     var text: String {
         var lines = ["\(name):"]
         func field(_ label: String, _ value: String?) {
-            lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value ?? "-"))
+            lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(Self.visible) ?? "-"))
         }
         field("container", resume.container.rawValue)
         field("info version", resume.infoVersion.map(String.init))
@@ -99,20 +103,35 @@ struct InspectReport {
             }
             details.append("body " + (request.body.map { ByteCount.describe(Int64($0.count)) } ?? "none"))
             lines.append("    " + details.joined(separator: ", "))
-            for header in request.headers { lines.append("    \(header.name): \(header.value)") }
+            for header in request.headers { lines.append("    \(Self.visible(header.name)): \(Self.visible(header.value))") }
         }
         let others = resume.otherEntries
         if !others.isEmpty {
             lines.append("  other keys:")
-            for (key, value) in others { lines.append("    \(key): \(PropertyListTree.summary(of: value))") }
+            for (key, value) in others { lines.append("    \(Self.visible(key)): \(PropertyListTree.summary(of: value))") }
         }
         if findings.isEmpty {
             lines.append("  findings:           none")
         } else {
             lines.append("  findings:")
-            for finding in findings { lines.append("    \(finding)") }
+            for finding in findings { lines.append("    " + Self.visible(finding.description)) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Text from the blob with control characters escaped: a blob is untrusted input, and a
+    /// raw ESC or newline in a header would rewrite the terminal or forge report lines.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     private static func number(_ value: Double) -> String {

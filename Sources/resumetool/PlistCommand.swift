@@ -5,6 +5,11 @@ struct PlistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plist",
         abstract: "Print or convert any property list (XML or binary), like plutil.",
+        discussion: """
+            Example:
+              resumetool plist print Samples/ios12-keyed-archive.resumedata
+              resumetool plist convert --to json Samples/ios9-xml.plist
+            """,
         subcommands: [PlistPrintCommand.self, PlistConvertCommand.self]
     )
 }

@@ -12,15 +12,12 @@ struct PlistConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Convert a property list to XML, binary or JSON.",
         discussion: """
-            The output file is replaced atomically; nothing is written when the input is rejected.
-            Binary output is refused on a terminal. JSON spells data as base64, dates as ISO 8601
-            and UIDs as {"CF$UID": n}.
+            The output file is replaced atomically; nothing is written when the input is rejected. Binary output is refused on a terminal. JSON spells data as base64, dates as ISO 8601 and UIDs as {"CF$UID": n}.
 
             Example:
               resumetool plist convert --to xml resume.bplist -o resume.plist
 
-            Exit status: 0 converted, 1 the input is not a readable property list or the output
-            cannot be written, 64 usage error.
+            Exit status: 0 converted, 1 the input is not a readable property list or the output cannot be written, 64 usage error.
             """
     )
 
@@ -37,26 +34,22 @@ struct PlistConvertCommand: AsyncParsableCommand {
     var file: String
 
     func run() throws {
-        let input = InputFile(file)
-        let destination = OutputFile(output)
-        do {
+        try reportingDiagnostics {
+            let destination = OutputFile(output)
             try destination.checkCanReceive(binary: to == .binary)
-            let data = try input.read()
-            var (value, _) = try PropertyListReader().read(data)
+            var value = try InputFile(file).readPropertyList()
             if sortKeys { value = Self.sortingKeys(value) }
             let bytes: Data
-            switch to {
-            case .xml: bytes = try PropertyListWriter().write(value, as: .xml)
-            case .binary: bytes = try PropertyListWriter().write(value, as: .binary)
-            case .json: bytes = Data(PropertyListJSON.json(for: value).rendered().utf8)
+            do {
+                switch to {
+                case .xml: bytes = try PropertyListWriter().write(value, as: .xml)
+                case .binary: bytes = try PropertyListWriter().write(value, as: .binary)
+                case .json: bytes = Data(PropertyListJSON.json(for: value).rendered().utf8)
+                }
+            } catch {
+                throw Diagnostic(file: destination.displayName, message: "\(error)")
             }
             try destination.write(bytes)
-        } catch let diagnostic as Diagnostic {
-            diagnostic.emit()
-            throw ExitCode.failure
-        } catch let error as PropertyListError {
-            Diagnostic(file: input.displayName, error).emit()
-            throw ExitCode.failure
         }
     }
 

@@ -21,17 +21,9 @@ struct PlistPrintCommand: AsyncParsableCommand {
     var file: String
 
     func run() throws {
-        let input = InputFile(file)
-        do {
-            let data = try input.read()
-            let (value, _) = try PropertyListReader().read(data)
+        try reportingDiagnostics {
+            let value = try InputFile(file).readPropertyList()
             print(PropertyListTree.render(value), terminator: "")
-        } catch let diagnostic as Diagnostic {
-            diagnostic.emit()
-            throw ExitCode.failure
-        } catch let error as PropertyListError {
-            Diagnostic(file: input.displayName, error).emit()
-            throw ExitCode.failure
         }
     }
 }

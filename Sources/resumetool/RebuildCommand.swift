@@ -7,15 +7,14 @@ struct RebuildCommand: ParsableCommand {
         commandName: "rebuild",
         abstract: "Make a resume blob from a partial download file when none was saved.",
         discussion: """
-            The file's size becomes the bytes received and the current request asks for
-            `Range: bytes=<size>-`. Give --etag or --last-modified (the server's values): without
-            one a device refuses to resume.
+            The file's size becomes the bytes received and the current request asks for `Range: bytes=<size>-`. Give --etag or --last-modified (the server's values): without one a device refuses to resume.
 
             Example:
-              resumetool rebuild --from CFNetworkDownload_Occ2S2.tmp --url https://example.com/big.dmg \\
-                  --etag '"afda885a"' --format keyed-archive -o big.resumedata
+              resumetool rebuild --from CFNetworkDownload_Occ2S2.tmp \\
+                  --url https://example.com/big.dmg --etag '"afda885a"' \\
+                  --format keyed-archive -o big.resumedata
 
-            Exit status: 0 written, 1 the file cannot be read or the output written, 64 usage error.
+            Exit status: 0 written, 1 the file cannot be read or the output written, 64 usage error (a malformed --header, a URL that is not http or https).
             """
     )
 
@@ -64,7 +63,16 @@ struct RebuildCommand: ParsableCommand {
             do {
                 resume = try rebuilder.rebuild(fromPartialFile: from)
             } catch let error as ResumeDataError where error.code == .partialFile {
-                throw Diagnostic(file: from, message: error.message)
+                // The library's message starts with the path; the diagnostic already names the file.
+                var message = error.message
+                for prefix in [from + ": ", from + " "] where message.hasPrefix(prefix) {
+                    message = String(message.dropFirst(prefix.count))
+                    break
+                }
+                throw Diagnostic(file: from, message: message)
+            } catch let error as ResumeDataError where error.code == .invalidArgument {
+                // A bad --url is a usage error (exit 64), like a malformed --header.
+                throw Diagnostic.usageError(error.message, command: "rebuild")
             } catch {
                 throw Diagnostic(file: "resumetool rebuild", message: "\(error)")
             }

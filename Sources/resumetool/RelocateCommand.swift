@@ -7,13 +7,13 @@ struct RelocateCommand: ParsableCommand {
         commandName: "relocate",
         abstract: "Point a resume blob at a moved partial file.",
         discussion: """
-            After an app update the container path changes and the blob's LocalPath or
-            TempFileName no longer names the partial file; this rewrites it. The container is kept.
+            After an app update the container path changes and the blob's LocalPath or TempFileName no longer names the partial file; this rewrites it. The container is kept.
 
             Example:
-              resumetool relocate app.resumedata --temp-file CFNetworkDownload_Occ2S2.tmp -o app.resumedata
+              resumetool relocate app.resumedata \\
+                  --temp-file CFNetworkDownload_Occ2S2.tmp -o app.resumedata
 
-            Exit status: 0 written, 1 unreadable input or unwritable output, 64 usage error.
+            Exit status: 0 written, 1 unreadable input or unwritable output, 64 usage error (also a temp file name with a slash, or a relative local path).
             """
     )
 
@@ -45,10 +45,17 @@ struct RelocateCommand: ParsableCommand {
                 } else {
                     moved = try input.resume.relocated(localPath: localPath ?? "")
                 }
+            } catch let error as ResumeDataError where error.code == .invalidArgument {
+                // A bad --temp-file or --local-path is a usage error (exit 64), not bad input.
+                throw Diagnostic.usageError(error.message, command: "relocate")
             } catch {
                 throw Diagnostic(file: input.input.displayName, message: "\(error)")
             }
             try BlobFile.write(moved, as: moved.container, to: OutputFile(output))
+            if localPath != nil, let name = moved.tempFileName {
+                Diagnostic(file: input.input.displayName, severity: .warning,
+                           message: "the blob also names the temp file \(name), which systems since iOS 9 look for first; use --temp-file to change it").emit()
+            }
         }
     }
 }

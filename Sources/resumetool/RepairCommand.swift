@@ -8,18 +8,16 @@ struct RepairCommand: ParsableCommand {
         commandName: "repair",
         abstract: "Mend the known corruptions of a resume blob.",
         discussion: """
-            Without --target, mends what `validate` finds (the iOS 10.0/10.1 request archives, the
-            iOS 11 byte range) and otherwise keeps the blob as it is. With a target:
+            Without --target, mends what `validate` finds (the iOS 10.0/10.1 request archives, the iOS 11 byte range) and otherwise keeps the blob as it is. With a target:
               ios10   request archives in the legacy layout, XML container
               ios11   NSURLSessionResumeByteRange removed, XML container
-              modern  request archives in the secure layout, keyed-archive container
+              modern  request archives in the secure layout, keyed archive
             Each change is listed (on standard error when the blob goes to standard output).
 
             Example:
               resumetool repair broken.plist --target ios10 -o fixed.plist
 
-            Exit status: 0 written, 1 unreadable input or unwritable output (nothing is written),
-            64 usage error.
+            Exit status: 0 written, 1 unreadable input or unwritable output (nothing is written), 64 usage error.
             """
     )
 

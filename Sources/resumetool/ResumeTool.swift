@@ -7,8 +7,10 @@ struct ResumeTool: AsyncParsableCommand {
         commandName: "resumetool",
         abstract: "Read, write, repair and rebuild NSURLSession resume data.",
         discussion: """
-            Exit status: 0 success; 1 bad input, a failed check or an I/O error; 2 (validate only)
-            a blob could not be read; 64 usage error.
+            Example:
+              resumetool inspect Samples/ios12-keyed-archive.resumedata
+
+            Exit status: 0 success; 1 bad input, a failed check or an I/O error; 2 (validate only) a blob could not be read; 64 usage error.
             """,
         subcommands: [
             InspectCommand.self, ValidateCommand.self, ConvertCommand.self, RepairCommand.self,

@@ -15,8 +15,7 @@ struct ValidateCommand: ParsableCommand {
             Example:
               resumetool validate --tmp-dir ./tmp app-resume.plist
 
-            Exit status: 0 no errors (warnings allowed), 1 a finding of severity error,
-            2 a blob could not be read, 64 usage error.
+            Exit status: 0 no errors (warnings allowed), 1 a finding of severity error, 2 a blob could not be read, 64 usage error.
             """
     )
 
@@ -28,6 +27,12 @@ struct ValidateCommand: ParsableCommand {
 
     func validate() throws {
         guard !blobs.isEmpty else { throw ValidationError("give at least one BLOB") }
+        if let tmpDirectory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: tmpDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--tmp-dir \(tmpDirectory) is not a folder")
+            }
+        }
     }
 
     func run() throws {
@@ -52,7 +57,7 @@ struct ValidateCommand: ParsableCommand {
             }
             for finding in findings {
                 let key = finding.key.map { "\($0): " } ?? ""
-                out += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(finding.message) [\(finding.code)]\n"
+                out += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(InspectReport.visible(finding.message)) [\(finding.code)]\n"
                 if finding.severity == .error, status == 0 { status = 1 }
             }
         }

@@ -257,6 +257,13 @@ func object(_ marker: UInt8, _ value: UInt64, size: Int) -> [UInt8] {
         #expect(error.location == .byteOffset(10, objectIndex: 0))
     }
 
+    @Test func duplicateKeysCanKeepTheLastValue() throws {
+        // {"k": 1, "k": 2} as CoreFoundation reads it.
+        let data = BinaryPlistBuilder([[0xD2, 1, 1, 2, 3], [0x51, 0x6B], [0x10, 1], [0x10, 2]]).data
+        let value = try BinaryPropertyListReader(options: .init(duplicateKeys: .keepLast)).read(data)
+        #expect(value == ["k": 2])
+    }
+
     @Test func errorsInsideContainersCarryTheKeyPath() throws {
         // {"a": [1, {"b": <lone surrogate>}]}
         let objects: [[UInt8]] = [

@@ -17,6 +17,7 @@ func singleObjectFile(_ body: [UInt8]) -> [UInt8] {
 }
 
 /// A seeded SplitMix64, so the random values are the same on every run.
+/// SplitMix64: a seeded generator, so random tests fail the same way every run.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {

@@ -42,8 +42,9 @@ import Testing
     mode, source, target = sys.argv[1:4]
     with open(source, encoding='utf-8') as f:
         items = json.load(f)
-    if mode == 'dump':
-        out = [plistlib.dumps(to_py(t), fmt=plistlib.FMT_BINARY, sort_keys=False).hex() for t in items]
+    if mode in ('dump', 'dumpxml'):
+        fmt = plistlib.FMT_XML if mode == 'dumpxml' else plistlib.FMT_BINARY
+        out = [plistlib.dumps(to_py(t), fmt=fmt, sort_keys=False).hex() for t in items]
     else:
         out = [from_py(plistlib.loads(bytes.fromhex(h))) for h in items]
     with open(target, 'w', encoding='utf-8') as f:

@@ -76,7 +76,7 @@ import Testing
             try KeyedArchive(data: broken)
         } throws: { error in
             guard let error = error as? KeyedArchiveError, case .lineColumn? = error.underlying?.location else { return false }
-            return error.code == .propertyList && error.description.hasPrefix("12:46: ")
+            return error.code == .propertyList && error.description.hasPrefix("12:37: ")
         }
     }
 }

@@ -10,8 +10,8 @@ import Testing
         return try Data(contentsOf: url)
     }
 
-    static func read(_ name: String) throws -> (value: PropertyListValue, format: PropertyListFormat) {
-        try PropertyListReader().read(try fixture(name))
+    static func read(_ name: String, options: PropertyListReadOptions = .default) throws -> (value: PropertyListValue, format: PropertyListFormat) {
+        try PropertyListReader(options: options).read(try fixture(name))
     }
 
     @Test(arguments: ["amp.plist", "invalid_tag.plist", "malformed_dict.bplist", "recursion.bplist"])
@@ -28,7 +28,7 @@ import Testing
         // `<!test>` inside a key is not well-formed XML: libxml2 rejects it before the plist grammar.
         let tag = try #require(throws: PropertyListError.self) { try Self.read("invalid_tag.plist") }
         #expect(tag.code == .malformedXML)
-        #expect(tag.locationDescription == "3:14")
+        #expect(tag.description == "3:14: markup that is not well-formed XML: expected a tag, text, a comment or CDATA")
     }
 
     @Test(arguments: (1...8).flatMap { ["off\($0)byte\($0 == 1 ? "" : "s").bplist", "dictref\($0)byte\($0 == 1 ? "" : "s").bplist"] })
@@ -53,10 +53,21 @@ import Testing
         ]))
     }
 
+    /// empty_keys.plist holds the empty key twice (once spelled `<key><!-- comment --></key>`).
+    /// We reject a repeated key by default; with `.keepLast` it reads as CoreFoundation, plistlib
+    /// and libplist read it: one empty key with the last value.
+    @Test func aRepeatedEmptyKeyIsRejectedByDefaultAndKeptLastOnRequest() throws {
+        let error = try #require(throws: PropertyListError.self) { try Self.read("empty_keys.plist") }
+        #expect(error.code == .duplicateKey)
+        #expect(error.description == "5:5: root: duplicate key \"\" in <dict>: each key may appear once")
+        let value = try Self.read("empty_keys.plist", options: .init(duplicateKeys: .keepLast)).value
+        #expect(value == ["": "empty key with comment"])
+    }
+
     @Test(arguments: ["1.plist", "2.plist", "3.plist", "4.plist", "6.plist", "7.plist", "cdata.plist",
                       "empty_keys.plist", "entities.plist", "hex.plist", "data.bplist", "uid.bplist"])
     func roundTripsThroughBothFormats(_ name: String) throws {
-        let original = try Self.read(name).value
+        let original = try Self.read(name, options: .init(duplicateKeys: .keepLast)).value
         let binary = try PropertyListWriter().write(original, as: .binary)
         let fromBinary = try PropertyListReader().read(binary).value
         #expect(fromBinary == original)

@@ -108,6 +108,7 @@ import Testing
         let truncated = try #require(throws: ResumeDataError.self) { try ResumeData(data: binary.prefix(binary.count - 3)) }
         #expect(truncated.code == .unreadable)
         #expect(truncated.locationDescription?.hasPrefix("byte 0x") == true)
+        #expect(truncated.reason.hasSuffix("(the last 32 bytes are not a trailer: is the file truncated?)"))
     }
 
     @Test func aBrokenArchiveNamesTheObject() throws {

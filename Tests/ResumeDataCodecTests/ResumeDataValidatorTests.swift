@@ -68,6 +68,9 @@ import Testing
             "error:missing-validator:NSURLSessionResumeEntityTag",
             "warning:range-mismatch:NSURLSessionResumeCurrentRequest",
         ])
+        var dots = try Support.modern()
+        dots.tempFileName = ".."
+        #expect(codes(dots) == ["error:invalid-path:NSURLSessionResumeInfoTempFileName"])
         var local = try Support.modern()
         local.tempFileName = nil
         local.localPath = "relative/path"

@@ -173,7 +173,7 @@ import Testing
         #expect(error.code == .duplicateKey)
         #expect(error.description == "4:3: root: duplicate key \"a\" in <dict>: each key may appear once")
         var options = PropertyListReadOptions()
-        options.allowsDuplicateKeys = true
+        options.duplicateKeys = .keepLast
         let value = try T.read(text, options: options)
         #expect(value == ["a": false])
     }
@@ -237,7 +237,7 @@ import Testing
     @Test func mismatchedTagsNameBoth() throws {
         let error = try #require(T.readError("<plist>\n<dict>\n\t<key>a</key>\n\t<string>x</key>\n</dict>\n</plist>"))
         #expect(error.code == .malformedXML)
-        #expect(error.description == "4:17: expected </string> (opened on line 4), found </key>")
+        #expect(error.description == "4:11: expected </string> (opened on line 4), found </key>")
     }
 
     @Test func truncatedDocumentsSayWhereTheyEnd() throws {
@@ -247,6 +247,8 @@ import Testing
         #expect(T.readError("")?.description == "1:1: the document is empty: expected <plist> or a value")
         #expect(T.readError("   ")?.code == .truncated)
         #expect(T.readError("<?xml version=\"1.0\"?>")?.code == .truncated)
+        #expect(T.readError("x<plist/>")?.description == "1:1: not a property list: expected XML (<plist> or a value) or binary data starting with bplist00")
+        #expect(T.readError("x<plist/>")?.code == .unknownFormat)
     }
 
     @Test func badScalarsNameTheElementAndText() throws {
@@ -308,11 +310,14 @@ import Testing
     }
 
     @Test func enforcesMaximumObjectCount() throws {
-        let options = PropertyListReadOptions(maximumObjectCount: 4)
-        #expect(try T.read("<array><true/><dict><key>k</key><false/></dict></array>", options: options) == [true, ["k": false]])
-        let error = try #require(T.readError("<array><true/><true/><true/><true/></array>", options: options))
+        // Every element but <plist> counts, keys included: here 5.
+        let options = PropertyListReadOptions(maximumObjectCount: 5)
+        #expect(try T.read("<plist><array><true/><dict><key>k</key><false/></dict></array></plist>", options: options) == [true, ["k": false]])
+        let error = try #require(T.readError("<array><true/><true/><true/><true/><true/></array>", options: options))
         #expect(error.code == .tooManyObjects)
-        #expect(error.description == "1:29: root[3]: more than 4 values")
+        #expect(error.description == "1:36: root[4]: more than 5 elements")
+        let keys = try #require(T.readError("<dict><key>a</key><true/><key>b</key><true/></dict>", options: PropertyListReadOptions(maximumObjectCount: 3)))
+        #expect(keys.description == "1:26: root: more than 3 elements")
     }
 
     @Test func enforcesMaximumInputSize() throws {
@@ -352,7 +357,67 @@ import Testing
         #expect(error.code == .duplicateKey)
         #expect(error.description == "5:5: root: duplicate key \"\" in <dict>: each key may appear once")
         var options = PropertyListReadOptions()
-        options.allowsDuplicateKeys = true
+        options.duplicateKeys = .keepLast
         #expect(try XMLPropertyListReader(options: options).read(data) == ["": "empty key with comment"])
+    }
+}
+
+/// Helpers shared by the XML reader, writer and hostile-input tests.
+enum XMLTestSupport {
+    static let header = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+
+        """
+
+    static func read(_ text: String, options: PropertyListReadOptions = .default) throws -> PropertyListValue {
+        try XMLPropertyListReader(options: options).read(Data(text.utf8))
+    }
+
+    static func read(bytes: [UInt8], options: PropertyListReadOptions = .default) throws -> PropertyListValue {
+        try XMLPropertyListReader(options: options).read(Data(bytes))
+    }
+
+    /// The error reading `text` throws, or `nil` when it reads.
+    static func readError(_ text: String, options: PropertyListReadOptions = .default) -> PropertyListError? {
+        readError(bytes: Array(text.utf8), options: options)
+    }
+
+    static func readError(bytes: [UInt8], options: PropertyListReadOptions = .default) -> PropertyListError? {
+        do {
+            _ = try XMLPropertyListReader(options: options).read(Data(bytes))
+            return nil
+        } catch let error as PropertyListError {
+            return error
+        } catch {
+            Issue.record("unexpected error type \(error)")
+            return nil
+        }
+    }
+
+    static func write(_ value: PropertyListValue, keyOrder: PropertyListWriter.KeyOrder = .preserved) throws -> String {
+        String(decoding: try XMLPropertyListWriter(keyOrder: keyOrder).write(value), as: UTF8.self)
+    }
+
+    static func fixture(_ name: String) throws -> Data {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/libplist/\(name)", withExtension: nil))
+        return try Data(contentsOf: url)
+    }
+
+    /// The XML fixtures libplist's README says must round-trip.
+    static let roundTripFixtures = [
+        "1.plist", "2.plist", "3.plist", "4.plist", "6.plist", "7.plist", "cdata.plist",
+        "empty_keys.plist", "entities.plist", "hex.plist",
+    ]
+
+    /// Every XML fixture, the ones that must be rejected included.
+    static let allXMLFixtures = roundTripFixtures + [
+        "amp.plist", "invalid_tag.plist", "offxml.plist", "order.plist", "signed.plist",
+        "unsigned.plist", "signedunsigned.plist",
+    ]
+
+    static func date(_ secondsSince1970: Int) -> PropertyListValue {
+        .date(Date(timeIntervalSince1970: TimeInterval(secondsSince1970)))
     }
 }

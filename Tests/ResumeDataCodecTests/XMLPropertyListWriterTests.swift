@@ -79,7 +79,7 @@ import Testing
         let cases: [(Double, String)] = [
             (.nan, "nan"), (.infinity, "+infinity"), (-.infinity, "-infinity"), (0, "0.0"), (-0.0, "0.0"),
             (60, "60"), (0.1, "0.10000000000000001"), (-2.5, "-2.5"), (1e300, "1.0000000000000001e+300"),
-            (5e-324, "4.9406564584124654e-324"), (Double(Float(1.1)), "1.1000000238418579"), (123456789012345680000, "1.2345678901234568e+20"),
+            (Double.leastNonzeroMagnitude, "4.9406564584124654e-324"), (Double(Float(1.1)), "1.1000000238418579"), (123_456_789_012_345_683_968, "1.2345678901234568e+20"),
         ]
         for (number, text) in cases {
             #expect(try T.write(.real(PropertyListReal(number))) == T.header + "<real>\(text)</real>\n</plist>\n", "\(number)")
@@ -173,7 +173,7 @@ import Testing
     @Test(arguments: XMLTestSupport.roundTripFixtures)
     func libplistFixturesRoundTrip(name: String) throws {
         var options = PropertyListReadOptions()
-        options.allowsDuplicateKeys = name == "empty_keys.plist" // see the reader tests
+        options.duplicateKeys = name == "empty_keys.plist" ? .keepLast : .reject // see the reader tests
         let value = try XMLPropertyListReader(options: options).read(try T.fixture(name))
         let written = try XMLPropertyListWriter(keyOrder: .preserved).write(value)
         let reread = try XMLPropertyListReader(options: .default).read(written)
@@ -221,10 +221,84 @@ import Testing
         #expect(try XMLPropertyListReader(options: .default).read(expected) == value)
     }
 
-    private static func runPython(_ script: String) throws -> Data? {
+    /// Random values (every kind XML can hold exactly) survive writing and reading, and the
+    /// second writing is byte-identical to the first.
+    @Test func randomValuesRoundTrip() throws {
+        var generator = SeededGenerator(state: 0x5EED)
+        for _ in 0..<200 {
+            let value = Self.randomValue(using: &generator, depth: 0, carriageReturns: true)
+            let written = try XMLPropertyListWriter(keyOrder: .preserved).write(value)
+            let reread = try XMLPropertyListReader(options: .default).read(written)
+            #expect(reread == value)
+            #expect(try XMLPropertyListWriter(keyOrder: .preserved).write(reread) == written)
+        }
+    }
+
+    /// Python's plistlib reads what we write to the same value: it writes it back (its own way for
+    /// reals) and we read that to the value we started from.
+    @Test func plistlibReadsWhatWeWrite() throws {
+        var generator = SeededGenerator(state: 42)
+        // plistlib writes a carriage return as a line feed, so leave them out.
+        let value: PropertyListValue = .array((0..<40).map { _ in Self.randomValue(using: &generator, depth: 0, carriageReturns: false) })
+        let ours = try XMLPropertyListWriter(keyOrder: .preserved).write(value)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plistlib-\(UInt64.random(in: 0...UInt64.max)).plist")
+        try ours.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let script = """
+            import plistlib, sys
+            with open(sys.argv[1], "rb") as f:
+                value = plistlib.load(f)
+            sys.stdout.buffer.write(plistlib.dumps(value, sort_keys=False))
+            """
+        guard let theirs = try Self.runPython(script, arguments: [url.path]) else {
+            Issue.record("python3 failed")
+            return
+        }
+        #expect(try XMLPropertyListReader(options: .default).read(theirs) == value)
+    }
+
+    private static func randomValue(using generator: inout SeededGenerator, depth: Int, carriageReturns: Bool) -> PropertyListValue {
+        let kinds = depth >= 3 ? 8 : 11
+        switch Int.random(in: 0..<kinds, using: &generator) {
+        case 0: return .string(randomString(using: &generator, carriageReturns: carriageReturns))
+        case 1: return .integer(PropertyListInteger(Int64.random(in: .min ... .max, using: &generator)))
+        case 2: return .integer(PropertyListInteger(UInt64.random(in: UInt64(Int64.max)...UInt64.max, using: &generator)))
+        case 3:
+            // Any finite bit pattern but -0.0 (XML spells both zeros 0.0), or a special value.
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: return .real(PropertyListReal(Double.nan))
+            case 1: return .real(PropertyListReal(Double.infinity))
+            case 2: return .real(PropertyListReal(-Double.infinity))
+            default:
+                var number = Double(bitPattern: generator.next())
+                if !number.isFinite || number == 0 { number = 1.5 }
+                return .real(PropertyListReal(number))
+            }
+        case 4: return .boolean(Bool.random(using: &generator))
+        case 5: return .date(Date(timeIntervalSince1970: TimeInterval(Int64.random(in: -62_135_596_800...253_402_300_799, using: &generator))))
+        case 6: return .data(Data((0..<Int.random(in: 0..<200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        case 7: return .uid(UInt64.random(in: 0...UInt64.max, using: &generator))
+        case 8: return .array((0..<Int.random(in: 0..<5, using: &generator)).map { _ in randomValue(using: &generator, depth: depth + 1, carriageReturns: carriageReturns) })
+        default:
+            var dictionary = PropertyListDictionary()
+            for _ in 0..<Int.random(in: 0..<5, using: &generator) {
+                dictionary[randomString(using: &generator, carriageReturns: carriageReturns)] = randomValue(using: &generator, depth: depth + 1, carriageReturns: carriageReturns)
+            }
+            return .dictionary(dictionary)
+        }
+    }
+
+    private static let characters: [Character] = ["a", "Z", "0", " ", "\t", "\n", "\r", "&", "<", ">", "\"", "'", "é", "ß", "中", "😀", "\u{FFFD}", "$"]
+
+    private static func randomString(using generator: inout SeededGenerator, carriageReturns: Bool) -> String {
+        let pool = carriageReturns ? characters : characters.filter { $0 != "\r" }
+        return String((0..<Int.random(in: 0..<12, using: &generator)).map { _ in pool[Int.random(in: 0..<pool.count, using: &generator)] })
+    }
+
+    private static func runPython(_ script: String, arguments: [String] = []) throws -> Data? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
+        process.arguments = ["python3", "-c", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         do { try process.run() } catch { return nil }

@@ -21,8 +21,17 @@ struct ToolRunner {
     }()
 
     static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Result {
+        let output = try capture(executable, arguments, stdin: stdin, in: directory)
+        return Result(status: output.status,
+                      stdout: String(decoding: output.stdout, as: UTF8.self),
+                      stderr: String(decoding: output.stderr, as: UTF8.self))
+    }
+
+    /// Runs any program and returns its exit status and the bytes it printed.
+    static func capture(_ program: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws
+        -> (status: Int32, stdout: Data, stderr: Data) {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), input = Pipe()
@@ -30,18 +39,18 @@ struct ToolRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes before waiting so a large output cannot block the child.
+        // Feed standard input and drain both outputs at once, so no pipe can fill and block the child.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: group) {
+            if let stdin { input.fileHandleForWriting.write(stdin) }
+            try? input.fileHandleForWriting.close()
+        }
         DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return (process.terminationStatus, outData, errData)
     }
 }
 

@@ -94,9 +94,6 @@ const char *_Nullable cxml_reader_unknown_name(const cxml_reader *reader);
 /* Why the reader stopped; reason CXML_STOP_NONE while it has not. */
 cxml_stop cxml_reader_stop(const cxml_reader *reader);
 
-/* Whether the document was well formed once the last bytes were fed. */
-int cxml_reader_well_formed(const cxml_reader *reader);
-
 /* LIBXML_VERSION of the headers the shim was built with. */
 int cxml_shim_version(void);
 

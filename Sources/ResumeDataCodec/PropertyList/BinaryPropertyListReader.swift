@@ -49,6 +49,7 @@ private struct BinaryPropertyListDecoder {
     let trailer: BinaryPropertyListTrailer
     let maximumDepth: Int
     let maximumObjectCount: Int
+    let duplicateKeys: PropertyListReadOptions.DuplicateKeyPolicy
     /// How many more container references may be read. Each becomes a value slot in memory
     /// whatever object it names, so a file of one-byte references to one object could otherwise
     /// ask for many times its size in memory; counted against the object limit like XML counts elements.
@@ -69,6 +70,7 @@ private struct BinaryPropertyListDecoder {
         self.trailer = trailer
         self.maximumDepth = options.maximumDepth
         self.maximumObjectCount = options.maximumObjectCount
+        self.duplicateKeys = options.duplicateKeys
         self.referenceBudget = options.maximumObjectCount
         self.objectAreaEnd = trailer.offsetTableOffset
         self.objectState = Self.countReferences(bytes: bytes, trailer: trailer, budget: options.maximumObjectCount)
@@ -407,7 +409,7 @@ private struct BinaryPropertyListDecoder {
                 error.prependKeyPath(key)
                 throw error
             }
-            guard dictionary.updateValue(value, forKey: key) == nil else {
+            guard dictionary.updateValue(value, forKey: key) == nil || duplicateKeys == .keepLast else {
                 throw error(.duplicateKey, "key \"\(key)\" appears twice", at: keyOffset, object: index)
             }
         }

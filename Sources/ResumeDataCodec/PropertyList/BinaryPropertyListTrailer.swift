@@ -53,8 +53,12 @@ struct BinaryPropertyListTrailer: Hashable, Sendable {
             for index in start + offset ..< start + offset + size { value = value << 8 | UInt64(bytes[index]) }
             return value
         }
-        func fail(_ fieldOffset: Int, _ reason: String) -> PropertyListError {
-            PropertyListError(.invalidTrailer, reason, at: .byteOffset(start + fieldOffset, objectIndex: nil))
+        // Writers leave the first six trailer bytes zero; when they are not, the end of the
+        // file is most likely missing, which says more to a person than the field that broke.
+        let looksCut = (0 ..< Self.unusedSize).contains { bytes[start + $0] != 0 }
+        func fail(_ fieldOffset: Int, _ reason: String, mayBeCut: Bool = true) -> PropertyListError {
+            let hint = looksCut && mayBeCut ? " (the last 32 bytes are not a trailer: is the file truncated?)" : ""
+            return PropertyListError(.invalidTrailer, reason + hint, at: .byteOffset(start + fieldOffset, objectIndex: nil))
         }
 
         let offsetSize = Int(field(6, 1))
@@ -85,7 +89,7 @@ struct BinaryPropertyListTrailer: Hashable, Sendable {
         // and libplist and plistlib read it, so that much overlap is accepted; nothing further.
         let (tableEnd, endOverflow) = offsetTableOffset.addingReportingOverflow(tableSize)
         guard !endOverflow, tableEnd <= start + Self.unusedSize else {
-            throw fail(8, "offset table of \(objectCount) entries of \(offsetSize) bytes at 0x\(String(offsetTableOffset, radix: 16)) runs into the trailer at 0x\(String(start, radix: 16))")
+            throw fail(8, "offset table of \(objectCount) entries of \(offsetSize) bytes at 0x\(String(offsetTableOffset, radix: 16)) runs into the trailer at 0x\(String(start, radix: 16))", mayBeCut: false)
         }
         guard tableEnd >= start else {
             throw fail(24, "\(start - tableEnd) unexplained bytes between the offset table (ending at 0x\(String(tableEnd, radix: 16))) and the trailer")

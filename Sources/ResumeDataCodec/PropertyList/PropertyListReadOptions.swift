@@ -7,15 +7,26 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     public var maximumObjectCount: Int
     /// The largest input accepted, in bytes. Default 256 MiB.
     public var maximumInputSize: Int
-    /// Whether a dictionary may repeat a key, the last value winning (as Apple's, libplist's and
-    /// Python's readers do). Default `false`: a repeated key is an error.
-    public var allowsDuplicateKeys: Bool = false
+    /// What to do when a dictionary holds the same key twice. Default: reject.
+    public var duplicateKeys: DuplicateKeyPolicy
+
+    /// What a reader does with a key that appears twice in one dictionary.
+    public enum DuplicateKeyPolicy: Sendable, Hashable {
+        /// Fail with ``PropertyListError/Code/duplicateKey``: the input is damaged or crafted,
+        /// and which value an Apple device would use is not something to guess silently.
+        case reject
+        /// Keep the key where it first appeared, with the last value, as CoreFoundation,
+        /// Python's plistlib and libplist do.
+        case keepLast
+    }
 
     /// Creates options; every limit has a safe default.
-    public init(maximumDepth: Int = 256, maximumObjectCount: Int = 4_000_000, maximumInputSize: Int = 256 << 20) {
+    public init(maximumDepth: Int = 256, maximumObjectCount: Int = 4_000_000, maximumInputSize: Int = 256 << 20,
+                duplicateKeys: DuplicateKeyPolicy = .reject) {
         self.maximumDepth = maximumDepth
         self.maximumObjectCount = maximumObjectCount
         self.maximumInputSize = maximumInputSize
+        self.duplicateKeys = duplicateKeys
     }
 
     /// The defaults.

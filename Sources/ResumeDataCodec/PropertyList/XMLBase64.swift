@@ -24,6 +24,10 @@ enum XMLBase64 {
     /// Decodes base64 that may contain XML whitespace anywhere. Padding may be left out, as
     /// Apple's reader allows; anything else that is not base64 is refused.
     static func decode(_ text: UnsafeBufferPointer<UInt8>) throws(DecodeFailure) -> Data {
+        try decodeTable.withUnsafeBufferPointer { table throws(DecodeFailure) in try decode(text, table: table) }
+    }
+
+    private static func decode(_ text: UnsafeBufferPointer<UInt8>, table decodeTable: UnsafeBufferPointer<UInt8>) throws(DecodeFailure) -> Data {
         var significant = 0
         for byte in text where decodeTable[Int(byte)] < 64 { significant += 1 }
         var output = Data(count: significant / 4 * 3 + 3)

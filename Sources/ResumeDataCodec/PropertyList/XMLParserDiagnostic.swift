@@ -36,6 +36,8 @@ struct XMLParserDiagnostic {
             return PropertyListError(.malformedXML, "expected </\(open)> (opened on line \(int1)), found </\(close)>", at: location)
         case Self.tagNotFinished:
             return PropertyListError(.truncated, "the input ends inside <\(str1 ?? "?")> opened on line \(int1)", at: location)
+        case Self.documentEmpty where message.hasPrefix("Start tag expected"):
+            return PropertyListError(.unknownFormat, "not a property list: expected XML (<plist> or a value) or binary data starting with bplist00", at: location)
         case Self.documentEmpty:
             return PropertyListError(.truncated, "the document is empty: expected <plist> or a value", at: location)
         case Self.documentEnd, Self.extraContent:
@@ -57,6 +59,9 @@ struct XMLParserDiagnostic {
             return PropertyListError(.invalidString, "invalid text: \(lines.joined(separator: " "))", at: location)
         case Self.internalError where message.hasPrefix("Excessive depth"):
             return PropertyListError(.tooDeep, "elements nested more than \(int1 > 0 ? String(int1) : "256") deep, the most libxml2 reads", at: location)
+        case Self.internalError where message.contains("detected an error in element content"):
+            // libxml2's wording for markup it cannot parse inside an element, such as `<!test>`.
+            return PropertyListError(.malformedXML, "markup that is not well-formed XML: expected a tag, text, a comment or CDATA", at: location)
         default:
             return PropertyListError(.malformedXML, message.isEmpty ? "malformed XML (libxml2 error \(code))" : message, at: location)
         }

@@ -1,27 +1,5 @@
 import Foundation
 
-/// The elements of Apple's plist DTD, numbered as the C shim numbers them (`CXML_ELEMENT_*`).
-enum XMLPlistElement: UInt8 {
-    case unknown = 0, plist, dict, key, array, string, data, date, integer, real, `true`, `false`
-
-    var name: String {
-        switch self {
-        case .unknown: "?"
-        case .plist: "plist"
-        case .dict: "dict"
-        case .key: "key"
-        case .array: "array"
-        case .string: "string"
-        case .data: "data"
-        case .date: "date"
-        case .integer: "integer"
-        case .real: "real"
-        case .true: "true"
-        case .false: "false"
-        }
-    }
-}
-
 /// Builds a ``PropertyListValue`` from the element events of an XML property list, checking the
 /// plist grammar (libxml2 has already checked that the XML is well formed) and the read limits.
 ///
@@ -84,6 +62,13 @@ struct XMLPropertyListBuilder {
     }
 
     private mutating func start(_ element: XMLPlistElement, line: UInt32, column: UInt32, unknownName: () -> String) throws {
+        if element != .plist && element != .unknown {
+            // Keys count too: each costs a string, like a value.
+            objectCount += 1
+            guard objectCount <= options.maximumObjectCount else {
+                throw error(.tooManyObjects, "more than \(options.maximumObjectCount) elements", line, column)
+            }
+        }
         switch element {
         case .unknown:
             throw error(.unexpectedElement, "unknown element <\(unknownName())>: expected \(expectation())", line, column)
@@ -102,10 +87,6 @@ struct XMLPropertyListBuilder {
             leaf = OpenLeaf(element: .key, line: line, column: column)
         default:
             try checkValueAllowed(element, line: line, column: column)
-            objectCount += 1
-            guard objectCount <= options.maximumObjectCount else {
-                throw error(.tooManyObjects, "more than \(options.maximumObjectCount) values", line, column)
-            }
             switch element {
             case .dict:
                 guard stack.count < options.maximumDepth else {
@@ -238,7 +219,7 @@ struct XMLPropertyListBuilder {
             // updateValue keeps the first position and the last value, as Apple's reader does.
             let duplicate = dictionary.updateValue(value, forKey: key) != nil
             stack[last] = .dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0)
-            if duplicate, !options.allowsDuplicateKeys {
+            if duplicate, options.duplicateKeys == .reject {
                 throw error(.duplicateKey, "duplicate key \"\(key)\" in <dict>: each key may appear once", keyLine, keyColumn)
             }
         case .dictionary(_, nil, _, _):

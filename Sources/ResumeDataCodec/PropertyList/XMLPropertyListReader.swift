@@ -1,4 +1,5 @@
 import Foundation
+internal import CXMLShim
 
 /// Reads XML property lists through libxml2's SAX2 push parser.
 ///
@@ -10,8 +11,9 @@ import Foundation
 /// Safety: the parser runs with `XML_PARSE_NONET` and without `XML_PARSE_NOENT` or
 /// `XML_PARSE_DTDLOAD`; declared entities are never stored, so none is expanded (billion laughs)
 /// or loaded (an external entity naming a local file), and a reference to one is an error.
-/// libxml2's push parser has no nesting limit of its own; ``PropertyListReadOptions/maximumDepth``
-/// is the limit.
+/// ``PropertyListReadOptions/maximumDepth`` bounds nesting (the builder keeps containers on its
+/// own stack); libxml2 2.9's push parser sets no limit of its own, newer versions refuse elements
+/// nested more than 256 deep, which is reported as ``PropertyListError/Code/tooDeep`` too.
 struct XMLPropertyListReader {
     var options: PropertyListReadOptions
 

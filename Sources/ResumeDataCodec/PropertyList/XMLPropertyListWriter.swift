@@ -5,6 +5,9 @@ import Foundation
 /// `<false/>`, `<dict/>` and `<array/>` when empty, base64 in lines broken where CoreFoundation
 /// breaks them, dates in UTC to the second (rounded down), reals as `%.17g`.
 ///
+/// Like Apple's, the output loses what XML cannot spell: the sign of a zero real (`0.0`), whether
+/// a real was 32-bit, fractions of a second in dates.
+///
 /// Differences from Apple, both so that our own output reads back to the same value:
 /// - A carriage return in a string or key is written `&#13;`; Apple writes it raw, and XML
 ///   parsers (libxml2 included) turn a raw one into a line feed.

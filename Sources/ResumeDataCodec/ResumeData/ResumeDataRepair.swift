@@ -74,7 +74,7 @@ extension ResumeData {
 
     /// A copy whose partial file is named by a new temp file name (a bare name in the app's tmp folder).
     public func relocated(tempFileName: String) throws -> ResumeData {
-        guard !tempFileName.isEmpty, !tempFileName.contains("/") else {
+        guard Self.isBareFileName(tempFileName) else {
             throw ResumeDataError(.invalidArgument, "a temp file name must be a bare file name, not \"\(tempFileName)\"")
         }
         var copy = self
@@ -82,7 +82,15 @@ extension ResumeData {
         return copy
     }
 
+    /// Whether a temp file name names a file inside the tmp folder: not empty, no `/`, not `.` or `..`.
+    public static func isBareFileName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && name != "." && name != ".."
+    }
+
     /// A copy whose partial file is named by a new absolute local path.
+    ///
+    /// Systems since iOS 9 look for `TempFileName` first; when the blob has one, it still wins
+    /// over the new path (see ``relocated(tempFileName:)``).
     public func relocated(localPath: String) throws -> ResumeData {
         guard localPath.hasPrefix("/") else {
             throw ResumeDataError(.invalidArgument, "a local path must be absolute, not \"\(localPath)\"")

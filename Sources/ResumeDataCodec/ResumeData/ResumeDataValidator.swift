@@ -67,7 +67,7 @@ public struct ResumeDataValidator: Sendable {
            resume.entries[ResumeDataKey.tempFileName] == nil, resume.entries[ResumeDataKey.localPath] == nil {
             findings.append(.init(.error, .missingPartialFile, "neither a temp file name nor a local path: nothing names the partial file", key: ResumeDataKey.tempFileName))
         }
-        if let name = resume.tempFileName, name.contains("/") || name.isEmpty {
+        if let name = resume.tempFileName, !ResumeData.isBareFileName(name) {
             findings.append(.init(.error, .invalidPath, "the temp file name must be a bare file name, not \"\(name)\"", key: ResumeDataKey.tempFileName))
         }
         if let path = resume.localPath, !path.hasPrefix("/") {

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import ResumeDataCodec
+
+/// `resumetool rebuild`: a blob from the partial file in `Samples/`.
+@Suite struct RebuildCommandTests {
+    static let url = "https://downloads.example.com/releases/Example-2.4.1.dmg"
+    static let etag = "\"5f1c3e-6a2f\""
+
+    @Test(arguments: ["xml", "binary", "keyed-archive", "keyed-archive-xml"])
+    func everyFormat(_ format: String) throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.path("rebuilt")
+        let result = try EndToEnd.run([
+            "rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag,
+            "--last-modified", "Tue, 17 Nov 2026 09:12:44 GMT",
+            "--header", "Authorization: Bearer abc:def", "--header", "X-Trace:  42 ",
+            "--format", format, "-o", output,
+        ])
+        #expect(result == ToolRunner.Result(status: 0, stdout: "", stderr: ""))
+        let resume = try ResumeData(data: try Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(resume.container.rawValue == format)
+        #expect(resume.downloadURL == Self.url)
+        #expect(resume.bytesReceived == 4096)
+        #expect(resume.tempFileName == EndToEnd.partialName)
+        #expect(resume.localPath == nil)
+        #expect(resume.entityTag == Self.etag)
+        #expect(resume.serverDownloadDate == "Tue, 17 Nov 2026 09:12:44 GMT")
+        #expect(resume.infoVersion == (resume.container.isKeyedArchive ? 4 : 2))
+        let layout: URLRequestArchive.Layout = resume.container.isKeyedArchive ? .secure : .legacy
+        let current = try #require(try resume.request(.current))
+        #expect(current.urlString == Self.url)
+        #expect(current.method == "GET")
+        #expect(current.layout == layout)
+        // Header values are trimmed; a colon inside a value stays.
+        #expect(current.headers.map { "\($0.name): \($0.value)" } == ["Authorization: Bearer abc:def", "X-Trace: 42", "Range: bytes=4096-"])
+        let original = try #require(try resume.request(.original))
+        #expect(original.headers.map { "\($0.name): \($0.value)" } == ["Authorization: Bearer abc:def", "X-Trace: 42"])
+        #expect(original.layout == layout)
+        // The rebuilt blob passes validate next to its partial file.
+        let validated = try EndToEnd.run(["validate", "--tmp-dir", ".", output])
+        #expect(validated == ToolRunner.Result(status: 0, stdout: "\(output): ok\n", stderr: ""))
+    }
+
+    @Test func defaultsToAKeyedArchiveOnStandardOutput() throws {
+        let bytes = try EndToEnd.runForBytes(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag])
+        #expect(bytes.starts(with: Data("bplist00".utf8)))
+        let resume = try ResumeData(data: bytes)
+        #expect(resume.container == .keyedArchive)
+        #expect(resume.serverDownloadDate == nil)
+    }
+
+    @Test func localPathNamesTheAbsolutePath() throws {
+        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag,
+                                       "--local-path", "--format", "xml"])
+        #expect(result.status == 0)
+        let resume = try ResumeData(data: Data(result.stdout.utf8))
+        #expect(resume.localPath == EndToEnd.samples.appendingPathComponent(EndToEnd.partialName).path)
+        #expect(resume.tempFileName == nil)
+    }
+
+    @Test func withoutAValidatorTheBlobIsWrittenButValidateSaysSo() throws {
+        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--format", "xml"])
+        #expect(result.status == 0)
+        let resume = try ResumeData(data: Data(result.stdout.utf8))
+        #expect(ResumeDataValidator().findings(for: resume).map(\.code) == [.missingValidator])
+    }
+
+    @Test func missingOrOddPartialFile() throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.path("out")
+        let missing = try EndToEnd.run(["rebuild", "--from", "no-such.tmp", "--url", Self.url, "-o", output])
+        #expect(missing == ToolRunner.Result(status: 1, stdout: "", stderr: "no-such.tmp: error: no such file\n"))
+        let directory = try EndToEnd.run(["rebuild", "--from", ".", "--url", Self.url, "-o", output])
+        #expect(directory == ToolRunner.Result(status: 1, stdout: "", stderr: ".: error: is not a regular file\n"))
+        #expect(try folder.contents() == [])
+    }
+
+    @Test(arguments: ["not a url", "ftp://downloads.example.com/x.dmg", "downloads.example.com/x.dmg", ""])
+    func badURLIsAUsageError(_ url: String) throws {
+        let folder = try TemporaryDirectory()
+        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", url, "-o", folder.path("out")])
+        #expect(result == ToolRunner.Result(
+            status: 64, stdout: "",
+            stderr: "Error: \"\(url)\" is not an absolute http or https URL\n  See 'resumetool rebuild --help' for more information.\n"))
+        #expect(try folder.contents() == [])
+    }
+
+    @Test(arguments: ["NoColon", ": value", ""])
+    func malformedHeaderIsAUsageError(_ header: String) throws {
+        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--header", header])
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr == """
+            Error: --header must be 'Name: value', not '\(header)'
+            Usage: resumetool rebuild --from <from> --url <url> [--etag <etag>] [--last-modified <last-modified>] [--header <header> ...] [--format <format>] [--local-path] [--output <output>]
+              See 'resumetool rebuild --help' for more information.
+
+            """)
+    }
+
+    @Test func missingRequiredOptions() throws {
+        let noURL = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName])
+        #expect(noURL.status == 64)
+        #expect(noURL.stderr.hasPrefix("Error: Missing expected argument '--url <url>'"))
+        let noFrom = try EndToEnd.run(["rebuild", "--url", Self.url])
+        #expect(noFrom.status == 64)
+        #expect(noFrom.stderr.hasPrefix("Error: Missing expected argument '--from <from>'"))
+    }
+}
