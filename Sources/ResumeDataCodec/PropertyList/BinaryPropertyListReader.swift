@@ -40,7 +40,9 @@ struct BinaryPropertyListReader {
 ///
 /// Objects are decoded on demand from the top object and each is decoded once (later references
 /// reuse the value), so shared objects cost nothing extra and a file cannot make decoding
-/// exponential. Every read is bounds-checked against the object area (`8..<offsetTableOffset`);
+/// exponential. Only objects that more than one reference names are kept for reuse: a first pass
+/// over the containers counts references, so a file of unshared objects (the usual bulk of a
+/// large plist) does not pay a cache slot per object on top of the values. Every read is bounds-checked against the object area (`8..<offsetTableOffset`);
 /// a length is compared with what remains before anything is allocated for it.
 private struct BinaryPropertyListDecoder {
     let bytes: UnsafeRawBufferPointer
@@ -54,9 +56,14 @@ private struct BinaryPropertyListDecoder {
     var referenceBudget: Int
     /// Where objects end: the start of the offset table.
     let objectAreaEnd: Int
-    var decoded: [PropertyListValue?]
-    /// Containers being decoded on the current path; meeting one again is a reference cycle.
-    var inProgress: [Bool]
+    /// Per object: in the low bits how many container references name it, counted up to 2 (see
+    /// ``countReferences``); in ``inProgressBit`` whether it is a container being decoded on the
+    /// current path (meeting one again is a reference cycle). One byte per object, as memory
+    /// per object is what a large file costs.
+    var objectState: [UInt8]
+    static let inProgressBit: UInt8 = 0x80
+    /// The decoded values of objects named more than once.
+    var shared: [Int: PropertyListValue] = [:]
 
     init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, options: PropertyListReadOptions) {
         self.bytes = bytes
@@ -66,8 +73,7 @@ private struct BinaryPropertyListDecoder {
         self.duplicateKeys = options.duplicateKeys
         self.referenceBudget = options.maximumObjectCount
         self.objectAreaEnd = trailer.offsetTableOffset
-        self.decoded = Array(repeating: nil, count: trailer.objectCount)
-        self.inProgress = Array(repeating: false, count: trailer.objectCount)
+        self.objectState = Self.countReferences(bytes: bytes, trailer: trailer, budget: options.maximumObjectCount)
     }
 
     mutating func decodeTopObject() throws -> PropertyListValue {
@@ -92,6 +98,11 @@ private struct BinaryPropertyListDecoder {
 
     @inline(__always)
     func bigEndian(at offset: Int, size: Int) -> UInt64 {
+        Self.bigEndian(bytes, at: offset, size: size)
+    }
+
+    @inline(__always)
+    static func bigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
         switch size {
         case 1: return UInt64(bytes[offset])
         case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
@@ -102,6 +113,53 @@ private struct BinaryPropertyListDecoder {
             for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
             return value
         }
+    }
+
+    /// For each object, how many references in containers name it: 0, 1, or 2 for two or more.
+    ///
+    /// Every container in the offset table is looked at, reachable or not; what is malformed is
+    /// skipped here and reported by decoding if it is reachable. References are read only while
+    /// `budget` lasts (overlapping containers could otherwise make this pass quadratic); past it
+    /// every object counts as shared, so decoding keeps every value as it would without the pass.
+    static func countReferences(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, budget: Int) -> [UInt8] {
+        let objectCount = trailer.objectCount
+        let end = trailer.offsetTableOffset
+        let referenceSize = trailer.referenceSize
+        var counts = [UInt8](repeating: 0, count: objectCount)
+        var remaining = budget
+        for index in 0 ..< objectCount {
+            let raw = bigEndian(bytes, at: trailer.offsetTableOffset + index * trailer.offsetSize, size: trailer.offsetSize)
+            guard raw >= UInt64(BinaryPropertyListTrailer.headerSize), raw < UInt64(end) else { continue }
+            let start = Int(raw)
+            let marker = bytes[start]
+            let kind = marker >> 4
+            guard kind == 0xA || kind == 0xC || kind == 0xD else { continue }
+            var position = start + 1
+            var count = Int(marker & 0x0F)
+            if count == 0x0F {
+                guard position < end else { continue }
+                let lengthMarker = bytes[position]
+                guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else { continue }
+                let size = 1 << Int(lengthMarker & 0x0F)
+                guard size < end - position, let length = Int(exactly: bigEndian(bytes, at: position + 1, size: size)) else { continue }
+                count = length
+                position += 1 + size
+            }
+            let (references, overflow1) = count.multipliedReportingOverflow(by: kind == 0xD ? 2 : 1)
+            let (length, overflow2) = references.multipliedReportingOverflow(by: referenceSize)
+            guard !overflow1, !overflow2, length <= end - position else { continue }
+            guard references <= remaining else {
+                return [UInt8](repeating: 2, count: objectCount)
+            }
+            remaining -= references
+            var offset = position
+            for _ in 0 ..< references {
+                let target = bigEndian(bytes, at: offset, size: referenceSize)
+                if target < UInt64(objectCount), counts[Int(target)] < 2 { counts[Int(target)] += 1 }
+                offset += referenceSize
+            }
+        }
+        return counts
     }
 
     /// The start of an object, from the offset table, checked to lie in the object area.
@@ -147,7 +205,8 @@ private struct BinaryPropertyListDecoder {
     // MARK: Objects
 
     mutating func decodeObject(_ index: Int, depth: Int) throws -> PropertyListValue {
-        if let value = decoded[index] { return value }
+        let isShared = objectState[index] & ~Self.inProgressBit > 1
+        if isShared, let value = shared[index] { return value }
         let start = try offset(ofObject: index)
         let marker = bytes[start]
         var position = start + 1
@@ -209,7 +268,7 @@ private struct BinaryPropertyListDecoder {
         default:
             throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker))", at: start, object: index)
         }
-        decoded[index] = value
+        if isShared { shared[index] = value }
         return value
     }
 
@@ -285,7 +344,7 @@ private struct BinaryPropertyListDecoder {
     @inline(__always)
     mutating func child(at referenceOffset: Int, of parent: Int, depth: Int) throws -> (index: Int, value: PropertyListValue) {
         let index = try reference(at: referenceOffset, object: parent)
-        if inProgress[index] {
+        if objectState[index] & Self.inProgressBit != 0 {
             throw error(.cycle, index == parent
                 ? "object \(index) contains itself"
                 : "object \(index) contains itself (reference cycle through object \(parent))", at: referenceOffset, object: parent)
@@ -301,7 +360,7 @@ private struct BinaryPropertyListDecoder {
         guard referenceBudget >= 0 else {
             throw error(.tooManyObjects, "containers hold more than \(maximumObjectCount) references in all, the object limit", at: start, object: index)
         }
-        inProgress[index] = true
+        objectState[index] |= Self.inProgressBit
     }
 
     mutating func containerElements(marker: UInt8, position start: Int, index: Int, depth: Int) throws -> [PropertyListValue] {
@@ -322,7 +381,7 @@ private struct BinaryPropertyListDecoder {
                 throw error
             }
         }
-        inProgress[index] = false
+        objectState[index] &= ~Self.inProgressBit
         return elements
     }
 
@@ -336,6 +395,7 @@ private struct BinaryPropertyListDecoder {
         try require(length, at: position, object: index, for: "\(count) key and \(count) value references of \(referenceSize) bytes")
         try enterContainer(index, at: start - 1, depth: depth, references: 2 * count)
         var dictionary = PropertyListDictionary()
+        dictionary.reserveCapacity(count)
         for entry in 0 ..< count {
             let keyOffset = position + entry * referenceSize
             let (keyIndex, keyValue) = try child(at: keyOffset, of: index, depth: depth + 1)
@@ -353,7 +413,7 @@ private struct BinaryPropertyListDecoder {
                 throw error(.duplicateKey, "key \"\(key)\" appears twice", at: keyOffset, object: index)
             }
         }
-        inProgress[index] = false
+        objectState[index] &= ~Self.inProgressBit
         return dictionary
     }
 

@@ -54,6 +54,11 @@ private struct BinaryPropertyListObjectTable {
 
     var objects: [Object] = []
     var scalarIndex: [ScalarKey: Int] = [:]
+    /// Bytes of the scalars and container headers, and the number of references, so the output
+    /// can be allocated once at its exact size (growing it by doubling would need up to twice
+    /// the file in memory at the end).
+    var scalarAndHeaderBytes = 0
+    var referenceCount = 0
 
     /// Adds a value and what it contains; returns its object index.
     mutating func add(_ value: PropertyListValue) -> Int {
@@ -68,6 +73,8 @@ private struct BinaryPropertyListObjectTable {
         case .uid(let uid): key = .uid(uid)
         case .array(let elements), .set(let elements):
             let index = reserve()
+            scalarAndHeaderBytes += BinaryPropertyListOutput.headerSize(count: elements.count)
+            referenceCount += elements.count
             var references: [Int] = []
             references.reserveCapacity(elements.count)
             for element in elements { references.append(add(element)) }
@@ -75,6 +82,8 @@ private struct BinaryPropertyListObjectTable {
             return index
         case .dictionary(let dictionary):
             let index = reserve()
+            scalarAndHeaderBytes += BinaryPropertyListOutput.headerSize(count: dictionary.count)
+            referenceCount += 2 * dictionary.count
             var keys: [Int] = []
             keys.reserveCapacity(dictionary.count)
             for (key, _) in dictionary { keys.append(add(.string(key))) }
@@ -88,6 +97,7 @@ private struct BinaryPropertyListObjectTable {
         let index = objects.count
         objects.append(.scalar(value))
         scalarIndex[key] = index
+        scalarAndHeaderBytes += BinaryPropertyListOutput.scalarSize(value)
         return index
     }
 
@@ -99,8 +109,11 @@ private struct BinaryPropertyListObjectTable {
 
     func encoded() -> [UInt8] {
         var output = BinaryPropertyListOutput()
-        output.bytes.append(contentsOf: BinaryPropertyListTrailer.magic)
         let referenceSize = BinaryPropertyListTrailer.byteCount(toHold: objects.count)
+        let objectsEnd = BinaryPropertyListTrailer.headerSize + scalarAndHeaderBytes + referenceCount * referenceSize
+        let expectedSize = objectsEnd + objects.count * BinaryPropertyListTrailer.byteCount(toHold: objectsEnd) + BinaryPropertyListTrailer.size
+        output.bytes.reserveCapacity(expectedSize)
+        output.bytes.append(contentsOf: BinaryPropertyListTrailer.magic)
         var offsets: [Int] = []
         offsets.reserveCapacity(objects.count)
         for object in objects {
@@ -124,6 +137,7 @@ private struct BinaryPropertyListObjectTable {
         for offset in offsets { output.appendInteger(UInt64(offset), size: offsetSize) }
         let trailer = BinaryPropertyListTrailer(offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, topObject: 0, offsetTableOffset: tableOffset)
         output.bytes.append(contentsOf: trailer.encoded)
+        assert(output.bytes.count == expectedSize, "size accounting is off: \(output.bytes.count) bytes written, \(expectedSize) expected")
         return output.bytes
     }
 }
@@ -131,6 +145,48 @@ private struct BinaryPropertyListObjectTable {
 /// The byte encodings of single objects.
 private struct BinaryPropertyListOutput {
     var bytes: [UInt8] = []
+
+    /// The length of ``appendHeader(_:count:)``'s output.
+    static func headerSize(count: Int) -> Int {
+        count < 15 ? 1 : 1 + unsignedSize(UInt64(count))
+    }
+
+    /// The length of ``appendUnsigned(_:)``'s output.
+    static func unsignedSize(_ value: UInt64) -> Int {
+        switch value {
+        case ..<(1 << 8): 2
+        case ..<(1 << 16): 3
+        case ..<(1 << 32): 5
+        default: 9
+        }
+    }
+
+    /// The length of ``appendScalar(_:)``'s output.
+    static func scalarSize(_ value: PropertyListValue) -> Int {
+        switch value {
+        case .boolean: return 1
+        case .integer(let integer):
+            if let signed = integer.int64Value { return signed < 0 ? 9 : unsignedSize(UInt64(signed)) }
+            return 17
+        case .real(let real): return real.isSinglePrecision ? 5 : 9
+        case .date: return 9
+        case .data(let data): return headerSize(count: data.count) + data.count
+        case .string(let string):
+            var string = string
+            let utf8Count = string.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } ? utf8.count : -1 }
+            if utf8Count >= 0 { return headerSize(count: utf8Count) + utf8Count }
+            let units = string.utf16.count
+            return headerSize(count: units) + 2 * units
+        case .uid(let uid):
+            switch uid {
+            case ..<(1 << 8): return 2
+            case ..<(1 << 16): return 3
+            case ..<(1 << 32): return 5
+            default: return 9
+            }
+        case .array, .set, .dictionary: return 0
+        }
+    }
 
     mutating func appendInteger(_ value: UInt64, size: Int) {
         var shift = 8 * (size - 1)

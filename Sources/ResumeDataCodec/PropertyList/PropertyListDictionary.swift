@@ -46,6 +46,9 @@ public struct PropertyListDictionary: Sendable, Hashable, RandomAccessCollection
         storage.removeValue(forKey: key)
     }
 
+    /// Makes room for `minimumCapacity` entries, so a reader that knows the count allocates once.
+    mutating func reserveCapacity(_ minimumCapacity: Int) { storage.reserveCapacity(minimumCapacity) }
+
     /// The position of a key, if present.
     public func index(forKey key: String) -> Int? { storage.index(forKey: key) }
 

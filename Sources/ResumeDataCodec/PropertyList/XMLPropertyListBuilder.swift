@@ -200,25 +200,30 @@ struct XMLPropertyListBuilder {
     }
 
     /// Puts a finished value into the container being read, or makes it the result.
+    ///
+    /// The container is changed in place: its frame is emptied before the change and refilled
+    /// after, so the stack holds no second reference that would make each append copy the whole
+    /// container (quadratic time in its size).
     private mutating func deliver(_ value: PropertyListValue, line: UInt32, column: UInt32) throws {
-        guard let top = stack.popLast() else {
+        guard let last = stack.indices.last else {
             result = value
             return
         }
-        switch top {
+        switch stack[last] {
         case .array(var items):
+            stack[last] = .array([])
             items.append(value)
-            stack.append(.array(items))
+            stack[last] = .array(items)
         case .dictionary(var dictionary, let key?, let keyLine, let keyColumn):
+            stack[last] = .array([])
             // updateValue keeps the first position and the last value, as Apple's reader does.
-            if dictionary.updateValue(value, forKey: key) != nil, options.duplicateKeys == .reject {
-                stack.append(.dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0))
+            let duplicate = dictionary.updateValue(value, forKey: key) != nil
+            stack[last] = .dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0)
+            if duplicate, options.duplicateKeys == .reject {
                 throw error(.duplicateKey, "duplicate key \"\(key)\" in <dict>: each key may appear once", keyLine, keyColumn)
             }
-            stack.append(.dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0))
-        case .dictionary(let dictionary, nil, _, _):
+        case .dictionary(_, nil, _, _):
             // Unreachable: checkValueAllowed refuses a value without a key.
-            stack.append(.dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0))
             throw error(.unexpectedElement, "a value without a <key>", line, column)
         }
     }
