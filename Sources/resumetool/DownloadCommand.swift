@@ -14,8 +14,13 @@ struct DownloadCommand: AsyncParsableCommand {
         commandName: "download",
         abstract: "Download a URL crash-safely; running the same command again continues.",
         discussion: """
-            The partial data goes to FILE.part and an Apple-format resume blob to FILE.resume, \
-            checkpointed every few MiB or seconds. Ctrl-C or SIGTERM pauses (exit 130 / 143).
+            The partial data goes to FILE.part and an Apple-format resume blob to FILE.resume, checkpointed every few MiB or seconds. A changed file on the server (new ETag or Last-Modified) is downloaded again from the start, never spliced onto old bytes. Ctrl-C or SIGTERM pauses.
+
+            Example:
+              resumetool download https://example.com/big.iso -o big.iso --sha256 9f86d081…
+              resumetool download https://example.com/big.iso -o big.iso    # again: continues
+
+            Exit status: 0 downloaded (or already complete), 1 failed (the partial file and blob are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
             """
     )
 

@@ -5,7 +5,15 @@ import ResumeTransfer
 struct RecoverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
-        abstract: "Continue every download whose resume blob (*.resume) an interrupted process left in DIR."
+        abstract: "Continue every download whose resume blob (*.resume) an interrupted process left in DIR.",
+        discussion: """
+            The restart-after-crash command: after a reboot or a kill -9, it finds each FILE.resume with its FILE.part and finishes them all, a few at a time.
+
+            Example:
+              resumetool recover ~/Downloads
+
+            Exit status: 0 every download finished, 1 one or more failed (their files are kept), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            """
     )
 
     @Argument(help: "The directory to search.")

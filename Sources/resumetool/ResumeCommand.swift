@@ -5,7 +5,15 @@ import ResumeTransfer
 struct ResumeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
-        abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file."
+        abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file.",
+        discussion: """
+            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically; the blob and partial file are removed once it is complete.
+
+            Example:
+              resumetool resume app.resumedata --partial CFNetworkDownload_Occ2S2.tmp -o Example.dmg
+
+            Exit status: 0 downloaded, 1 failed (the partial file and blob are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            """
     )
 
     @Argument(help: "The resume blob.")
