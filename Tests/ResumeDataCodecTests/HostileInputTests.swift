@@ -81,6 +81,23 @@ import Testing
         #expect(value == (try XML.read(bytes: Array(deepest), options: PropertyListReadOptions(maximumDepth: 300))))
     }
 
+    @Test func aHundredThousandElementsInOneXMLArrayAndDictionary() throws {
+        // FuzzXMLPlist timed out on a 4,000-element array: the builder copied the array for every
+        // element. At 100,000 elements a quadratic reader would run for hours.
+        let count = 100_000
+        let array = "<plist><array>" + (0 ..< count).map { "<integer>\($0)</integer>" }.joined() + "</array></plist>"
+        let items = try #require(try XML.read(array).arrayValue)
+        #expect(items.count == count)
+        #expect(items.last == .integer(PropertyListInteger(count - 1)))
+        let dictionary = "<plist><dict>" + (0 ..< count).map { "<key>k\($0)</key><true/>" }.joined() + "</dict></plist>"
+        guard case .dictionary(let entries) = try XML.read(dictionary) else {
+            Issue.record("not a dictionary")
+            return
+        }
+        #expect(entries.count == count)
+        #expect(entries["k99999"] == .boolean(true))
+    }
+
     @Test func invalidUTF16SurrogatesInXML() throws {
         // A surrogate code point is no character: libxml2 refuses the reference.
         let error = try #require(XML.readError("<plist>\n<string>a&#xD800;b</string></plist>"))
