@@ -336,8 +336,25 @@ static int cxml_start(cxml_reader *r, const uint8_t *bytes, int length) {
     return 0;
 }
 
+/* libxml2 reports some faults (encoding conversion, I/O) without a parser context, through its
+   per-thread generic handler, which prints to stderr: bytes from a hostile file must not write to
+   the host's terminal (FuzzXMLPlist saw "encoding error : input conversion failed ..." lines).
+   What stops the parse still reaches cxml_structured_error or ctxt->wellFormed. */
+static void cxml_silent(void *ctx, const char *msg, ...) { (void)ctx; (void)msg; }
+
+static int cxml_reader_feed_silently(cxml_reader *r, const uint8_t *bytes, size_t length, int is_last);
+
 int cxml_reader_feed(cxml_reader *reader, const uint8_t *bytes, size_t length, int is_last) {
-    cxml_reader *r = reader;
+    /* Silenced only while parsing, and restored, so other libxml2 users in the process keep theirs. */
+    xmlGenericErrorFunc saved = xmlGenericError;
+    void *saved_context = xmlGenericErrorContext;
+    xmlSetGenericErrorFunc(NULL, cxml_silent);
+    int result = cxml_reader_feed_silently(reader, bytes, length, is_last);
+    xmlSetGenericErrorFunc(saved_context, saved);
+    return result;
+}
+
+static int cxml_reader_feed_silently(cxml_reader *r, const uint8_t *bytes, size_t length, int is_last) {
     if (r->stopped) return 1;
     size_t offset = 0;
     if (r->ctxt == NULL) {

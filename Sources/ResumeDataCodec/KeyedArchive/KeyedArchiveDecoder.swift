@@ -55,8 +55,8 @@ struct KeyedArchiveDecoder {
         guard !inProgress.contains(uid) else {
             throw KeyedArchiveError(.cycle, "UID \(uid) refers back to $objects[\(uid)], which contains it (cycle)", keyPath: keyPath)
         }
-        guard inProgress.count < archive.options.maximumDepth else {
-            throw KeyedArchiveError(.tooDeep, "objects nested deeper than \(archive.options.maximumDepth)", keyPath: keyPath)
+        guard inProgress.count < archive.options.effectiveMaximumDepth else {
+            throw KeyedArchiveError(.tooDeep, "objects nested deeper than \(archive.options.effectiveMaximumDepth)", keyPath: keyPath)
         }
         inProgress.insert(uid)
     }

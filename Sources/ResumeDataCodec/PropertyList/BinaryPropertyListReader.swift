@@ -68,7 +68,7 @@ private struct BinaryPropertyListDecoder {
     init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, options: PropertyListReadOptions) {
         self.bytes = bytes
         self.trailer = trailer
-        self.maximumDepth = options.maximumDepth
+        self.maximumDepth = options.effectiveMaximumDepth
         self.maximumObjectCount = options.maximumObjectCount
         self.duplicateKeys = options.duplicateKeys
         self.referenceBudget = options.maximumObjectCount

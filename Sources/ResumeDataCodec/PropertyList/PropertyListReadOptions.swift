@@ -1,7 +1,8 @@
 /// Limits on what a property-list reader accepts. Every one bounds work or memory that the input
 /// controls; the defaults are generous for resume data and safe against hostile input.
 public struct PropertyListReadOptions: Sendable, Hashable {
-    /// The deepest nesting of arrays, sets and dictionaries accepted. Default 256.
+    /// The deepest nesting of arrays, sets and dictionaries accepted. Default 256; values above
+    /// ``depthCeiling`` act as ``depthCeiling``.
     public var maximumDepth: Int
     /// The largest number of objects (binary) or elements (XML) accepted. Default 4,000,000.
     public var maximumObjectCount: Int
@@ -28,6 +29,17 @@ public struct PropertyListReadOptions: Sendable, Hashable {
         self.maximumInputSize = maximumInputSize
         self.duplicateKeys = duplicateKeys
     }
+
+    /// The deepest nesting any reader accepts, whatever ``maximumDepth`` says (300). Reading,
+    /// comparing, writing and even freeing a value recurse once per level, so a million-deep
+    /// document read without a cap overflows the stack instead of failing cleanly. Measured in a
+    /// debug build on a 512 KiB thread stack (Swift concurrency's on Linux): the binary reader
+    /// overflows at about 700 levels and the keyed-archive decoder at about 1000; 300 leaves the
+    /// caller more than half the stack.
+    public static let depthCeiling = 300
+
+    /// ``maximumDepth`` capped at ``depthCeiling``: the limit readers apply.
+    var effectiveMaximumDepth: Int { min(maximumDepth, Self.depthCeiling) }
 
     /// The defaults.
     public static let `default` = PropertyListReadOptions()

@@ -89,13 +89,13 @@ struct XMLPropertyListBuilder {
             try checkValueAllowed(element, line: line, column: column)
             switch element {
             case .dict:
-                guard stack.count < options.maximumDepth else {
-                    throw error(.tooDeep, "containers nested deeper than the limit of \(options.maximumDepth)", line, column)
+                guard stack.count < options.effectiveMaximumDepth else {
+                    throw error(.tooDeep, "containers nested deeper than the limit of \(options.effectiveMaximumDepth)", line, column)
                 }
                 stack.append(.dictionary(PropertyListDictionary(), key: nil, keyLine: 0, keyColumn: 0))
             case .array:
-                guard stack.count < options.maximumDepth else {
-                    throw error(.tooDeep, "containers nested deeper than the limit of \(options.maximumDepth)", line, column)
+                guard stack.count < options.effectiveMaximumDepth else {
+                    throw error(.tooDeep, "containers nested deeper than the limit of \(options.effectiveMaximumDepth)", line, column)
                 }
                 stack.append(.array([]))
             default:

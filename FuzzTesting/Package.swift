@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+// libFuzzer harnesses for the parsers of ResumeDataCodec. A nested package so that the main
+// package never depends on sanitizer builds; `run.sh` builds it with
+// `--sanitize=fuzzer --sanitize=address` (see README.md).
+import PackageDescription
+
+let harnesses = ["FuzzXMLPlist", "FuzzBinaryPlist", "FuzzKeyedArchive", "FuzzRequestArchive", "FuzzResumeData"]
+
+let package = Package(
+    name: "FuzzTesting",
+    dependencies: [
+        .package(name: "resumetool", path: ".."),
+    ],
+    targets: [
+        .target(
+            name: "FuzzCommon",
+            dependencies: [.product(name: "ResumeDataCodec", package: "resumetool")]
+        ),
+    ] + harnesses.map { name in
+        .executableTarget(
+            name: name,
+            dependencies: ["FuzzCommon", .product(name: "ResumeDataCodec", package: "resumetool")]
+        )
+    },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the harnesses (release, libFuzzer + AddressSanitizer) and fuzzes one of them.
+#   FuzzTesting/run.sh TARGET SECONDS [extra libFuzzer flags...]
+# TARGET: FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData
+# The working corpus grows in FuzzTesting/Corpus/TARGET (ignored by git), seeded from Samples/
+# and the test fixtures; crashing inputs land in FuzzTesting/FailCases/TARGET/.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+targets=(FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData)
+
+if [ "$#" -lt 2 ] || [[ ! " ${targets[*]} " == *" $1 "* ]] || ! [[ "$2" =~ ^[0-9]+$ ]]; then
+    echo "usage: $0 TARGET SECONDS [libFuzzer flags...]" >&2
+    echo "TARGET: ${targets[*]}" >&2
+    exit 64
+fi
+target="$1"
+seconds="$2"
+shift 2
+
+cd "$here"
+# SwiftPM passes `-sanitize=fuzzer -sanitize=address` to swiftc as two flags, and Swift 6.3's
+# driver keeps only the last one: Swift code got AddressSanitizer but no coverage, so libFuzzer
+# saw only the C shim. One combined flag, given last, restores coverage instrumentation.
+build=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
+swift build "${build[@]}" --product "$target"
+binary="$(swift build "${build[@]}" --show-bin-path)/$target"
+
+corpus="$here/Corpus/$target"
+if [ ! -d "$corpus" ]; then
+    mkdir -p "$corpus"
+    # Every sample and fixture seeds every harness: each reader must also refuse the others' input.
+    find "$root/Samples" "$root/Tests/ResumeDataCodecTests/Fixtures" -type f \
+        ! -name '*.md' ! -name '*.txt' -exec cp {} "$corpus/" \;
+    if [ "$target" = FuzzRequestArchive ] || [ "$target" = FuzzKeyedArchive ]; then
+        # The request archives inside the resume samples are the best seeds for these two.
+        python3 - "$root/Samples" "$corpus" <<'PY'
+import pathlib, plistlib, sys
+samples, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for path in sorted(samples.iterdir()):
+    try:
+        top = plistlib.loads(path.read_bytes())
+    except Exception:
+        continue
+    if not isinstance(top, dict):
+        continue
+    for key in ("NSURLSessionResumeCurrentRequest", "NSURLSessionResumeOriginalRequest"):
+        if isinstance(top.get(key), bytes):
+            (out / f"{path.stem}-{key}.bplist").write_bytes(top[key])
+PY
+    fi
+fi
+
+artifacts="$here/FailCases/$target"
+mkdir -p "$artifacts"
+dict=()
+if [ -f "$here/$target.dict" ]; then dict=("-dict=$here/$target.dict"); fi
+
+exec "$binary" "$corpus" \
+    -rss_limit_mb=2048 -timeout=1 -max_total_time="$seconds" \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 \
+    ${dict[@]+"${dict[@]}"} "$@"
