@@ -122,10 +122,13 @@ def fresh_tools(resumetool, url, out):
 
 
 def reference_tools(source, url, out):
-    """The ceilings: writing the file without the network, and the network without writing."""
+    """The ceilings: writing the file without the network, the network without writing, and curl
+    paying for durability as resumetool does."""
     return {
         "cat > file": (["sh", "-c", f'cat "{source}" > "{out}"'], out),
         "curl > /dev/null": (["curl", "--silent", "--show-error", "--fail", "-o", "/dev/null", url], None),
+        # What resumetool does besides: the file is on disk (fsync) before it gets its final name.
+        "curl + fsync": (["sh", "-c", f'curl --silent --show-error --fail -o "{out}" "{url}" && sync "{out}"'], out),
     }
 
 
