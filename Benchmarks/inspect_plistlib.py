@@ -40,8 +40,14 @@ class Archive:
         (self.root,) = top["$top"].values()
 
     def get(self, value):
-        while isinstance(value, plistlib.UID):
-            value = self.objects[value.data]
+        while True:
+            if isinstance(value, plistlib.UID):
+                value = self.objects[value.data]
+            elif isinstance(value, dict) and len(value) == 1 and "CF$UID" in value:
+                # plistlib reads the XML spelling of a UID as a plain dictionary.
+                value = self.objects[value["CF$UID"]]
+            else:
+                break
         return None if value == "$null" else value
 
     def decode(self, value, depth=0):

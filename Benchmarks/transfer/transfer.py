@@ -169,7 +169,8 @@ def make_partial(resumetool, nginx, work, size, slow_after):
     """Pauses a resumetool download at 90 % (the /slow/ location crawls from there) and keeps the
     partial file and blob as the pristine starting point of every continue run."""
     out = os.path.join(work, "continue", "big.bin")
-    os.makedirs(os.path.dirname(out), exist_ok=True)
+    shutil.rmtree(os.path.dirname(out), ignore_errors=True)  # a finished file would mean nothing to do
+    os.makedirs(os.path.dirname(out))
     process = subprocess.Popen([resumetool, "download", "--quiet", "-o", out, nginx.url("slow/big.bin")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
@@ -279,6 +280,7 @@ def main():
     parser.add_argument("--skip-continue", action="store_true")
     parser.add_argument("--only", action="append", help="tool names to run (repeatable)")
     parser.add_argument("--summary", help="append JSON lines of the medians here (for compare.sh)")
+    parser.add_argument("--baseline", help="another resumetool build, measured as an extra row (before/after a change)")
     args = parser.parse_args()
 
     size = args.size_mib * MIB
@@ -306,10 +308,15 @@ def main():
         out = os.path.join(out_dir, "big.bin")
 
         tools = fresh_tools(args.resumetool, url, out)
+        if args.baseline:
+            argv = [args.baseline] + tools["resumetool"][0][1:]
+            tools["resumetool (baseline)"] = (argv, out)
         tools.update(reference_tools(source, url, out))
         order = [n for n in tools if not args.only or n in args.only]
         log(f"download {args.size_mib} MiB, {args.runs} rounds, order rotating: {', '.join(order)}")
         fresh = transfer_matrix(tools, order, args.runs, size, out_dir, source)
+        report(fresh, None, None, size, args.runs)
+        sys.stdout.flush()
 
         cont = None
         reads = None
@@ -322,7 +329,8 @@ def main():
             if shutil.which("strace"):
                 reads = partial_reads(args.resumetool, url, out_continue)
 
-        report(fresh, cont, reads, size, args.runs)
+        if cont:
+            report({}, cont, reads, size, args.runs)
         if args.summary:
             write_summary(args.summary, fresh, cont, size)
     finally:
@@ -333,6 +341,13 @@ def main():
 
 
 def report(fresh, cont, reads, size, runs):
+    if fresh:
+        report_fresh(fresh, size, runs)
+    if cont:
+        report_continue(cont, reads, size)
+
+
+def report_fresh(fresh, size, runs):
     print(f"### Transfer: {size // MIB} MiB over loopback from nginx, {runs} rounds, tools alternating\n")
     print("| tool | throughput median | min – max | vs curl | peak memory median (max) | goal |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
@@ -349,7 +364,10 @@ def report(fresh, cont, reads, size, runs):
                     f"≤ 64 MiB {'met' if mem_ok else '**missed**'}")
         print(f"| {name} | {fmt_rate(size, med)} | {fmt_rate(size, hi)} – {fmt_rate(size, lo)} | {ratio} "
               f"| {rss / MIB:.1f} MiB ({max(r['rss']) / MIB:.1f}) | {goal} |")
-    if cont:
+
+
+def report_continue(cont, reads, size):
+    if True:
         print(f"\n### Continue a 90 %-done {size // MIB} MiB download: time to the first new byte on disk\n")
         print("| tool | first byte median | min – max | whole continue median | goal |")
         print("| --- | ---: | ---: | ---: | --- |")
