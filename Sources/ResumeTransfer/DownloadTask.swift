@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
-import NIOHTTP1
 import Synchronization
 
 /// One download: performs what ``DownloadStateMachine`` decides, writing into `partialPath` and
@@ -280,26 +279,22 @@ public final class DownloadTask: Sendable {
         machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         if Task.isCancelled { return machine.pause() }
-        let head: HTTPResponseHead
-        let response: ResponseBodyStream
+        var request = HTTPClientRequest(url: plan.url)
+        request.method = .GET
+        for field in plan.headers { request.headers.add(name: field.name, value: field.value) }
+        let response: HTTPClientResponse
         do {
-            var headers = HTTPHeaders()
-            for field in plan.headers { headers.add(name: field.name, value: field.value) }
-            let request = try HTTPClient.Request(url: plan.url, method: .GET, headers: headers)
-            (head, response) = try await ResponseBodyStream.execute(
-                request, client: client, timeout: self.configuration.responseTimeout.timeAmount)
+            response = try await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount)
         } catch {
             if Task.isCancelled { return machine.pause() }
             return machine.transportFailed(Self.transportError(error))
         }
-        // Whatever way this returns, the request is no longer wanted (no-op once it finished).
-        defer { response.cancel() }
         let clock = ContinuousClock()
         let origin = clock.now
-        let fields = head.headers.map { HTTPField(name: $0.name, value: $0.value) }
-        let action = machine.receivedResponse(status: Int(head.status.code), headers: fields, now: .zero)
+        let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
+        let action = machine.receivedResponse(status: Int(response.status.code), headers: fields, now: .zero)
         guard case .receiveBody(let offset, let restart) = action else {
-            await Self.drain(response)
+            await Self.drain(response.body)
             return action
         }
         // An older checkpoint landing after the truncation would describe bytes that are gone.
@@ -322,7 +317,6 @@ public final class DownloadTask: Sendable {
                 try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
                     try part.write(bytes, at: position)
                 }
-                response.consumed(buffer.readableBytes)
                 position += Int64(buffer.readableBytes)
                 let next = machine.wroteBytes(buffer.readableBytes, now: origin.duration(to: clock.now))
                 meter.update(bytes: position, total: machine.checkpoint.totalLength, continuation: self.continuation)
@@ -347,11 +341,10 @@ public final class DownloadTask: Sendable {
 
     /// Reads and drops a small body (redirect, error page) so the connection can be reused;
     /// a large one is abandoned, which closes the connection.
-    private static func drain(_ response: ResponseBodyStream) async {
+    private static func drain(_ body: HTTPClientResponse.Body) async {
         var seen = 0
         do {
-            for try await buffer in response.body {
-                response.consumed(buffer.readableBytes)
+            for try await buffer in body {
                 seen += buffer.readableBytes
                 if seen > 64 * 1024 { return }
             }
