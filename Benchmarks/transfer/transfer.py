@@ -367,19 +367,18 @@ def report_fresh(fresh, size, runs):
 
 
 def report_continue(cont, reads, size):
-    if True:
-        print(f"\n### Continue a 90 %-done {size // MIB} MiB download: time to the first new byte on disk\n")
-        print("| tool | first byte median | min – max | whole continue median | goal |")
-        print("| --- | ---: | ---: | ---: | --- |")
-        for name, r in cont.items():
-            med, lo, hi = median_spread(r["first"])
-            goal = "–"
-            if name == "resumetool":
-                goal = f"< 100 ms {'met' if med < 0.1 else '**missed**'}"
-                if reads is not None:
-                    goal += f"; partial file bytes read: {reads}"
-            print(f"| {name} | {1000 * med:.1f} ms | {1000 * lo:.1f} – {1000 * hi:.1f} ms "
-                  f"| {statistics.median(r['wall']):.2f} s | {goal} |")
+    print(f"\n### Continue a 90 %-done {size // MIB} MiB download: time to the first new byte on disk\n")
+    print("| tool | first byte median | min – max | whole continue median | goal |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    for name, r in cont.items():
+        med, lo, hi = median_spread(r["first"])
+        goal = "–"
+        if name == "resumetool":
+            goal = f"< 100 ms {'met' if med < 0.1 else '**missed**'}"
+            if reads is not None:
+                goal += f"; partial file bytes read: {reads}"
+        print(f"| {name} | {1000 * med:.1f} ms | {1000 * lo:.1f} – {1000 * hi:.1f} ms "
+              f"| {statistics.median(r['wall']):.2f} s | {goal} |")
 
 
 def write_summary(path, fresh, cont, size):
