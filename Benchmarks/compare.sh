@@ -34,6 +34,7 @@ resumetool="$(swift build -c release --show-bin-path)/resumetool"
 benchmark=Benchmarks/.build/release/PlistBenchmark
 
 work="$(mktemp -d /tmp/compare-bench.XXXXXX)"
+chmod 755 "$work"  # nginx workers run as nobody and must reach the served file
 trap 'rm -rf "$work"' EXIT
 summary="$work/summary.jsonl"
 {
