@@ -4,7 +4,8 @@ import ResumeDataCodec
 /// Compares ResumeDataCodec's property-list reader and writer with Foundation's
 /// `PropertyListSerialization`, in one process, on the same bytes.
 ///
-/// Usage: `PlistBenchmark [--runs N] [--iterations N] [--size-mb N] [--only ID]... [--no-memory] [--quick]`
+/// Usage: `PlistBenchmark [--runs N] [--iterations N] [--size-mb N] [--only ID]... [--no-memory] [--quick]`,
+/// or `PlistBenchmark --generate-blobs DIR [--count N]` for the inputs of `compare.sh`'s inspect case.
 @main
 struct PlistBenchmark {
     struct Settings {
@@ -20,6 +21,10 @@ struct PlistBenchmark {
         do {
             if arguments.first == MemoryProbe.childFlag {
                 try MemoryProbe.runChild(arguments.dropFirst())
+                return
+            }
+            if arguments.first == BlobGenerator.flag {
+                try BlobGenerator.run(arguments.dropFirst())
                 return
             }
             try run(parse(arguments))

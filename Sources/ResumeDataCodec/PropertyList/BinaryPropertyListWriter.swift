@@ -17,7 +17,9 @@ struct BinaryPropertyListWriter {
     func write(_ value: PropertyListValue) throws -> Data {
         var table = BinaryPropertyListObjectTable()
         _ = table.add(value)
-        return Data(table.encoded())
+        // Only needed while adding; freeing it before the output is allocated lowers the peak.
+        table.scalarIndex = [:]
+        return try table.encoded()
     }
 }
 
@@ -107,17 +109,19 @@ private struct BinaryPropertyListObjectTable {
         return objects.count - 1
     }
 
-    func encoded() -> [UInt8] {
-        var output = BinaryPropertyListOutput()
+    /// The file, written straight into the buffer the returned `Data` keeps (no copy at the end),
+    /// each object's offset straight into the offset table, whose position is known beforehand.
+    func encoded() throws -> Data {
         let referenceSize = BinaryPropertyListTrailer.byteCount(toHold: objects.count)
         let objectsEnd = BinaryPropertyListTrailer.headerSize + scalarAndHeaderBytes + referenceCount * referenceSize
-        let expectedSize = objectsEnd + objects.count * BinaryPropertyListTrailer.byteCount(toHold: objectsEnd) + BinaryPropertyListTrailer.size
-        output.bytes.reserveCapacity(expectedSize)
-        output.bytes.append(contentsOf: BinaryPropertyListTrailer.magic)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(objects.count)
+        let offsetSize = BinaryPropertyListTrailer.byteCount(toHold: objectsEnd)
+        let expectedSize = objectsEnd + objects.count * offsetSize + BinaryPropertyListTrailer.size
+        var output = try BinaryPropertyListOutput(capacity: expectedSize)
+        output.append(contentsOf: BinaryPropertyListTrailer.magic)
+        var tableEntry = objectsEnd
         for object in objects {
-            offsets.append(output.bytes.count)
+            output.store(UInt64(output.count), size: offsetSize, at: tableEntry, below: objectsEnd)
+            tableEntry += offsetSize
             switch object {
             case .scalar(let value): output.appendScalar(value)
             case .array(let references):
@@ -132,19 +136,110 @@ private struct BinaryPropertyListObjectTable {
                 for reference in values { output.appendInteger(UInt64(reference), size: referenceSize) }
             }
         }
-        let tableOffset = output.bytes.count
-        let offsetSize = BinaryPropertyListTrailer.byteCount(toHold: tableOffset)
-        for offset in offsets { output.appendInteger(UInt64(offset), size: offsetSize) }
-        let trailer = BinaryPropertyListTrailer(offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, topObject: 0, offsetTableOffset: tableOffset)
-        output.bytes.append(contentsOf: trailer.encoded)
-        assert(output.bytes.count == expectedSize, "size accounting is off: \(output.bytes.count) bytes written, \(expectedSize) expected")
-        return output.bytes
+        // The offsets were stored where the objects were computed to end; anything else would
+        // make a file that points into the wrong bytes, so it is refused (a bug, never expected).
+        guard output.count == objectsEnd, !output.overran else {
+            throw PropertyListError(.invalidValue, "internal error: the binary writer computed \(objectsEnd) bytes of objects but wrote \(output.count)")
+        }
+        output.skip(objects.count * offsetSize)
+        let trailer = BinaryPropertyListTrailer(
+            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, topObject: 0,
+            offsetTableOffset: objectsEnd)
+        output.append(contentsOf: trailer.encoded)
+        assert(output.count == expectedSize, "size accounting is off: \(output.count) bytes written, \(expectedSize) expected")
+        return output.finish()
     }
 }
 
 /// The byte encodings of single objects.
-private struct BinaryPropertyListOutput {
-    var bytes: [UInt8] = []
+///
+/// A malloc'd buffer of the size computed beforehand, rather than `[UInt8]`: `Data(bytesNoCopy:)`
+/// takes it over without the copy `Data([UInt8])` makes, which needed the whole file twice at the
+/// end. Should the computed size ever be too small it grows (realloc), so a mistake there costs
+/// time, not memory safety.
+private struct BinaryPropertyListOutput: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+    /// Set when ``store(_:size:at:below:)`` found objects already written where it was to store.
+    private(set) var overran = false
+
+    init(capacity: Int) throws {
+        let capacity = max(capacity, 16)
+        guard let memory = malloc(capacity) else {
+            throw PropertyListError(.tooLarge, "cannot allocate \(capacity) bytes for the binary property list")
+        }
+        self.base = memory.bindMemory(to: UInt8.self, capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit {
+        free(self.base)
+    }
+
+    /// Hands the bytes to a `Data` that frees them.
+    consuming func finish() -> Data {
+        let data = Data(bytesNoCopy: self.base, count: self.count, deallocator: .free)
+        discard self
+        return data
+    }
+
+    private mutating func reserve(_ extra: Int) {
+        guard self.count + extra > self.capacity else { return }
+        let wanted = max(self.capacity * 2, self.count + extra)
+        // A failed realloc leaves the old buffer valid; only Array-like growth is left, which
+        // traps on exhaustion just as Array would.
+        guard let memory = realloc(self.base, wanted) else {
+            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: wanted)
+            fresh.update(from: self.base, count: self.count)
+            free(self.base)
+            self.base = fresh
+            self.capacity = wanted
+            return
+        }
+        self.base = memory.bindMemory(to: UInt8.self, capacity: wanted)
+        self.capacity = wanted
+    }
+
+    /// Writes a big-endian integer at `position`, beyond what was appended so far (the offset
+    /// table, filled in while the objects are written before it). Refused when objects already
+    /// reach `limit` or beyond, where the table was computed to start.
+    mutating func store(_ value: UInt64, size: Int, at position: Int, below limit: Int) {
+        guard self.count <= limit, position + size <= self.capacity else {
+            self.overran = true
+            return
+        }
+        var shift = 8 * (size - 1)
+        var index = position
+        while shift >= 0 {
+            self.base[index] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+            shift -= 8
+            index += 1
+        }
+    }
+
+    /// Moves past bytes written with ``store(_:size:at:below:)``.
+    mutating func skip(_ count: Int) {
+        self.reserve(count)
+        self.count += count
+    }
+
+    mutating func append(_ byte: UInt8) {
+        self.reserve(1)
+        self.base[self.count] = byte
+        self.count += 1
+    }
+
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        self.reserve(bytes.count)
+        (self.base + self.count).update(from: source, count: bytes.count)
+        self.count += bytes.count
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { self.append(contentsOf: $0) }
+    }
 
     /// The length of ``appendHeader(_:count:)``'s output.
     static func headerSize(count: Int) -> Int {
@@ -191,7 +286,7 @@ private struct BinaryPropertyListOutput {
     mutating func appendInteger(_ value: UInt64, size: Int) {
         var shift = 8 * (size - 1)
         while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
             shift -= 8
         }
     }
@@ -199,9 +294,9 @@ private struct BinaryPropertyListOutput {
     /// A marker with a count: in its low nibble below 15, else nibble 0xF and an integer object.
     mutating func appendHeader(_ marker: UInt8, count: Int) {
         if count < 15 {
-            bytes.append(marker | UInt8(count))
+            append(marker | UInt8(count))
         } else {
-            bytes.append(marker | 0x0F)
+            append(marker | 0x0F)
             appendUnsigned(UInt64(count))
         }
     }
@@ -209,53 +304,53 @@ private struct BinaryPropertyListOutput {
     /// A non-negative integer object in 1, 2, 4 or 8 bytes, the fewest that hold it.
     mutating func appendUnsigned(_ value: UInt64) {
         switch value {
-        case ..<(1 << 8): bytes.append(0x10); appendInteger(value, size: 1)
-        case ..<(1 << 16): bytes.append(0x11); appendInteger(value, size: 2)
-        case ..<(1 << 32): bytes.append(0x12); appendInteger(value, size: 4)
-        default: bytes.append(0x13); appendInteger(value, size: 8)
+        case ..<(1 << 8): append(0x10); appendInteger(value, size: 1)
+        case ..<(1 << 16): append(0x11); appendInteger(value, size: 2)
+        case ..<(1 << 32): append(0x12); appendInteger(value, size: 4)
+        default: append(0x13); appendInteger(value, size: 8)
         }
     }
 
     mutating func appendScalar(_ value: PropertyListValue) {
         switch value {
         case .boolean(let boolean):
-            bytes.append(boolean ? 0x09 : 0x08)
+            append(boolean ? 0x09 : 0x08)
         case .integer(let integer):
             if let signed = integer.int64Value {
                 if signed < 0 {
-                    bytes.append(0x13)
+                    append(0x13)
                     appendInteger(UInt64(bitPattern: signed), size: 8)
                 } else {
                     appendUnsigned(UInt64(signed))
                 }
             } else if let unsigned = integer.uint64Value {
                 // Above Int64.max: a 16-byte two's-complement number with zero high half.
-                bytes.append(0x14)
+                append(0x14)
                 appendInteger(0, size: 8)
                 appendInteger(unsigned, size: 8)
             }
         case .real(let real):
             if real.isSinglePrecision {
-                bytes.append(0x22)
+                append(0x22)
                 appendInteger(UInt64(Float(real.value).bitPattern), size: 4)
             } else {
-                bytes.append(0x23)
+                append(0x23)
                 appendInteger(real.value.bitPattern, size: 8)
             }
         case .date(let date):
-            bytes.append(0x33)
+            append(0x33)
             appendInteger(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
         case .data(let data):
             appendHeader(0x40, count: data.count)
-            bytes.append(contentsOf: data)
+            data.withUnsafeBytes { append(contentsOf: $0.bindMemory(to: UInt8.self)) }
         case .string(let string):
             appendString(string)
         case .uid(let uid):
             switch uid {
-            case ..<(1 << 8): bytes.append(0x80); appendInteger(uid, size: 1)
-            case ..<(1 << 16): bytes.append(0x81); appendInteger(uid, size: 2)
-            case ..<(1 << 32): bytes.append(0x83); appendInteger(uid, size: 4)
-            default: bytes.append(0x87); appendInteger(uid, size: 8)
+            case ..<(1 << 8): append(0x80); appendInteger(uid, size: 1)
+            case ..<(1 << 16): append(0x81); appendInteger(uid, size: 2)
+            case ..<(1 << 32): append(0x83); appendInteger(uid, size: 4)
+            default: append(0x87); appendInteger(uid, size: 8)
             }
         case .array, .set, .dictionary:
             // Containers are flattened by the object table, never written as scalars.
@@ -269,15 +364,15 @@ private struct BinaryPropertyListOutput {
         if isASCII {
             string.withUTF8 { utf8 in
                 appendHeader(0x50, count: utf8.count)
-                bytes.append(contentsOf: utf8)
+                append(contentsOf: utf8)
             }
         } else {
             let utf16 = string.utf16
             appendHeader(0x60, count: utf16.count)
-            bytes.reserveCapacity(bytes.count + 2 * utf16.count)
+            reserve(2 * utf16.count)
             for unit in utf16 {
-                bytes.append(UInt8(unit >> 8))
-                bytes.append(UInt8(truncatingIfNeeded: unit))
+                append(UInt8(unit >> 8))
+                append(UInt8(truncatingIfNeeded: unit))
             }
         }
     }

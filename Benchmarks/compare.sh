@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Every benchmark of issue 7 in one command, then one table of medians and ratios.
+#
+#   Benchmarks/compare.sh            # full: 5 runs each, 10,000 blobs, 1 GiB transfer (about 25 minutes on 2 cores)
+#   Benchmarks/compare.sh --quick    # smoke test: 1 run, 200 blobs, 64 MiB transfer, small plists
+#
+# Parts: inspect and start-up (Benchmarks/inspect_bench.py), in-process plist decode/encode
+# (PlistBenchmark, see run.sh), transfer (Benchmarks/transfer.sh). Each prints its own tables;
+# the summary at the end collects the headline figures. Needs nginx-light, curl, wget, aria2,
+# libplist-utils, python3, strace and time (the Debian packages). Temporary files go to a fresh
+# folder under /tmp, removed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=5 blobs=10000 size_mib=1024 plist=() startup_runs=41
+if [[ "${1:-}" == "--quick" ]]; then
+    runs=1 blobs=200 size_mib=64 plist=(--quick) startup_runs=5
+elif [[ $# -gt 0 ]]; then
+    echo "usage: Benchmarks/compare.sh [--quick]" >&2
+    exit 64
+fi
+missing=()
+for tool in /usr/sbin/nginx curl wget aria2c plistutil python3 strace /usr/bin/time xargs; do
+    command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+    echo "compare.sh needs: ${missing[*]}" >&2
+    echo "  apt-get install -y nginx-light curl wget aria2 libplist-utils python3 strace time" >&2
+    exit 1
+fi
+
+swift build -c release --product resumetool >&2
+swift build -c release --package-path Benchmarks >&2
+resumetool="$(swift build -c release --show-bin-path)/resumetool"
+benchmark=Benchmarks/.build/release/PlistBenchmark
+
+work="$(mktemp -d /tmp/compare-bench.XXXXXX)"
+chmod 755 "$work"  # nginx workers run as nobody and must reach the served file
+trap 'rm -rf "$work"' EXIT
+summary="$work/summary.jsonl"
+{
+    echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr)"
+    echo "load before: $(uptime | sed 's/.*load average: //')"
+} >&2
+
+"$benchmark" --generate-blobs "$work/blobs" --count "$blobs"
+python3 Benchmarks/inspect_bench.py --resumetool "$resumetool" --blobs "$work/blobs" \
+    --runs "$runs" --startup-runs "$startup_runs" --summary "$summary"
+rm -rf "$work/blobs"
+
+"$benchmark" --runs "$runs" ${plist[@]+"${plist[@]}"} | tee "$work/plist.md"
+
+python3 Benchmarks/transfer/transfer.py --resumetool "$resumetool" --runs "$runs" --size-mib "$size_mib" \
+    --work "$work/transfer" --summary "$summary"
+
+echo "load after: $(uptime | sed 's/.*load average: //')" >&2
+python3 Benchmarks/summary.py "$summary" "$work/plist.md"
