@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ResumeDataCodec
 
@@ -36,7 +37,6 @@ struct BlobFile {
 extension ResumeDataContainer: ExpressibleByArgument {}
 extension RepairTarget: ExpressibleByArgument {}
 
-import ArgumentParser
 
 /// Runs a command body, turning diagnostics into a message on stderr and exit status 1.
 func reportingDiagnostics(_ body: () throws -> Void) throws {

@@ -40,8 +40,7 @@ struct DiscardCommand: ParsableCommand {
                 partial = folder.appendingPathComponent(name)
             } else if let path = input.resume.localPath {
                 let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL
-                guard resolved.deletingLastPathComponent().path.hasPrefix(folder.path),
-                      resolved.path.hasPrefix(folder.path + "/") else {
+                guard resolved.path.hasPrefix(folder.path + "/") else {
                     throw Diagnostic(file: blob, message: "refusing to delete \(path): it is outside \(folder.path) (use --tmp-dir)")
                 }
                 partial = resolved

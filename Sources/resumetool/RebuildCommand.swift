@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ResumeDataCodec
 
 /// `resumetool rebuild --from TMPFILE --url URL …`
@@ -80,5 +81,3 @@ struct RebuildCommand: ParsableCommand {
         }
     }
 }
-
-import Foundation
