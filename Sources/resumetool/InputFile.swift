@@ -1,5 +1,13 @@
 import Foundation
 import ResumeDataCodec
+#if canImport(Glibc)
+import Glibc
+/// The system call, not `InputFile.read`.
+private let readBytes = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let readBytes = Darwin.read
+#endif
 
 /// A command's input: a named file, or standard input when the name is `-`.
 struct InputFile {
@@ -19,26 +27,52 @@ struct InputFile {
 
     /// Reads everything, refusing inputs above `limit` bytes without reading them whole.
     func read(limit: Int = 256 << 20) throws(Diagnostic) -> Data {
-        guard let path else {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            guard data.count <= limit else { throw Diagnostic(file: displayName, message: "input is larger than \(limit) bytes") }
-            return data
+        guard let path else { return try readToEnd(STDIN_FILENO, sizeHint: 0, limit: limit) }
+        // One open, one fstat, reads into the final buffer: inspecting thousands of blobs spent
+        // more time in FileManager's existence and attribute lookups than in decoding.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw Diagnostic(file: displayName, message: "is a directory") }
+        let size = Int(status.st_size)
+        if size > limit {
+            throw Diagnostic(file: displayName, message: "file is \(size) bytes, larger than the limit of \(limit)")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw Diagnostic(file: displayName, message: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw Diagnostic(file: displayName, message: "is a directory") }
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > limit {
-                throw Diagnostic(file: displayName, message: "file is \(size) bytes, larger than the limit of \(limit)")
+        return try readToEnd(descriptor, sizeHint: size, limit: limit)
+    }
+
+    /// Reads until end of file, failing as soon as more than `limit` bytes arrived. The size of a
+    /// FIFO, a pipe or a file that grows while read is only a hint.
+    private func readToEnd(_ descriptor: Int32, sizeHint: Int, limit: Int) throws(Diagnostic) -> Data {
+        var data = Data(count: max(sizeHint, 4096))
+        var filled = 0
+        while true {
+            if filled == data.count {
+                guard data.count < limit + 1 else { break }
+                data.count = min(data.count * 2, limit + 1)
             }
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let diagnostic as Diagnostic {
-            throw diagnostic
-        } catch {
-            throw Diagnostic(file: displayName, message: "cannot read: \(error.localizedDescription)")
+            let got = data.withUnsafeMutableBytes { buffer in
+                readBytes(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno)
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        guard filled <= limit else { throw Diagnostic(file: displayName, message: "input is larger than \(limit) bytes") }
+        data.count = filled
+        return data
+    }
+
+    private func failure(_ code: Int32) -> Diagnostic {
+        switch code {
+        case ENOENT: Diagnostic(file: displayName, message: "no such file")
+        case EISDIR: Diagnostic(file: displayName, message: "is a directory")
+        default: Diagnostic(file: displayName, message: "cannot read: \(String(cString: strerror(code)))")
         }
     }
 }

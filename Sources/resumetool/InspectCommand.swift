@@ -13,56 +13,81 @@ struct InspectCommand: ParsableCommand {
             Example:
               resumetool inspect Samples/ios12-keyed-archive.resumedata
               resumetool inspect --json *.resumedata | jq '.[].downloadURL'
+              resumetool inspect --json ~/Library/Caches/MyApp/ > reports.json
 
             Exit status: 0 every blob was read, 1 a blob could not be read (the others are still shown), 64 usage error.
             """
     )
 
-    @Flag(name: .long, help: "Print JSON: one object per blob, or an array when more than one BLOB is given.")
+    @Flag(name: .long, help: "Print JSON: one object for one BLOB, else an array of them.")
     var json = false
 
-    @Argument(help: "Resume blobs to read; - reads standard input.")
-    var blobs: [String]
+    @Option(name: .customLong("files-from"), help: ArgumentHelp(
+        "Also read the blobs named in FILE, one per line (- for standard input).",
+        discussion: "For thousands of blobs: `find DIR -name '*.resumedata' | resumetool inspect --json --files-from -`.",
+        valueName: "FILE"))
+    var filesFrom: String?
+
+    @Argument(help: "Resume blobs to read (- reads standard input); a folder stands for the files directly inside it.")
+    var blobs: [String] = []
 
     func validate() throws {
-        guard !blobs.isEmpty else { throw ValidationError("give at least one BLOB") }
+        guard !blobs.isEmpty || filesFrom != nil else { throw ValidationError("give at least one BLOB, or --files-from") }
+        if filesFrom == "-", blobs.contains("-") {
+            throw ValidationError("standard input cannot be both a BLOB and the --files-from list")
+        }
     }
 
     func run() throws {
-        var reports: [JSONValue] = []
+        let list: BlobList
+        do {
+            list = try BlobList(arguments: blobs, filesFrom: filesFrom)
+        } catch {
+            error.emit()
+            throw ExitCode.failure
+        }
+        let singleObject = list.names.count == 1 && !list.isOpenEnded
+        let json = self.json
+        var output = StandardOutput()
         var failed = false
-        var text = ""
         var shownAny = false
-        for argument in blobs {
-            let blob: BlobFile
-            do {
-                blob = try BlobFile(argument)
-            } catch {
-                error.emit()
+        orderedParallelMap(list.names) { argument in
+            Result<[UInt8], Diagnostic> { () throws(Diagnostic) in
+                let blob = try BlobFile(argument)
+                let findings = ResumeDataValidator(blobSize: blob.bytes.count).findings(for: blob.resume)
+                let report = InspectReport(name: blob.input.displayName, resume: blob.resume, findings: findings)
+                guard json else { return Array(report.text.utf8) }
+                var bytes: [UInt8] = []
+                report.json.write(to: &bytes, indent: singleObject ? 0 : 1)
+                return bytes
+            }
+        } emit: { outcome in
+            switch outcome {
+            case .failure(let diagnostic):
+                output.flush()
+                diagnostic.emit()
                 failed = true
-                continue
-            }
-            let findings = ResumeDataValidator(blobSize: blob.bytes.count).findings(for: blob.resume)
-            let report = InspectReport(name: blob.input.displayName, resume: blob.resume, findings: findings)
-            if json {
-                reports.append(report.json)
-            } else {
-                // A blank line between reports, counting only the blobs actually shown.
-                if shownAny { text.append("\n") }
-                text.append(report.text)
+            case .success(let bytes):
+                if json, !singleObject {
+                    output.append(shownAny ? ",\n" : "[\n")
+                    JSONValue.writeIndent(1, to: &output.bytes)
+                } else if !json, shownAny {
+                    // A blank line between reports, counting only the blobs actually shown.
+                    output.append("\n")
+                }
+                output.bytes += bytes
                 shownAny = true
-            }
-            // Thousands of blobs: flush in chunks instead of holding everything.
-            if !json, text.utf8.count > 1 << 16 {
-                FileHandle.standardOutput.write(Data(text.utf8))
-                text = ""
+                output.flushIfLarge()
             }
         }
         if json {
-            let document = blobs.count == 1 ? (reports.first ?? .null) : .array(reports)
-            if blobs.count > 1 || !reports.isEmpty { text = document.rendered() }
+            if singleObject {
+                if shownAny { output.append("\n") }
+            } else {
+                output.append(shownAny ? "\n]\n" : "[]\n")
+            }
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        output.flush()
         if failed { throw ExitCode.failure }
     }
 }

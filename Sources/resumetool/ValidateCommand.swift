@@ -14,6 +14,7 @@ struct ValidateCommand: ParsableCommand {
 
             Example:
               resumetool validate --tmp-dir ./tmp app-resume.plist
+              find . -name '*.resumedata' | resumetool validate --files-from -
 
             Exit status: 0 no errors (warnings allowed), 1 a finding of severity error, 2 a blob could not be read, 64 usage error.
             """
@@ -22,11 +23,18 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .customLong("tmp-dir"), help: "The folder holding the partial files (the app's tmp folder).")
     var tmpDirectory: String?
 
-    @Argument(help: "Resume blobs to check; - reads standard input.")
-    var blobs: [String]
+    @Option(name: .customLong("files-from"), help: ArgumentHelp(
+        "Also check the blobs named in FILE, one per line (- for standard input).", valueName: "FILE"))
+    var filesFrom: String?
+
+    @Argument(help: "Resume blobs to check (- reads standard input); a folder stands for the files directly inside it.")
+    var blobs: [String] = []
 
     func validate() throws {
-        guard !blobs.isEmpty else { throw ValidationError("give at least one BLOB") }
+        guard !blobs.isEmpty || filesFrom != nil else { throw ValidationError("give at least one BLOB, or --files-from") }
+        if filesFrom == "-", blobs.contains("-") {
+            throw ValidationError("standard input cannot be both a BLOB and the --files-from list")
+        }
         if let tmpDirectory {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: tmpDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -36,32 +44,41 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
+        let list: BlobList
+        do {
+            list = try BlobList(arguments: blobs, filesFrom: filesFrom)
+        } catch {
+            error.emit()
+            throw ExitCode(2)
+        }
         var status: Int32 = 0
-        var out = ""
+        var output = StandardOutput()
         let directory = tmpDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        for argument in blobs {
-            let blob: BlobFile
-            do {
-                blob = try BlobFile(argument)
-            } catch {
-                FileHandle.standardOutput.write(Data(out.utf8))
-                out = ""
-                error.emit()
+        orderedParallelMap(list.names) { argument in
+            Result<(lines: String, hasError: Bool), Diagnostic> { () throws(Diagnostic) in
+                let blob = try BlobFile(argument)
+                let validator = ResumeDataValidator(blobSize: blob.bytes.count, partialFileDirectory: directory)
+                let findings = validator.findings(for: blob.resume)
+                var lines = findings.isEmpty ? "\(blob.input.displayName): ok\n" : ""
+                for finding in findings {
+                    let key = finding.key.map { "\($0): " } ?? ""
+                    lines += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(InspectReport.visible(finding.message)) [\(finding.code)]\n"
+                }
+                return (lines, findings.contains { $0.severity == .error })
+            }
+        } emit: { outcome in
+            switch outcome {
+            case .failure(let diagnostic):
+                output.flush()
+                diagnostic.emit()
                 status = 2
-                continue
-            }
-            let validator = ResumeDataValidator(blobSize: blob.bytes.count, partialFileDirectory: directory)
-            let findings = validator.findings(for: blob.resume)
-            if findings.isEmpty {
-                out += "\(blob.input.displayName): ok\n"
-            }
-            for finding in findings {
-                let key = finding.key.map { "\($0): " } ?? ""
-                out += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(InspectReport.visible(finding.message)) [\(finding.code)]\n"
-                if finding.severity == .error, status == 0 { status = 1 }
+            case .success(let result):
+                output.append(result.lines)
+                if result.hasError, status == 0 { status = 1 }
+                output.flushIfLarge()
             }
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        output.flush()
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -106,6 +106,32 @@ import ResumeDataCodec
             """, stderr: ""))
     }
 
+    @Test func jsonRealsAndEscapes() throws {
+        // Binary, because XML cannot hold most control characters.
+        let value: PropertyListValue = .array([
+            .real(PropertyListReal(60.0)), .real(PropertyListReal(-0.0)), .real(PropertyListReal(0.0)),
+            .real(PropertyListReal(-3.0)), .real(PropertyListReal(1.5)), .real(PropertyListReal(1e20)),
+            .real(PropertyListReal(Double.nan)), .real(PropertyListReal(-Double.infinity)),
+            .string("q\"b\\n\nr\rt\tc\u{1}\u{1F}\u{7F}é😀"),
+        ])
+        let bytes = try PropertyListWriter().write(value, as: .binary)
+        let result = try Self.run(["plist", "convert", "--to", "json", "-"], stdin: bytes)
+        #expect(result == ToolRunner.Result(status: 0, stdout: """
+            [
+              60.0,
+              -0.0,
+              0.0,
+              -3.0,
+              1.5,
+              1e+20,
+              "nan",
+              "-infinity",
+              "q\\"b\\\\n\\nr\\rt\\tc\\u0001\\u001f\u{7F}é😀"
+            ]
+
+            """, stderr: ""))
+    }
+
     @Test func convertToJSON() throws {
         let dates = try Self.run(["plist", "convert", "--to", "json", "libplist/7.plist"])
         #expect(dates == ToolRunner.Result(status: 0, stdout: """

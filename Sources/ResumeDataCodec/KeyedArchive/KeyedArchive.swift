@@ -99,8 +99,13 @@ public struct KeyedArchive: Sendable, Hashable {
     /// - Parameter keyPath: where the UID was found, for the error message.
     /// - Throws: ``KeyedArchiveError/Code/uidOutOfRange``.
     public func object(at uid: UInt64, keyPath: String? = nil) throws -> PropertyListValue {
+        try resolve(uid, keyPath: keyPath)
+    }
+
+    /// ``object(at:keyPath:)`` for the decoder, which spells the key path only for an error.
+    func resolve(_ uid: UInt64, keyPath: @autoclosure () -> String?) throws -> PropertyListValue {
         guard uid < UInt64(objects.count) else {
-            throw KeyedArchiveError(.uidOutOfRange, "UID \(uid) out of range (\(objects.count) objects)", keyPath: keyPath)
+            throw KeyedArchiveError(.uidOutOfRange, "UID \(uid) out of range (\(objects.count) objects)", keyPath: keyPath())
         }
         return objects[Int(uid)]
     }
@@ -118,42 +123,44 @@ public struct KeyedArchive: Sendable, Hashable {
     }
 
     func objectClass(of dictionary: PropertyListDictionary, at uid: UInt64) throws -> (name: String, chain: [String]) {
-        let path = "$objects[\(uid)]"
+        // Key paths are spelled only when an error needs them: this runs for every object of
+        // every archive, and building the strings up front was most of its time.
+        func path() -> String { "$objects[\(uid)]" }
+        func classPath() -> String { "$objects[\(uid)].$class" }
         guard let classValue = dictionary["$class"] else {
             if dictionary["$classname"] != nil {
-                throw KeyedArchiveError(.invalidClass, "a class description is used as an object", keyPath: path)
+                throw KeyedArchiveError(.invalidClass, "a class description is used as an object", keyPath: path())
             }
-            throw KeyedArchiveError(.missingClass, "object has no $class", keyPath: path)
+            throw KeyedArchiveError(.missingClass, "object has no $class", keyPath: path())
         }
-        let classPath = "\(path).$class"
         guard case .uid(let classUID) = classValue else {
-            throw KeyedArchiveError(.invalidClass, "$class is \(Self.show(classValue)), not a UID", keyPath: classPath)
+            throw KeyedArchiveError(.invalidClass, "$class is \(Self.show(classValue)), not a UID", keyPath: classPath())
         }
         guard classUID != uid else {
-            throw KeyedArchiveError(.classChainLoop, "the class of $objects[\(uid)] is the object itself", keyPath: classPath)
+            throw KeyedArchiveError(.classChainLoop, "the class of $objects[\(uid)] is the object itself", keyPath: classPath())
         }
-        guard case .dictionary(let description) = try object(at: classUID, keyPath: classPath) else {
-            throw KeyedArchiveError(.invalidClass, "$class points at $objects[\(classUID)], \(Self.show(objects[Int(classUID)])), not a class description", keyPath: classPath)
+        guard case .dictionary(let description) = try resolve(classUID, keyPath: classPath()) else {
+            throw KeyedArchiveError(.invalidClass, "$class points at $objects[\(classUID)], \(Self.show(objects[Int(classUID)])), not a class description", keyPath: classPath())
         }
-        let descriptionPath = "$objects[\(classUID)]"
+        func descriptionPath() -> String { "$objects[\(classUID)]" }
         guard case .string(let name)? = description["$classname"] else {
             if description["$class"] != nil {
-                throw KeyedArchiveError(.classChainLoop, "$class points at $objects[\(classUID)], an object with a class of its own, not a class description", keyPath: classPath)
+                throw KeyedArchiveError(.classChainLoop, "$class points at $objects[\(classUID)], an object with a class of its own, not a class description", keyPath: classPath())
             }
-            throw KeyedArchiveError(.invalidClass, "class description has no $classname string", keyPath: descriptionPath)
+            throw KeyedArchiveError(.invalidClass, "class description has no $classname string", keyPath: descriptionPath())
         }
         var chain: [String] = []
         if let classes = description["$classes"] {
             guard case .array(let names) = classes else {
-                throw KeyedArchiveError(.invalidClass, "$classes is \(Self.show(classes)), not an array", keyPath: "\(descriptionPath).$classes")
+                throw KeyedArchiveError(.invalidClass, "$classes is \(Self.show(classes)), not an array", keyPath: "\(descriptionPath()).$classes")
             }
-            var seen = Set<String>()
             for (index, nameValue) in names.enumerated() {
                 guard case .string(let superclass) = nameValue else {
-                    throw KeyedArchiveError(.invalidClass, "\(Self.show(nameValue)) is not a class name", keyPath: "\(descriptionPath).$classes[\(index)]")
+                    throw KeyedArchiveError(.invalidClass, "\(Self.show(nameValue)) is not a class name", keyPath: "\(descriptionPath()).$classes[\(index)]")
                 }
-                guard seen.insert(superclass).inserted else {
-                    throw KeyedArchiveError(.classChainLoop, "class chain names \(superclass) twice: \(names.compactMap(\.stringValue).joined(separator: " → "))", keyPath: "\(descriptionPath).$classes[\(index)]")
+                // A chain is a handful of names: a linear search beats hashing them.
+                guard !chain.contains(superclass) else {
+                    throw KeyedArchiveError(.classChainLoop, "class chain names \(superclass) twice: \(names.compactMap(\.stringValue).joined(separator: " → "))", keyPath: "\(descriptionPath()).$classes[\(index)]")
                 }
                 chain.append(superclass)
             }

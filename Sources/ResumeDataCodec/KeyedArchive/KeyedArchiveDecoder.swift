@@ -5,9 +5,15 @@ import Foundation
 /// Every UID is checked against `$objects`; the objects being decoded are kept on a stack, so an
 /// object that contains itself is reported instead of recursing forever; the stack's height and
 /// the number of values produced are capped by ``KeyedArchiveOptions``.
+///
+/// Key paths are taken as autoclosures and spelled only when an error is thrown: every object of
+/// every request archive passes through here, and interpolating paths up front took longer than
+/// the decoding itself.
 struct KeyedArchiveDecoder {
     let archive: KeyedArchive
-    private var inProgress: Set<UInt64> = []
+    /// The UIDs being decoded, outermost first. An array, not a set: its height is capped by the
+    /// depth limit and is a handful in practice, where a linear search beats hashing.
+    private var inProgress: [UInt64] = []
     private var valueCount = 0
 
     init(archive: KeyedArchive) {
@@ -15,14 +21,13 @@ struct KeyedArchiveDecoder {
     }
 
     /// Decodes the object a UID points at; `keyPath` names where the UID was found.
-    mutating func decode(uid: UInt64, keyPath: String) throws -> ArchivedValue {
+    mutating func decode(uid: UInt64, keyPath: @autoclosure () -> String) throws -> ArchivedValue {
         valueCount += 1
         guard valueCount <= archive.options.maximumValueCount else {
-            throw KeyedArchiveError(.tooManyValues, "the archive expands to more than \(archive.options.maximumValueCount) values", keyPath: keyPath)
+            throw KeyedArchiveError(.tooManyValues, "the archive expands to more than \(archive.options.maximumValueCount) values", keyPath: keyPath())
         }
         if uid == 0 { return .null }
-        let object = try archive.object(at: uid, keyPath: keyPath)
-        let path = "$objects[\(uid)]"
+        let object = try archive.resolve(uid, keyPath: keyPath())
         switch object {
         case .string(let string): return .string(string)
         case .integer(let integer): return .integer(integer)
@@ -31,101 +36,100 @@ struct KeyedArchiveDecoder {
         case .data(let data): return .data(data)
         case .date(let date): return .date(date)
         case .array, .set, .uid:
-            throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(object)) is not an archived object", keyPath: path)
+            throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(object)) is not an archived object", keyPath: "$objects[\(uid)]")
         case .dictionary(let dictionary):
-            try enter(uid, keyPath: keyPath)
-            defer { inProgress.remove(uid) }
+            try enter(uid, keyPath: keyPath())
+            defer { inProgress.removeLast() }
             return try decodeObject(dictionary, uid: uid)
         }
     }
 
     /// Decodes the object dictionary at a UID with every field kept raw, whatever its class.
     mutating func decodeRawObject(uid: UInt64) throws -> ArchivedObject {
-        let path = "$objects[\(uid)]"
-        guard case .dictionary(let dictionary) = try archive.object(at: uid, keyPath: path) else {
-            throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(archive.objects[Int(uid)])) is not an object dictionary", keyPath: path)
+        func path() -> String { "$objects[\(uid)]" }
+        guard case .dictionary(let dictionary) = try archive.resolve(uid, keyPath: path()) else {
+            throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(archive.objects[Int(uid)])) is not an object dictionary", keyPath: path())
         }
-        try enter(uid, keyPath: path)
-        defer { inProgress.remove(uid) }
+        try enter(uid, keyPath: path())
+        defer { inProgress.removeLast() }
         let objectClass = try archive.objectClass(of: dictionary, at: uid)
         return try rawObject(dictionary, uid: uid, objectClass: objectClass)
     }
 
-    private mutating func enter(_ uid: UInt64, keyPath: String) throws {
+    private mutating func enter(_ uid: UInt64, keyPath: @autoclosure () -> String) throws {
         guard !inProgress.contains(uid) else {
-            throw KeyedArchiveError(.cycle, "UID \(uid) refers back to $objects[\(uid)], which contains it (cycle)", keyPath: keyPath)
+            throw KeyedArchiveError(.cycle, "UID \(uid) refers back to $objects[\(uid)], which contains it (cycle)", keyPath: keyPath())
         }
         guard inProgress.count < archive.options.effectiveMaximumDepth else {
-            throw KeyedArchiveError(.tooDeep, "objects nested deeper than \(archive.options.effectiveMaximumDepth)", keyPath: keyPath)
+            throw KeyedArchiveError(.tooDeep, "objects nested deeper than \(archive.options.effectiveMaximumDepth)", keyPath: keyPath())
         }
-        inProgress.insert(uid)
+        inProgress.append(uid)
     }
 
     private mutating func decodeObject(_ dictionary: PropertyListDictionary, uid: UInt64) throws -> ArchivedValue {
         let objectClass = try archive.objectClass(of: dictionary, at: uid)
-        let path = "$objects[\(uid)]"
+        func path() -> String { "$objects[\(uid)]" }
         switch objectClass.name {
         case "NSDictionary", "NSMutableDictionary":
-            let keys = try uidArray(dictionary, "NS.keys", path: path)
-            let values = try uidArray(dictionary, "NS.objects", path: path)
+            let keys = try uidArray(dictionary, "NS.keys", path: path())
+            let values = try uidArray(dictionary, "NS.objects", path: path())
             guard keys.count == values.count else {
-                throw KeyedArchiveError(.lengthMismatch, "NS.keys has \(keys.count) entries but NS.objects has \(values.count)", keyPath: path)
+                throw KeyedArchiveError(.lengthMismatch, "NS.keys has \(keys.count) entries but NS.objects has \(values.count)", keyPath: path())
             }
             var entries: [ArchivedValue.DictionaryEntry] = []
             entries.reserveCapacity(keys.count)
             for index in keys.indices {
-                let keyPath = "\(path).NS.keys[\(index)]"
-                let key = try decode(uid: keys[index], keyPath: keyPath)
+                func keyPath() -> String { "\(path()).NS.keys[\(index)]" }
+                let key = try decode(uid: keys[index], keyPath: keyPath())
                 guard case .string(let name) = key else {
-                    throw KeyedArchiveError(.unexpectedType, "dictionary key is \(key), not a string", keyPath: keyPath)
+                    throw KeyedArchiveError(.unexpectedType, "dictionary key is \(key), not a string", keyPath: keyPath())
                 }
-                let value = try decode(uid: values[index], keyPath: "\(path).NS.objects[\(index)]")
+                let value = try decode(uid: values[index], keyPath: "\(path()).NS.objects[\(index)]")
                 entries.append(.init(key: name, value: value))
             }
             return .dictionary(entries)
         case "NSArray", "NSMutableArray":
-            let elements = try uidArray(dictionary, "NS.objects", path: path)
+            let elements = try uidArray(dictionary, "NS.objects", path: path())
             var values: [ArchivedValue] = []
             values.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                values.append(try decode(uid: element, keyPath: "\(path).NS.objects[\(index)]"))
+                values.append(try decode(uid: element, keyPath: "\(path()).NS.objects[\(index)]"))
             }
             return .array(values)
         case "NSString", "NSMutableString":
             if let string = dictionary["NS.string"] {
-                return .string(try stringField(string, keyPath: "\(path).NS.string"))
+                return .string(try stringField(string, keyPath: "\(path()).NS.string"))
             }
-            let bytes = try dataField(dictionary, "NS.bytes", path: path)
+            let bytes = try dataField(dictionary, "NS.bytes", path: path())
             guard let string = String(validating: bytes, as: UTF8.self) else {
-                throw KeyedArchiveError(.unexpectedType, "NS.bytes is not UTF-8", keyPath: "\(path).NS.bytes")
+                throw KeyedArchiveError(.unexpectedType, "NS.bytes is not UTF-8", keyPath: "\(path()).NS.bytes")
             }
             return .string(string)
         case "NSData", "NSMutableData":
             let key = dictionary["NS.data"] != nil ? "NS.data" : "NS.bytes"
-            return .data(try dataField(dictionary, key, path: path))
+            return .data(try dataField(dictionary, key, path: path()))
         case "NSURL":
-            let relativePath = "\(path).NS.relative"
             guard let relative = dictionary["NS.relative"] else {
-                throw KeyedArchiveError(.missingKey, "NSURL has no NS.relative", keyPath: path)
+                throw KeyedArchiveError(.missingKey, "NSURL has no NS.relative", keyPath: path())
             }
-            let relativeString = try stringField(relative, keyPath: relativePath)
+            let relativeString = try stringField(relative, keyPath: "\(path()).NS.relative")
             var baseString: String?
             if let base = dictionary["NS.base"] {
-                let basePath = "\(path).NS.base"
+                func basePath() -> String { "\(path()).NS.base" }
                 guard case .uid(let baseUID) = base else {
-                    throw KeyedArchiveError(.unexpectedType, "NS.base is \(KeyedArchive.show(base)), not a UID", keyPath: basePath)
+                    throw KeyedArchiveError(.unexpectedType, "NS.base is \(KeyedArchive.show(base)), not a UID", keyPath: basePath())
                 }
-                switch try decode(uid: baseUID, keyPath: basePath) {
+                switch try decode(uid: baseUID, keyPath: basePath()) {
                 case .null: baseString = nil
                 case .url(let baseURL): baseString = baseURL.absoluteString
                 case let other:
-                    throw KeyedArchiveError(.unexpectedType, "NS.base is \(other), not an NSURL", keyPath: basePath)
+                    throw KeyedArchiveError(.unexpectedType, "NS.base is \(other), not an NSURL", keyPath: basePath())
                 }
             }
             return .url(ArchivedURL(relativeString: relativeString, baseString: baseString))
         case "NSDate":
             guard let time = dictionary["NS.time"], let seconds = time.doubleValue else {
-                throw KeyedArchiveError(.missingKey, "NSDate has no numeric NS.time", keyPath: path)
+                throw KeyedArchiveError(.missingKey, "NSDate has no numeric NS.time", keyPath: path())
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         default:
@@ -143,20 +147,20 @@ struct KeyedArchiveDecoder {
     }
 
     /// A field as stored: UIDs decoded, inline values kept.
-    mutating func fieldValue(_ value: PropertyListValue, keyPath: String) throws -> ArchivedObject.FieldValue {
+    mutating func fieldValue(_ value: PropertyListValue, keyPath: @autoclosure () -> String) throws -> ArchivedObject.FieldValue {
         switch value {
         case .uid(let uid):
-            return .reference(try decode(uid: uid, keyPath: keyPath))
+            return .reference(try decode(uid: uid, keyPath: keyPath()))
         case .array(let elements) where elements.contains(where: Self.containsUID):
             var fields: [ArchivedObject.FieldValue] = []
             for (index, element) in elements.enumerated() {
-                fields.append(try fieldValue(element, keyPath: "\(keyPath)[\(index)]"))
+                fields.append(try fieldValue(element, keyPath: "\(keyPath())[\(index)]"))
             }
             return .array(fields)
         case .dictionary, .set:
             // NSKeyedArchiver only ever puts UIDs directly under a key or in an array of them.
             guard !Self.containsUID(value) else {
-                throw KeyedArchiveError(.unexpectedType, "UIDs inside a \(value.typeName) are not supported", keyPath: keyPath)
+                throw KeyedArchiveError(.unexpectedType, "UIDs inside a \(value.typeName) are not supported", keyPath: keyPath())
             }
             return .inline(value)
         default:
@@ -173,49 +177,52 @@ struct KeyedArchiveDecoder {
         }
     }
 
-    private func uidArray(_ dictionary: PropertyListDictionary, _ key: String, path: String) throws -> [UInt64] {
+    private func uidArray(_ dictionary: PropertyListDictionary, _ key: String, path: @autoclosure () -> String) throws -> [UInt64] {
         guard let value = dictionary[key] else {
-            throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path)
+            throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path())
         }
         guard case .array(let elements) = value else {
-            throw KeyedArchiveError(.unexpectedType, "\(key) is \(KeyedArchive.show(value)), not an array", keyPath: "\(path).\(key)")
+            throw KeyedArchiveError(.unexpectedType, "\(key) is \(KeyedArchive.show(value)), not an array", keyPath: "\(path()).\(key)")
         }
-        return try elements.enumerated().map { index, element in
+        var uids: [UInt64] = []
+        uids.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
             guard case .uid(let uid) = element else {
-                throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(element)) is not a UID", keyPath: "\(path).\(key)[\(index)]")
+                throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(element)) is not a UID", keyPath: "\(path()).\(key)[\(index)]")
             }
-            return uid
+            uids.append(uid)
         }
+        return uids
     }
 
     /// A string stored inline or behind a UID.
-    private mutating func stringField(_ value: PropertyListValue, keyPath: String) throws -> String {
+    private mutating func stringField(_ value: PropertyListValue, keyPath: @autoclosure () -> String) throws -> String {
         switch value {
         case .string(let string): return string
         case .uid(let uid):
-            guard case .string(let string) = try decode(uid: uid, keyPath: keyPath) else {
-                throw KeyedArchiveError(.unexpectedType, "$objects[\(uid)] is not a string", keyPath: keyPath)
+            guard case .string(let string) = try decode(uid: uid, keyPath: keyPath()) else {
+                throw KeyedArchiveError(.unexpectedType, "$objects[\(uid)] is not a string", keyPath: keyPath())
             }
             return string
         default:
-            throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(value)) is not a string", keyPath: keyPath)
+            throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(value)) is not a string", keyPath: keyPath())
         }
     }
 
     /// Bytes stored inline or behind a UID.
-    private mutating func dataField(_ dictionary: PropertyListDictionary, _ key: String, path: String) throws -> Data {
-        let keyPath = "\(path).\(key)"
+    private mutating func dataField(_ dictionary: PropertyListDictionary, _ key: String, path: @autoclosure () -> String) throws -> Data {
+        func keyPath() -> String { "\(path()).\(key)" }
         switch dictionary[key] {
         case .data(let data)?: return data
         case .uid(let uid)?:
-            guard case .data(let data) = try decode(uid: uid, keyPath: keyPath) else {
-                throw KeyedArchiveError(.unexpectedType, "$objects[\(uid)] is not data", keyPath: keyPath)
+            guard case .data(let data) = try decode(uid: uid, keyPath: keyPath()) else {
+                throw KeyedArchiveError(.unexpectedType, "$objects[\(uid)] is not data", keyPath: keyPath())
             }
             return data
         case let other?:
-            throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(other)) is not data", keyPath: keyPath)
+            throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(other)) is not data", keyPath: keyPath())
         case nil:
-            throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path)
+            throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path())
         }
     }
 }

@@ -86,12 +86,22 @@ public struct URLRequestArchive: Sendable, Hashable {
         guard Self.isRequestClass(name: object.className, chain: object.classChain) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(object.className), not an NSURLRequest", keyPath: path)
         }
-        var fields: [String: ArchivedObject.FieldValue] = [:]
-        for field in object.fields { fields[field.key] = field.value }
+        // Each field's position, and whether a known key took it: what is left over becomes
+        // `namedFields`. (Positions and flags rather than a set of used keys: this runs for every
+        // request of every blob `inspect` reads, and hashing the keys twice showed in profiles.)
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(object.fields.count)
+        for (index, field) in object.fields.enumerated() { positions[field.key] = index }
+        var taken = [Bool](repeating: false, count: object.fields.count)
+        func take(_ key: String) -> ArchivedObject.FieldValue? {
+            guard let index = positions[key] else { return nil }
+            taken[index] = true
+            return object.fields[index].value
+        }
 
         var header: [Int64] = []
         for key in Self.headerKeys {
-            guard let value = fields[key] else {
+            guard let value = take(key) else {
                 throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path)
             }
             guard case .inline(.integer(let integer)) = value, let number = integer.int64Value else {
@@ -99,14 +109,12 @@ public struct URLRequestArchive: Sendable, Hashable {
             }
             header.append(number)
         }
-        var used = Set(Self.headerKeys)
         var items: [ArchivedObject.FieldValue] = []
-        let layout = Self.layout(ofKeys: fields.keys)
+        let layout = Self.layout(ofKeys: positions.keys)
         let propertiesKey: String
         switch layout {
         case .secure:
-            while let item = fields[Self.itemKey(items.count, layout: .secure)] {
-                used.insert(Self.itemKey(items.count, layout: .secure))
+            while let item = take(Self.itemKey(items.count, layout: .secure)) {
                 items.append(item)
             }
             propertiesKey = Self.securePropertiesKey
@@ -118,15 +126,13 @@ public struct URLRequestArchive: Sendable, Hashable {
             }
             while items.count < count {
                 let key = Self.itemKey(items.count, layout: .legacy)
-                guard let item = fields[key] else {
+                guard let item = take(key) else {
                     throw KeyedArchiveError(.missingKey, "$2 announces \(count) items but \(key) (item \(items.count)) is missing", keyPath: path)
                 }
-                used.insert(key)
                 items.append(item)
             }
             propertiesKey = Self.itemKey(items.count, layout: .legacy)
         }
-        used.insert(propertiesKey)
 
         self.layout = layout
         self.topKey = archive.topKey
@@ -136,8 +142,8 @@ public struct URLRequestArchive: Sendable, Hashable {
         self.unconfirmedHeaderValue = header[1]
         self.itemCount = header[2]
         self.items = items
-        self.protocolProperties = fields[propertiesKey]
-        self.namedFields = object.fields.filter { !used.contains($0.key) }
+        self.protocolProperties = take(propertiesKey)
+        self.namedFields = zip(object.fields, taken).compactMap { field, isTaken in isTaken ? nil : field }
         try validateKnownItems(path: path)
     }
 
@@ -303,7 +309,7 @@ public struct URLRequestArchive: Sendable, Hashable {
 
     /// The value of a header field, matched without regard to case as HTTP does.
     public func headerValue(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// CFNetwork's hidden `__hhaa__` header entry, if present.

@@ -36,6 +36,9 @@ public struct ResumeData: Sendable, Hashable {
     /// `NSKeyedArchiveRootObjectKey`); `nil` means that default.
     public var archiveTopKey: String?
 
+    /// Decoded requests, not part of the value (see ``==(_:_:)``).
+    private let requestMemo = RequestArchiveMemo()
+
     /// Creates resume data from a dictionary.
     public init(entries: PropertyListDictionary = PropertyListDictionary(), container: ResumeDataContainer = .keyedArchive) {
         self.entries = entries
@@ -107,11 +110,13 @@ public struct ResumeData: Sendable, Hashable {
         guard case .data(let bytes) = value else {
             throw ResumeDataError(.invalidRequest, "\(kind.key): expected data, found \(value.typeName)")
         }
-        do {
-            return try URLRequestArchive(archiveData: bytes)
-        } catch {
-            throw ResumeDataError(.invalidRequest, "\(kind.key): \(error)")
-        }
+        return try requestMemo.request(kind, bytes: bytes) {
+            do {
+                return .success(try URLRequestArchive(archiveData: bytes))
+            } catch {
+                return .failure(ResumeDataError(.invalidRequest, "\(kind.key): \(error)"))
+            }
+        }.get()
     }
 
     /// Replaces (or with `nil` removes) one of the archived requests, archived in its own layout.
@@ -125,6 +130,18 @@ public struct ResumeData: Sendable, Hashable {
         } catch {
             throw ResumeDataError(.unencodable, "\(kind.key): \(error)")
         }
+    }
+
+    /// Equal when the container, the entries and the archive's top key are.
+    public static func == (lhs: ResumeData, rhs: ResumeData) -> Bool {
+        lhs.container == rhs.container && lhs.entries == rhs.entries && lhs.archiveTopKey == rhs.archiveTopKey
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(container)
+        hasher.combine(entries)
+        hasher.combine(archiveTopKey)
     }
 
     /// The entries that have no typed field, in their order.

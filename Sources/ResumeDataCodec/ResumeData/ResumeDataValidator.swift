@@ -112,7 +112,7 @@ public struct ResumeDataValidator: Sendable {
             if let url = request.urlString, let downloadURL = resume.downloadURL, url != downloadURL {
                 findings.append(.init(.warning, .urlMismatch, "the current request's URL \(url) differs from the download URL \(downloadURL)", key: kind.key))
             }
-            if let range = request.headers.first(where: { $0.name.caseInsensitiveCompare("Range") == .orderedSame })?.value,
+            if let range = request.headerValue("Range"),
                let received = resume.bytesReceived {
                 if let start = Self.rangeStart(range) {
                     if start != received {
@@ -126,17 +126,21 @@ public struct ResumeDataValidator: Sendable {
     }
 
     private func checkScheme(of url: String, key: String, into findings: inout [ResumeDataFinding]) {
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        guard !url.contains(":") || (scheme != "http" && scheme != "https") else { return }
-        let shown = url.contains(":") ? "\"\(scheme)\"" : "none (\"\(url)\" is not an absolute URL)"
+        let hasScheme = url.utf8.contains(UInt8(ascii: ":"))
+        let scheme = url.prefix { $0 != ":" }
+        guard !hasScheme || !(scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https")) else { return }
+        let shown = hasScheme ? "\"\(scheme.lowercased())\"" : "none (\"\(url)\" is not an absolute URL)"
         findings.append(.init(.error, .unsupportedScheme, "the URL scheme is \(shown); only http and https downloads resume", key: key))
     }
 
     /// `bytes=N-` → N.
     static func rangeStart(_ header: String) -> Int64? {
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard trimmed.lowercased().hasPrefix("bytes="), trimmed.hasSuffix("-") else { return nil }
-        return Int64(trimmed.dropFirst(6).dropLast())
+        // HTTP's optional whitespace is spaces and tabs.
+        var text = Substring(header)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        guard text.hasPrefixIgnoringASCIICase("bytes="), text.hasSuffix("-") else { return nil }
+        return Int64(text.dropFirst(6).dropLast())
     }
 
     private func checkPartialFile(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {

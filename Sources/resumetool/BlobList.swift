@@ -1,0 +1,68 @@
+import Foundation
+
+/// The blob names a command works on: its arguments, with every folder replaced by the files
+/// directly inside it, then the names read from `--files-from`.
+///
+/// Thousands of names should come through a folder or `--files-from`, not the command line:
+/// ArgumentParser's parsing time grows with the square of the number of positional arguments
+/// (3.5 s for 10,000 names in a release build), and `ARG_MAX` caps the command line anyway.
+struct BlobList {
+    /// The names, in order: arguments first (a folder's files sorted by name), then the list file's lines.
+    private(set) var names: [String] = []
+    /// True when the number of names was not fixed by the command line (a folder or a list file),
+    /// so machine output should be a list even if it holds one blob.
+    private(set) var isOpenEnded = false
+
+    /// Expands the arguments; an unreadable folder or list file is a diagnostic.
+    init(arguments: [String], filesFrom: String?) throws(Diagnostic) {
+        for argument in arguments {
+            if argument != "-", let entries = try Self.folderEntries(argument) {
+                names += entries
+                isOpenEnded = true
+            } else {
+                names.append(argument)
+            }
+        }
+        if let filesFrom {
+            names += try Self.listedNames(in: InputFile(filesFrom))
+            isOpenEnded = true
+        }
+    }
+
+    /// The regular files directly inside `path`, sorted, hidden files skipped (as `ls` does);
+    /// `nil` when `path` is not a folder. Not recursive: `find DIR -type f | … --files-from -` is.
+    private static func folderEntries(_ path: String) throws(Diagnostic) -> [String]? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw Diagnostic(file: path, message: "cannot list the folder: \(error.localizedDescription)")
+        }
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        return entries.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
+            var isSubfolder: ObjCBool = false
+            let full = prefix + name
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isSubfolder), !isSubfolder.boolValue else { return nil }
+            return full
+        }
+    }
+
+    /// One name per line, as `find` prints them; blank lines are skipped, a CR before the
+    /// newline is dropped (lists written on Windows). Split on bytes: as a `String`, CR LF is one
+    /// `Character` and would not split on "\n".
+    private static func listedNames(in list: InputFile) throws(Diagnostic) -> [String] {
+        let bytes = try list.read(limit: 64 << 20)
+        var names: [String] = []
+        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+            guard !trimmed.isEmpty else { continue }
+            guard let name = String(validating: trimmed, as: UTF8.self) else {
+                throw Diagnostic(file: list.displayName, position: "\(index + 1)", message: "the file name on this line is not UTF-8")
+            }
+            names.append(name)
+        }
+        return names
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Standard output buffered in memory and written in chunks, so a report on thousands of blobs
+/// neither makes a system call per line nor holds the whole report.
+struct StandardOutput {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Writes once 64 KiB are waiting.
+    mutating func flushIfLarge() {
+        if bytes.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes everything waiting, before a diagnostic goes to standard error or at the end, so
+    /// the two streams interleave in the order things happened.
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(bytes))
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
