@@ -60,7 +60,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ResumetoolTests",
-            dependencies: ["resumetool", "ResumeDataCodec"]
+            dependencies: ["resumetool", "ResumeDataCodec"],
+            // Golden outputs, read from the source tree through #filePath (not bundled).
+            exclude: ["Expected"]
         ),
         .testTarget(
             name: "ResumeTransferTests",
