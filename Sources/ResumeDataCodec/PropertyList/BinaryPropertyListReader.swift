@@ -68,8 +68,10 @@ private struct BinaryPropertyListDecoder {
     /// The keys of recent dictionaries, by a hash of their key references, so dictionaries whose
     /// key references are the same bytes (the same key objects in the same order, as in a large
     /// array of records) share one storage of their keys. A record's keys are otherwise its
-    /// largest allocation after its values.
-    var keyLists = [SharedKeyList?](repeating: nil, count: Self.keyListSlots)
+    /// largest allocation after its values. Allocated with the second dictionary read, so a
+    /// plist of one dictionary (a resume blob) does not pay for it.
+    var keyLists: [SharedKeyList?] = []
+    var hasReadADictionary = false
     static let keyListSlots = 16
 
     struct SharedKeyList {
@@ -409,7 +411,7 @@ private struct BinaryPropertyListDecoder {
         try require(length, at: position, object: index, for: "\(count) key and \(count) value references of \(referenceSize) bytes")
         try enterContainer(index, at: start - 1, depth: depth, references: 2 * count)
         let slot = count == 0 ? 0 : keyListSlot(referencesStart: position, count: count)
-        if count > 0, let keyList = keyLists[slot], keyList.count == count, let base = bytes.baseAddress,
+        if count > 0, !keyLists.isEmpty, let keyList = keyLists[slot], keyList.count == count, let base = bytes.baseAddress,
            memcmp(base + keyList.referencesStart, base + position, half) == 0 {
             // The same key objects as a dictionary already read without error: the same keys,
             // unique, each a string, so only the values are left to read.
@@ -451,7 +453,9 @@ private struct BinaryPropertyListDecoder {
         }
         objectState[index] &= ~Self.inProgressBit
         if count > 0, !hasDuplicateKeys {
-            keyLists[slot] = SharedKeyList(referencesStart: position, count: count, keys: dictionary.orderedKeys)
+            if keyLists.isEmpty, hasReadADictionary { keyLists = [SharedKeyList?](repeating: nil, count: Self.keyListSlots) }
+            if !keyLists.isEmpty { keyLists[slot] = SharedKeyList(referencesStart: position, count: count, keys: dictionary.orderedKeys) }
+            hasReadADictionary = true
         }
         return dictionary
     }
