@@ -264,6 +264,65 @@ func object(_ marker: UInt8, _ value: UInt64, size: Int) -> [UInt8] {
         #expect(value == ["k": 2])
     }
 
+    /// [{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"b": 5, "a": 6}, {"a": 7, "b": <last>}], every
+    /// dictionary naming the same two key objects.
+    static func recordsWithSharedKeys(last: [UInt8]) -> BinaryPlistBuilder {
+        BinaryPlistBuilder([
+            [0xA4, 1, 2, 3, 4],
+            [0xD2, 5, 6, 7, 8], [0xD2, 5, 6, 9, 10], [0xD2, 6, 5, 11, 12], [0xD2, 5, 6, 13, 14],
+            [0x51, 0x61], [0x51, 0x62],
+            [0x10, 1], [0x10, 2], [0x10, 3], [0x10, 4], [0x10, 5], [0x10, 6], [0x10, 7], last,
+        ])
+    }
+
+    @Test func dictionariesWithTheSameKeyObjectsReadAlike() throws {
+        let value = try readBinary(Self.recordsWithSharedKeys(last: [0x10, 8]).data)
+        #expect(value == [["a": 1, "b": 2], ["a": 3, "b": 4], ["b": 5, "a": 6], ["a": 7, "b": 8]])
+        let records = try #require(value.arrayValue).compactMap(\.dictionaryValue)
+        #expect(records.map(\.keys) == [["a", "b"], ["a", "b"], ["b", "a"], ["a", "b"]])
+        #expect(records[1]["b"] == 4)
+        #expect(records[3][1].value == 8)
+        // Each is still its own value.
+        var changed = records[1]
+        changed["c"] = true
+        changed["a"] = nil
+        #expect(changed.keys == ["b", "c"])
+        #expect(records[1].keys == ["a", "b"] && records[3].keys == ["a", "b"])
+    }
+
+    @Test func errorsInDictionariesWithSharedKeysCarryTheKey() throws {
+        let builder = Self.recordsWithSharedKeys(last: [0x61, 0xD8, 0x00])
+        let error = try #require(binaryError(builder.data))
+        #expect(error.code == .invalidString)
+        #expect(error.keyPath == "[3].b")
+        #expect(error.location == .byteOffset(builder.offsets[14] + 1, objectIndex: 14))
+    }
+
+    @Test func dictionariesAfterOneWithDuplicateKeysReadAlike() throws {
+        // [{"k": 1, "k": 2}, {"k": 3, "k": 4}] with .keepLast, then the same keys without repeats.
+        let data = BinaryPlistBuilder([
+            [0xA3, 1, 2, 3], [0xD2, 4, 4, 5, 6], [0xD2, 4, 4, 7, 8], [0xD1, 4, 5],
+            [0x51, 0x6B], [0x10, 1], [0x10, 2], [0x10, 3], [0x10, 4],
+        ]).data
+        let value = try BinaryPropertyListReader(options: .init(duplicateKeys: .keepLast)).read(data)
+        #expect(value == [["k": 2], ["k": 4], ["k": 1]])
+        #expect(binaryError(data)?.code == .duplicateKey)
+    }
+
+    @Test func manyDifferentKeyListsReadAlike() throws {
+        // More key lists than the reader remembers, interleaved, so they replace each other.
+        let value: PropertyListValue = .array((0 ..< 200).map { index in
+            var record = PropertyListDictionary()
+            record["k\(index % 37)"] = .integer(PropertyListInteger(index))
+            record["x"] = .integer(PropertyListInteger(index % 3))
+            if index % 5 == 0 { record["y"] = true }
+            return .dictionary(record)
+        })
+        let read = try readBinary(BinaryPropertyListWriter().write(value))
+        #expect(read == value)
+        #expect(read.arrayValue?.compactMap { $0.dictionaryValue?.keys } == value.arrayValue?.compactMap { $0.dictionaryValue?.keys })
+    }
+
     @Test func errorsInsideContainersCarryTheKeyPath() throws {
         // {"a": [1, {"b": <lone surrogate>}]}
         let objects: [[UInt8]] = [

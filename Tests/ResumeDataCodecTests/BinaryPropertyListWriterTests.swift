@@ -233,6 +233,20 @@ struct RandomPropertyList {
         #expect(read.arrayValue?[3].doubleValue?.sign == .minus)
     }
 
+    @Test func singleRealsShareByTheirExactValueNotTheirFourBytes() throws {
+        // 1.1 marked single-precision is written as Float(1.1), the same four bytes as the exact
+        // single Float(1.1); they are different values, so different objects.
+        var inexact = PropertyListReal(1.1)
+        inexact.isSinglePrecision = true
+        let exact = PropertyListReal(Float(1.1))
+        let value: PropertyListValue = [.real(inexact), .real(exact), .real(inexact), .real(exact), 1.1]
+        let bytes = try writeBinary(value)
+        #expect(objectCount(bytes) == 4)
+        #expect(Array(bytes[8 ..< 14]) == [0xA5, 1, 2, 1, 2, 3])
+        #expect(bytes[14 ..< 19] == bytes[19 ..< 24])
+        #expect(try readBinary(Data(bytes)) == [.real(exact), .real(exact), .real(exact), .real(exact), 1.1])
+    }
+
     @Test func containersAreNeverShared() throws {
         let bytes = try writeBinary([[], [], ["x": []], ["x": []]])
         #expect(objectCount(bytes) == 8)
@@ -256,6 +270,77 @@ struct RandomPropertyList {
         let big = try writeBinary(.data(Data(count: 70_000)))
         #expect(sizes(big).offset == 4)
         #expect(try readBinary(Data(big)) == .data(Data(count: 70_000)))
+    }
+
+    @Test func fourByteReferencesFrom65536Objects() throws {
+        func referenceSize(_ bytes: [UInt8]) -> UInt8 { bytes[bytes.count - 25] }
+        let below = try writeBinary(.array((0 ..< 65_534).map { .integer(PropertyListInteger($0)) }))
+        #expect(objectCount(below) == 65_535)
+        #expect(referenceSize(below) == 2)
+        let at = try writeBinary(.array((0 ..< 65_535).map { .integer(PropertyListInteger($0)) }))
+        #expect(objectCount(at) == 65_536)
+        #expect(referenceSize(at) == 4)
+        // The array's references: 4 bytes each, after its header (0xAF, then the count 65,535 as 0x11 + 2 bytes).
+        #expect(Array(at[8 ..< 20]) == [0xAF, 0x11, 0xFF, 0xFF, 0, 0, 0, 1, 0, 0, 0, 2])
+        #expect(try readBinary(Data(at)).arrayValue?.last == .integer(65_534))
+    }
+
+    // MARK: Narrowing references written wider
+
+    /// Values whose references narrow: sharing leaves fewer objects than the bound counted.
+    static var narrowingCases: [PropertyListValue] {
+        let sharedStrings: PropertyListValue = .array((0 ..< 70_000).map { .string(["a", "bb", "ccc"][$0 % 3]) })
+        var long = PropertyListDictionary()
+        for index in 0 ..< 20 { long["key \(index)"] = index % 2 == 0 ? .set(["x", 1]) : .array(["x", [1, 2]]) }
+        return [
+            sharedStrings,
+            .array((0 ..< 300).map { .integer(PropertyListInteger($0 % 10)) }),
+            .dictionary(long),
+            ["a": [[], .set([]), .dictionary([:])], "b": "a", "c": .data(Data(count: 20))],
+            "a scalar on top",
+        ]
+    }
+
+    @Test func referencesWrittenWiderAreNarrowedToTheSameBytes() throws {
+        for value in Self.narrowingCases {
+            let expected = try BinaryPropertyListWriter().write(value)
+            for size in [2, 4, 8] {
+                #expect(try BinaryPropertyListWriter(initialReferenceSize: size).write(value) == expected, "from \(size) bytes")
+            }
+        }
+        var random = RandomPropertyList(seed: 0xA11_0C8)
+        for _ in 0 ..< 200 {
+            let value = random.value()
+            let expected = try BinaryPropertyListWriter().write(value)
+            #expect(try BinaryPropertyListWriter(initialReferenceSize: 8).write(value) == expected)
+            #expect(try BinaryPropertyListWriter(initialReferenceSize: 2).write(value) == expected)
+        }
+    }
+
+    @Test func seventyThousandReferencesToThreeStringsNarrowToOneByte() throws {
+        let bytes = try writeBinary(Self.narrowingCases[0])
+        #expect(objectCount(bytes) == 4)
+        #expect(bytes[bytes.count - 25] == 1)
+        // Header, 70,000 one-byte references, three strings, 4 two-byte offsets, trailer.
+        #expect(bytes.count == 8 + 1 + 5 + 70_000 + 2 + 3 + 4 + 4 * 4 + 32)
+        #expect(try readBinary(Data(bytes)) == Self.narrowingCases[0])
+    }
+
+    // MARK: Size bound
+
+    @Test func sizeBoundHoldsAndIsExactWithoutSharing() throws {
+        func bound(_ value: PropertyListValue) -> Int {
+            var bound = BinaryPropertyListSizeBound()
+            bound.add(value)
+            return bound.fileSize(referenceSize: BinaryPropertyListTrailer.byteCount(toHold: bound.objectCount))
+        }
+        var random = RandomPropertyList(seed: 0xB0_0D)
+        for _ in 0 ..< 200 {
+            let value = random.value()
+            #expect(try writeBinary(value).count <= bound(value))
+        }
+        let unshared: PropertyListValue = ["a": [1, 2.5, "é", .data(Data(count: 30)), .uid(300)], "b": .set([true])]
+        #expect(try writeBinary(unshared).count == bound(unshared))
     }
 
     // MARK: Re-encoding

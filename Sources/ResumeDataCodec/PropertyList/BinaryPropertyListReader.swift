@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 /// Reads `bplist00` binary property lists.
 ///
@@ -64,6 +65,21 @@ private struct BinaryPropertyListDecoder {
     static let inProgressBit: UInt8 = 0x80
     /// The decoded values of objects named more than once.
     var shared: [Int: PropertyListValue] = [:]
+    /// The keys of recent dictionaries, by a hash of their key references, so dictionaries whose
+    /// key references are the same bytes (the same key objects in the same order, as in a large
+    /// array of records) share one storage of their keys. A record's keys are otherwise its
+    /// largest allocation after its values. Allocated with the second dictionary read, so a
+    /// plist of one dictionary (a resume blob) does not pay for it.
+    var keyLists: [SharedKeyList?] = []
+    var hasReadADictionary = false
+    static let keyListSlots = 16
+
+    struct SharedKeyList {
+        /// Where the key references of the dictionary that made this entry start.
+        var referencesStart: Int
+        var count: Int
+        var keys: OrderedSet<String>
+    }
 
     init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, options: PropertyListReadOptions) {
         self.bytes = bytes
@@ -394,8 +410,27 @@ private struct BinaryPropertyListDecoder {
         guard !overflow1, !overflow2 else { throw error(.integerOverflow, "a dictionary of \(count) entries is too large", at: start - 1, object: index) }
         try require(length, at: position, object: index, for: "\(count) key and \(count) value references of \(referenceSize) bytes")
         try enterContainer(index, at: start - 1, depth: depth, references: 2 * count)
+        let slot = count == 0 ? 0 : keyListSlot(referencesStart: position, count: count)
+        if count > 0, !keyLists.isEmpty, let keyList = keyLists[slot], keyList.count == count, let base = bytes.baseAddress,
+           memcmp(base + keyList.referencesStart, base + position, half) == 0 {
+            // The same key objects as a dictionary already read without error: the same keys,
+            // unique, each a string, so only the values are left to read.
+            var values = ContiguousArray<PropertyListValue>()
+            values.reserveCapacity(count)
+            for entry in 0 ..< count {
+                do {
+                    values.append(try child(at: position + half + entry * referenceSize, of: index, depth: depth + 1).value)
+                } catch var error as PropertyListError {
+                    error.prependKeyPath(keyList.keys[entry])
+                    throw error
+                }
+            }
+            objectState[index] &= ~Self.inProgressBit
+            return PropertyListDictionary(uniqueKeys: keyList.keys, values: values)
+        }
         var dictionary = PropertyListDictionary()
         dictionary.reserveCapacity(count)
+        var hasDuplicateKeys = false
         for entry in 0 ..< count {
             let keyOffset = position + entry * referenceSize
             let (keyIndex, keyValue) = try child(at: keyOffset, of: index, depth: depth + 1)
@@ -409,12 +444,30 @@ private struct BinaryPropertyListDecoder {
                 error.prependKeyPath(key)
                 throw error
             }
-            guard dictionary.updateValue(value, forKey: key) == nil || duplicateKeys == .keepLast else {
-                throw error(.duplicateKey, "key \"\(key)\" appears twice", at: keyOffset, object: index)
+            if dictionary.updateValue(value, forKey: key) != nil {
+                guard duplicateKeys == .keepLast else {
+                    throw error(.duplicateKey, "key \"\(key)\" appears twice", at: keyOffset, object: index)
+                }
+                hasDuplicateKeys = true
             }
         }
         objectState[index] &= ~Self.inProgressBit
+        if count > 0, !hasDuplicateKeys {
+            if keyLists.isEmpty, hasReadADictionary { keyLists = [SharedKeyList?](repeating: nil, count: Self.keyListSlots) }
+            if !keyLists.isEmpty { keyLists[slot] = SharedKeyList(referencesStart: position, count: count, keys: dictionary.orderedKeys) }
+            hasReadADictionary = true
+        }
         return dictionary
+    }
+
+    /// Where ``keyLists`` keeps the keys of a dictionary with these key references (a hash of
+    /// their count and first and last reference; the entry is compared in full before use).
+    func keyListSlot(referencesStart: Int, count: Int) -> Int {
+        let size = trailer.referenceSize
+        let first = bigEndian(at: referencesStart, size: size)
+        let last = bigEndian(at: referencesStart + (count - 1) * size, size: size)
+        let mixed = (UInt64(count) &* 0x9E37_79B9_7F4A_7C15) ^ (first &* 0xBF58_476D_1CE4_E5B9) ^ (last &* 0x94D0_49BB_1331_11EB)
+        return Int(mixed >> 60) & (Self.keyListSlots - 1)
     }
 
     func hex(_ value: some BinaryInteger) -> String {

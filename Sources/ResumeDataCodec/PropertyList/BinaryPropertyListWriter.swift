@@ -13,367 +13,232 @@ import Foundation
 /// Differences from plistlib, all in what is shared: it merges `0.0` and `-0.0` (Python finds
 /// them equal) where we keep both; it shares UIDs and NaNs only when they are the same Python
 /// object, where we share equal ones.
-struct BinaryPropertyListWriter {
-    func write(_ value: PropertyListValue) throws -> Data {
-        var table = BinaryPropertyListObjectTable()
-        _ = table.add(value)
-        // Only needed while adding; freeing it before the output is allocated lowers the peak.
-        table.scalarIndex = [:]
-        return try table.encoded()
-    }
-}
-
-/// The flattened objects of one value, in the order they are written.
-private struct BinaryPropertyListObjectTable {
-    enum Object {
-        case scalar(PropertyListValue)
-        case array([Int])
-        case set([Int])
-        case dictionary(keys: [Int], values: [Int])
-    }
-
-    /// What makes two scalars the same object.
-    enum ScalarKey: Hashable {
-        case string(ExactString)
-        case integer(PropertyListInteger)
-        case real(bits: UInt64, single: Bool)
-        case boolean(Bool)
-        case date(bits: UInt64)
-        case data(Data)
-        case uid(UInt64)
-    }
-
-    /// A string compared by its Unicode scalars, not by canonical equivalence: "é" and "e\u{301}"
-    /// are different objects, or the second would be written with the bytes of the first.
-    struct ExactString: Hashable {
-        var value: String
-        static func == (lhs: Self, rhs: Self) -> Bool { lhs.value.utf8.elementsEqual(rhs.value.utf8) }
-        func hash(into hasher: inout Hasher) {
-            var value = value
-            value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
-    }
-
-    var objects: [Object] = []
-    var scalarIndex: [ScalarKey: Int] = [:]
-    /// Bytes of the scalars and container headers, and the number of references, so the output
-    /// can be allocated once at its exact size (growing it by doubling would need up to twice
-    /// the file in memory at the end).
-    var scalarAndHeaderBytes = 0
-    var referenceCount = 0
-
-    /// Adds a value and what it contains; returns its object index.
-    mutating func add(_ value: PropertyListValue) -> Int {
-        let key: ScalarKey
-        switch value {
-        case .string(let string): key = .string(ExactString(value: string))
-        case .integer(let integer): key = .integer(integer)
-        case .real(let real): key = .real(bits: real.value.bitPattern, single: real.isSinglePrecision)
-        case .boolean(let boolean): key = .boolean(boolean)
-        case .date(let date): key = .date(bits: date.timeIntervalSinceReferenceDate.bitPattern)
-        case .data(let data): key = .data(data)
-        case .uid(let uid): key = .uid(uid)
-        case .array(let elements), .set(let elements):
-            let index = reserve()
-            scalarAndHeaderBytes += BinaryPropertyListOutput.headerSize(count: elements.count)
-            referenceCount += elements.count
-            var references: [Int] = []
-            references.reserveCapacity(elements.count)
-            for element in elements { references.append(add(element)) }
-            if case .array = value { objects[index] = .array(references) } else { objects[index] = .set(references) }
-            return index
-        case .dictionary(let dictionary):
-            let index = reserve()
-            scalarAndHeaderBytes += BinaryPropertyListOutput.headerSize(count: dictionary.count)
-            referenceCount += 2 * dictionary.count
-            var keys: [Int] = []
-            keys.reserveCapacity(dictionary.count)
-            for (key, _) in dictionary { keys.append(add(.string(key))) }
-            var values: [Int] = []
-            values.reserveCapacity(dictionary.count)
-            for (_, value) in dictionary { values.append(add(value)) }
-            objects[index] = .dictionary(keys: keys, values: values)
-            return index
-        }
-        if let index = scalarIndex[key] { return index }
-        let index = objects.count
-        objects.append(.scalar(value))
-        scalarIndex[key] = index
-        scalarAndHeaderBytes += BinaryPropertyListOutput.scalarSize(value)
-        return index
-    }
-
-    /// A slot for a container, filled once its contents have indices.
-    mutating func reserve() -> Int {
-        objects.append(.array([]))
-        return objects.count - 1
-    }
-
-    /// The file, written straight into the buffer the returned `Data` keeps (no copy at the end),
-    /// each object's offset straight into the offset table, whose position is known beforehand.
-    func encoded() throws -> Data {
-        let referenceSize = BinaryPropertyListTrailer.byteCount(toHold: objects.count)
-        let objectsEnd = BinaryPropertyListTrailer.headerSize + scalarAndHeaderBytes + referenceCount * referenceSize
-        let offsetSize = BinaryPropertyListTrailer.byteCount(toHold: objectsEnd)
-        let expectedSize = objectsEnd + objects.count * offsetSize + BinaryPropertyListTrailer.size
-        var output = try BinaryPropertyListOutput(capacity: expectedSize)
-        output.append(contentsOf: BinaryPropertyListTrailer.magic)
-        var tableEntry = objectsEnd
-        for object in objects {
-            output.store(UInt64(output.count), size: offsetSize, at: tableEntry, below: objectsEnd)
-            tableEntry += offsetSize
-            switch object {
-            case .scalar(let value): output.appendScalar(value)
-            case .array(let references):
-                output.appendHeader(0xA0, count: references.count)
-                for reference in references { output.appendInteger(UInt64(reference), size: referenceSize) }
-            case .set(let references):
-                output.appendHeader(0xC0, count: references.count)
-                for reference in references { output.appendInteger(UInt64(reference), size: referenceSize) }
-            case .dictionary(let keys, let values):
-                output.appendHeader(0xD0, count: keys.count)
-                for reference in keys { output.appendInteger(UInt64(reference), size: referenceSize) }
-                for reference in values { output.appendInteger(UInt64(reference), size: referenceSize) }
-            }
-        }
-        // The offsets were stored where the objects were computed to end; anything else would
-        // make a file that points into the wrong bytes, so it is refused (a bug, never expected).
-        guard output.count == objectsEnd, !output.overran else {
-            throw PropertyListError(.invalidValue, "internal error: the binary writer computed \(objectsEnd) bytes of objects but wrote \(output.count)")
-        }
-        output.skip(objects.count * offsetSize)
-        let trailer = BinaryPropertyListTrailer(
-            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objects.count, topObject: 0,
-            offsetTableOffset: objectsEnd)
-        output.append(contentsOf: trailer.encoded)
-        assert(output.count == expectedSize, "size accounting is off: \(output.count) bytes written, \(expectedSize) expected")
-        return output.finish()
-    }
-}
-
-/// The byte encodings of single objects.
 ///
-/// A malloc'd buffer of the size computed beforehand, rather than `[UInt8]`: `Data(bytesNoCopy:)`
-/// takes it over without the copy `Data([UInt8])` makes, which needed the whole file twice at the
-/// end. Should the computed size ever be too small it grows (realloc), so a mistake there costs
-/// time, not memory safety.
-private struct BinaryPropertyListOutput: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
-    /// Set when ``store(_:size:at:below:)`` found objects already written where it was to store.
-    private(set) var overran = false
+/// Memory is what a large file costs, so the objects are written straight into the output in
+/// one walk, no table of them in between: a first walk bounds the object count (everything
+/// unshared), which fixes the reference size the objects are written with; if sharing leaves
+/// few enough objects for narrower references, the written objects are narrowed in place at the
+/// end. Besides the output, the writer keeps 8 bytes per object (its offset) and the uniquing
+/// index (8 bytes a slot).
+struct BinaryPropertyListWriter {
+    /// Writes the objects with references of at least this many bytes before narrowing them to
+    /// what the object count needs: tests use it to exercise the narrowing on small values.
+    var initialReferenceSize = 1
 
-    init(capacity: Int) throws {
-        let capacity = max(capacity, 16)
-        guard let memory = malloc(capacity) else {
-            throw PropertyListError(.tooLarge, "cannot allocate \(capacity) bytes for the binary property list")
-        }
-        self.base = memory.bindMemory(to: UInt8.self, capacity: capacity)
-        self.capacity = capacity
-    }
+    /// A larger bound is not allocated up front (sharing can make the bound far larger than
+    /// the file); the output grows past it instead.
+    static let maximumInitialCapacity = 1 << 30
 
-    deinit {
-        free(self.base)
-    }
-
-    /// Hands the bytes to a `Data` that frees them.
-    consuming func finish() -> Data {
-        let data = Data(bytesNoCopy: self.base, count: self.count, deallocator: .free)
-        discard self
+    func write(_ value: PropertyListValue) throws -> Data {
+        var bound = BinaryPropertyListSizeBound()
+        bound.add(value)
+        let referenceSize = max(initialReferenceSize, BinaryPropertyListTrailer.byteCount(toHold: bound.objectCount))
+        let upperBound = bound.fileSize(referenceSize: referenceSize)
+        var output = try BinaryPropertyListOutput(capacity: min(upperBound, Self.maximumInitialCapacity))
+        output.append(contentsOf: BinaryPropertyListTrailer.magic)
+        var encoder = BinaryPropertyListEncoder(referenceSize: referenceSize)
+        _ = try encoder.add(value, to: &output)
+        let data = try encoder.finish(output)
+        assert(data.count <= upperBound, "the size bound is off: \(data.count) bytes written, at most \(upperBound) expected")
         return data
     }
+}
 
-    private mutating func reserve(_ extra: Int) {
-        guard self.count + extra > self.capacity else { return }
-        let wanted = max(self.capacity * 2, self.count + extra)
-        // A failed realloc leaves the old buffer valid; only Array-like growth is left, which
-        // traps on exhaustion just as Array would.
-        guard let memory = realloc(self.base, wanted) else {
-            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: wanted)
-            fresh.update(from: self.base, count: self.count)
-            free(self.base)
-            self.base = fresh
-            self.capacity = wanted
-            return
-        }
-        self.base = memory.bindMemory(to: UInt8.self, capacity: wanted)
-        self.capacity = wanted
-    }
+/// An upper bound of a value's binary property list: its objects and their bytes as if nothing
+/// were shared. Allocating it once (its pages are touched only as far as the file goes) spares
+/// the copies growing the output would make.
+struct BinaryPropertyListSizeBound {
+    /// Objects, dictionary keys included.
+    private(set) var objectCount = 0
+    /// Bytes of the scalars and the container headers (references not included).
+    private(set) var objectBytes = 0
 
-    /// Writes a big-endian integer at `position`, beyond what was appended so far (the offset
-    /// table, filled in while the objects are written before it). Refused when objects already
-    /// reach `limit` or beyond, where the table was computed to start.
-    mutating func store(_ value: UInt64, size: Int, at position: Int, below limit: Int) {
-        guard self.count <= limit, position + size <= self.capacity else {
-            self.overran = true
-            return
-        }
-        var shift = 8 * (size - 1)
-        var index = position
-        while shift >= 0 {
-            self.base[index] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
-            shift -= 8
-            index += 1
-        }
-    }
-
-    /// Moves past bytes written with ``store(_:size:at:below:)``.
-    mutating func skip(_ count: Int) {
-        self.reserve(count)
-        self.count += count
-    }
-
-    mutating func append(_ byte: UInt8) {
-        self.reserve(1)
-        self.base[self.count] = byte
-        self.count += 1
-    }
-
-    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        self.reserve(bytes.count)
-        (self.base + self.count).update(from: source, count: bytes.count)
-        self.count += bytes.count
-    }
-
-    mutating func append(contentsOf bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { self.append(contentsOf: $0) }
-    }
-
-    /// The length of ``appendHeader(_:count:)``'s output.
-    static func headerSize(count: Int) -> Int {
-        count < 15 ? 1 : 1 + unsignedSize(UInt64(count))
-    }
-
-    /// The length of ``appendUnsigned(_:)``'s output.
-    static func unsignedSize(_ value: UInt64) -> Int {
+    mutating func add(_ value: PropertyListValue) {
+        objectCount += 1
         switch value {
-        case ..<(1 << 8): 2
-        case ..<(1 << 16): 3
-        case ..<(1 << 32): 5
-        default: 9
+        case .array(let elements), .set(let elements):
+            objectBytes += BinaryPropertyListOutput.headerSize(count: elements.count)
+            for element in elements { add(element) }
+        case .dictionary(let dictionary):
+            objectBytes += BinaryPropertyListOutput.headerSize(count: dictionary.count)
+            for (key, value) in dictionary {
+                objectCount += 1
+                objectBytes += BinaryPropertyListOutput.stringSize(key)
+                add(value)
+            }
+        default:
+            objectBytes += BinaryPropertyListOutput.scalarSize(value)
         }
     }
 
-    /// The length of ``appendScalar(_:)``'s output.
-    static func scalarSize(_ value: PropertyListValue) -> Int {
+    /// The file's size when every object is written with references of `referenceSize` bytes.
+    func fileSize(referenceSize: Int) -> Int {
+        let objectsEnd = BinaryPropertyListTrailer.headerSize + objectBytes + max(0, objectCount - 1) * referenceSize
+        return objectsEnd + objectCount * BinaryPropertyListTrailer.byteCount(toHold: objectsEnd) + BinaryPropertyListTrailer.size
+    }
+}
+
+/// Numbers the objects of one value and writes them into the output in number order.
+private struct BinaryPropertyListEncoder {
+    /// The size of the references written while adding; ``finish(_:)`` narrows them if the
+    /// object count allows.
+    let referenceSize: Int
+    /// Where each object starts, by number. Objects are written whole and in number order (a
+    /// container's references are reserved with its header and filled in as its contents get
+    /// numbers), so each ends where the next starts.
+    var offsets: [Int] = []
+    var index = BinaryPropertyListUniquingIndex()
+    /// Single-precision reals whose 64-bit value a 32-bit float does not hold exactly, by those
+    /// 64 bits. Sharing compares the exact value, but two such reals can encode to the same four
+    /// bytes; they are kept apart from the index, which compares encodings.
+    var inexactSingles: [UInt64: Int] = [:]
+
+    init(referenceSize: Int) {
+        self.referenceSize = referenceSize
+    }
+
+    /// Writes a value and what it contains (unless written already); returns its object number.
+    mutating func add(_ value: PropertyListValue, to output: inout BinaryPropertyListOutput) throws -> Int {
         switch value {
-        case .boolean: return 1
-        case .integer(let integer):
-            if let signed = integer.int64Value { return signed < 0 ? 9 : unsignedSize(UInt64(signed)) }
-            return 17
-        case .real(let real): return real.isSinglePrecision ? 5 : 9
-        case .date: return 9
-        case .data(let data): return headerSize(count: data.count) + data.count
-        case .string(let string):
-            var string = string
-            let utf8Count = string.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } ? utf8.count : -1 }
-            if utf8Count >= 0 { return headerSize(count: utf8Count) + utf8Count }
-            let units = string.utf16.count
-            return headerSize(count: units) + 2 * units
-        case .uid(let uid):
-            switch uid {
-            case ..<(1 << 8): return 2
-            case ..<(1 << 16): return 3
-            case ..<(1 << 32): return 5
-            default: return 9
+        case .array(let elements), .set(let elements):
+            let number = try newObject(at: output.count)
+            if case .array = value { output.appendHeader(0xA0, count: elements.count) } else { output.appendHeader(0xC0, count: elements.count) }
+            var reference = output.count
+            output.skip(elements.count * referenceSize)
+            for element in elements {
+                let element = try add(element, to: &output)
+                output.store(UInt64(element), size: referenceSize, at: reference)
+                reference += referenceSize
             }
-        case .array, .set, .dictionary: return 0
+            return number
+        case .dictionary(let dictionary):
+            let number = try newObject(at: output.count)
+            output.appendHeader(0xD0, count: dictionary.count)
+            var reference = output.count
+            output.skip(2 * dictionary.count * referenceSize)
+            for (key, _) in dictionary {
+                let start = output.count
+                output.appendString(key)
+                let key = try unique(from: start, in: &output)
+                output.store(UInt64(key), size: referenceSize, at: reference)
+                reference += referenceSize
+            }
+            for (_, value) in dictionary {
+                let value = try add(value, to: &output)
+                output.store(UInt64(value), size: referenceSize, at: reference)
+                reference += referenceSize
+            }
+            return number
+        case .real(let real) where real.isSinglePrecision && Double(Float(real.value)).bitPattern != real.value.bitPattern:
+            if let number = inexactSingles[real.value.bitPattern] { return number }
+            let number = try newObject(at: output.count)
+            output.appendScalar(value)
+            inexactSingles[real.value.bitPattern] = number
+            return number
+        default:
+            let start = output.count
+            output.appendScalar(value)
+            return try unique(from: start, in: &output)
         }
     }
 
-    mutating func appendInteger(_ value: UInt64, size: Int) {
-        var shift = 8 * (size - 1)
-        while shift >= 0 {
-            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
+    /// The number of the scalar just written from `start`: an earlier object with the same
+    /// encoding (and the new bytes are dropped), or a new object.
+    mutating func unique(from start: Int, in output: inout BinaryPropertyListOutput) throws -> Int {
+        let written = output.bytes(from: 0, count: output.count)
+        let length = written.count - start
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: written[start...]))
+        let hash = UInt32(truncatingIfNeeded: hasher.finalize())
+        let lookup = offsets.withUnsafeBufferPointer { offsets in
+            index.lookup(hash: hash) { candidate in
+                // Encodings are self-delimiting (the marker and length come first), so equal
+                // lengths and equal bytes mean the same type and the same exact value.
+                let candidateStart = offsets[candidate]
+                let candidateEnd = candidate + 1 < offsets.count ? offsets[candidate + 1] : start
+                guard let base = written.baseAddress, candidateEnd - candidateStart == length else { return false }
+                return memcmp(base + candidateStart, base + start, length) == 0
+            }
+        }
+        switch lookup {
+        case .found(let number):
+            output.truncate(to: start)
+            return number
+        case .missing(let slot):
+            let number = try newObject(at: start)
+            index.insert(number, hash: hash, at: slot)
+            return number
         }
     }
 
-    /// A marker with a count: in its low nibble below 15, else nibble 0xF and an integer object.
-    mutating func appendHeader(_ marker: UInt8, count: Int) {
-        if count < 15 {
-            append(marker | UInt8(count))
-        } else {
-            append(marker | 0x0F)
-            appendUnsigned(UInt64(count))
+    mutating func newObject(at offset: Int) throws -> Int {
+        guard offsets.count <= BinaryPropertyListUniquingIndex.maximumNumber else {
+            throw PropertyListError(.tooManyObjects, "more than \(BinaryPropertyListUniquingIndex.maximumNumber + 1) objects to write")
         }
+        offsets.append(offset)
+        return offsets.count - 1
     }
 
-    /// A non-negative integer object in 1, 2, 4 or 8 bytes, the fewest that hold it.
-    mutating func appendUnsigned(_ value: UInt64) {
-        switch value {
-        case ..<(1 << 8): append(0x10); appendInteger(value, size: 1)
-        case ..<(1 << 16): append(0x11); appendInteger(value, size: 2)
-        case ..<(1 << 32): append(0x12); appendInteger(value, size: 4)
-        default: append(0x13); appendInteger(value, size: 8)
+    /// Narrows the references if the object count allows, then appends the offset table and the trailer.
+    mutating func finish(_ output: consuming BinaryPropertyListOutput) throws -> Data {
+        // Only needed while adding; freeing them before the offset table is appended lowers the peak.
+        index = BinaryPropertyListUniquingIndex(capacity: 0)
+        inexactSingles = [:]
+        let finalReferenceSize = BinaryPropertyListTrailer.byteCount(toHold: offsets.count)
+        if finalReferenceSize < referenceSize {
+            narrowReferences(to: finalReferenceSize, in: &output)
         }
+        let objectsEnd = output.count
+        let offsetSize = BinaryPropertyListTrailer.byteCount(toHold: objectsEnd)
+        for offset in offsets { output.appendInteger(UInt64(offset), size: offsetSize) }
+        let trailer = BinaryPropertyListTrailer(
+            offsetSize: offsetSize, referenceSize: finalReferenceSize, objectCount: offsets.count, topObject: 0,
+            offsetTableOffset: objectsEnd)
+        output.append(contentsOf: trailer.encoded)
+        // Every store and load stayed inside the written bytes; anything else would make a file
+        // that points into the wrong bytes, so it is refused (a bug, never expected).
+        guard !output.overran else {
+            throw PropertyListError(.invalidValue, "internal error: the binary writer addressed bytes outside what it had written")
+        }
+        return output.finish()
     }
 
-    mutating func appendScalar(_ value: PropertyListValue) {
-        switch value {
-        case .boolean(let boolean):
-            append(boolean ? 0x09 : 0x08)
-        case .integer(let integer):
-            if let signed = integer.int64Value {
-                if signed < 0 {
-                    append(0x13)
-                    appendInteger(UInt64(bitPattern: signed), size: 8)
-                } else {
-                    appendUnsigned(UInt64(signed))
-                }
-            } else if let unsigned = integer.uint64Value {
-                // Above Int64.max: a 16-byte two's-complement number with zero high half.
-                append(0x14)
-                appendInteger(0, size: 8)
-                appendInteger(unsigned, size: 8)
+    /// Rewrites the written objects with `newSize`-byte references, in place and in number
+    /// order: each object moves only towards the start (every one before it shrank or stayed),
+    /// and inside a container each reference is read before its narrower copy is stored, at or
+    /// before where it was read.
+    mutating func narrowReferences(to newSize: Int, in output: inout BinaryPropertyListOutput) {
+        let end = output.count
+        var written = offsets.first ?? end
+        for number in offsets.indices {
+            let start = offsets[number]
+            let objectEnd = number + 1 < offsets.count ? offsets[number + 1] : end
+            offsets[number] = written
+            let marker = output.byte(at: start)
+            let kind = marker >> 4
+            guard kind == 0xA || kind == 0xC || kind == 0xD else {
+                output.move(from: start, to: written, count: objectEnd - start)
+                written += objectEnd - start
+                continue
             }
-        case .real(let real):
-            if real.isSinglePrecision {
-                append(0x22)
-                appendInteger(UInt64(Float(real.value).bitPattern), size: 4)
-            } else {
-                append(0x23)
-                appendInteger(real.value.bitPattern, size: 8)
+            // The header as ``BinaryPropertyListOutput/appendHeader(_:count:)`` wrote it.
+            var headerLength = 1
+            var count = Int(marker & 0x0F)
+            if count == 0x0F {
+                let size = 1 << Int(output.byte(at: start + 1) & 0x0F)
+                count = Int(output.load(at: start + 2, size: size))
+                headerLength = 2 + size
             }
-        case .date(let date):
-            append(0x33)
-            appendInteger(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
-        case .data(let data):
-            appendHeader(0x40, count: data.count)
-            data.withUnsafeBytes { append(contentsOf: $0.bindMemory(to: UInt8.self)) }
-        case .string(let string):
-            appendString(string)
-        case .uid(let uid):
-            switch uid {
-            case ..<(1 << 8): append(0x80); appendInteger(uid, size: 1)
-            case ..<(1 << 16): append(0x81); appendInteger(uid, size: 2)
-            case ..<(1 << 32): append(0x83); appendInteger(uid, size: 4)
-            default: append(0x87); appendInteger(uid, size: 8)
-            }
-        case .array, .set, .dictionary:
-            // Containers are flattened by the object table, never written as scalars.
-            break
-        }
-    }
-
-    mutating func appendString(_ string: String) {
-        var string = string
-        let isASCII = string.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } }
-        if isASCII {
-            string.withUTF8 { utf8 in
-                appendHeader(0x50, count: utf8.count)
-                append(contentsOf: utf8)
-            }
-        } else {
-            let utf16 = string.utf16
-            appendHeader(0x60, count: utf16.count)
-            reserve(2 * utf16.count)
-            for unit in utf16 {
-                append(UInt8(unit >> 8))
-                append(UInt8(truncatingIfNeeded: unit))
+            output.move(from: start, to: written, count: headerLength)
+            written += headerLength
+            var reference = start + headerLength
+            for _ in 0 ..< (kind == 0xD ? 2 * count : count) {
+                let target = output.load(at: reference, size: referenceSize)
+                output.store(target, size: newSize, at: written)
+                reference += referenceSize
+                written += newSize
             }
         }
+        output.truncate(to: written)
     }
 }

@@ -49,6 +49,15 @@ public struct PropertyListDictionary: Sendable, Hashable, RandomAccessCollection
     /// Makes room for `minimumCapacity` entries, so a reader that knows the count allocates once.
     mutating func reserveCapacity(_ minimumCapacity: Int) { storage.reserveCapacity(minimumCapacity) }
 
+    /// The keys in order, sharing the dictionary's storage of them.
+    var orderedKeys: OrderedSet<String> { storage.keys }
+
+    /// A dictionary of `keys`, which must be unique, and their values in the same order, sharing
+    /// the storage of `keys`: a reader that meets many dictionaries with the same keys keeps them once.
+    init(uniqueKeys keys: OrderedSet<String>, values: ContiguousArray<PropertyListValue>) {
+        storage = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+    }
+
     /// The position of a key, if present.
     public func index(forKey key: String) -> Int? { storage.index(forKey: key) }
 
