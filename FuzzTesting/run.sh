@@ -23,6 +23,10 @@ cd "$here"
 # driver keeps only the last one: Swift code got AddressSanitizer but no coverage, so libFuzzer
 # saw only the C shim. One combined flag, given last, restores coverage instrumentation.
 build=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
+# Swift 6.3.1's SwiftPM kept using its cached build plan after files were added to the root
+# package (this package's path dependency), so the new files were never compiled and the build
+# failed. Dropping the plan makes SwiftPM rescan the sources; compiled objects are kept.
+rm -f .build/*/release/description.json
 swift build "${build[@]}" --product "$target"
 binary="$(swift build "${build[@]}" --show-bin-path)/$target"
 
