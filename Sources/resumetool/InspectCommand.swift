@@ -22,26 +22,12 @@ struct InspectCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON: one object for one BLOB, else an array of them.")
     var json = false
 
-    @Option(name: .customLong("files-from"), help: ArgumentHelp(
-        "Also read the blobs named in FILE, one per line (- for standard input).",
-        discussion: "For thousands of blobs: `find DIR -name '*.resumedata' | resumetool inspect --json --files-from -`.",
-        valueName: "FILE"))
-    var filesFrom: String?
-
-    @Argument(help: "Resume blobs to read (- reads standard input); a folder stands for the files directly inside it.")
-    var blobs: [String] = []
-
-    func validate() throws {
-        guard !blobs.isEmpty || filesFrom != nil else { throw ValidationError("give at least one BLOB, or --files-from") }
-        if filesFrom == "-", blobs.contains("-") {
-            throw ValidationError("standard input cannot be both a BLOB and the --files-from list")
-        }
-    }
+    @OptionGroup var blobs: BlobArguments
 
     func run() throws {
         let list: BlobList
         do {
-            list = try BlobList(arguments: blobs, filesFrom: filesFrom)
+            list = try blobs.list()
         } catch {
             error.emit()
             throw ExitCode.failure

@@ -23,18 +23,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .customLong("tmp-dir"), help: "The folder holding the partial files (the app's tmp folder).")
     var tmpDirectory: String?
 
-    @Option(name: .customLong("files-from"), help: ArgumentHelp(
-        "Also check the blobs named in FILE, one per line (- for standard input).", valueName: "FILE"))
-    var filesFrom: String?
-
-    @Argument(help: "Resume blobs to check (- reads standard input); a folder stands for the files directly inside it.")
-    var blobs: [String] = []
+    @OptionGroup var blobs: BlobArguments
 
     func validate() throws {
-        guard !blobs.isEmpty || filesFrom != nil else { throw ValidationError("give at least one BLOB, or --files-from") }
-        if filesFrom == "-", blobs.contains("-") {
-            throw ValidationError("standard input cannot be both a BLOB and the --files-from list")
-        }
         if let tmpDirectory {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: tmpDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -46,7 +37,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let list: BlobList
         do {
-            list = try BlobList(arguments: blobs, filesFrom: filesFrom)
+            list = try blobs.list()
         } catch {
             error.emit()
             throw ExitCode(2)

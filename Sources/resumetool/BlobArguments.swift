@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// The blobs `inspect` and `validate` work on: names, folders and a `--files-from` list.
+struct BlobArguments: ParsableArguments {
+    @Option(name: .customLong("files-from"), help: ArgumentHelp(
+        "Also read the blobs named in FILE, one per line (- for standard input).", valueName: "FILE"))
+    var filesFrom: String?
+
+    @Argument(help: "Resume blobs (- reads standard input); a folder stands for the files directly inside it.")
+    var blobs: [String] = []
+
+    func validate() throws {
+        guard !blobs.isEmpty || filesFrom != nil else { throw ValidationError("give at least one BLOB, or --files-from") }
+        if filesFrom == "-", blobs.contains("-") {
+            throw ValidationError("standard input cannot be both a BLOB and the --files-from list")
+        }
+    }
+
+    /// The names with folders and the list expanded.
+    func list() throws(Diagnostic) -> BlobList {
+        try BlobList(arguments: blobs, filesFrom: filesFrom)
+    }
+}
