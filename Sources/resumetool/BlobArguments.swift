@@ -16,8 +16,14 @@ struct BlobArguments: ParsableArguments {
         }
     }
 
-    /// The names with folders and the list expanded.
-    func list() throws(Diagnostic) -> BlobList {
-        try BlobList(arguments: blobs, filesFrom: filesFrom)
+    /// The names with folders and the list expanded; an unreadable folder or list is reported
+    /// on stderr and ends the command with `failureStatus`.
+    func list(failureStatus: Int32) throws -> BlobList {
+        do {
+            return try BlobList(arguments: blobs, filesFrom: filesFrom)
+        } catch {
+            error.emit()
+            throw ExitCode(failureStatus)
+        }
     }
 }

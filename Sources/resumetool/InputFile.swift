@@ -71,6 +71,7 @@ struct InputFile {
     private func failure(_ code: Int32) -> Diagnostic {
         switch code {
         case ENOENT: Diagnostic(file: displayName, message: "no such file")
+        // Standard input redirected from a folder: fstat is not checked there.
         case EISDIR: Diagnostic(file: displayName, message: "is a directory")
         default: Diagnostic(file: displayName, message: "cannot read: \(String(cString: strerror(code)))")
         }

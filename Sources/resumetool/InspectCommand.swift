@@ -25,13 +25,7 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var blobs: BlobArguments
 
     func run() throws {
-        let list: BlobList
-        do {
-            list = try blobs.list()
-        } catch {
-            error.emit()
-            throw ExitCode.failure
-        }
+        let list = try blobs.list(failureStatus: 1)
         let singleObject = list.names.count == 1 && !list.isOpenEnded
         let json = self.json
         var output = StandardOutput()

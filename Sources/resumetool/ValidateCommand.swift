@@ -35,13 +35,7 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let list: BlobList
-        do {
-            list = try blobs.list()
-        } catch {
-            error.emit()
-            throw ExitCode(2)
-        }
+        let list = try blobs.list(failureStatus: 2)
         var status: Int32 = 0
         var output = StandardOutput()
         let directory = tmpDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }

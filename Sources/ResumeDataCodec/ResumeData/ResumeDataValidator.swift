@@ -128,7 +128,7 @@ public struct ResumeDataValidator: Sendable {
     private func checkScheme(of url: String, key: String, into findings: inout [ResumeDataFinding]) {
         let hasScheme = url.utf8.contains(UInt8(ascii: ":"))
         let scheme = url.prefix { $0 != ":" }
-        guard !hasScheme || !(scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https")) else { return }
+        if hasScheme, scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https") { return }
         let shown = hasScheme ? "\"\(scheme.lowercased())\"" : "none (\"\(url)\" is not an absolute URL)"
         findings.append(.init(.error, .unsupportedScheme, "the URL scheme is \(shown); only http and https downloads resume", key: key))
     }
