@@ -4,8 +4,10 @@ public struct DownloadConfiguration: Sendable {
     public var maximumConcurrentDownloads = 4
     /// Failed attempts in a row (no byte received in between) before a download fails.
     public var maximumRetries = 5
-    /// Redirects followed per attempt chain.
+    /// Redirects followed in one chain of requests.
     public var maximumRedirects = 10
+    /// Whether a redirect from https to http is followed (off: such a download fails).
+    public var allowsInsecureRedirects = false
     /// First retry delay; doubles with each failed attempt, up to ``maximumBackoff``.
     public var initialBackoff: Duration = .milliseconds(500)
     /// Longest delay between retries (unless the server's `Retry-After` asks for more).
@@ -33,6 +35,7 @@ public struct DownloadConfiguration: Sendable {
         machine.maximumRetryAfter = self.maximumRetryAfter
         machine.checkpointBytes = self.checkpointBytes
         machine.checkpointInterval = self.checkpointInterval
+        machine.policy = TrustPolicy(allowsInsecureRedirects: self.allowsInsecureRedirects)
         return machine
     }
 }

@@ -39,15 +39,18 @@ public final class DownloadTask: Sendable {
 
     private let origin: Origin
     private let expectedSHA256: String?
+    /// What the caller should know before the download starts (blob paths that were ignored).
+    private let warnings: [String]
     private let configuration: DownloadConfiguration
     private let continuation: AsyncStream<DownloadEvent>.Continuation
     private let shared = Mutex(Shared())
 
     init(
         origin: Origin, destination: String, partialPath: String? = nil,
-        expectedSHA256: String?, configuration: DownloadConfiguration
+        expectedSHA256: String?, configuration: DownloadConfiguration, warnings: [String] = []
     ) {
         self.origin = origin
+        self.warnings = warnings
         self.destination = destination
         self.partialPath = partialPath ?? destination + ".part"
         self.resumeDataPath = destination + ".resume"
@@ -128,16 +131,19 @@ public final class DownloadTask: Sendable {
 
     private func run(client: HTTPClient) async -> DownloadState {
         self.setState(.running)
-        let checkpoint: DownloadCheckpoint
-        switch await self.prepare(client: client) {
+        for warning in self.warnings { self.continuation.yield(.warning(warning)) }
+        var checkpoint: DownloadCheckpoint
+        switch self.prepare() {
         case .success(let value?):
             checkpoint = value
+            // The caller's checksum wins; else the one the download was started with.
+            if let expected = self.expectedSHA256 { checkpoint.expectedSHA256 = expected }
         case .success(nil):
             self.shared.withLock { $0.foundComplete = true }
             if let expected = self.expectedSHA256 {
                 // The user's file is left as it is either way; only the verdict differs.
                 do {
-                    let file = try PartialFile(path: self.destination)
+                    let file = try PartialFile(path: self.destination, access: .readOnly)
                     let actual = try Self.sha256(of: file, length: try file.size())
                     if actual != expected { return self.stopped(failing: .checksumMismatch(expected: expected, actual: actual)) }
                 } catch {
@@ -165,7 +171,7 @@ public final class DownloadTask: Sendable {
     }
 
     /// The checkpoint to start from; nil when the destination is already complete.
-    private func prepare(client: HTTPClient) async -> Result<DownloadCheckpoint?, DownloadError> {
+    private func prepare() -> Result<DownloadCheckpoint?, DownloadError> {
         switch self.origin {
         case .checkpoint(let checkpoint):
             return .success(checkpoint)
@@ -181,44 +187,36 @@ public final class DownloadTask: Sendable {
                 FileSystem.remove(self.resumeDataPath)
                 return .success(nil)
             }
+            let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
             if let blob = FileManager.default.contents(atPath: self.resumeDataPath) {
+                var checkpoint: DownloadCheckpoint
                 do {
-                    var checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
-                    checkpoint.extraHeaders = headers
-                    return .success(checkpoint)
+                    checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
                 } catch {
                     return .failure(error)
                 }
+                guard Self.sameURL(checkpoint.originalURL, url) else {
+                    // Another download's leftovers: never continue a file the user did not ask for.
+                    self.continuation.yield(.warning(
+                        "\(self.resumeDataPath) is for \(checkpoint.originalURL), not \(url); starting over"))
+                    return .success(fresh)
+                }
+                checkpoint.extraHeaders = headers
+                return .success(checkpoint)
             }
-            let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
             if let size = FileSystem.size(of: self.partialPath), size > 0 {
-                return .success(await self.rebuild(fresh, partialSize: size, client: client))
+                // A partial file without a blob: nothing proves it is a prefix of the server's file,
+                // so the first response is compared with its last bytes before anything is appended.
+                var unproven = fresh
+                unproven.bytesReceived = size
+                return .success(unproven)
             }
             return .success(fresh)
         }
     }
 
-    /// A partial file without a blob: ask the server (HEAD) for its validators and length, and
-    /// continue after the partial bytes when they can be fitted; otherwise start over.
-    private func rebuild(_ fresh: DownloadCheckpoint, partialSize: Int64, client: HTTPClient) async -> DownloadCheckpoint {
-        var request = HTTPClientRequest(url: fresh.currentURL)
-        request.method = .HEAD
-        for field in fresh.extraHeaders { request.headers.add(name: field.name, value: field.value) }
-        request.headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
-        guard let response = try? await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount),
-              response.status == .ok
-        else {
-            return fresh
-        }
-        let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
-        var rebuilt = fresh
-        rebuilt.entityTag = fields.value(of: "etag")
-        rebuilt.lastModified = fields.value(of: "last-modified")
-        rebuilt.totalLength = fields.value(of: "content-length").flatMap(Int64.init)
-        if let total = rebuilt.totalLength, partialSize <= total, rebuilt.ifRangeValidator != nil {
-            rebuilt.bytesReceived = partialSize
-        }
-        return rebuilt
+    private static func sameURL(_ first: String, _ second: String) -> Bool {
+        first == second || URL(string: first)?.absoluteString == URL(string: second)?.absoluteString
     }
 
     private func loop(client: HTTPClient, part: PartialFile, checkpoint: DownloadCheckpoint) async -> DownloadState {
@@ -293,7 +291,7 @@ public final class DownloadTask: Sendable {
         let origin = clock.now
         let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
         let action = machine.receivedResponse(status: Int(response.status.code), headers: fields, now: .zero)
-        guard case .receiveBody(let offset, let restart) = action else {
+        guard case .receiveBody(let offset, let overlap, let restart) = action else {
             await Self.drain(response.body)
             return action
         }
@@ -310,15 +308,30 @@ public final class DownloadTask: Sendable {
         } catch {
             return machine.diskFailed(Self.message(error))
         }
-        var position = offset
+        // The body starts `overlap` bytes before `offset`: those must repeat the file's own bytes.
+        var position = offset - overlap
+        var unverified = overlap
         meter.begin(at: offset)
         do {
             for try await buffer in response.body {
-                try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
-                    try part.write(bytes, at: position)
+                var skip = 0
+                if unverified > 0 {
+                    let count = Int(min(unverified, Int64(buffer.readableBytes)))
+                    let same = try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
+                        try part.holds(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: position)
+                    }
+                    guard same else { return machine.overlapMismatched() }
+                    position += Int64(count)
+                    unverified -= Int64(count)
+                    skip = count
+                    if skip == buffer.readableBytes { continue }
                 }
-                position += Int64(buffer.readableBytes)
-                let next = machine.wroteBytes(buffer.readableBytes, now: origin.duration(to: clock.now))
+                try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
+                    try part.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]), at: position)
+                }
+                let count = buffer.readableBytes - skip
+                position += Int64(count)
+                let next = machine.wroteBytes(count, now: origin.duration(to: clock.now))
                 meter.update(bytes: position, total: machine.checkpoint.totalLength, continuation: self.continuation)
                 switch next {
                 case .none:
@@ -336,6 +349,8 @@ public final class DownloadTask: Sendable {
             return machine.transportFailed(Self.transportError(error))
         }
         if Task.isCancelled { return machine.pause() }
+        // A body that ended before repeating the bytes it had to repeat proved nothing.
+        if unverified > 0 { return machine.overlapMismatched() }
         return machine.bodyEnded()
     }
 
@@ -357,7 +372,7 @@ public final class DownloadTask: Sendable {
             let size = try part.size()
             guard size >= length else { return .lengthMismatch(expected: length, received: size) }
             if size > length { try part.truncate(to: length) }
-            if let expected = self.expectedSHA256 {
+            if let expected = checkpoint.expectedSHA256 {
                 let actual = try Self.sha256(of: part, length: length)
                 if actual != expected {
                     // Complete but wrong bytes: keeping them would only make the next run finish
@@ -368,6 +383,7 @@ public final class DownloadTask: Sendable {
                 }
             }
             try part.sync()
+            try part.close()
             try FileSystem.move(self.partialPath, to: self.destination)
             FileSystem.remove(self.resumeDataPath)
             return nil

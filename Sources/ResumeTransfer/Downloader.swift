@@ -54,27 +54,45 @@ public final class Downloader: Sendable {
 
     /// Continues from a resume blob (ours, or Apple's) and its partial file.
     ///
-    /// The partial file is `partialFile` when given, else the blob's `LocalPath` when it exists,
-    /// else its `TempFileName` in `blobDirectory`. Checkpoints go to `destination.resume`.
+    /// The partial file is `partialFile` when given. Otherwise it is the file the blob names
+    /// (`TempFileName`, else `LocalPath`) **directly inside `folder`**: a blob is not trusted to
+    /// name a file anywhere else, so a path outside is ignored with a warning event, and without a
+    /// usable partial file the download starts from zero. Checkpoints go to `destination.resume`.
     public func resume(
-        resumeData: Data, partialFile: String? = nil, blobDirectory: String = ".", to destination: String,
+        resumeData: Data, partialFile: String? = nil, folder: String = ".", to destination: String,
         expectedSHA256: String? = nil
     ) throws(DownloadError) -> DownloadTask {
-        let decoded = try ResumeCheckpoint.decode(resumeData)
-        guard let partial = partialFile ?? Self.partialPath(decoded, in: blobDirectory) else {
-            throw .invalidResumeData("no partial file: the blob names none that exists, and none was given")
+        var decoded = try ResumeCheckpoint.decode(resumeData)
+        var warnings: [String] = []
+        let partial: String
+        if let partialFile {
+            partial = partialFile
+        } else {
+            let found = Self.partialFile(for: decoded, in: folder)
+            warnings = found.warnings
+            if let path = found.path {
+                partial = path
+            } else {
+                if decoded.checkpoint.bytesReceived > 0 {
+                    warnings.append("no partial file named by the blob is in \(ResumeCheckpoint.absolute(folder)); starting from zero")
+                }
+                decoded.checkpoint.bytesReceived = 0
+                partial = destination + ".part"
+            }
         }
         let task = DownloadTask(
             origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
-            expectedSHA256: expectedSHA256, configuration: self.configuration)
+            expectedSHA256: expectedSHA256, configuration: self.configuration, warnings: warnings)
         task.start(client: self.client, slots: self.slots)
         return task
     }
 
     /// Continues from the resume blob at `blobPath`. Without `destination`, the file goes to the
     /// blob's path minus `.resume`, or else to the URL's last path segment in the current directory.
+    /// The partial file is looked for in `tmpDirectory`, by default the blob's folder.
     public func resume(
-        blobAt blobPath: String, partialFile: String? = nil, to destination: String? = nil, expectedSHA256: String? = nil
+        blobAt blobPath: String, partialFile: String? = nil, tmpDirectory: String? = nil, to destination: String? = nil,
+        expectedSHA256: String? = nil
     ) throws(DownloadError) -> DownloadTask {
         guard let blob = FileManager.default.contents(atPath: blobPath) else {
             throw .disk("cannot read \(blobPath)")
@@ -88,8 +106,9 @@ public final class Downloader: Sendable {
             target = DownloadFileName.choose(url: try ResumeCheckpoint.decode(blob).checkpoint.currentURL)
         }
         let directory = (blobPath as NSString).deletingLastPathComponent
-        return try self.resume(resumeData: blob, partialFile: partialFile, blobDirectory: directory.isEmpty ? "." : directory, to: target,
-            expectedSHA256: expectedSHA256)
+        return try self.resume(
+            resumeData: blob, partialFile: partialFile, folder: tmpDirectory ?? (directory.isEmpty ? "." : directory),
+            to: target, expectedSHA256: expectedSHA256)
     }
 
     /// The name to save `url` under: from a HEAD response's `Content-Disposition` when the server
@@ -124,10 +143,11 @@ public final class Downloader: Sendable {
                 tasks.append(DownloadTask.failed(destination: destination, error: error, configuration: self.configuration))
                 continue
             }
-            let partial = Self.partialPath(decoded, in: directory) ?? destination + ".part"
+            let found = Self.partialFile(for: decoded, in: directory)
             let task = DownloadTask(
-                origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
-                expectedSHA256: nil, configuration: self.configuration)
+                origin: .checkpoint(decoded.checkpoint), destination: destination,
+                partialPath: found.path ?? destination + ".part",
+                expectedSHA256: nil, configuration: self.configuration, warnings: found.warnings)
             task.start(client: self.client, slots: self.slots)
             tasks.append(task)
         }
@@ -139,11 +159,12 @@ public final class Downloader: Sendable {
         try await self.client.shutdown()
     }
 
-    private static func partialPath(_ decoded: ResumeCheckpoint.Decoded, in directory: String) -> String? {
-        if let local = decoded.localPath, FileSystem.exists(local) { return local }
-        if let name = decoded.tempFileName, !name.contains("/"), name != "..", FileSystem.exists(directory + "/" + name) {
-            return directory + "/" + name
-        }
-        return nil
+    /// The partial file a blob names inside `folder`, by ``TrustPolicy``; the first candidate that
+    /// exists wins (a link or a folder there is refused when it is opened, not followed).
+    private static func partialFile(for decoded: ResumeCheckpoint.Decoded, in folder: String) -> (path: String?, warnings: [String]) {
+        let absolute = ResumeCheckpoint.absolute(folder)
+        let choice = TrustPolicy.partialFile(tempFileName: decoded.tempFileName, localPath: decoded.localPath, folder: absolute)
+        let path = choice.names.lazy.map { (absolute == "/" ? "" : absolute) + "/" + $0 }.first(where: FileSystem.entryExists)
+        return (path, choice.rejected.map { $0 + "; ignored" })
     }
 }

@@ -4,30 +4,68 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
 /// Every system call the transfer engine makes on local files goes through here, so that each
 /// failure becomes a ``DownloadError/disk(_:)`` naming the path and the errno text.
 final class PartialFile: Sendable {
     let path: String
     private let descriptor: Int32
+    private let closed = Mutex(false)
 
-    /// Opens (creating when needed) the partial file for reading and writing, without truncating.
-    init(path: String) throws(DownloadError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileSystem.error("open", path) }
-        // Two processes continuing the same download would interleave their writes and blobs.
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let busy = errno == EWOULDBLOCK
-            let error = FileSystem.error("flock", path)
-            close(fd)
-            throw busy ? .inUse(path) : error
+    /// How a file is opened.
+    enum Access {
+        /// The partial file: read-write, created (mode 0600) when missing, locked against a second
+        /// writer. A symbolic link or anything but a regular file is refused: a blob or a planted
+        /// link must never make the engine truncate or rename a file elsewhere.
+        case partial
+        /// A finished file, only read (its checksum).
+        case readOnly
+    }
+
+    init(path: String, access: Access = .partial) throws(DownloadError) {
+        let flags = access == .partial ? O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC : O_RDONLY | O_CLOEXEC
+        let fd = open(path, flags, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw .untrustedFile("\(path): it is a symbolic link") }
+            throw FileSystem.error("open", path)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = FileSystem.error("fstat", path)
+            systemClose(fd)
+            throw error
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            systemClose(fd)
+            throw .untrustedFile("\(path): it is not a regular file")
+        }
+        if access == .partial {
+            // Two processes continuing the same download would interleave their writes and blobs.
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                let busy = errno == EWOULDBLOCK
+                let error = FileSystem.error("flock", path)
+                systemClose(fd)
+                throw busy ? .inUse(path) : error
+            }
         }
         self.path = path
         self.descriptor = fd
     }
 
+    /// Closes the file, reporting the error `close` returns (on some file systems a failed
+    /// write-back only shows here). Called before the file is renamed into place.
+    func close() throws(DownloadError) {
+        let first = self.closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        guard systemClose(self.descriptor) == 0 else { throw FileSystem.error("close", self.path) }
+    }
+
     deinit {
-        close(self.descriptor)
+        if !self.closed.withLock({ $0 }) { systemClose(self.descriptor) }
     }
 
     /// The current size (`fstat`).
@@ -69,6 +107,21 @@ final class PartialFile: Sendable {
         }
     }
 
+    /// True when the file holds exactly `bytes` at `offset` (a short file does not).
+    func holds(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        let local = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+        defer { local.deallocate() }
+        var filled = 0
+        while filled < bytes.count {
+            let count = try self.read(into: UnsafeMutableRawBufferPointer(rebasing: local[filled...]), at: offset + Int64(filled))
+            if count == 0 { return false }
+            filled += count
+        }
+        guard let mine = local.baseAddress, let theirs = bytes.baseAddress else { return false }
+        return memcmp(mine, theirs, bytes.count) == 0
+    }
+
     /// `fsync`: after it returns, the bytes written so far survive a crash.
     func sync() throws(DownloadError) {
         guard fsync(self.descriptor) == 0 else { throw FileSystem.error("fsync", self.path) }
@@ -87,38 +140,25 @@ enum FileSystem {
         return stat(path, &info) == 0
     }
 
+    /// True when something (a file, a folder, a link, even a dangling one) has this name.
+    static func entryExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     static func size(of path: String) -> Int64? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_size)
     }
 
-    /// Replaces `path` with `data` so that a crash leaves either the old or the new content:
-    /// write a temporary file beside it, fsync, rename over, fsync the directory.
+    /// Replaces `path` with `data` atomically (see ``AtomicFile``), readable by the owner only.
     static func writeAtomically(_ data: Data, to path: String) throws(DownloadError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw error("open", temporary) }
-        var failure: DownloadError?
-        data.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count, let base = bytes.baseAddress {
-                let result = write(fd, base + done, bytes.count - done)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    failure = error("write", temporary)
-                    return
-                }
-                done += result
-            }
+        do {
+            try AtomicFile.write(data, to: path)
+        } catch {
+            throw .disk("\(error.operation) \(path): \(String(cString: strerror(error.code)))")
         }
-        if failure == nil, fsync(fd) != 0 { failure = error("fsync", temporary) }
-        close(fd)
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        try move(temporary, to: path)
     }
 
     /// `rename` then fsync of the directory, so the new name is durable.
@@ -132,10 +172,11 @@ enum FileSystem {
     }
 
     private static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        AtomicFile.syncFolder(of: path)
     }
+}
+
+/// The C library's `close`, which the method ``PartialFile/close()`` would shadow inside the class.
+private func systemClose(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
 }

@@ -11,7 +11,9 @@ enum RetryAfter {
             return .seconds(seconds)
         }
         guard let date = HTTPDate.parse(trimmed) else { return nil }
-        let delta = date.timeIntervalSince(now)
+        // A far-future date (DateFormatter takes years of many digits) must not overflow the
+        // conversion; a billion seconds is far past any clamp a caller applies.
+        let delta = min(date.timeIntervalSince(now), 1e9)
         return delta > 0 ? .milliseconds(Int64(delta * 1000)) : .zero
     }
 }

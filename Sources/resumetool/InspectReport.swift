@@ -60,7 +60,7 @@ struct InspectReport {
         case .integer(let number): short = .number(number.description)
         case .real(let real): short = .real(real.value)
         case .boolean(let flag): short = .bool(flag)
-        case .date(let date): short = .string(DateText.iso8601(date))
+        case .date(let date): short = DateText.json(date)
         case .data(let bytes): short = .string(counted(bytes.count, "byte", "bytes"))
         case .array(let items), .set(let items): short = .string(counted(items.count, "item", "items"))
         case .dictionary(let dictionary): short = .string(counted(dictionary.count, "entry", "entries"))

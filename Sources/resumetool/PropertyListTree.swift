@@ -38,7 +38,7 @@ enum PropertyListTree {
         case .integer(let number): "integer \(number)"
         case .real(let real): "real \(real.value)" + (real.isSinglePrecision ? " (32-bit)" : "")
         case .boolean(let flag): "boolean \(flag)"
-        case .date(let date): "date \(DateText.iso8601(date))"
+        case .date(let date): "date \(DateText.text(date))"
         case .data(let bytes): "data (\(count(bytes.count, "byte")))" + (bytes.isEmpty ? "" : " " + hexPreview(bytes))
         case .array(let items): "array (\(count(items.count, "item")))"
         case .set(let items): "set (\(count(items.count, "item")))"

@@ -31,6 +31,8 @@ final class TestServer: Sendable {
         case wrongContentRange
         /// Answer 206 for the range asked, ignoring If-Range (a broken server).
         case ignoreIfRange
+        /// Ignore Range (answer 200 for the whole file), send this many body bytes, then close.
+        case ignoreRangeAndDropAfter(Int)
     }
 
     /// A request as received.
@@ -196,7 +198,7 @@ private final class Handler: ChannelInboundHandler {
             let ifRange = request.headers["if-range"]
             let validatorMatches = ifRange == nil || ifRange == file.etag || ifRange == file.lastModified
             switch behaviour {
-            case .ignoreRange:
+            case .ignoreRange, .ignoreRangeAndDropAfter:
                 break
             case .ignoreIfRange:
                 start = requested
@@ -229,7 +231,7 @@ private final class Handler: ChannelInboundHandler {
         }
         var body = file.data[file.data.startIndex + bodyStart..<file.data.endIndex]
         switch behaviour {
-        case .dropAfter(let count):
+        case .dropAfter(let count), .ignoreRangeAndDropAfter(let count):
             body = body.prefix(count)
             self.send(context: context, status: status, headers: headers, body: body, then: .close)
         case .stallAfter(let count):
