@@ -21,41 +21,51 @@ package enum AtomicFile {
     }
 
     /// Replaces `path` with `data`; `permissions` apply to a new file (less the umask).
-    package static func write(_ data: Data, to path: String, permissions: mode_t = 0o600) throws(Failure) {
+    package static func write(
+        _ data: Data, to path: String, permissions: mode_t = 0o600, calls: FileSystemCalls = .system
+    ) throws(Failure) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
-        guard descriptor >= 0 else { throw Failure(operation: "open", code: errno) }
+        let descriptor: Int32
+        switch calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions) {
+        case .success(let value): descriptor = value
+        case .failure(let failure): throw Failure(operation: "open", code: failure.code)
+        }
         var failure: Failure?
         data.withUnsafeBytes { buffer in
             var offset = 0
-            while offset < buffer.count, failure == nil, let base = buffer.baseAddress {
-                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno != EINTR { failure = Failure(operation: "write", code: errno) }
-                } else {
-                    offset += written
+            while offset < buffer.count, failure == nil {
+                switch calls.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), Int64(offset)) {
+                case .success(let count) where count > 0: offset += count
+                case .success: failure = Failure(operation: "write", code: EIO)
+                case .failure(let error): failure = Failure(operation: "write", code: error.code)
                 }
             }
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = Failure(operation: "fsync", code: errno) }
-        if close(descriptor) != 0, failure == nil { failure = Failure(operation: "close", code: errno) }
-        if failure == nil, rename(temporary, path) != 0 { failure = Failure(operation: "rename", code: errno) }
+        if failure == nil, case .failure(let error) = calls.fsync(descriptor) { failure = Failure(operation: "fsync", code: error.code) }
+        if case .failure(let error) = calls.close(descriptor), failure == nil { failure = Failure(operation: "close", code: error.code) }
+        if failure == nil, case .failure(let error) = calls.rename(temporary, path) { failure = Failure(operation: "rename", code: error.code) }
         if let failure {
-            unlink(temporary)
+            _ = calls.unlink(temporary)
             throw failure
         }
-        syncFolder(of: path)
+        try syncFolder(of: path, calls: calls)
     }
 
     /// fsync of the folder holding `path`, so a rename or a new name in it survives power loss.
-    /// Best effort: some file systems refuse to fsync a folder, and the data itself is synced.
-    package static func syncFolder(of path: String) {
+    /// A file system that cannot fsync a folder (EINVAL, ENOTSUP) is accepted, as every
+    /// durable-write tool does; an I/O error is not.
+    package static func syncFolder(of path: String, calls: FileSystemCalls = .system) throws(Failure) {
         let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        let fd: Int32
+        switch calls.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
+        case .success(let value): fd = value
+        case .failure(let failure): throw Failure(operation: "open folder", code: failure.code)
+        }
+        defer { _ = calls.close(fd) }
+        if case .failure(let failure) = calls.fsync(fd), failure.code != EINVAL, failure.code != ENOTSUP {
+            throw Failure(operation: "fsync folder", code: failure.code)
+        }
     }
 }

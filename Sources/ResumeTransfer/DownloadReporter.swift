@@ -78,6 +78,6 @@ public struct DownloadReporter: Sendable {
     }
 
     private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.write(text)
     }
 }

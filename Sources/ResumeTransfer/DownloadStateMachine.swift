@@ -96,13 +96,18 @@ struct DownloadStateMachine: Sendable {
     private var attempts = 0
     /// The furthest offset any attempt has reached on the current file.
     private var furthest: Int64
+    /// How many bytes the newest checkpoint handed to the I/O layer (or the blob already on disk)
+    /// claims: the partial file may never be cut below it unless a restart checkpoint comes first.
+    private var claimed: Int64
     /// Set when a 206 could not be trusted, so the next request asks for the whole file.
     private var forceFullRequest = false
 
-    init(checkpoint: DownloadCheckpoint, configuration: Configuration = .init()) {
+    /// `claimedOnDisk` is what a blob already on disk claims, when it claims more than `checkpoint`.
+    init(checkpoint: DownloadCheckpoint, configuration: Configuration = .init(), claimedOnDisk: Int64 = 0) {
         self.checkpoint = checkpoint
         self.configuration = configuration
         self.furthest = checkpoint.bytesReceived
+        self.claimed = max(checkpoint.bytesReceived, claimedOnDisk)
     }
 
     var isFinished: Bool {
@@ -159,7 +164,11 @@ struct DownloadStateMachine: Sendable {
             self.state = .receiving(.init(
                 written: prefix, prefix: prefix, total: self.checkpoint.totalLength, rangeEnd: rangeEnd,
                 restarted: false, lastCheckpointBytes: prefix, lastCheckpointTime: now))
-            return .receiveBody(offset: prefix, overlap: prefix - start, restartCheckpoint: nil)
+            // The file is cut to `prefix`: from now on nothing may count more. When a blob on disk
+            // counts more (this answers a request that started over), it is replaced first.
+            self.checkpoint.bytesReceived = prefix
+            let restart = prefix < self.claimed ? self.handOut(self.checkpoint) : nil
+            return .receiveBody(offset: prefix, overlap: prefix - start, restartCheckpoint: restart)
 
         case 200:
             // Range ignored or If-Range failed: the body is the whole (possibly new) file.
@@ -173,7 +182,7 @@ struct DownloadStateMachine: Sendable {
             self.state = .receiving(.init(
                 written: 0, prefix: 0, total: self.checkpoint.totalLength, rangeEnd: nil,
                 restarted: restarted, lastCheckpointBytes: 0, lastCheckpointTime: now))
-            return .receiveBody(offset: 0, restartCheckpoint: self.checkpoint)
+            return .receiveBody(offset: 0, restartCheckpoint: self.handOut(self.checkpoint))
 
         case 416:
             // Only a range that starts exactly at the end of proven bytes can be "past the end".
@@ -226,7 +235,7 @@ struct DownloadStateMachine: Sendable {
         progress.written = written
         if let total = progress.total, progress.written > total {
             self.state = .failed
-            return .fail(.lengthMismatch(expected: total, received: progress.written), checkpoint: self.checkpoint)
+            return .fail(.lengthMismatch(expected: total, received: progress.written), checkpoint: self.handOut(self.checkpoint))
         }
         if let end = progress.rangeEnd, progress.written > end {
             // More than the range it announced: keep what the range covered, ask again from there.
@@ -243,7 +252,7 @@ struct DownloadStateMachine: Sendable {
             progress.lastCheckpointTime = now
             self.checkpoint.bytesReceived = progress.written
             self.state = .receiving(progress)
-            return .checkpoint(self.checkpoint)
+            return .checkpoint(self.handOut(self.checkpoint))
         }
         self.state = .receiving(progress)
         return .none
@@ -321,7 +330,7 @@ struct DownloadStateMachine: Sendable {
             return .none
         }
         self.state = .paused
-        return .pause(self.checkpoint)
+        return .pause(self.handOut(self.checkpoint))
     }
 
     // MARK: helpers
@@ -364,7 +373,7 @@ struct DownloadStateMachine: Sendable {
             return self.fail(.retriesExhausted(last: reason, attempts: self.attempts - 1))
         }
         self.state = .waitingToRetry
-        return .retry(after: self.backoff(retryAfter: retryAfter), checkpoint: self.checkpoint)
+        return .retry(after: self.backoff(retryAfter: retryAfter), checkpoint: self.handOut(self.checkpoint))
     }
 
     /// Exponential backoff with jitter, or the server's Retry-After when it asked for longer.
@@ -383,7 +392,13 @@ struct DownloadStateMachine: Sendable {
 
     private mutating func fail(_ error: DownloadError) -> Action {
         self.state = .failed
-        return .fail(error, checkpoint: self.checkpoint)
+        return .fail(error, checkpoint: self.handOut(self.checkpoint))
+    }
+
+    /// Records what a checkpoint given to the I/O layer claims, and returns it.
+    private mutating func handOut(_ checkpoint: DownloadCheckpoint) -> DownloadCheckpoint {
+        self.claimed = checkpoint.bytesReceived
+        return checkpoint
     }
 
     /// True when the response's validators do not contradict the ones recorded.

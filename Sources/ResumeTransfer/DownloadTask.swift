@@ -42,14 +42,18 @@ public final class DownloadTask: Sendable {
     /// What the caller should know before the download starts (blob paths that were ignored).
     private let warnings: [String]
     private let configuration: DownloadConfiguration
+    /// Every file-system call goes through here (a fake in the fault-injection tests).
+    private let files: FileSystem
     private let continuation: AsyncStream<DownloadEvent>.Continuation
     private let shared = Mutex(Shared())
 
     init(
         origin: Origin, destination: String, partialPath: String? = nil,
-        expectedSHA256: String?, configuration: DownloadConfiguration, warnings: [String] = []
+        expectedSHA256: String?, configuration: DownloadConfiguration, warnings: [String] = [],
+        calls: FileSystemCalls = .system
     ) {
         self.origin = origin
+        self.files = FileSystem(calls: calls)
         self.warnings = warnings
         self.destination = destination
         self.partialPath = partialPath ?? destination + ".part"
@@ -92,7 +96,7 @@ public final class DownloadTask: Sendable {
         }
         runner?.cancel()
         _ = await runner?.value
-        return FileManager.default.contents(atPath: self.resumeDataPath)
+        return self.files.contents(of: self.resumeDataPath)
     }
 
     /// Stops the download; with `removeFile` the partial file and blob are deleted too.
@@ -143,7 +147,7 @@ public final class DownloadTask: Sendable {
             if let expected = self.expectedSHA256 {
                 // The user's file is left as it is either way; only the verdict differs.
                 do {
-                    let file = try PartialFile(path: self.destination, access: .readOnly)
+                    let file = try PartialFile(path: self.destination, access: .readOnly, calls: self.files.calls)
                     let actual = try Self.sha256(of: file, length: try file.size())
                     if actual != expected { return self.stopped(failing: .checksumMismatch(expected: expected, actual: actual)) }
                 } catch {
@@ -157,7 +161,7 @@ public final class DownloadTask: Sendable {
         }
         let part: PartialFile
         do {
-            part = try PartialFile(path: self.partialPath)
+            part = try PartialFile(path: self.partialPath, calls: self.files.calls)
             if try part.size() < checkpoint.bytesReceived {
                 // The blob promises bytes the file does not have; nothing before them can be trusted either.
                 var fresh = checkpoint
@@ -181,14 +185,14 @@ public final class DownloadTask: Sendable {
             else {
                 return .failure(.invalidURL(url))
             }
-            if FileSystem.exists(self.destination), !FileSystem.exists(self.partialPath) {
+            if self.files.exists(self.destination), !self.files.exists(self.partialPath) {
                 // Completed earlier; a blob left beside it means the process died between the
                 // rename and the blob's removal.
-                FileSystem.remove(self.resumeDataPath)
+                self.files.remove(self.resumeDataPath)
                 return .success(nil)
             }
             let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
-            if let blob = FileManager.default.contents(atPath: self.resumeDataPath) {
+            if let blob = self.files.contents(of: self.resumeDataPath) {
                 var checkpoint: DownloadCheckpoint
                 do {
                     checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
@@ -204,7 +208,7 @@ public final class DownloadTask: Sendable {
                 checkpoint.extraHeaders = headers
                 return .success(checkpoint)
             }
-            if let size = FileSystem.size(of: self.partialPath), size > 0 {
+            if let size = self.files.size(of: self.partialPath), size > 0 {
                 // A partial file without a blob: nothing proves it is a prefix of the server's file,
                 // so the first response is compared with its last bytes before anything is appended.
                 var unproven = fresh
@@ -220,11 +224,15 @@ public final class DownloadTask: Sendable {
     }
 
     private func loop(client: HTTPClient, part: PartialFile, checkpoint: DownloadCheckpoint) async -> DownloadState {
-        var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration.machine)
+        // A blob already on disk may claim more than this run starts from (a partial file shorter
+        // than it claims, a blob for another URL): the machine must replace it before cutting.
+        let onDisk = self.files.contents(of: self.resumeDataPath)
+            .flatMap { try? ResumeCheckpoint.decode($0).checkpoint.bytesReceived } ?? 0
+        var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration.machine, claimedOnDisk: onDisk)
         var meter = ProgressMeter()
         var attempt = 0
-        let writer = CheckpointWriter { [partialPath, resumeDataPath] checkpoint throws(DownloadError) in
-            try Self.writeCheckpoint(checkpoint, part: part, partialPath: partialPath, resumeDataPath: resumeDataPath)
+        let writer = CheckpointWriter { [partialPath, resumeDataPath, files] checkpoint throws(DownloadError) in
+            try Self.writeCheckpoint(checkpoint, part: part, partialPath: partialPath, resumeDataPath: resumeDataPath, files: files)
         }
         var action = machine.start()
         while true {
@@ -300,8 +308,10 @@ public final class DownloadTask: Sendable {
         do {
             if let restart {
                 if try part.size() > 0 { self.continuation.yield(.restarted) }
-                try part.truncate(to: offset)
+                // First a blob that claims no more than will remain, then the cut: a crash in
+                // between leaves a blob that still tells the truth.
                 try self.writeCheckpoint(restart, part: part)
+                try part.truncate(to: offset)
             } else {
                 try part.truncate(to: offset)
             }
@@ -377,15 +387,18 @@ public final class DownloadTask: Sendable {
                 if actual != expected {
                     // Complete but wrong bytes: keeping them would only make the next run finish
                     // with the same wrong file, so start clean next time.
-                    FileSystem.remove(self.resumeDataPath)
-                    FileSystem.remove(self.partialPath)
+                    self.files.remove(self.resumeDataPath)
+                    self.files.remove(self.partialPath)
                     return .checksumMismatch(expected: expected, actual: actual)
                 }
             }
             try part.sync()
             try part.close()
-            try FileSystem.move(self.partialPath, to: self.destination)
-            FileSystem.remove(self.resumeDataPath)
+            // One folder sync for both changes: a crash leaves the partial file with its blob, or
+            // the finished file alone, never the file beside a blob that no longer fits it.
+            try self.files.rename(self.partialPath, to: self.destination)
+            self.files.remove(self.resumeDataPath)
+            try self.files.syncFolder(of: self.destination)
             return nil
         } catch {
             return error
@@ -410,15 +423,15 @@ public final class DownloadTask: Sendable {
 
     /// fsync the partial file first, so the blob never counts bytes that are not on disk.
     private func writeCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) throws(DownloadError) {
-        try Self.writeCheckpoint(checkpoint, part: part, partialPath: self.partialPath, resumeDataPath: self.resumeDataPath)
+        try Self.writeCheckpoint(checkpoint, part: part, partialPath: self.partialPath, resumeDataPath: self.resumeDataPath, files: self.files)
     }
 
     private static func writeCheckpoint(
-        _ checkpoint: DownloadCheckpoint, part: PartialFile, partialPath: String, resumeDataPath: String
+        _ checkpoint: DownloadCheckpoint, part: PartialFile, partialPath: String, resumeDataPath: String, files: FileSystem
     ) throws(DownloadError) {
         try part.sync()
         let blob = try ResumeCheckpoint.encode(checkpoint, partialPath: partialPath)
-        try FileSystem.writeAtomically(blob, to: resumeDataPath)
+        try files.writeAtomically(blob, to: resumeDataPath)
     }
 
     /// Best effort: the error, when the checkpoint could not be written.
@@ -447,8 +460,8 @@ public final class DownloadTask: Sendable {
         default:
             if checkpoint.bytesReceived == 0, (try? part.size()) == 0 {
                 // Nothing was received: leave no empty files behind.
-                FileSystem.remove(self.resumeDataPath)
-                FileSystem.remove(self.partialPath)
+                self.files.remove(self.resumeDataPath)
+                self.files.remove(self.partialPath)
             } else {
                 _ = self.saveCheckpoint(checkpoint, part: part)
             }
@@ -469,8 +482,8 @@ public final class DownloadTask: Sendable {
         }
         if case .cancel(let removeFile) = intent {
             if removeFile {
-                FileSystem.remove(self.resumeDataPath)
-                FileSystem.remove(self.partialPath)
+                self.files.remove(self.resumeDataPath)
+                self.files.remove(self.partialPath)
             }
             self.setState(.cancelled)
             return .cancelled

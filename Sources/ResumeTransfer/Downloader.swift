@@ -23,10 +23,17 @@ public final class Downloader: Sendable {
     public let configuration: DownloadConfiguration
     private let client: HTTPClient
     private let slots: AsyncSemaphore
+    /// The file-system calls of every download (the system's; a fake in the fault-injection tests).
+    private let files: FileSystem
 
     /// Creates a downloader with its own HTTP client.
-    public init(configuration: DownloadConfiguration = .init()) {
+    public convenience init(configuration: DownloadConfiguration = .init()) {
+        self.init(configuration: configuration, calls: .system)
+    }
+
+    init(configuration: DownloadConfiguration, calls: FileSystemCalls) {
         self.configuration = configuration
+        self.files = FileSystem(calls: calls)
         // Redirects are decided by the state machine (it must carry Range/If-Range and count them);
         // the read timeout is the stall detector, since a deadline only covers the response head.
         let clientConfiguration = HTTPClient.Configuration(
@@ -47,7 +54,7 @@ public final class Downloader: Sendable {
     ) -> DownloadTask {
         let task = DownloadTask(
             origin: .url(url, headers: headers), destination: destination,
-            expectedSHA256: expectedSHA256, configuration: self.configuration)
+            expectedSHA256: expectedSHA256, configuration: self.configuration, calls: self.files.calls)
         task.start(client: self.client, slots: self.slots)
         return task
     }
@@ -68,7 +75,7 @@ public final class Downloader: Sendable {
         if let partialFile {
             partial = partialFile
         } else {
-            let found = Self.partialFile(for: decoded, in: folder)
+            let found = self.partialFile(for: decoded, in: folder)
             warnings = found.warnings
             if let path = found.path {
                 partial = path
@@ -82,7 +89,8 @@ public final class Downloader: Sendable {
         }
         let task = DownloadTask(
             origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
-            expectedSHA256: expectedSHA256, configuration: self.configuration, warnings: warnings)
+            expectedSHA256: expectedSHA256, configuration: self.configuration, warnings: warnings,
+            calls: self.files.calls)
         task.start(client: self.client, slots: self.slots)
         return task
     }
@@ -94,7 +102,7 @@ public final class Downloader: Sendable {
         blobAt blobPath: String, partialFile: String? = nil, tmpDirectory: String? = nil, to destination: String? = nil,
         expectedSHA256: String? = nil
     ) throws(DownloadError) -> DownloadTask {
-        guard let blob = FileManager.default.contents(atPath: blobPath) else {
+        guard let blob = self.files.contents(of: blobPath) else {
             throw .disk("cannot read \(blobPath)")
         }
         let target: String
@@ -124,16 +132,11 @@ public final class Downloader: Sendable {
     /// Finds every `*.resume` blob in `directory` that an interrupted process left and continues
     /// them all (the call to make after a crash). Each destination is the blob's path without `.resume`.
     public func recover(in directory: String) throws(DownloadError) -> [DownloadTask] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw .disk("cannot list \(directory): \(error.localizedDescription)")
-        }
+        let names = try self.files.list(directory)
         var tasks: [DownloadTask] = []
         for name in names.sorted() where name.hasSuffix(".resume") && name.count > ".resume".count {
             let blobPath = directory + "/" + name
-            guard let blob = FileManager.default.contents(atPath: blobPath) else { continue }
+            guard let blob = self.files.contents(of: blobPath) else { continue }
             let destination = String(blobPath.dropLast(".resume".count))
             let decoded: ResumeCheckpoint.Decoded
             do {
@@ -143,11 +146,12 @@ public final class Downloader: Sendable {
                 tasks.append(DownloadTask.failed(destination: destination, error: error, configuration: self.configuration))
                 continue
             }
-            let found = Self.partialFile(for: decoded, in: directory)
+            let found = self.partialFile(for: decoded, in: directory)
             let task = DownloadTask(
                 origin: .checkpoint(decoded.checkpoint), destination: destination,
                 partialPath: found.path ?? destination + ".part",
-                expectedSHA256: nil, configuration: self.configuration, warnings: found.warnings)
+                expectedSHA256: nil, configuration: self.configuration, warnings: found.warnings,
+                calls: self.files.calls)
             task.start(client: self.client, slots: self.slots)
             tasks.append(task)
         }
@@ -161,10 +165,10 @@ public final class Downloader: Sendable {
 
     /// The partial file a blob names inside `folder`, by ``TrustPolicy``; the first candidate that
     /// exists wins (a link or a folder there is refused when it is opened, not followed).
-    private static func partialFile(for decoded: ResumeCheckpoint.Decoded, in folder: String) -> (path: String?, warnings: [String]) {
+    private func partialFile(for decoded: ResumeCheckpoint.Decoded, in folder: String) -> (path: String?, warnings: [String]) {
         let absolute = ResumeCheckpoint.absolute(folder)
         let choice = TrustPolicy.partialFile(tempFileName: decoded.tempFileName, localPath: decoded.localPath, folder: absolute)
-        let path = choice.names.lazy.map { (absolute == "/" ? "" : absolute) + "/" + $0 }.first(where: FileSystem.entryExists)
+        let path = choice.names.lazy.map { (absolute == "/" ? "" : absolute) + "/" + $0 }.first(where: self.files.exists)
         return (path, choice.rejected.map { $0 + "; ignored" })
     }
 }

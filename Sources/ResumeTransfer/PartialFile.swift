@@ -6,11 +6,12 @@ import Darwin
 import Foundation
 import Synchronization
 
-/// Every system call the transfer engine makes on local files goes through here, so that each
+/// An open file of the engine: the partial file, or a finished file read for its checksum. Each
 /// failure becomes a ``DownloadError/disk(_:)`` naming the path and the errno text.
 final class PartialFile: Sendable {
     let path: String
     private let descriptor: Int32
+    private let calls: FileSystemCalls
     private let closed = Mutex(false)
 
     /// How a file is opened.
@@ -23,34 +24,40 @@ final class PartialFile: Sendable {
         case readOnly
     }
 
-    init(path: String, access: Access = .partial) throws(DownloadError) {
-        let flags = access == .partial ? O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC : O_RDONLY | O_CLOEXEC
-        let fd = open(path, flags, 0o600)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw .untrustedFile("\(path): it is a symbolic link") }
-            throw FileSystem.error("open", path)
+    init(path: String, access: Access = .partial, calls: FileSystemCalls = .system) throws(DownloadError) {
+        self.calls = calls
+        // O_NONBLOCK: a FIFO planted under the name must not hang the open (regular files ignore it).
+        let flags = (access == .partial ? O_RDWR | O_CREAT | O_NOFOLLOW : O_RDONLY) | O_NONBLOCK | O_CLOEXEC
+        let fd: Int32
+        switch calls.open(path, flags, 0o600) {
+        case .success(let value): fd = value
+        case .failure(let failure) where failure.code == ELOOP: throw .untrustedFile("\(path): it is a symbolic link")
+        case .failure(let failure): throw FileSystem.error("open", path, failure)
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let error = FileSystem.error("fstat", path)
-            systemClose(fd)
-            throw error
+        let status: FileSystemCalls.Status
+        switch calls.fstat(fd) {
+        case .success(let value): status = value
+        case .failure(let failure):
+            _ = calls.close(fd)
+            throw FileSystem.error("fstat", path, failure)
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            systemClose(fd)
+        guard status.kind == .regular else {
+            _ = calls.close(fd)
             throw .untrustedFile("\(path): it is not a regular file")
         }
         if access == .partial {
             // Two processes continuing the same download would interleave their writes and blobs.
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                let busy = errno == EWOULDBLOCK
-                let error = FileSystem.error("flock", path)
-                systemClose(fd)
-                throw busy ? .inUse(path) : error
+            if case .failure(let failure) = calls.flock(fd, LOCK_EX | LOCK_NB) {
+                _ = calls.close(fd)
+                throw failure.code == EWOULDBLOCK ? .inUse(path) : FileSystem.error("flock", path, failure)
             }
         }
         self.path = path
         self.descriptor = fd
+    }
+
+    deinit {
+        if !self.closed.withLock({ $0 }) { _ = self.calls.close(self.descriptor) }
     }
 
     /// Closes the file, reporting the error `close` returns (on some file systems a failed
@@ -61,49 +68,41 @@ final class PartialFile: Sendable {
             return !closed
         }
         guard first else { return }
-        guard systemClose(self.descriptor) == 0 else { throw FileSystem.error("close", self.path) }
-    }
-
-    deinit {
-        if !self.closed.withLock({ $0 }) { systemClose(self.descriptor) }
+        if case .failure(let failure) = self.calls.close(self.descriptor) { throw FileSystem.error("close", self.path, failure) }
     }
 
     /// The current size (`fstat`).
     func size() throws(DownloadError) -> Int64 {
-        var info = stat()
-        guard fstat(self.descriptor, &info) == 0 else { throw FileSystem.error("fstat", self.path) }
-        return Int64(info.st_size)
+        switch self.calls.fstat(self.descriptor) {
+        case .success(let status): return status.size
+        case .failure(let failure): throw FileSystem.error("fstat", self.path, failure)
+        }
     }
 
     /// `ftruncate`.
     func truncate(to length: Int64) throws(DownloadError) {
-        guard ftruncate(self.descriptor, off_t(length)) == 0 else { throw FileSystem.error("ftruncate", self.path) }
+        if case .failure(let failure) = self.calls.ftruncate(self.descriptor, length) {
+            throw FileSystem.error("ftruncate", self.path, failure)
+        }
     }
 
-    /// Writes all of `bytes` at `offset` (`pwrite`, repeated for short writes and EINTR).
+    /// Writes all of `bytes` at `offset` (`pwrite`, repeated for short writes).
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
         var done = 0
         while done < bytes.count {
-            guard let base = bytes.baseAddress else { return }
-            let result = pwrite(self.descriptor, base + done, bytes.count - done, off_t(offset + Int64(done)))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw FileSystem.error("write", self.path)
+            switch self.calls.pwrite(self.descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]), offset + Int64(done)) {
+            case .success(let count) where count > 0: done += count
+            case .success: throw .disk("write \(self.path): no progress")
+            case .failure(let failure): throw FileSystem.error("write", self.path, failure)
             }
-            done += result
         }
     }
 
     /// Reads up to `count` bytes at `offset` (`pread`).
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(DownloadError) -> Int {
-        while true {
-            guard let base = buffer.baseAddress else { return 0 }
-            let result = pread(self.descriptor, base, buffer.count, off_t(offset))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw FileSystem.error("read", self.path)
-            }
-            return result
+        switch self.calls.pread(self.descriptor, buffer, offset) {
+        case .success(let count): return count
+        case .failure(let failure): throw FileSystem.error("read", self.path, failure)
         }
     }
 
@@ -124,59 +123,81 @@ final class PartialFile: Sendable {
 
     /// `fsync`: after it returns, the bytes written so far survive a crash.
     func sync() throws(DownloadError) {
-        guard fsync(self.descriptor) == 0 else { throw FileSystem.error("fsync", self.path) }
+        if case .failure(let failure) = self.calls.fsync(self.descriptor) { throw FileSystem.error("fsync", self.path, failure) }
     }
 }
 
-/// Path-level system calls.
-enum FileSystem {
-    static func error(_ call: String, _ path: String) -> DownloadError {
-        let code = errno
-        return .disk("\(call) \(path): \(String(cString: strerror(code)))")
-    }
+/// Path-level calls of the engine, through one ``FileSystemCalls``.
+struct FileSystem: Sendable {
+    let calls: FileSystemCalls
 
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+    static func error(_ call: String, _ path: String, _ failure: FileSystemCalls.Failure) -> DownloadError {
+        .disk("\(call) \(path): \(failure)")
     }
 
     /// True when something (a file, a folder, a link, even a dangling one) has this name.
-    static func entryExists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+    func exists(_ path: String) -> Bool {
+        if case .success = self.calls.lstat(path) { return true }
+        return false
     }
 
-    static func size(of path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int64(info.st_size)
+    /// The size of the regular file at `path`, not through a link.
+    func size(of path: String) -> Int64? {
+        guard case .success(let status) = self.calls.lstat(path), status.kind == .regular else { return nil }
+        return status.size
+    }
+
+    /// The whole content of a regular file, at most `limit` bytes (a blob is small; a huge file
+    /// under a blob's name is refused rather than read into memory). Nil when unreadable.
+    func contents(of path: String, limit: Int64 = 64 << 20) -> Data? {
+        guard let file = try? PartialFile(path: path, access: .readOnly, calls: self.calls),
+              let size = try? file.size(), size <= limit
+        else { return nil }
+        var data = Data(count: Int(size))
+        var filled = 0
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            while filled < buffer.count {
+                guard let count = try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: Int64(filled)),
+                      count > 0
+                else { return false }
+                filled += count
+            }
+            return true
+        }
+        return complete ? data : nil
     }
 
     /// Replaces `path` with `data` atomically (see ``AtomicFile``), readable by the owner only.
-    static func writeAtomically(_ data: Data, to path: String) throws(DownloadError) {
+    func writeAtomically(_ data: Data, to path: String) throws(DownloadError) {
         do {
-            try AtomicFile.write(data, to: path)
+            try AtomicFile.write(data, to: path, calls: self.calls)
         } catch {
             throw .disk("\(error.operation) \(path): \(String(cString: strerror(error.code)))")
         }
     }
 
-    /// `rename` then fsync of the directory, so the new name is durable.
-    static func move(_ source: String, to destination: String) throws(DownloadError) {
-        guard rename(source, destination) == 0 else { throw error("rename", source) }
-        syncDirectory(of: destination)
+    /// `rename`; durable only after ``syncFolder(of:)``.
+    func rename(_ source: String, to destination: String) throws(DownloadError) {
+        if case .failure(let failure) = self.calls.rename(source, destination) { throw Self.error("rename", source, failure) }
     }
 
-    static func remove(_ path: String) {
-        unlink(path)
+    /// fsync of the folder holding `path`: the names created, renamed or removed in it survive a crash.
+    func syncFolder(of path: String) throws(DownloadError) {
+        do {
+            try AtomicFile.syncFolder(of: path, calls: self.calls)
+        } catch {
+            throw .disk("\(error.operation) of \(path): \(String(cString: strerror(error.code)))")
+        }
     }
 
-    private static func syncDirectory(of path: String) {
-        AtomicFile.syncFolder(of: path)
+    func remove(_ path: String) {
+        _ = self.calls.unlink(path)
     }
-}
 
-/// The C library's `close`, which the method ``PartialFile/close()`` would shadow inside the class.
-private func systemClose(_ descriptor: Int32) -> Int32 {
-    close(descriptor)
+    func list(_ directory: String) throws(DownloadError) -> [String] {
+        switch self.calls.listDirectory(directory) {
+        case .success(let names): return names
+        case .failure(let failure): throw .disk("cannot list \(directory): \(failure)")
+        }
+    }
 }

@@ -117,7 +117,7 @@ struct TransferConsole {
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStream.write(text + "\n")
     }
 }
 

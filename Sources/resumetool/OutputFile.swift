@@ -25,7 +25,7 @@ struct OutputFile {
     /// `permissions` says otherwise.
     func write(_ data: Data, permissions: mode_t = 0o600) throws(Diagnostic) {
         guard let path else {
-            FileHandle.standardOutput.write(data)
+            StandardStream.write(data, to: STDOUT_FILENO)
             return
         }
         do {

@@ -162,6 +162,31 @@ private let url = "http://127.0.0.1:8080/file.bin"
         #expect(machine.wroteBytes(1500, now: .zero) == .retry(after: .seconds(1), checkpoint: kept))
     }
 
+    @Test func aStartOverAnsweredWith206WritesARestartCheckpointFirst() {
+        var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000, entityTag: "\"t\""))
+        _ = machine.start()
+        let fromZero = [HTTPField(name: "Content-Range", value: "bytes 0-1999/2000")]
+        // A 206 from the wrong offset: start over with a plain request...
+        #expect(machine.receivedResponse(status: 206, headers: fromZero, now: .zero) == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        // ...answered with a 206 from zero: the blob on disk still counts 1,000 old bytes.
+        var restart = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 0, entityTag: "\"t\"")
+        restart.totalLength = 2000
+        #expect(machine.receivedResponse(status: 206, headers: fromZero, now: .zero) == .receiveBody(offset: 0, restartCheckpoint: restart))
+    }
+
+    @Test func aBlobOnDiskThatClaimsMoreIsReplacedBeforeTheCut() {
+        // The run starts from zero (its partial file was shorter than the blob said).
+        var machine = DownloadStateMachine(
+            checkpoint: DownloadCheckpoint(originalURL: url, currentURL: url), configuration: .init(), claimedOnDisk: 5000)
+        _ = machine.start()
+        let answer = machine.receivedResponse(status: 206, headers: [HTTPField(name: "Content-Range", value: "bytes 0-9/10")], now: .zero)
+        guard case .receiveBody(0, 0, let restart?) = answer else {
+            Issue.record("unexpected \(answer)")
+            return
+        }
+        #expect(restart.bytesReceived == 0)
+    }
+
     @Test func aServerThatCannotDeliverTheWholeFileRunsOutOfRetries() {
         // Ignores Range and closes after 1,000 of 4,000 bytes, every time: each attempt "receives
         // bytes", but none gets further than the first one did.
