@@ -75,7 +75,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.copy("nginx")]
+            resources: [.copy("nginx")],
+            // HTTPAnswers.swift is FuzzHTTPAnswers' own check (a symlink), replayed on FailCases.
+            swiftSettings: [.define("FUZZ_REPLAY")]
         ),
     ],
     swiftLanguageModes: [.v6]
