@@ -19,6 +19,65 @@ import Testing
         return try resume.encoded(as: container)
     }
 
+    /// The hostile value in every other place a blob can hold a number or a date: the known keys
+    /// with the wrong type, nested containers, and both request archives' timeout.
+    static func everywhere(_ value: Double, container: ResumeDataContainer) throws -> Data {
+        var resume = ResumeData(container: container)
+        resume.downloadURL = "https://example.com/file.bin"
+        resume.tempFileName = "CFNetworkDownload_a.tmp"
+        let date = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: value))
+        let real = PropertyListValue.real(PropertyListReal(value))
+        resume.entries["NSURLSessionResumeBytesReceived"] = real
+        resume.entries["NSURLSessionResumeInfoVersion"] = date
+        resume.entries["NSURLSessionResumeEntityTag"] = real
+        resume.entries["NSURLSessionResumeServerDownloadDate"] = date
+        resume.entries["NSURLSessionResumeByteRange"] = real
+        var nested = PropertyListDictionary()
+        nested["when"] = date
+        nested["list"] = .array([real, date, .array([date])])
+        resume.entries["nested"] = .dictionary(nested)
+        let request = URLRequestArchive(url: try #require(URL(string: "https://example.com/file.bin")), timeoutInterval: value)
+        try resume.setRequest(request, .current)
+        try resume.setRequest(request, .original)
+        return try resume.encoded(as: container)
+    }
+
+    @Test(arguments: values)
+    func everyPositionOfABlobAndItsRequests(_ value: Double) throws {
+        let folder = try TemporaryDirectory()
+        for container in [ResumeDataContainer.binary, .keyedArchive] {
+            let name = "\(container.rawValue).blob"
+            try Self.everywhere(value, container: container).write(to: URL(fileURLWithPath: folder.path(name)))
+            let label = "\(value) everywhere in \(container.rawValue)"
+            let text = try ToolRunner.run(["inspect", name], in: folder.url)
+            #expect(text.status == 0, "\(label): \(text.stderr)")
+            #expect(text.stdout.contains("    secure layout, timeout \(value) s, cache policy 0"), "\(label): \(text.stdout)")
+            let json = try ToolRunner.run(["inspect", "--json", name], in: folder.url)
+            #expect(json.status == 0, "\(label)")
+            let report = try #require(try Self.json(json.stdout) as? [String: Any])
+            let request = try #require(report["currentRequest"] as? [String: Any])
+            if value.isFinite {
+                #expect((request["timeoutInterval"] as? NSNumber)?.doubleValue == value, "\(label)")
+            } else {
+                #expect(request["timeoutInterval"] as? String == (value.isNaN ? "nan" : value > 0 ? "+infinity" : "-infinity"), "\(label)")
+            }
+            // Wrongly typed known keys are findings, not crashes; validate reads the blob (0 or 1).
+            let validated = try ToolRunner.run(["validate", name], in: folder.url)
+            #expect([0, 1].contains(validated.status), "\(label): \(validated.stderr)")
+            for command in [["plist", "print", name], ["plist", "convert", "--to", "json", name]] {
+                let result = try ToolRunner.run(command, in: folder.url)
+                #expect(result.status == 0, "\(label) \(command): \(result.stderr)")
+            }
+            for target in ["binary", "keyed-archive"] {
+                let converted = try ToolRunner.run(["convert", name, "--to", target, "-o", "out.\(target)"], in: folder.url)
+                #expect(converted.status == 0, "\(label) → \(target): \(converted.stderr)")
+                let back = try ResumeData(data: try Data(contentsOf: URL(fileURLWithPath: folder.path("out.\(target)"))))
+                let timeout = try #require(try back.request(.current)?.timeoutInterval, "\(label) → \(target)")
+                #expect(timeout.bitPattern == value.bitPattern, "\(label) → \(target)")
+            }
+        }
+    }
+
     static func json(_ text: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
