@@ -38,7 +38,7 @@ public final class Downloader: Sendable {
         // the read timeout is the stall detector, since a deadline only covers the response head.
         let clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: configuration.stallTimeout.timeAmount),
+            timeout: .init(connect: configuration.connectTimeout.timeAmount, read: configuration.stallTimeout.timeAmount),
             decompression: .disabled
         )
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
