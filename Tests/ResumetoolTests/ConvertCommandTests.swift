@@ -137,4 +137,23 @@ import ResumeDataCodec
         #expect(repair.status == 1)
         #expect(repair.output == refusal)
     }
+
+    @Test func keyedArchiveOutputAlwaysHasApplesTopKey() throws {
+        let folder = try TemporaryDirectory()
+        var resume = try ResumeData(data: try EndToEnd.sample("ios12-keyed-archive.resumedata"))
+        resume.archiveTopKey = "root"
+        let input = folder.path("root-key.resumedata")
+        try resume.encoded().write(to: URL(fileURLWithPath: input))
+        #expect(try ResumeData(data: Data(contentsOf: URL(fileURLWithPath: input))).archiveTopKey == "root")
+        for container in ["keyed-archive", "keyed-archive-xml"] {
+            let output = folder.path("out-\(container)")
+            #expect(try EndToEnd.run(["convert", input, "--to", container, "-o", output]).status == 0)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+            let (top, _) = try PropertyListReader().read(bytes)
+            #expect(top.dictionaryValue?["$top"]?.dictionaryValue?.keys == ["NSKeyedArchiveRootObjectKey"], "\(container)")
+            let repaired = folder.path("repaired-\(container)")
+            #expect(try EndToEnd.run(["repair", input, "--target", "modern", "-o", repaired]).status == 0)
+            #expect(try ResumeData(data: Data(contentsOf: URL(fileURLWithPath: repaired))).archiveTopKey == nil)
+        }
+    }
 }
