@@ -20,6 +20,12 @@ struct ResumeTool: AsyncParsableCommand {
         ]
     )
 
+    /// Parses without the blob names of `inspect` and `validate`, which the parser would take in
+    /// quadratic time (see ``PositionalNames``).
+    static func main() async {
+        await self.main(PositionalNames.split(Array(CommandLine.arguments.dropFirst())))
+    }
+
     /// What `resumetool --version` prints.
     static let version = "resumetool 0.3.0"
 }
