@@ -14,6 +14,8 @@ public struct DownloadConfiguration: Sendable {
     public var maximumBackoff: Duration = .seconds(30)
     /// Longest `Retry-After` honoured.
     public var maximumRetryAfter: Duration = .seconds(300)
+    /// The most bytes per second each download receives (nil: as fast as the server sends).
+    public var maximumBytesPerSecond: Int64?
     /// How long connecting (TCP and TLS) may take before the attempt fails.
     public var connectTimeout: Duration = .seconds(10)
     /// No byte for this long counts as a failed attempt.

@@ -321,6 +321,7 @@ public final class DownloadTask: Sendable {
         // The body starts `overlap` bytes before `offset`: those must repeat the file's own bytes.
         var position = offset - overlap
         var unverified = overlap
+        var pacer = self.configuration.maximumBytesPerSecond.map(RatePacer.init(bytesPerSecond:))
         meter.begin(at: offset)
         do {
             for try await buffer in response.body {
@@ -341,6 +342,9 @@ public final class DownloadTask: Sendable {
                 }
                 let count = buffer.readableBytes - skip
                 position += Int64(count)
+                if let wait = pacer?.delay(after: count, now: origin.duration(to: clock.now)) {
+                    try await Task.sleep(for: wait)
+                }
                 let next = machine.wroteBytes(count, now: origin.duration(to: clock.now))
                 meter.update(bytes: position, total: machine.checkpoint.totalLength, continuation: self.continuation)
                 switch next {

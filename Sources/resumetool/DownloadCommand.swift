@@ -56,6 +56,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Seconds without a byte before an attempt counts as failed (default 30).")
     var stallTimeout: Double?
 
+    @Option(help: "At most this many bytes per second for each download (k, M, G: 1024-based, as curl).")
+    var limitRate: String?
+
     @Option(help: "Expected SHA-256 of the file, in hex (one URL only); a mismatch fails and nothing is kept.")
     var sha256: String?
 
@@ -79,6 +82,9 @@ struct DownloadCommand: AsyncParsableCommand {
         for (name, value) in [("--connect-timeout", self.connectTimeout), ("--stall-timeout", self.stallTimeout)] {
             // Bounded before it becomes a Duration: Duration.seconds(1e300) would trap.
             if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
+        }
+        if let limitRate, RateArgument.parse(limitRate) == nil {
+            throw ValidationError("--limit-rate takes bytes per second from 1 to 1T, e.g. 500k or 2M")
         }
         for header in self.headers {
             if case .failure(let error) = HeaderArgument.parse(header) { throw ValidationError("-H: \(error)") }
@@ -151,6 +157,7 @@ struct DownloadCommand: AsyncParsableCommand {
         if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }
         if let stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }
         if let checkpointBytes { configuration.checkpointBytes = max(checkpointBytes, 1) }
+        configuration.maximumBytesPerSecond = self.limitRate.flatMap(RateArgument.parse)
         return configuration
     }
 

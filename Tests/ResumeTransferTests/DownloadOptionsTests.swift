@@ -109,4 +109,37 @@ import Testing
             #expect(version == ToolResult(status: 0, stdout: "resumetool 0.3.0\n", stderr: ""))
         }
     }
+
+    @Test func limitRateKeepsTheAverageNearTheLimit() async throws {
+        let data = testData(count: 3 << 20, seed: 31)
+        try await withServer(data) { server, _, directory in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let result = try await runToolCapturing(["download", server.url, "-o", "out.bin", "--limit-rate", "1M", "--quiet"], in: directory)
+            let seconds = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
+            #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/out.bin") == data)
+            // 3 MiB at 1 MiB/s: the first chunk is free, so a little under 3 s; well over without the limit.
+            let rate = Double(data.count) / seconds / Double(1 << 20)
+            #expect(rate > 0.8 && rate < 1.2, "\(rate) MiB/s over \(seconds) s")
+        }
+        try await withTemporaryDirectory { directory in
+            for bad in ["0", "-1", "1.2.3", "inf", "nan", "1e9", "2T", "5x", ""] {
+                let result = try await runToolCapturing(["download", "http://127.0.0.1:9/x", "--limit-rate", bad], in: directory)
+                #expect(result.status == 64, "\(bad)")
+            }
+        }
+    }
+
+    @Test func ratePacerArithmetic() {
+        var pacer = RatePacer(bytesPerSecond: 1000)
+        #expect(pacer.delay(after: 500, now: .seconds(10)) == nil)
+        // 1,500 bytes are due at 1.5 s after the start; 0.5 s have passed.
+        #expect(pacer.delay(after: 1000, now: .milliseconds(10_500)) == .seconds(1))
+        #expect(pacer.delay(after: 0, now: .seconds(12)) == nil)
+        var huge = RatePacer(bytesPerSecond: 1)
+        _ = huge.delay(after: Int.max, now: .zero)
+        #expect(huge.delay(after: Int.max, now: .zero) != nil)
+    }
+
 }
