@@ -16,6 +16,12 @@ public struct DownloadConfiguration: Sendable {
     public var maximumRetryAfter: Duration = .seconds(300)
     /// The most bytes per second each download receives (nil: as fast as the server sends).
     public var maximumBytesPerSecond: Int64?
+    /// A PEM file of the certificate authorities to trust for https, instead of the system's
+    /// (curl's `--cacert`).
+    public var certificateAuthorityFile: String?
+    /// Accept any server certificate (curl's `--insecure`): still encrypted, but anyone on the
+    /// path can read and change the download. Off by default, and meant for tests.
+    public var acceptsAnyCertificate = false
     /// How long connecting (TCP and TLS) may take before the attempt fails.
     public var connectTimeout: Duration = .seconds(10)
     /// No byte for this long counts as a failed attempt.

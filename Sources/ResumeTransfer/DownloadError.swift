@@ -20,6 +20,9 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case lengthMismatch(expected: Int64, received: Int64)
     /// The server sent ranges without ever stating the file's length, so completion cannot be proven.
     case lengthUnproven(received: Int64)
+    /// The TLS handshake failed for a reason retrying cannot change (an untrusted or invalid
+    /// certificate).
+    case tls(String)
     /// The connection failed.
     case connection(String)
     /// The response head did not arrive in time.
@@ -54,6 +57,7 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
             return "received \(received) bytes where the server announced \(expected)"
         case .lengthUnproven(let received):
             return "the server never stated the file's length (\(received) bytes received)"
+        case .tls(let message): return "TLS failed: \(message)"
         case .connection(let message): return "connection failed: \(message)"
         case .timedOut: return "the server did not answer in time"
         case .stalled: return "no data arrived for too long"

@@ -301,6 +301,14 @@ struct DownloadStateMachine: Sendable {
         return self.scheduleRetry(reason: failure, retryAfter: nil)
     }
 
+    /// A failure that no retry can mend (an untrusted certificate): stop.
+    mutating func failedForGood(_ error: DownloadError) -> Action {
+        switch self.state {
+        case .done, .failed, .paused: return .none
+        default: return self.fail(error)
+        }
+    }
+
     /// Writing to the partial file failed (disk full, permissions): not worth retrying.
     /// The checkpoint keeps the last flushed count, which the partial file still holds.
     mutating func diskFailed(_ message: String) -> Action {

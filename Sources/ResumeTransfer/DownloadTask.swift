@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
+import NIOSSL
 import Synchronization
 
 /// One download: performs what ``DownloadStateMachine`` decides, writing into `partialPath` and
@@ -293,7 +294,9 @@ public final class DownloadTask: Sendable {
             response = try await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount)
         } catch {
             if Task.isCancelled { return machine.pause() }
-            return machine.transportFailed(Self.transportError(error))
+            let failure = Self.transportError(error)
+            if case .tls = failure { return machine.failedForGood(failure) }
+            return machine.transportFailed(failure)
         }
         let clock = ContinuousClock()
         let origin = clock.now
@@ -504,6 +507,15 @@ public final class DownloadTask: Sendable {
             case .deadlineExceeded, .connectTimeout: return .timedOut
             default: break
             }
+        }
+        if let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error {
+            // BoringSSL's text names a source file of the build; the reason alone is what helps.
+            let text = String(describing: reason)
+            if text.contains("CERTIFICATE_VERIFY_FAILED") {
+                return .tls("the server's certificate is not trusted (for a private certificate authority, trust it with --cacert FILE)")
+            }
+            let short = text.range(of: "OPENSSL_internal:").map { text[$0.upperBound...].prefix { $0 != " " } }
+            return .tls("handshake failed: \(short.map(String.init) ?? text)")
         }
         return .connection(String(describing: error))
     }

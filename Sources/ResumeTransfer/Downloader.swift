@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOSSL
 
 /// Runs downloads through one HTTP client, at most
 /// ``DownloadConfiguration/maximumConcurrentDownloads`` at a time.
@@ -36,7 +37,11 @@ public final class Downloader: Sendable {
         self.files = FileSystem(calls: calls)
         // Redirects are decided by the state machine (it must carry Range/If-Range and count them);
         // the read timeout is the stall detector, since a deadline only covers the response head.
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
+        if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
         let clientConfiguration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
             redirectConfiguration: .disallow,
             timeout: .init(connect: configuration.connectTimeout.timeAmount, read: configuration.stallTimeout.timeAmount),
             decompression: .disabled

@@ -56,6 +56,12 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Seconds without a byte before an attempt counts as failed (default 30).")
     var stallTimeout: Double?
 
+    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's.", valueName: "FILE"))
+    var cacert: String?
+
+    @Flag(help: "Accept any server certificate (anyone on the path can then read and change the download).")
+    var insecure = false
+
     @Option(help: "At most this many bytes per second for each download (k, M, G: 1024-based, as curl).")
     var limitRate: String?
 
@@ -127,6 +133,14 @@ struct DownloadCommand: AsyncParsableCommand {
             }
         }
 
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
+            throw ExitCode(1)
+        }
+        if self.insecure {
+            Diagnostic(file: "--insecure", severity: .warning,
+                       message: "server certificates are not checked: anyone on the path can read and change these downloads").emit()
+        }
         let downloader = Downloader(configuration: self.downloadConfiguration)
         var fields = self.headers.compactMap { try? HeaderArgument.parse($0).get() }
         if let userAgent { fields.append(HTTPField(name: "User-Agent", value: userAgent)) }
@@ -158,6 +172,8 @@ struct DownloadCommand: AsyncParsableCommand {
         if let stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }
         if let checkpointBytes { configuration.checkpointBytes = max(checkpointBytes, 1) }
         configuration.maximumBytesPerSecond = self.limitRate.flatMap(RateArgument.parse)
+        configuration.certificateAuthorityFile = self.cacert
+        configuration.acceptsAnyCertificate = self.insecure
         return configuration
     }
 

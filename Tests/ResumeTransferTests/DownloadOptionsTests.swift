@@ -142,4 +142,37 @@ import Testing
         #expect(huge.delay(after: Int.max, now: .zero) != nil)
     }
 
+
+    @Test func httpsWithACertificateAuthorityFileOrInsecure() async throws {
+        let server = try await TestServer.start(serving: oneMiB, tls: true)
+        try await withTemporaryDirectory { directory in
+            #expect(server.url.hasPrefix("https://127.0.0.1:"))
+            // Signed by a CA the system does not know: refused, nothing kept.
+            // (The HTTP client retries a failed handshake until the connect timeout.)
+            let untrusted = try await runToolCapturing(
+                ["download", server.url, "-o", "a.bin", "--quiet", "--connect-timeout", "1"], in: directory)
+            #expect(untrusted == ToolResult(status: 1, stdout: "", stderr: """
+                a.bin: error: TLS failed: the server's certificate is not trusted (for a private certificate authority, trust it with --cacert FILE)
+
+                """))
+            #expect(!exists(directory + "/a.bin"))
+            #expect(server.getRequests.isEmpty)
+
+            let trusted = try await runToolCapturing(
+                ["download", server.url, "-o", "b.bin", "--quiet", "--cacert", TestServer.certificateAuthorityFile], in: directory)
+            #expect(trusted == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/b.bin") == oneMiB)
+
+            let insecure = try await runToolCapturing(["download", server.url, "-o", "c.bin", "--quiet", "--insecure"], in: directory)
+            #expect(insecure == ToolResult(status: 0, stdout: "", stderr: """
+                --insecure: warning: server certificates are not checked: anyone on the path can read and change these downloads
+
+                """))
+            #expect(contents(directory + "/c.bin") == oneMiB)
+
+            let missing = try await runToolCapturing(["download", server.url, "-o", "d.bin", "--cacert", "nope.pem"], in: directory)
+            #expect(missing == ToolResult(status: 1, stdout: "", stderr: "nope.pem: error: cannot read the certificate file\n"))
+        }
+        await server.stop()
+    }
 }
