@@ -36,8 +36,10 @@ extension ResumeData {
             case .networkFramework, .networkFrameworkWebKit:
                 return try NetworkResumeInfo.encode(self, layout: networkLayout ?? .flat, webKit: target == .networkFrameworkWebKit)
             }
-        } catch let error as ResumeDataError {
+        } catch let error as ResumeDataError where error.code != .unencodable || !target.isNetworkFramework {
             throw error
+        } catch let error as ResumeDataError {
+            throw ResumeDataError(.unencodable, "cannot write as \(target): \(error.reason)")
         } catch {
             throw ResumeDataError(.unencodable, "cannot write as \(target): \(error)")
         }

@@ -77,7 +77,7 @@ public struct ResumeDataValidator: Sendable {
         }
         if resume.effectiveEntityTag == nil, resume.effectiveServerDownloadDate == nil {
             let message = resume.container.isNetworkFramework
-                ? "the response has neither an ETag nor a Last-Modified header (the only place this format keeps them): a device won't resume, and no one can prove the server's file is unchanged"
+                ? "no ETag or Last-Modified header in the response (the only place this format keeps them): a device won't resume, and no one can prove the server's file is unchanged"
                 : "neither an entity tag nor a server date: a device won't resume, and no one can prove the server's file is unchanged"
             findings.append(.init(.error, .missingValidator, message,
                 key: resume.container.isNetworkFramework ? ResumeDataKey.response : ResumeDataKey.entityTag))
