@@ -258,3 +258,39 @@ import Testing
         #expect(error.code == .unencodable)
     }
 }
+
+/// The resolved tree behind `resumetool archive`, on hostile input.
+@Suite struct KeyedArchiveTreeTests {
+    @Test(arguments: ["response-2008-http-legacy.bplist", "response-2020-http-secure.bplist", "response-2023-file-secure.bplist",
+                      "ios10.1-current-request.bplist"])
+    func everyPrefixIsACleanError(name: String) throws {
+        let bytes = try KeyedArchiveTestSupport.realFixture(name)
+        _ = try KeyedArchiveTree(data: bytes)
+        for length in 0..<bytes.count {
+            #expect(throws: KeyedArchiveError.self) { try KeyedArchiveTree(data: bytes.prefix(length)) }
+        }
+    }
+
+    @Test func eachObjectIsExpandedOnce() throws {
+        let tree = try KeyedArchiveTree(data: KeyedArchiveTestSupport.realFixture("response-2020-http-secure.bplist"))
+        var expanded: [UInt64] = []
+        var seen = 0
+        func walk(_ node: KeyedArchiveTree.Node) {
+            switch node {
+            case .object(let object):
+                expanded.append(object.uid)
+                object.entries?.forEach { walk($0.key); walk($0.value) }
+                object.items?.forEach(walk)
+                object.fields.forEach { walk($0.node) }
+            case .array(let nodes): nodes.forEach(walk)
+            case .seen: seen += 1
+            default: break
+            }
+        }
+        walk(tree.root)
+        // The response, its URL and its header dictionary; item 6 shares the Content-Type string,
+        // which is a value, not an object, so it is shown again rather than marked.
+        #expect(expanded == [1, 2, 8])
+        #expect(seen == 0)
+    }
+}
