@@ -23,4 +23,14 @@ import Testing
             #expect(listed.contains("`\(name)`"), "Samples/README.md does not describe \(name)")
         }
     }
+
+    /// Every prefix of each Network-framework sample is a clean error, never a crash or a blob.
+    @Test(arguments: EndToEnd.networkSamples)
+    func everyPrefixOfANetworkSampleIsACleanError(_ sample: String) throws {
+        let bytes = try EndToEnd.sample(sample)
+        #expect(try ResumeData(data: bytes).container.isNetworkFramework)
+        for length in 0..<bytes.count {
+            #expect(throws: ResumeDataError.self) { try ResumeData(data: bytes.prefix(length)) }
+        }
+    }
 }
