@@ -251,6 +251,17 @@ import Testing
         #expect(findings.map(\.key) == ["NSURLSessionResumeInfoTempFileName", "NSURLSessionResumeResponse"])
     }
 
+    @Test func findingsWithoutACurrentRequest() throws {
+        var root = try Self.rootObject(.flat)
+        root.fields.remove(at: 1)
+        let resume = try ResumeData(data: Self.blob(root))
+        #expect(resume.downloadURL == nil)
+        #expect(resume.originalRequest?.urlString == Self.url)
+        let findings = ResumeDataValidator().findings(for: resume)
+        #expect(findings.map(\.code) == [.missingURL])
+        #expect(findings.map(\.key) == ["NSURLSessionResumeCurrentRequest"])
+    }
+
     @Test func writingAValidatorWithoutAResponseIsRefused() throws {
         var resume = try ResumeData(data: Self.blob(Self.rootObject(.flat, response: false)))
         resume.entityTag = "\"z\""

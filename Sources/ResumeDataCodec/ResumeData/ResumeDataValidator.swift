@@ -52,7 +52,11 @@ public struct ResumeDataValidator: Sendable {
     }
 
     private func checkEssentials(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {
-        if let url = resume.downloadURL {
+        if resume.container.isNetworkFramework, resume.entries[ResumeDataKey.currentRequest] == nil {
+            // Network.framework requires it: the blob has no download URL of its own.
+            findings.append(.init(.error, .missingURL, "no currentRequest: a Network-framework blob takes its URL and headers from nowhere else",
+                                  key: ResumeDataKey.currentRequest))
+        } else if let url = resume.downloadURL {
             checkScheme(of: url, key: ResumeDataKey.downloadURL, into: &findings)
         } else if resume.entries[ResumeDataKey.downloadURL] == nil, resume.currentRequest == nil, resume.originalRequest == nil {
             findings.append(.init(.error, .missingURL, "no download URL and no request to take one from", key: ResumeDataKey.downloadURL))
