@@ -92,6 +92,21 @@ import Testing
         }
     }
 
+    @Test func recoverContinuesANetworkFrameworkBlobFromItsFilesSize() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            let name = "CFNetworkDownload_rec.tmp"
+            try oneMiB.prefix(300_000).write(to: URL(fileURLWithPath: directory + "/" + name))
+            let data = try Self.blob(url: server.url, headers: [("ETag", server.file.etag)], tempFileName: name, layout: .nested)
+            try data.write(to: URL(fileURLWithPath: directory + "/big.bin.resume"))
+            let tasks = try downloader.recover(in: directory)
+            #expect(tasks.count == 1)
+            #expect(tasks.first?.partialPath == directory + "/" + name)
+            #expect(await tasks.first?.result() == .completed)
+            #expect(contents(directory + "/big.bin") == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == ["bytes=300000-"])
+        }
+    }
+
     @Test func decodingTakesTheValidatorFromTheResponse() throws {
         let data = try Self.blob(url: "https://example.com/f", headers: [("ETag", "\"s\""), ("Last-Modified", "Sun, 01 Nov 2026 10:00:01 GMT")],
                                  tempFileName: "t.tmp")
