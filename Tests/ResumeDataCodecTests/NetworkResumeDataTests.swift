@@ -220,6 +220,31 @@ import Testing
         #expect(resume.entries["fileURL"] == .string("https://evil.example/x"))
     }
 
+    @Test func aClassicKeyInsideTheBlobIsRefused() throws {
+        var root = try Self.rootObject(.flat)
+        root.fields.append(Self.field("NSURLSessionResumeBytesReceived", .inline(999_999)))
+        let error = try #require(throws: ResumeDataError.self) { try ResumeData(data: Self.blob(root)) }
+        #expect(error.code == .invalidArchive)
+        #expect(error.description == "$objects[1].NSURLSessionResumeBytesReceived: a Network-framework blob has no key of this name: it would be read as the resume-dictionary key")
+    }
+
+    @Test func aFileLocationOnTheRootAndInTheConsumerIsRefused() throws {
+        var root = try Self.rootObject(.nested)
+        root.fields.append(Self.field("tempFileName", .reference(.string("other.tmp"))))
+        let error = try #require(throws: ResumeDataError.self) { try ResumeData(data: Self.blob(root)) }
+        #expect(error.description == "$objects[1].tempFileName: tempFileName appears both on the root object and in responseConsumerResumeInfo")
+    }
+
+    @Test(arguments: ["currentRequest", "response", "responseConsumerResumeInfo", "responseConsumerResumeInfo.originalRequest"])
+    func anOtherKeyNamedLikeTheFormatsOwnIsNotWritten(key: String) throws {
+        var resume = try ResumeData(data: Self.blob(Self.rootObject(.flat)))
+        resume.entries[key] = "x"
+        let error = try #require(throws: ResumeDataError.self) { try resume.encoded() }
+        #expect(error.code == .unencodable)
+        let name = key.split(separator: ".").last.map(String.init) ?? key
+        #expect(error.description == "cannot write as nwurlsession: \(key): the Network-framework format uses the name \(name) for its own \(name)")
+    }
+
     // MARK: Classic containers and findings
 
     @Test(arguments: [ResumeDataContainer.xml, .binary, .keyedArchive, .keyedArchiveXML])

@@ -155,8 +155,9 @@ package enum NetworkResumeInfo {
         entries[ResumeDataKey.response] = try response.map { .data(try $0.archiveData()) }
         for (key, value) in location.leftovers { others[key] = value }
         for (key, value) in others {
-            guard entries[key] == nil else {
-                throw KeyedArchiveError(.keyConflict, "the blob has a key named like the resume-dictionary key it would be read into", keyPath: "\(rootPath).\(key)")
+            // The format has no such key; one would pass for the value its name promises.
+            guard entries[key] == nil, !ResumeDataKey.known.contains(key) else {
+                throw KeyedArchiveError(.keyConflict, "a Network-framework blob has no key of this name: it would be read as the resume-dictionary key", keyPath: "\(rootPath).\(key)")
             }
             entries[key] = value
         }
@@ -170,8 +171,15 @@ package enum NetworkResumeInfo {
         /// Values of those keys that do not fit (a `fileURL` that is not a file URL, …), kept.
         var leftovers = PropertyListDictionary()
 
+        private var taken: Set<String> = []
+
         /// Takes the field if it is one of the two; `false` for any other key.
         mutating func take(_ field: ArchivedObject.Field, keyPath: String) throws -> Bool {
+            guard field.key == NetworkResumeInfo.tempFileNameKey || field.key == NetworkResumeInfo.fileURLKey else { return false }
+            // Both on the root and in the consumer: which one a device uses is unknown.
+            guard taken.insert(field.key).inserted else {
+                throw KeyedArchiveError(.keyConflict, "\(field.key) appears both on the root object and in \(NetworkResumeInfo.consumerKey)", keyPath: keyPath)
+            }
             switch (field.key, field.value) {
             case (NetworkResumeInfo.tempFileNameKey, .reference(.string(let name))):
                 tempFileName = name
@@ -183,10 +191,8 @@ package enum NetworkResumeInfo {
                 }
             case (NetworkResumeInfo.tempFileNameKey, .reference(.null)), (NetworkResumeInfo.fileURLKey, .reference(.null)):
                 break
-            case (NetworkResumeInfo.tempFileNameKey, _), (NetworkResumeInfo.fileURLKey, _):
-                leftovers[field.key] = try NetworkResumeInfo.plainValue(field.value, keyPath: keyPath)
             default:
-                return false
+                leftovers[field.key] = try NetworkResumeInfo.plainValue(field.value, keyPath: keyPath)
             }
             return true
         }
@@ -253,14 +259,16 @@ package enum NetworkResumeInfo {
             locationFields.append(.init(key: tempFileNameKey, value: .reference(.string(name))))
         }
         let classicOnly = ResumeDataKey.known.union([fileURLKey, tempFileNameKey])
+        let structural: Set<String> = [currentRequestKey, originalRequestKey, responseKey, consumerKey, fileURLKey, tempFileNameKey]
         for (key, value) in entries where !classicOnly.contains(key) {
-            let field = ArchivedObject.Field(key: key, value: try fieldValue(value, keyPath: key))
-            if key.hasPrefix(consumerKey + ".") {
-                let innerKey = String(key.dropFirst(consumerKey.count + 1))
-                consumerOthers.append(.init(key: innerKey, value: field.value))
-            } else {
-                rootFields.append(field)
+            let inConsumer = key.hasPrefix(consumerKey + ".")
+            let name = inConsumer ? String(key.dropFirst(consumerKey.count + 1)) : key
+            // Written under such a name, the value would be read back as the format's own.
+            guard !structural.contains(name) else {
+                throw ResumeDataError(.unencodable, "\(key): the Network-framework format uses the name \(name) for its own \(name)")
             }
+            let field = ArchivedObject.Field(key: name, value: try fieldValue(value, keyPath: key))
+            if inConsumer { consumerOthers.append(field) } else { rootFields.append(field) }
         }
         let chain: [String]
         switch layout {
