@@ -173,6 +173,14 @@ package enum NetworkResumeInfo {
 
         private var taken: Set<String> = []
 
+        private mutating func take(fileURL text: String) {
+            if let path = NetworkResumeInfo.localPath(ofFileURL: text) {
+                localPath = path
+            } else {
+                leftovers[NetworkResumeInfo.fileURLKey] = .string(text)
+            }
+        }
+
         /// Takes the field if it is one of the two; `false` for any other key.
         mutating func take(_ field: ArchivedObject.Field, keyPath: String) throws -> Bool {
             guard field.key == NetworkResumeInfo.tempFileNameKey || field.key == NetworkResumeInfo.fileURLKey else { return false }
@@ -180,22 +188,37 @@ package enum NetworkResumeInfo {
             guard taken.insert(field.key).inserted else {
                 throw KeyedArchiveError(.keyConflict, "\(field.key) appears both on the root object and in \(NetworkResumeInfo.consumerKey)", keyPath: keyPath)
             }
-            switch (field.key, field.value) {
-            case (NetworkResumeInfo.tempFileNameKey, .reference(.string(let name))):
+            // Matched by value, stored inline or by reference: the format archives both as
+            // objects, but anything that reads as the right type is taken as it.
+            switch (field.key, field.value.value) {
+            case (NetworkResumeInfo.tempFileNameKey, .string(let name)?):
                 tempFileName = name
-            case (NetworkResumeInfo.fileURLKey, .reference(.url(let url))):
-                if let fileURL = URL(string: url.absoluteString), fileURL.isFileURL, !fileURL.path.isEmpty {
-                    localPath = fileURL.path
-                } else {
-                    leftovers[field.key] = .string(url.absoluteString)
-                }
-            case (NetworkResumeInfo.tempFileNameKey, .reference(.null)), (NetworkResumeInfo.fileURLKey, .reference(.null)):
+            case (NetworkResumeInfo.fileURLKey, .url(let url)?):
+                take(fileURL: url.absoluteString)
+            case (NetworkResumeInfo.fileURLKey, .string(let text)?):
+                take(fileURL: text)
+            case (_, .null?):
                 break
             default:
                 leftovers[field.key] = try NetworkResumeInfo.plainValue(field.value, keyPath: keyPath)
             }
             return true
         }
+    }
+
+    /// The path of a `file:` URL that writing back as ``fileURL(forPath:)`` reproduces; `nil`
+    /// for anything else (another scheme, a relative path), which is kept as the URL string.
+    static func localPath(ofFileURL text: String) -> String? {
+        guard let url = URL(string: text), url.isFileURL else { return nil }
+        let path = url.path
+        guard path.hasPrefix("/"), URL(string: fileURL(forPath: path))?.path == path else { return nil }
+        return path
+    }
+
+    /// The `file:` URL string of an absolute path (no file-system lookup: a blob's path names
+    /// a file on another device).
+    static func fileURL(forPath path: String) -> String {
+        URL(fileURLWithPath: path, isDirectory: false).absoluteString
     }
 
     /// The object a field refers to; `nil` for nil.
@@ -250,13 +273,22 @@ package enum NetworkResumeInfo {
 
         var locationFields: [ArchivedObject.Field] = []
         var consumerOthers: [ArchivedObject.Field] = []
-        let fileURLValue: PropertyListValue? = webKit ? entries[fileURLKey] : (resume.localPath.map(PropertyListValue.string) ?? entries[fileURLKey])
-        if let text = fileURLValue?.stringValue {
-            let url = text.hasPrefix("/") ? URL(fileURLWithPath: text).absoluteString : text
-            locationFields.append(.init(key: fileURLKey, value: .reference(.url(ArchivedURL(relativeString: url)))))
+        func url(_ text: String) -> ArchivedObject.FieldValue { .reference(.url(ArchivedURL(relativeString: text))) }
+        if !webKit, let path = resume.localPath {
+            // A relative path has no file URL of its own: it is written as it is.
+            locationFields.append(.init(key: fileURLKey, value: url(path.hasPrefix("/") ? fileURL(forPath: path) : path)))
+        } else if let value = entries[fileURLKey] {
+            // Under the wrapper, an absolute path here is the inner file's (see decode(wrapper:)).
+            switch value {
+            case .string(let text) where webKit && text.hasPrefix("/"): locationFields.append(.init(key: fileURLKey, value: url(fileURL(forPath: text))))
+            case .string(let text): locationFields.append(.init(key: fileURLKey, value: url(text)))
+            default: locationFields.append(.init(key: fileURLKey, value: try fieldValue(value, keyPath: fileURLKey)))
+            }
         }
-        if let name = resume.tempFileName ?? entries[tempFileNameKey]?.stringValue {
+        if let name = resume.tempFileName {
             locationFields.append(.init(key: tempFileNameKey, value: .reference(.string(name))))
+        } else if let value = entries[tempFileNameKey] {
+            locationFields.append(.init(key: tempFileNameKey, value: try fieldValue(value, keyPath: tempFileNameKey)))
         }
         let classicOnly = ResumeDataKey.known.union([fileURLKey, tempFileNameKey])
         let structural: Set<String> = [currentRequestKey, originalRequestKey, responseKey, consumerKey, fileURLKey, tempFileNameKey]
@@ -285,7 +317,7 @@ package enum NetworkResumeInfo {
         guard webKit else { return blob }
         var wrapper = PropertyListDictionary()
         wrapper[wrapperDataKey] = .data(blob)
-        wrapper[ResumeDataKey.localPath] = resume.localPath.map(PropertyListValue.string)
+        wrapper[ResumeDataKey.localPath] = entries[ResumeDataKey.localPath]
         return try PropertyListWriter().write(KeyedArchive.encodeDictionary(wrapper), as: .binary)
     }
 
