@@ -330,3 +330,22 @@ import Testing
         #expect(seen == 0)
     }
 }
+
+extension KeyedArchiveTreeTests {
+    /// Each byte of a real response changed in turn: a tree or a clean error, never a trap.
+    @Test func everyOneByteChangeIsATreeOrACleanError() throws {
+        let bytes = try KeyedArchiveTestSupport.realFixture("response-2020-http-secure.bplist")
+        var trees = 0
+        for offset in bytes.indices {
+            var mutated = bytes
+            mutated[offset] ^= 0x20
+            do {
+                _ = try KeyedArchiveTree(data: mutated)
+                trees += 1
+            } catch is KeyedArchiveError {
+                continue
+            }
+        }
+        #expect(trees > bytes.count / 4)
+    }
+}
