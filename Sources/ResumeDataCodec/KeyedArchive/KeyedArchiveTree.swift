@@ -31,8 +31,11 @@ package struct KeyedArchiveTree: Sendable {
 
     /// An object expanded in the tree.
     package struct Object: Sendable, Hashable {
+        /// Its index in `$objects`.
         package var uid: UInt64
+        /// `$classname`.
         package var className: String
+        /// `$classes`, most derived first.
         package var classChain: [String]
         /// The fields other than `$class` (and, for dictionaries and arrays, other than
         /// `NS.keys` / `NS.objects`, shown as ``entries`` and ``items``), in archive order.
@@ -45,13 +48,17 @@ package struct KeyedArchiveTree: Sendable {
 
     /// A field of an object.
     package struct Field: Sendable, Hashable {
+        /// The key, e.g. `NS.relative`.
         package var key: String
+        /// What it holds.
         package var node: Node
     }
 
     /// A key and value of a dictionary.
     package struct Entry: Sendable, Hashable {
+        /// The key object (a string in every archive Apple writes).
         package var key: Node
+        /// The value object.
         package var value: Node
     }
 
