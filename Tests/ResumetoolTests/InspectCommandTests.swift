@@ -99,6 +99,38 @@ import Testing
         #expect(lines.contains("    secure layout, length 7,936,993 bytes (7.6 MiB), made 2001-01-01T00:00:00Z"))
     }
 
+    /// Hostile numbers in a Network-framework blob and its response: shown, never a trap.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300])
+    func hostileNumbersInANetworkFrameworkBlob(_ number: Double) throws {
+        let folder = try TemporaryDirectory()
+        var resume = try SampleGenerator.network(layout: .flat)
+        var response = try #require(resume.response)
+        response.items[1] = .reference(.real(PropertyListReal(number)))
+        response.items[3] = .reference(.integer(PropertyListInteger(Int64.min)))
+        response.items[5] = .reference(.integer(PropertyListInteger(Int64.max)))
+        resume.entries[ResumeDataKey.response] = .data(try response.archiveData())
+        resume.entries["priority"] = .real(PropertyListReal(number))
+        resume.entries["earliestBeginDate"] = .date(Date(timeIntervalSinceReferenceDate: number.isFinite ? number : 0))
+        let path = folder.path("nw.resumedata")
+        try resume.encoded().write(to: URL(fileURLWithPath: path))
+
+        let text = try EndToEnd.run(["inspect", path])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  bytes received:     not in the blob (the partial file's size); 9,223,372,036,854,775,807 bytes in all"))
+        #expect(lines.contains("  response:           NSHTTPURLResponse -9223372036854775808 application/octet-stream \(SampleGenerator.realURL)"))
+        // A creation time that is no date is left out.
+        let details = try #require(lines.first { $0.hasPrefix("    secure layout, length") })
+        #expect(details.contains("made") == (number.isFinite))
+        let json = try EndToEnd.run(["inspect", "--json", path])
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["response"] as? [String: Any])?["expectedContentLength"] as? Int64 == Int64.max)
+        let archive = try EndToEnd.run(["archive", path])
+        #expect(archive.status == 0)
+        #expect(archive.stderr == "")
+    }
+
     @Test func anUnreadableResponseIsAFinding() throws {
         let folder = try TemporaryDirectory()
         var resume = try SampleGenerator.base(container: .keyedArchive, layout: .secure)
