@@ -85,12 +85,17 @@ public final class Downloader: Sendable {
             if let path = found.path {
                 partial = path
             } else {
-                if decoded.checkpoint.bytesReceived > 0 {
+                if decoded.checkpoint.bytesReceived > 0 || decoded.offsetFromPartialFile {
                     warnings.append("no partial file named by the blob is in \(ResumeCheckpoint.absolute(folder)); starting from zero")
                 }
                 decoded.checkpoint.bytesReceived = 0
                 partial = destination + ".part"
             }
+        }
+        if decoded.offsetFromPartialFile {
+            // The trusted file's size is the offset; with no strong ETag the task proves the last
+            // 64 KiB again before appending, as for any unproven bytes.
+            decoded.checkpoint.bytesReceived = self.files.size(of: partial) ?? 0
         }
         let task = DownloadTask(
             origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
@@ -152,8 +157,12 @@ public final class Downloader: Sendable {
                 continue
             }
             let found = self.partialFile(for: decoded, in: directory)
+            var checkpoint = decoded.checkpoint
+            if decoded.offsetFromPartialFile {
+                checkpoint.bytesReceived = found.path.flatMap(self.files.size(of:)) ?? 0
+            }
             let task = DownloadTask(
-                origin: .checkpoint(decoded.checkpoint), destination: destination,
+                origin: .checkpoint(checkpoint), destination: destination,
                 partialPath: found.path ?? destination + ".part",
                 expectedSHA256: nil, configuration: self.configuration, warnings: found.warnings,
                 calls: self.files.calls)

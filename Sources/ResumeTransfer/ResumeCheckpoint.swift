@@ -15,6 +15,9 @@ enum ResumeCheckpoint {
         var localPath: String?
         /// The container the blob came in.
         var container: ResumeDataContainer
+        /// The blob states no byte count (the Network-framework format): the checkpoint's is 0
+        /// until the caller sets it to the size of the partial file it trusts.
+        var offsetFromPartialFile = false
     }
 
     /// Our own key (spec §8): the expected SHA-256 the download was started with. Apple's reader
@@ -94,7 +97,8 @@ enum ResumeCheckpoint {
         if let method = currentRequest?.httpMethod, method.uppercased() != "GET" {
             throw .invalidResumeData("the request is \(method), only GET can be resumed")
         }
-        guard let bytes = resume.bytesReceived else {
+        let offsetFromPartialFile = resume.bytesReceived == nil && resume.container.isNetworkFramework
+        guard let bytes = offsetFromPartialFile ? 0 : resume.bytesReceived else {
             throw .invalidResumeData("NSURLSessionResumeBytesReceived is missing")
         }
         guard bytes >= 0 else {
@@ -110,13 +114,14 @@ enum ResumeCheckpoint {
             currentURL: url,
             extraHeaders: headers,
             bytesReceived: bytes,
-            entityTag: resume.entityTag,
-            lastModified: resume.serverDownloadDate,
+            // A Network-framework blob keeps its validators only in the archived response.
+            entityTag: resume.effectiveEntityTag,
+            lastModified: resume.effectiveServerDownloadDate,
             expectedSHA256: resume.entries[expectedSHA256Key]?.stringValue.flatMap(normalizedSHA256)
         )
         return Decoded(
             checkpoint: checkpoint, tempFileName: resume.tempFileName, localPath: resume.localPath,
-            container: resume.container)
+            container: resume.container, offsetFromPartialFile: offsetFromPartialFile)
     }
 
     /// Lowercase hex when `text` is 64 hex digits; nil otherwise (a malformed value is ignored

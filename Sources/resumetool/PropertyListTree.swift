@@ -61,7 +61,7 @@ enum PropertyListTree {
 
     /// A key printed bare when it is plain, quoted when it has spaces, is empty, or could be
     /// mistaken for the tree's own punctuation.
-    private static func quotedIfNeeded(_ key: String) -> String {
+    static func quotedIfNeeded(_ key: String) -> String {
         let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "$_-.".unicodeScalars.contains(scalar)
         }

@@ -92,7 +92,7 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
             invalidResumeData($0, containing: "byte 0x1183")
         }
         #expect { try ResumeCheckpoint.decode(try sample("newer-obscured-format.resumedata")) } throws: {
-            invalidResumeData($0, containing: "TedLasso")
+            invalidResumeData($0, containing: "not an NWURLSessionDownloadResumeInfo")
         }
         #expect { try ResumeCheckpoint.decode(Data("not a plist".utf8)) } throws: { invalidResumeData($0, containing: "1:1: ") }
 
