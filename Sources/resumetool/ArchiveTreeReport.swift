@@ -6,25 +6,11 @@ import ResumeDataCodec
 struct ArchiveTreeReport {
     let name: String
     let tree: KeyedArchiveTree
-    /// Whether the bytes were Network-framework resume data, whose first 8 bytes were XOR-ed back.
-    let wasObscured: Bool
-
-    /// Reads and resolves; a failure becomes a diagnostic with the byte position or key path.
-    init(_ argument: String) throws(Diagnostic) {
-        let input = InputFile(argument)
-        var bytes = try input.read()
-        name = input.displayName
-        // Network-framework resume data is a keyed archive once its first bytes are XOR-ed back.
-        wasObscured = NetworkResumeInfo.isObscured(bytes)
-        if wasObscured { bytes = NetworkResumeInfo.xored(bytes) }
-        do {
-            tree = try KeyedArchiveTree(data: bytes)
-        } catch let error as KeyedArchiveError {
-            if let underlying = error.underlying { throw Diagnostic(file: name, underlying) }
-            throw Diagnostic(file: name, message: InspectReport.visible(error.description))
-        } catch {
-            throw Diagnostic(file: name, message: "\(error)")
-        }
+    /// Resolves the archive in `bytes` (Network-framework data too); throws what
+    /// ``KeyedArchiveTree`` throws.
+    init(name: String, bytes: Data) throws {
+        self.name = name
+        tree = try KeyedArchiveTree(data: bytes)
     }
 
     // MARK: Text
@@ -33,7 +19,7 @@ struct ArchiveTreeReport {
         let archive = tree.archive
         var out = "\(InspectReport.visible(name)): \(InspectReport.visible(archive.archiver)) archive, version \(archive.version), "
             + "\(archive.objects.count) objects, top key \(PropertyListTree.quoted(archive.topKey))"
-            + (wasObscured ? " (Network-framework resume data: first 8 bytes XOR-ed with \"TedLasso\", undone)" : "") + "\n"
+            + (tree.wasObscured ? " (Network-framework resume data: first 8 bytes XOR-ed with \"TedLasso\", undone)" : "") + "\n"
         append(tree.root, label: "$top." + PropertyListTree.quotedIfNeeded(archive.topKey), indent: 0, to: &out)
         return out
     }
@@ -99,7 +85,7 @@ struct ArchiveTreeReport {
     var json: JSONValue {
         let archive = tree.archive
         return .object([
-            ("xorUndone", .bool(wasObscured)),
+            ("xorUndone", .bool(tree.wasObscured)),
             ("archiver", .string(archive.archiver)),
             ("version", .number(archive.version.description)),
             ("topKey", .string(archive.topKey)),

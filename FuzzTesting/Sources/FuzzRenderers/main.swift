@@ -3,8 +3,8 @@ import FuzzCommon
 import ResumeDataCodec
 
 // Every output the CLI renders from a decoded plist or blob: `plist print`, `plist convert` to
-// XML, binary and JSON, `inspect` as text and JSON with the validator's findings, `convert` to
-// each container. The renderers are the CLI's own files, compiled in through symlinks (an
+// XML, binary and JSON, `archive` as text and JSON, `inspect` as text and JSON with the
+// validator's findings, `convert` to each container. The renderers are the CLI's own files, compiled in through symlinks (an
 // executable target cannot be imported). Properties: nothing traps; what claims to be JSON,
 // XML or a plist parses again.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -25,6 +25,11 @@ public func fuzzRenderers(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         } catch {
             propertyFailed("FuzzRenderers", "our \(format) output does not read: \(error)")
         }
+    }
+
+    if let archive = try? ArchiveTreeReport(name: "archive", bytes: data) {
+        _ = archive.text
+        mustParseJSON(archive.json.rendered(), "archive --json")
     }
 
     guard let resume = try? ResumeData(data: data) else { return 0 }

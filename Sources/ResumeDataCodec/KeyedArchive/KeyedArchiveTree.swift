@@ -9,14 +9,17 @@ import Foundation
 /// to it is a ``Node/seen(uid:className:cycle:)`` marker, `cycle` when it is one of the objects
 /// that contain it. So the tree has at most one expansion per object, and its size is bounded by
 /// the archive's; its depth is bounded by ``KeyedArchiveOptions/maximumDepth``.
-package struct KeyedArchiveTree: Sendable {
+public struct KeyedArchiveTree: Sendable {
     /// The archive shown.
-    package var archive: KeyedArchive
+    public var archive: KeyedArchive
     /// The object `$top` points at.
-    package var root: Node
+    public var root: Node
+    /// Whether the bytes were Network-framework resume data, whose first 8 bytes are XOR-ed with
+    /// `TedLasso` (spec §6) and were XOR-ed back before reading.
+    public var wasObscured = false
 
     /// One value of the tree.
-    package indirect enum Node: Sendable, Hashable {
+    public indirect enum Node: Sendable, Hashable {
         /// UID 0, `$null`.
         case null
         /// A value stored in `$objects` (with its UID) or inline in an object (`uid` nil).
@@ -30,48 +33,51 @@ package struct KeyedArchiveTree: Sendable {
     }
 
     /// An object expanded in the tree.
-    package struct Object: Sendable, Hashable {
+    public struct Object: Sendable, Hashable {
         /// Its index in `$objects`.
-        package var uid: UInt64
+        public var uid: UInt64
         /// `$classname`.
-        package var className: String
+        public var className: String
         /// `$classes`, most derived first.
-        package var classChain: [String]
+        public var classChain: [String]
         /// The fields other than `$class` (and, for dictionaries and arrays, other than
         /// `NS.keys` / `NS.objects`, shown as ``entries`` and ``items``), in archive order.
-        package var fields: [Field]
+        public var fields: [Field]
         /// For `NSDictionary` and its subclasses: key and value pairs.
-        package var entries: [Entry]?
+        public var entries: [Entry]?
         /// For `NSArray`, `NSSet` and their subclasses: the elements.
-        package var items: [Node]?
+        public var items: [Node]?
     }
 
     /// A field of an object.
-    package struct Field: Sendable, Hashable {
+    public struct Field: Sendable, Hashable {
         /// The key, e.g. `NS.relative`.
-        package var key: String
+        public var key: String
         /// What it holds.
-        package var node: Node
+        public var node: Node
     }
 
     /// A key and value of a dictionary.
-    package struct Entry: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable {
         /// The key object (a string in every archive Apple writes).
-        package var key: Node
+        public var key: Node
         /// The value object.
-        package var value: Node
+        public var value: Node
     }
 
-    /// Reads an archive (binary or XML) and resolves it.
+    /// Reads an archive (binary or XML, or Network-framework resume data, whose XOR is undone)
+    /// and resolves it.
     /// - Throws: ``KeyedArchiveError`` naming the key path at fault.
-    package init(data: Data, options: KeyedArchiveOptions = .default) throws {
-        try self.init(archive: KeyedArchive(data: data, options: options))
+    public init(data: Data, options: KeyedArchiveOptions = .default) throws {
+        let obscured = NetworkResumeInfo.isObscured(data)
+        try self.init(archive: KeyedArchive(data: obscured ? NetworkResumeInfo.xored(data) : data, options: options))
+        self.wasObscured = obscured
     }
 
     /// Resolves an archive.
     /// - Throws: ``KeyedArchiveError``: a UID out of range, a malformed class, objects nested
     ///   deeper than the limit, each with the key path where it was found.
-    package init(archive: KeyedArchive) throws {
+    public init(archive: KeyedArchive) throws {
         self.archive = archive
         var walker = Walker(archive: archive)
         root = try walker.node(uid: archive.rootUID, keyPath: "$top.\(archive.topKey)")
