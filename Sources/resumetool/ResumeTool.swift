@@ -15,7 +15,7 @@ struct ResumeTool: AsyncParsableCommand {
         subcommands: [
             InspectCommand.self, ValidateCommand.self, ConvertCommand.self, RepairCommand.self,
             RebuildCommand.self, RelocateCommand.self, DiscardCommand.self, PlistCommand.self,
-            DownloadCommand.self, ResumeCommand.self, RecoverCommand.self,
+            DownloadCommand.self, ResumeCommand.self, RecoverCommand.self, ScanCommand.self,
         ]
     )
 }
