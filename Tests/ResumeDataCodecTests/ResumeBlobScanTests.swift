@@ -144,6 +144,25 @@ import Testing
         #expect(search.blobs(in: nested).map(\.keyPath) == ["d.d.d.d.d.d"])
     }
 
+    /// The deepest input the limits let through, on a thread with the small stack Swift
+    /// concurrency gives tasks on Linux: every nesting level as deep as the reader accepts.
+    @Test func deepestNestingDoesNotExhaustTheStack() throws {
+        let search = ResumeBlobSearch()
+        func buried(_ value: PropertyListValue, depth: Int) -> PropertyListValue {
+            (0..<depth).reduce(value) { inner, _ in .array([inner]) }
+        }
+        var bytes = try Self.blob(.binary)
+        for _ in 0..<search.maximumNesting {
+            bytes = try PropertyListWriter().write(buried(.data(bytes), depth: search.readOptions.maximumDepth - 1), as: .binary)
+        }
+        let found = search.blobs(in: bytes)
+        #expect(found.count == 1)
+        #expect(found.first?.keyPath?.hasPrefix("[0][0]") == true)
+        // One level deeper than the reader accepts: not parsed, no blob, no crash.
+        let tooDeep = try PropertyListWriter().write(buried(.data(try Self.blob(.binary)), depth: search.readOptions.maximumDepth + 1), as: .binary)
+        #expect(search.blobs(in: tooDeep).isEmpty)
+    }
+
     // MARK: Containers and partial files
 
     static let uuid = "8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F"

@@ -16,11 +16,13 @@ package struct ResumeBlobSearch: Sendable {
     package var maximumParsedValues = 10_000
     /// The most blobs reported from one file.
     package var maximumBlobs = 1_000
-    /// Limits for each property list parsed, the file and every nested one.
-    package var readOptions = PropertyListReadOptions(maximumDepth: 64, maximumObjectCount: 1_000_000,
+    /// Limits for each property list parsed, the file and every nested one. The depth is
+    /// lower than the readers' default because the search recurses once per level on top of
+    /// the reader, and again in each nested value: preferences and caches nest a few levels.
+    package var readOptions = PropertyListReadOptions(maximumDepth: 32, maximumObjectCount: 1_000_000,
                                                       maximumInputSize: 64 << 20, duplicateKeys: .keepLast)
     /// Limits for each keyed archive decoded.
-    package var archiveOptions = KeyedArchiveOptions(maximumObjectCount: 1_000_000, maximumDepth: 64, maximumValueCount: 1_000_000)
+    package var archiveOptions = KeyedArchiveOptions(maximumObjectCount: 1_000_000, maximumDepth: 32, maximumValueCount: 1_000_000)
 
     package init() {}
 
