@@ -45,7 +45,14 @@ struct TreeWalker {
         var stack: [String] = [root]
         var isRoot = true
         while let folder = stack.popLast() {
-            guard let listing = list(folder, followLink: isRoot) else {
+            let listing: Listing
+            switch list(folder, followLink: isRoot) {
+            case .listed(let found): listing = found
+            // A root inside another root, or given twice: its files were scanned already.
+            case .seenBefore:
+                isRoot = false
+                continue
+            case .failed:
                 if isRoot { return false }
                 continue
             }
@@ -76,31 +83,39 @@ struct TreeWalker {
         var folders: [String] = []
     }
 
+    private enum ListingOutcome {
+        case listed(Listing)
+        case seenBefore
+        case failed
+    }
+
     /// The regular files and folders directly in `folder`, sorted; links, devices, sockets and
-    /// pipes left out. `nil` (with an error recorded) when it cannot be read or was seen before.
-    private mutating func list(_ folder: String, followLink: Bool) -> Listing? {
+    /// pipes left out. A folder that cannot be read gets an error recorded.
+    private mutating func list(_ folder: String, followLink: Bool) -> ListingOutcome {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followLink ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             // ELOOP / ENOTDIR: it was replaced by a link or a file after it was listed.
-            if !followLink, errno == ELOOP || errno == ENOTDIR { return nil }
+            if !followLink, errno == ELOOP || errno == ENOTDIR { return .failed }
             errors.append(Diagnostic(file: folder, message: "cannot read the folder: \(Self.describe(errno))"))
-            return nil
+            return .failed
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             errors.append(Diagnostic(file: folder, message: "cannot read the folder: \(Self.describe(errno))"))
             close(descriptor)
-            return nil
+            return .failed
         }
         guard visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else {
-            errors.append(Diagnostic(file: folder, message: "skipped: the same folder was already scanned under another path (a bind mount?)"))
+            if !followLink {
+                errors.append(Diagnostic(file: folder, message: "skipped: already scanned (as another DIR, or under another path through a bind mount)"))
+            }
             close(descriptor)
-            return nil
+            return .seenBefore
         }
         guard let directory = fdopendir(descriptor) else {
             errors.append(Diagnostic(file: folder, message: "cannot read the folder: \(Self.describe(errno))"))
             close(descriptor)
-            return nil
+            return .failed
         }
         defer { closedir(directory) }
         var listing = Listing()
@@ -140,7 +155,7 @@ struct TreeWalker {
         }
         listing.files.sort(by: Self.byteOrder)
         listing.folders.sort(by: Self.byteOrder)
-        return listing
+        return .listed(listing)
     }
 
     /// Size and modification time of the regular file at `path`, found without following any

@@ -375,6 +375,15 @@ import Testing
         #expect(text.stdout == "0 files scanned: 0 blobs, 0 orphan partial files, 1 error\n")
     }
 
+    /// A root inside another is scanned once, without an error.
+    @Test func overlappingRoots() throws {
+        let tree = try Tree()
+        let result = try tree.run(["scan", "--csv", "tree", "tree/loose", "tree"])
+        #expect(result.status == 0)
+        #expect(result.stderr == Self.lockedError)
+        #expect(try Self.parseCSV(result.stdout).count == 5)
+    }
+
     @Test func usage() throws {
         let both = try ToolRunner.run(["scan", "--json", "--csv", "."])
         #expect(both.status == 64)
