@@ -105,6 +105,10 @@ import Testing
             loose.entityTag = "\"l\""
             try write(loose.encoded(), "tree/loose/\(ScanTests.looseName)")
 
+            // A pipe would block a reader that opened it; a file no one may read is an error.
+            try #require(mkfifo(path("\(a)/Documents/pipe"), 0o644) == 0)
+            try write(prefs.encoded(), "\(a)/Documents/secret.plist")
+            try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path("\(a)/Documents/secret.plist"))
             try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path("\(a)/Documents/locked"))
         }
 
@@ -137,7 +141,11 @@ import Testing
         }
     }
 
-    static let lockedError = "\(containerA)/Documents/locked: error: cannot read the folder: Permission denied\n"
+    static let lockedError = """
+        \(containerA)/Documents/locked: error: cannot read the folder: Permission denied
+        \(containerA)/Documents/secret.plist: error: cannot open: Permission denied
+
+        """
 
     @Test func text() throws {
         let tree = try Tree()
@@ -194,7 +202,7 @@ import Testing
             findings:
               error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file CFNetworkDownload_L00se.tmp does not exist
 
-        16 files scanned: 4 blobs, 2 orphan partial files, 1 error
+        17 files scanned: 4 blobs, 2 orphan partial files, 2 errors
 
         """
 
@@ -288,9 +296,8 @@ import Testing
         for orphan in orphans { #expect(Set(orphan.keys) == ["path", "appContainer", "size", "modified"]) }
 
         let errors = try #require(top["errors"] as? [[String: Any]])
-        #expect(errors.count == 1)
-        #expect(errors.first?["path"] as? String == "\(Self.containerA)/Documents/locked")
-        #expect(errors.first?["message"] as? String == "cannot read the folder: Permission denied")
+        #expect(errors.map { $0["path"] as? String } == ["\(Self.containerA)/Documents/locked", "\(Self.containerA)/Documents/secret.plist"])
+        #expect(errors.map { $0["message"] as? String } == ["cannot read the folder: Permission denied", "cannot open: Permission denied"])
     }
 
     @Test func csv() throws {

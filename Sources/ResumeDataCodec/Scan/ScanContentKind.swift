@@ -24,7 +24,7 @@ package enum ScanContentKind: Sendable, Hashable {
             self = .networkFramework
         } else if BinaryPropertyListReader.hasMagic(prefix) {
             self = .binaryPropertyList
-        } else if Self.isXMLPropertyList(Array(prefix.prefix(Self.prefixLength))) {
+        } else if Self.mayBeXML(prefix), Self.isXMLPropertyList(Array(prefix.prefix(Self.prefixLength))) {
             self = .xmlPropertyList
         } else {
             self = .notAPropertyList
@@ -35,6 +35,18 @@ package enum ScanContentKind: Sendable, Hashable {
     private static let plistTag = Array("<plist".utf8)
     private static let doctypeTag = Array("<!DOCTYPE plist".utf8)
     private static let declaration = Array("<?xml".utf8)
+
+    /// Whether the first byte that is not a byte-order mark or white space is `<`: most files
+    /// fail this at their first byte, before anything is copied.
+    private static func mayBeXML(_ bytes: some Collection<UInt8>) -> Bool {
+        for byte in bytes.prefix(prefixLength) {
+            switch byte {
+            case 0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D: continue
+            default: return byte == UInt8(ascii: "<")
+            }
+        }
+        return false
+    }
 
     /// `<plist` or `<!DOCTYPE plist` first (after a byte-order mark and white space), or an XML
     /// declaration followed by one of them within the prefix. Other XML (HTML, SVG, storyboards)
