@@ -101,7 +101,9 @@ def run(binary, root):
     text = result.stderr
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1))
     cpu = int(re.search(r"Percent of CPU this job got: (\d+)%", text).group(1))
-    return seconds, rss, cpu
+    cpu_seconds = float(re.search(r"User time \(seconds\): ([\d.]+)", text).group(1)) + \
+        float(re.search(r"System time \(seconds\): ([\d.]+)", text).group(1))
+    return seconds, rss, cpu, cpu_seconds
 
 
 def main():
@@ -127,17 +129,22 @@ def main():
     if len(report["blobs"]) != expected_blobs:
         raise SystemExit("the scan did not find every blob: the timing would mean nothing")
 
+    load_before = os.getloadavg()[0]
     runs = []
     for index in range(args.runs):
-        seconds, rss, cpu = run(args.binary, args.root)
-        runs.append((seconds, rss, cpu))
-        log(f"  run {index + 1}/{args.runs}: {seconds:.2f} s, {made / seconds:,.0f} files/s, peak RSS {rss / 1024:.1f} MiB, CPU {cpu} %")
-    rates = [made / s for s, _, _ in runs]
-    print(f"scan {made:,} files ({total / 2**20:,.0f} MiB), {args.runs} runs:")
+        seconds, rss, cpu, cpu_seconds = run(args.binary, args.root)
+        runs.append((seconds, rss, cpu, cpu_seconds))
+        log(f"  run {index + 1}/{args.runs}: {seconds:.3f} s, {made / seconds:,.0f} files/s, peak RSS {rss / 1024:.1f} MiB, "
+            f"CPU {cpu} % ({cpu_seconds:.2f} s), load average {os.getloadavg()[0]:.2f}")
+    rates = [made / r[0] for r in runs]
+    print(f"scan {made:,} files ({total / 2**20:,.0f} MiB), {args.runs} runs, load average before/after "
+          f"{load_before:.2f}/{os.getloadavg()[0]:.2f} ({os.cpu_count()} cores):")
     print(f"  files/s: median {statistics.median(rates):,.0f}, min – max {min(rates):,.0f} – {max(rates):,.0f}")
-    print(f"  wall: median {statistics.median(s for s, _, _ in runs):.3f} s")
-    print(f"  peak RSS: max {max(r for _, r, _ in runs) / 1024:.1f} MiB, median {statistics.median(r for _, r, _ in runs) / 1024:.1f} MiB")
-    print(f"  CPU: median {statistics.median(c for _, _, c in runs)} % (200 % = both cores busy)")
+    print(f"  wall: median {statistics.median(r[0] for r in runs):.3f} s")
+    print(f"  CPU time (user + system): median {statistics.median(r[3] for r in runs):.3f} s, "
+          f"{made / statistics.median(r[3] for r in runs):,.0f} files per CPU second")
+    print(f"  peak RSS: max {max(r[1] for r in runs) / 1024:.1f} MiB, median {statistics.median(r[1] for r in runs) / 1024:.1f} MiB")
+    print(f"  CPU: median {statistics.median(r[2] for r in runs)} %, max {max(r[2] for r in runs)} % (200 % = both cores busy)")
     if not args.keep:
         shutil.rmtree(args.root, ignore_errors=True)
 
