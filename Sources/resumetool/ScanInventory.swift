@@ -45,11 +45,14 @@ struct ScanInventory {
         func status(of path: String) -> FileStatus? {
             knownFiles[path] ?? TreeWalker.regularFileStatus(atPath: path, roots: roots)
         }
+        let absoluteRoots = roots.map { root in
+            (absolute: (realpath(root, nil).map { path in defer { free(path) }; return String(cString: path) }) ?? root, spelled: root)
+        }
         var paired: Set<String> = []
         for file in sorted {
             let container = AppContainerLayout.containerRoot(of: file.path, containers: walker.containers)
             for found in file.blobs {
-                let pairing = Self.pair(found, container: container, roots: roots, uuidFolders: walker.uuidFolders, status: status)
+                let pairing = Self.pair(found, container: container, roots: absoluteRoots, uuidFolders: walker.uuidFolders, status: status)
                 if let partial = pairing.partial { paired.insert(partial.path) }
                 blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
                                   partialFile: pairing.partial, modified: file.status.modified,
@@ -71,7 +74,7 @@ struct ScanInventory {
     }
 
     /// `TempFileName` in the container's `tmp/` first (what devices since iOS 9 use), then `LocalPath`.
-    private static func pair(_ found: FoundResumeBlob, container: String?, roots: [String], uuidFolders: [String: [String]],
+    private static func pair(_ found: FoundResumeBlob, container: String?, roots: [(absolute: String, spelled: String)], uuidFolders: [String: [String]],
                              status: (String) -> FileStatus?) -> Pairing {
         var pairing = Pairing()
         if let name = found.resumeData?.tempFileName {

@@ -188,18 +188,21 @@ import Testing
     @Test func localPathCandidates() {
         let device = "/private/var/mobile/Containers/Data/Application/\(Self.uuid)/tmp/CFNetworkDownload_A.tmp"
         let scanned = "/cases/7/Application/\(Self.uuid)"
-        #expect(AppContainerLayout.localPathCandidates(device, roots: ["/cases/7"], containerRoot: "/cases/7/Application/OTHER",
+        #expect(AppContainerLayout.localPathCandidates(device, roots: [("/cases/7", "/cases/7")], containerRoot: "/cases/7/Application/OTHER",
                                                        uuidFolders: [Self.uuid: [scanned]])
                 == [scanned + "/tmp/CFNetworkDownload_A.tmp", "/cases/7/Application/OTHER/tmp/CFNetworkDownload_A.tmp"])
         // Lower-case UUIDs in the path match folders indexed by their upper-case name.
         #expect(AppContainerLayout.localPathCandidates(device.lowercased(), roots: [], containerRoot: nil, uuidFolders: [Self.uuid: [scanned]])
                 == [scanned + "/tmp/cfnetworkdownload_a.tmp"])
-        // A path already inside a scanned root is the first candidate.
-        #expect(AppContainerLayout.localPathCandidates("/Users/me/Downloads/a.download/a", roots: ["/Users/me"], containerRoot: "/Users/me",
-                                                       uuidFolders: [:]) == ["/Users/me/Downloads/a.download/a"])
-        #expect(AppContainerLayout.localPathCandidates("/Users/mex/a", roots: ["/Users/me"], containerRoot: nil, uuidFolders: [:]).isEmpty)
-        #expect(AppContainerLayout.localPathCandidates("/var/\(Self.uuid)/../../etc/passwd", roots: ["/"], containerRoot: "/c", uuidFolders: [:]).isEmpty)
-        #expect(AppContainerLayout.localPathCandidates("tmp/relative", roots: ["/"], containerRoot: "/c", uuidFolders: [:]).isEmpty)
+        // A path already inside a scanned root is the first candidate, spelled from the root as given.
+        #expect(AppContainerLayout.localPathCandidates("/Users/me/Downloads/a.download/a", roots: [("/Users/me", "/Users/me")],
+                                                       containerRoot: "/Users/me", uuidFolders: [:]) == ["/Users/me/Downloads/a.download/a"])
+        #expect(AppContainerLayout.localPathCandidates("/Users/me/Downloads/a.download/a", roots: [("/Users/me", ".")],
+                                                       containerRoot: nil, uuidFolders: [:]) == ["./Downloads/a.download/a"])
+        #expect(AppContainerLayout.localPathCandidates("/Users/me/a", roots: [("/", "/")], containerRoot: nil, uuidFolders: [:]) == ["/Users/me/a"])
+        #expect(AppContainerLayout.localPathCandidates("/Users/mex/a", roots: [("/Users/me", "/Users/me")], containerRoot: nil, uuidFolders: [:]).isEmpty)
+        #expect(AppContainerLayout.localPathCandidates("/var/\(Self.uuid)/../../etc/passwd", roots: [("/", "/")], containerRoot: "/c", uuidFolders: [:]).isEmpty)
+        #expect(AppContainerLayout.localPathCandidates("tmp/relative", roots: [("/", "/")], containerRoot: "/c", uuidFolders: [:]).isEmpty)
         #expect(AppContainerLayout.localPathCandidates("/var/\(Self.uuid)", roots: [], containerRoot: "/c", uuidFolders: [:]).isEmpty)
     }
 

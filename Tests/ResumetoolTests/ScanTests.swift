@@ -382,6 +382,40 @@ import Testing
         #expect(text.stdout == "0 files scanned: 0 blobs, 0 orphan partial files, 1 error\n")
     }
 
+    /// A LocalPath that names a file in the tree by its absolute path is found from a root given
+    /// relative to the working folder (as `scan .` in a Mac's home), and that file is no orphan.
+    @Test func absoluteLocalPathInsideTheTree() throws {
+        let directory = try TemporaryDirectory()
+        let home = directory.url.appendingPathComponent("home")
+        let partial = home.appendingPathComponent("Downloads/disk.img.download/disk.img")
+        try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(repeating: 9, count: 300).write(to: partial)
+        var resume = ResumeData(container: .keyedArchiveXML)
+        resume.downloadURL = "https://example.com/disk.img"
+        resume.bytesReceived = 300
+        resume.localPath = try #require(realpath(partial.path, nil).map { path in defer { free(path) }; return String(cString: path) })
+        resume.serverDownloadDate = "Tue, 17 Nov 2026 09:12:44 GMT"
+        let blob = home.appendingPathComponent("Library/Caches/com.example.browser/resume")
+        try FileManager.default.createDirectory(at: blob.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try resume.encoded().write(to: blob)
+
+        let result = try ToolRunner.run(["scan", "--csv", "home"], in: directory.url)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let rows = try Self.parseCSV(result.stdout)
+        try #require(rows.count == 2)
+        let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
+        #expect(row["path"] == "home/Library/Caches/com.example.browser/resume")
+        #expect(row["appContainer"] == "home")
+        #expect(row["container"] == "keyed-archive-xml")
+        #expect(row["localPath"] == resume.localPath)
+        #expect(row["partialFilePath"] == "home/Downloads/disk.img.download/disk.img")
+        #expect(row["partialFileSize"] == "300")
+        #expect(row["findings"] == "")
+        let text = try ToolRunner.run(["scan", "home"], in: directory.url)
+        #expect(text.stdout.hasSuffix("2 files scanned: 1 blob, 0 orphan partial files, 0 errors\n"))
+    }
+
     /// A root inside another is scanned once, without an error.
     @Test func overlappingRoots() throws {
         let tree = try Tree()

@@ -26,20 +26,25 @@ package enum AppContainerLayout {
     }
 
     /// Paths inside the scanned tree where a device's `LocalPath` may now be, best first:
-    /// the path itself when it lies under a scanned root; then, after taking off the device's
+    /// the path itself when it lies under a scanned root (spelled from the root as the walk
+    /// spells it, so `scan .` in a Mac's home finds `/Users/me/…`); then, after taking off the device's
     /// prefix up to the app container's UUID folder (`…/Application/8C1F…/`), the rest under every
     /// scanned folder of that UUID, and under the blob's own app container (a reinstalled app
     /// gets a new UUID).
     /// - Parameters:
+    ///   - roots: each scanned root's absolute path (symbolic links resolved) and its spelling.
     ///   - uuidFolders: scanned folders named like a container UUID, by that name.
-    package static func localPathCandidates(_ localPath: String, roots: [String], containerRoot: String?,
+    package static func localPathCandidates(_ localPath: String, roots: [(absolute: String, spelled: String)], containerRoot: String?,
                                             uuidFolders: [String: [String]]) -> [String] {
         var candidates: [String] = []
         func add(_ path: String) { if !candidates.contains(path) { candidates.append(path) } }
         let components = localPath.split(separator: "/", omittingEmptySubsequences: true)
         // `..` could step out of the folder it was joined to.
         guard localPath.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0 == "." }) else { return [] }
-        if roots.contains(where: { isInside(localPath, folder: $0) }) { add(localPath) }
+        for root in roots where isInside(localPath, folder: root.absolute) {
+            let rest = localPath.utf8.dropFirst(root.absolute.utf8.count).drop { $0 == UInt8(ascii: "/") }
+            add(rest.isEmpty ? root.spelled : join(root.spelled, String(decoding: rest, as: UTF8.self)))
+        }
         guard let uuidIndex = components.lastIndex(where: { isContainerUUID($0) }), uuidIndex + 1 < components.count else {
             return candidates
         }
