@@ -416,6 +416,27 @@ import Testing
         #expect(text.stdout.hasSuffix("2 files scanned: 1 blob, 0 orphan partial files, 0 errors\n"))
     }
 
+    /// A property list over 64 MiB is not read (its first bytes are all that is looked at); one
+    /// just under the limit is. Both are a blob followed by white space, which XML allows.
+    @Test func largePropertyListsAreNotRead() throws {
+        let directory = try TemporaryDirectory()
+        var resume = ResumeData(container: .xml)
+        resume.downloadURL = "https://example.com/big"
+        resume.bytesReceived = 1
+        resume.entityTag = "\"e\""
+        let blob = try resume.encoded()
+        let limit = 64 << 20
+        for (name, size) in [("under", limit), ("over", limit + 1)] {
+            try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("tree"), withIntermediateDirectories: true)
+            var bytes = blob
+            bytes.append(Data(repeating: UInt8(ascii: " "), count: size - blob.count))
+            try bytes.write(to: directory.url.appendingPathComponent("tree/\(name).plist"))
+        }
+        let result = try ToolRunner.run(["scan", "--csv", "tree"], in: directory.url)
+        #expect(result.status == 0)
+        #expect(try Self.parseCSV(result.stdout).dropFirst().map(\.first) == ["tree/under.plist"])
+    }
+
     /// A root inside another is scanned once, without an error.
     @Test func overlappingRoots() throws {
         let tree = try Tree()
