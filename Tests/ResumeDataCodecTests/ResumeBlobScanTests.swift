@@ -86,6 +86,19 @@ import Testing
         #expect(found.first?.resumeData?.downloadURL == "https://example.com/file.bin")
     }
 
+    @Test func blobInAnArchiveTheDecoderRefuses() throws {
+        let blob = try Self.blob(.binary)
+        // The root object's class reference points at the root itself: no tree to decode.
+        let archive: PropertyListValue = [
+            "$archiver": "NSKeyedArchiver", "$version": 100000,
+            "$top": ["root": .uid(1)],
+            "$objects": ["$null", ["$class": .uid(1), "payload": .uid(2)], .data(blob)],
+        ]
+        let bytes = try PropertyListWriter().write(archive, as: .binary)
+        #expect(throws: (any Error).self) { try KeyedArchive(data: bytes).decodeRoot() }
+        #expect(ResumeBlobSearch().blobs(in: bytes).map(\.keyPath) == ["$objects[2]"])
+    }
+
     @Test func blobInsideDataInsideAnArchive() throws {
         let blob = try Self.blob(.keyedArchive)
         let inner = try PropertyListWriter().write(["resume": .data(blob)], as: .binary)

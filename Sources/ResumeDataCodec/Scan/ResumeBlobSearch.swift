@@ -82,7 +82,12 @@ package struct ResumeBlobSearch: Sendable {
             walk(value, keyPath: keyPath, nesting: nesting, state: &state)
             return
         }
-        guard let root = try? archive.decodeRoot() else { return }
+        guard let root = try? archive.decodeRoot() else {
+            // An object graph the decoder refuses (a loop, too deep, too large): its raw
+            // `$objects` may still hold blobs, found with paths like `$objects[12]`.
+            walk(value, keyPath: keyPath, nesting: nesting, state: &state)
+            return
+        }
         if case .dictionary(let entries) = root {
             if let wrapper = WebKitWrapper(entries) {
                 state.found.append(.init(keyPath: Self.reported(keyPath), content: .networkFramework(localPath: wrapper.localPath), size: size))
