@@ -134,6 +134,22 @@ import Testing
         #expect(ResumeBlobSearch().blobs(in: request).isEmpty)
     }
 
+    /// Every prefix of a plist holding blobs, and every single-byte corruption of its first
+    /// kilobyte: no trap, and never a blob that is not there.
+    @Test func damagedInputs() throws {
+        let blob = try Self.blob(.keyedArchive)
+        let bytes = try PropertyListWriter().write(["pending": [["resumeData": .data(blob)]]], as: .binary)
+        for length in 0..<bytes.count {
+            let found = ResumeBlobSearch().blobs(in: bytes.prefix(length))
+            #expect(found.allSatisfy { $0.keyPath == "pending[0].resumeData" })
+        }
+        for offset in 0..<min(bytes.count, 1024) {
+            var damaged = bytes
+            damaged[offset] ^= 0x5A
+            #expect(ResumeBlobSearch().blobs(in: damaged).count <= 1)
+        }
+    }
+
     @Test func foundBlobsAreNotSearchedInside() throws {
         // The request archives inside a blob are data too; they are part of it, not findings.
         #expect(ResumeBlobSearch().blobs(in: try Self.blob(.xml)).count == 1)
