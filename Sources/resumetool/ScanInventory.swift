@@ -45,9 +45,7 @@ struct ScanInventory {
         func status(of path: String) -> FileStatus? {
             knownFiles[path] ?? TreeWalker.regularFileStatus(atPath: path, roots: roots)
         }
-        let absoluteRoots = roots.map { root in
-            (absolute: (realpath(root, nil).map { path in defer { free(path) }; return String(cString: path) }) ?? root, spelled: root)
-        }
+        let absoluteRoots = roots.map { (absolute: Self.absolutePath(of: $0), spelled: $0) }
         var paired: Set<String> = []
         for file in sorted {
             let container = AppContainerLayout.containerRoot(of: file.path, containers: walker.containers)
@@ -64,6 +62,13 @@ struct ScanInventory {
                                                   appContainer: AppContainerLayout.containerRoot(of: file.path, containers: walker.containers),
                                                   status: file.status))
         }
+    }
+
+    /// The root with links and `..` resolved, as a device's absolute `LocalPath` would name it.
+    private static func absolutePath(of root: String) -> String {
+        guard let resolved = realpath(root, nil) else { return root }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private struct Pairing {
