@@ -31,7 +31,7 @@ struct FileProbe: Sendable {
 
     func probe(_ file: TreeWalker.File) -> Outcome {
         // O_NONBLOCK: a file replaced by a FIFO after the listing must not block the scan.
-        let descriptor = open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = openat(file.folder.descriptor, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             // ELOOP: replaced by a link after the listing; ENOENT: deleted meanwhile.
             if errno == ELOOP || errno == ENOENT { return .nothing }

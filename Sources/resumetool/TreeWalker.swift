@@ -9,18 +9,30 @@ import Darwin
 /// Walks folder trees for `scan`: every regular file under each root, handed over in batches,
 /// and what the folders say about app containers.
 ///
-/// Never follows a symbolic link (a link's type comes from the directory entry, or from
-/// `fstatat` with `AT_SYMLINK_NOFOLLOW`, and folders are opened with `O_NOFOLLOW`), and never
-/// enters a folder twice (by device and inode), so neither a link loop nor a bind-mount loop can
-/// make it go round. An explicit stack, not recursion: a hostile tree may be thousands deep.
-/// Files within a folder come sorted; folders are visited in name order.
+/// Never follows a symbolic link: every folder and file below a root is opened relative to its
+/// open parent (`openat` with `O_NOFOLLOW`), so not even a link swapped in during the walk is
+/// followed, and a link's type comes from the directory entry (or `fstatat` with
+/// `AT_SYMLINK_NOFOLLOW`). Never enters a folder twice (by device and inode), so neither a link
+/// loop nor a bind-mount loop can make it go round. An explicit stack, not recursion, and a depth
+/// limit: a hostile tree may be thousands deep. Files within a folder come sorted; folders are
+/// visited in name order.
 struct TreeWalker {
     /// A regular file to look at.
     struct File: Sendable {
         let path: String
+        /// The open folder holding it, and its name there.
+        let folder: FolderHandle
+        let name: String
         /// A `CFNetworkDownload_*.tmp` or a WebKit `.download` folder's data file.
         let isPartialFile: Bool
     }
+
+    /// Folders below a root deeper than this are skipped and reported: each level keeps its
+    /// folder open while its subfolders wait to be listed.
+    static let maximumDepth = 256
+    /// A batch also ends once its files come from this many folders, which bounds the folders held
+    /// open by batches in flight.
+    static let maximumFoldersPerBatch = 32
 
     /// Folders holding a `Library/` or `tmp/` folder: the app containers.
     private(set) var containers: Set<String> = []
@@ -37,48 +49,65 @@ struct TreeWalker {
     }
     private var visited: Set<FolderIdentity> = []
 
+    /// A folder waiting to be listed.
+    private struct PendingFolder {
+        let path: String
+        /// The open parent and the name in it; `nil` for a root, opened by its path.
+        let parent: (handle: FolderHandle, name: String)?
+        let depth: Int
+    }
+
     /// Walks one root (followed if it is itself a link: the user named it), calling `visit` with
     /// at most `batchSize` files at a time.
     /// - Returns: false when the root itself could not be read (the error is in ``errors``).
     mutating func walk(root: String, batchSize: Int = 1024, visit: ([File]) -> Void) -> Bool {
         var pending: [File] = []
-        var stack: [String] = [root]
-        var isRoot = true
+        var foldersInBatch = 0
+        var stack = [PendingFolder(path: root, parent: nil, depth: 0)]
         while let folder = stack.popLast() {
             let listing: Listing
-            switch list(folder, followLink: isRoot) {
+            switch list(folder) {
             case .listed(let found): listing = found
             // A root inside another root, or given twice: its files were scanned already.
-            case .seenBefore:
-                isRoot = false
-                continue
+            case .seenBefore: continue
             case .failed:
-                if isRoot { return false }
+                if folder.parent == nil { return false }
                 continue
             }
-            isRoot = false
-            let parentName = Self.lastComponent(folder)
+            let parentName = Self.lastComponent(folder.path)
+            if !listing.files.isEmpty { foldersInBatch += 1 }
             for name in listing.files {
-                pending.append(File(path: AppContainerLayout.join(folder, name),
+                pending.append(File(path: AppContainerLayout.join(folder.path, name), folder: listing.handle, name: name,
                                     isPartialFile: AppContainerLayout.isPartialFile(name: name, parentName: parentName)))
                 fileCount += 1
                 if pending.count >= batchSize {
                     visit(pending)
                     pending.removeAll(keepingCapacity: true)
+                    foldersInBatch = 1
                 }
             }
-            for name in listing.folders.reversed() {
-                let path = AppContainerLayout.join(folder, name)
-                if AppContainerLayout.isContainerUUID(name) { uuidFolders[name.uppercased(), default: []].append(path) }
-                stack.append(path)
+            if foldersInBatch >= Self.maximumFoldersPerBatch, !pending.isEmpty {
+                visit(pending)
+                pending.removeAll(keepingCapacity: true)
+                foldersInBatch = 0
             }
-            if listing.folders.contains(where: AppContainerLayout.markerFolders.contains) { containers.insert(folder) }
+            if !listing.folders.isEmpty, folder.depth >= Self.maximumDepth {
+                errors.append(Diagnostic(file: folder.path, message: "skipped its folders: more than \(Self.maximumDepth) levels below \(root)"))
+                continue
+            }
+            for name in listing.folders.reversed() {
+                let path = AppContainerLayout.join(folder.path, name)
+                if AppContainerLayout.isContainerUUID(name) { uuidFolders[name.uppercased(), default: []].append(path) }
+                stack.append(PendingFolder(path: path, parent: (listing.handle, name), depth: folder.depth + 1))
+            }
+            if listing.folders.contains(where: AppContainerLayout.markerFolders.contains) { containers.insert(folder.path) }
         }
         if !pending.isEmpty { visit(pending) }
         return true
     }
 
     private struct Listing {
+        let handle: FolderHandle
         var files: [String] = []
         var folders: [String] = []
     }
@@ -91,39 +120,42 @@ struct TreeWalker {
 
     /// The regular files and folders directly in `folder`, sorted; links, devices, sockets and
     /// pipes left out. A folder that cannot be read gets an error recorded.
-    private mutating func list(_ folder: String, followLink: Bool) -> ListingOutcome {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followLink ? 0 : O_NOFOLLOW))
+    private mutating func list(_ folder: PendingFolder) -> ListingOutcome {
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
+        let descriptor = folder.parent.map { openat($0.handle.descriptor, $0.name, flags | O_NOFOLLOW) } ?? open(folder.path, flags)
         guard descriptor >= 0 else {
             // ELOOP / ENOTDIR: it was replaced by a link or a file after it was listed.
-            if !followLink, errno == ELOOP || errno == ENOTDIR { return .failed }
-            errors.append(Diagnostic(file: folder, message: "cannot read the folder: \(Self.describe(errno))"))
+            if folder.parent != nil, errno == ELOOP || errno == ENOTDIR { return .failed }
+            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
             return .failed
         }
+        let handle = FolderHandle(descriptor)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            errors.append(Diagnostic(file: folder, message: "cannot read the folder: \(Self.describe(errno))"))
-            close(descriptor)
+            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
             return .failed
         }
         guard visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else {
-            if !followLink {
-                errors.append(Diagnostic(file: folder, message: "skipped: already scanned (as another DIR, or under another path through a bind mount)"))
+            if folder.parent != nil {
+                errors.append(Diagnostic(file: folder.path, message: "skipped: already scanned (as another DIR, or under another path through a bind mount)"))
             }
-            close(descriptor)
             return .seenBefore
         }
-        guard let directory = fdopendir(descriptor) else {
-            errors.append(Diagnostic(file: folder, message: "cannot read the folder: \(Self.describe(errno))"))
-            close(descriptor)
+        // The listing gets its own descriptor: closedir closes the one it was given, and the
+        // handle's stays open for the files and subfolders.
+        let listingDescriptor = dup(descriptor)
+        guard listingDescriptor >= 0, let directory = fdopendir(listingDescriptor) else {
+            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+            if listingDescriptor >= 0 { close(listingDescriptor) }
             return .failed
         }
         defer { closedir(directory) }
-        var listing = Listing()
+        var listing = Listing(handle: handle)
         while true {
             errno = 0
             guard let entry = readdir(directory) else {
                 if errno != 0 {
-                    errors.append(Diagnostic(file: folder, message: "cannot read the whole folder: \(Self.describe(errno))"))
+                    errors.append(Diagnostic(file: folder.path, message: "cannot read the whole folder: \(Self.describe(errno))"))
                 }
                 break
             }
@@ -132,7 +164,7 @@ struct TreeWalker {
                 UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
             }
             guard let name = String(validatingCString: rawName) else {
-                errors.append(Diagnostic(file: folder, message: "skipped an entry whose name is not UTF-8"))
+                errors.append(Diagnostic(file: folder.path, message: "skipped an entry whose name is not UTF-8"))
                 continue
             }
             if name == "." || name == ".." { continue }
@@ -140,7 +172,7 @@ struct TreeWalker {
             if type == UInt8(DT_UNKNOWN) {
                 // Some file systems leave the type out of directory entries.
                 var entryStatus = stat()
-                guard fstatat(dirfd(directory), rawName, &entryStatus, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                guard fstatat(descriptor, rawName, &entryStatus, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 switch entryStatus.st_mode & S_IFMT {
                 case S_IFREG: kind = Int32(DT_REG)
                 case S_IFDIR: kind = Int32(DT_DIR)

@@ -437,6 +437,23 @@ import Testing
         #expect(try Self.parseCSV(result.stdout).dropFirst().map(\.first) == ["tree/under.plist"])
     }
 
+    /// Folders deeper than the walk's limit are reported and skipped, not followed down.
+    @Test func depthLimit() throws {
+        let directory = try TemporaryDirectory()
+        var resume = ResumeData(container: .binary)
+        resume.downloadURL = "https://example.com/deep"
+        let levels = 258
+        let deepest = "tree" + String(repeating: "/d", count: levels)
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(deepest), withIntermediateDirectories: true)
+        try resume.encoded().write(to: directory.url.appendingPathComponent(deepest + "/blob"))
+        try resume.encoded().write(to: directory.url.appendingPathComponent("tree/d/d/blob"))
+        let result = try ToolRunner.run(["scan", "--csv", "tree"], in: directory.url)
+        #expect(result.status == 0)
+        let limit = "tree" + String(repeating: "/d", count: 256)
+        #expect(result.stderr == "\(limit): error: skipped its folders: more than 256 levels below tree\n")
+        #expect(try Self.parseCSV(result.stdout).dropFirst().map(\.first) == ["tree/d/d/blob"])
+    }
+
     /// A root inside another is scanned once, without an error.
     @Test func overlappingRoots() throws {
         let tree = try Tree()
