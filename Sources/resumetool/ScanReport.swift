@@ -119,6 +119,9 @@ struct ScanReport {
             }
         }
         if !lines.isEmpty { lines.append("") }
+        if !inventory.orphanPartialFiles.isEmpty {
+            lines.append("No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.")
+        }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
     }

@@ -202,6 +202,7 @@ import Testing
             findings:
               error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file CFNetworkDownload_L00se.tmp does not exist
 
+        No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.
         17 files scanned: 4 blobs, 2 orphan partial files, 2 errors
 
         """
