@@ -16,6 +16,9 @@ let package = Package(
         // async-http-client already brings it.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        // Named for TLSConfiguration (--cacert, --insecure) and the tests' HTTPS server;
+        // async-http-client already brings it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.
@@ -43,6 +46,7 @@ let package = Package(
                 "ResumeDataCodec",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(
@@ -74,8 +78,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            resources: [.copy("nginx")]
+            // tls/ is read through #filePath by the HTTPS test server.
+            exclude: ["tls"],
+            resources: [.copy("nginx")],
+            // HTTPAnswers.swift is FuzzHTTPAnswers' own check (a symlink), replayed on FailCases.
+            swiftSettings: [.define("FUZZ_REPLAY")]
         ),
     ],
     swiftLanguageModes: [.v6]

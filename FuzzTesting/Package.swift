@@ -1,10 +1,13 @@
 // swift-tools-version: 6.0
-// libFuzzer harnesses for the parsers of ResumeDataCodec. A nested package so that the main
+// libFuzzer harnesses for the parsers of ResumeDataCodec, the CLI's renderers and the download
+// state machine (the last two compile the main package's files in through symlinks). A nested package so that the main
 // package never depends on sanitizer builds; `run.sh` builds it with
 // `--sanitize=fuzzer --sanitize=address` (see README.md).
 import PackageDescription
 
-let harnesses = ["FuzzXMLPlist", "FuzzBinaryPlist", "FuzzKeyedArchive", "FuzzRequestArchive", "FuzzResumeData"]
+let harnesses = [
+    "FuzzXMLPlist", "FuzzBinaryPlist", "FuzzKeyedArchive", "FuzzRequestArchive", "FuzzResumeData", "FuzzRenderers", "FuzzHTTPAnswers",
+]
 
 let package = Package(
     name: "FuzzTesting",

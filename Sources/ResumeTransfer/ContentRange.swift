@@ -41,6 +41,20 @@ struct ContentRange: Equatable, Sendable {
         self.end = end
     }
 
+    /// One past the last byte (`LAST + 1`); nil without a range or when it does not fit in 64 bits.
+    var exclusiveEnd: Int64? {
+        guard let end = self.end else { return nil }
+        let (sum, overflow) = end.addingReportingOverflow(1)
+        return overflow ? nil : sum
+    }
+
+    /// The number of bytes in the range (`LAST - FIRST + 1`); nil without a range or on overflow.
+    var length: Int64? {
+        guard let start = self.start, let end = self.exclusiveEnd else { return nil }
+        let (difference, overflow) = end.subtractingReportingOverflow(start)
+        return overflow ? nil : difference
+    }
+
     private static func number(_ text: Substring) -> Int64? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int64(text)

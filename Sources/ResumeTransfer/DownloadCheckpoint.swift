@@ -14,6 +14,9 @@ struct DownloadCheckpoint: Equatable, Sendable {
     var lastModified: String?
     /// The complete length, when a response announced it. Not part of Apple's format.
     var totalLength: Int64?
+    /// The SHA-256 (lowercase hex) the finished file must have, as the download was started with.
+    /// Kept in the blob under ``ResumeCheckpoint/expectedSHA256Key`` so `recover` checks it too.
+    var expectedSHA256: String?
 
     /// What `If-Range` carries: a strong ETag, else Last-Modified (weak tags cannot be used there).
     var ifRangeValidator: String? {

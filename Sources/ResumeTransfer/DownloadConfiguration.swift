@@ -4,14 +4,26 @@ public struct DownloadConfiguration: Sendable {
     public var maximumConcurrentDownloads = 4
     /// Failed attempts in a row (no byte received in between) before a download fails.
     public var maximumRetries = 5
-    /// Redirects followed per attempt chain.
+    /// Redirects followed in one chain of requests.
     public var maximumRedirects = 10
+    /// Whether a redirect from https to http is followed (off: such a download fails).
+    public var allowsInsecureRedirects = false
     /// First retry delay; doubles with each failed attempt, up to ``maximumBackoff``.
     public var initialBackoff: Duration = .milliseconds(500)
     /// Longest delay between retries (unless the server's `Retry-After` asks for more).
     public var maximumBackoff: Duration = .seconds(30)
     /// Longest `Retry-After` honoured.
     public var maximumRetryAfter: Duration = .seconds(300)
+    /// The most bytes per second each download receives (nil: as fast as the server sends).
+    public var maximumBytesPerSecond: Int64?
+    /// A PEM file of the certificate authorities to trust for https, instead of the system's
+    /// (curl's `--cacert`).
+    public var certificateAuthorityFile: String?
+    /// Accept any server certificate (curl's `--insecure`): still encrypted, but anyone on the
+    /// path can read and change the download. Off by default, and meant for tests.
+    public var acceptsAnyCertificate = false
+    /// How long connecting (TCP and TLS) may take before the attempt fails.
+    public var connectTimeout: Duration = .seconds(10)
     /// No byte for this long counts as a failed attempt.
     public var stallTimeout: Duration = .seconds(30)
     /// How long the response head may take.
@@ -33,6 +45,7 @@ public struct DownloadConfiguration: Sendable {
         machine.maximumRetryAfter = self.maximumRetryAfter
         machine.checkpointBytes = self.checkpointBytes
         machine.checkpointInterval = self.checkpointInterval
+        machine.policy = TrustPolicy(allowsInsecureRedirects: self.allowsInsecureRedirects)
         return machine
     }
 }

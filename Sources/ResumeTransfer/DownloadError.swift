@@ -7,10 +7,22 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case unexpectedStatus(Int)
     /// More redirects than allowed.
     case tooManyRedirects(Int)
+    /// A redirect without a usable `Location` (missing, not http or https).
+    case invalidRedirect(String)
+    /// A redirect from https to http, which the configuration does not allow.
+    case insecureRedirect(String)
+    /// A local file the download would use is not a regular file inside the folder it must be in
+    /// (a symbolic link, a folder, a device).
+    case untrustedFile(String)
     /// Even a plain request got a 206 whose Content-Range did not fit.
     case invalidContentRange
     /// The body was longer or shorter than the length announced.
     case lengthMismatch(expected: Int64, received: Int64)
+    /// The server sent ranges without ever stating the file's length, so completion cannot be proven.
+    case lengthUnproven(received: Int64)
+    /// The TLS handshake failed for a reason retrying cannot change (an untrusted or invalid
+    /// certificate).
+    case tls(String)
     /// The connection failed.
     case connection(String)
     /// The response head did not arrive in time.
@@ -36,9 +48,16 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .invalidURL(let url): return "not an absolute http or https URL: \(url)"
         case .unexpectedStatus(let status): return "the server answered HTTP \(status)"
         case .tooManyRedirects(let limit): return "more than \(limit) redirects"
+        case .invalidRedirect(let location): return "the server redirected to an unusable location: \(location)"
+        case .insecureRedirect(let target):
+            return "refusing a redirect from https to \(target) (allowsInsecureRedirects is off)"
+        case .untrustedFile(let message): return "refusing \(message)"
         case .invalidContentRange: return "the server sent a Content-Range that does not match the request"
         case .lengthMismatch(let expected, let received):
             return "received \(received) bytes where the server announced \(expected)"
+        case .lengthUnproven(let received):
+            return "the server never stated the file's length (\(received) bytes received)"
+        case .tls(let message): return "TLS failed: \(message)"
         case .connection(let message): return "connection failed: \(message)"
         case .timedOut: return "the server did not answer in time"
         case .stalled: return "no data arrived for too long"

@@ -34,6 +34,9 @@ public enum DownloadEvent: Equatable, Sendable {
     case progress(DownloadProgress)
     /// The server's file was not the one partly downloaded (or it ignored the range): starting over from zero.
     case restarted
+    /// Something the user should know that does not stop the download: a path in a resume blob
+    /// that was ignored, a blob for another URL that was set aside.
+    case warning(String)
     /// An attempt failed and another follows after `delay`.
     case retrying(attempt: Int, delay: Duration, reason: DownloadError)
 }

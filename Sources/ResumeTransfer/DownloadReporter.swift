@@ -34,6 +34,9 @@ public struct DownloadReporter: Sendable {
             case .retrying(let attempt, let delay, let reason):
                 Self.write((drew ? "\n" : "") + "\(label): \(reason); retry \(attempt) in \(Self.seconds(delay))\n")
                 drew = false
+            case .warning(let message):
+                Self.write((drew ? "\n" : "") + "\(label): warning: \(message)\n")
+                drew = false
             case .state:
                 break
             }
@@ -75,6 +78,6 @@ public struct DownloadReporter: Sendable {
     }
 
     private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.write(text)
     }
 }

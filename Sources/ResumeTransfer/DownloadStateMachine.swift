@@ -9,9 +9,14 @@ struct DownloadStateMachine: Sendable {
     /// Knobs of the machine. (Stalls are detected by the HTTP client's read timeout and reported
     /// through ``transportFailed(_:)``.)
     struct Configuration: Sendable {
+        /// Redirects followed in one chain (reset by any other answer).
         var maximumRedirects = 10
-        /// Failed attempts in a row (no byte received in between) before giving up.
+        /// Failed attempts in a row before giving up. An attempt that restarted from zero, or that
+        /// ended without passing the furthest offset already reached, counts as failed even when it
+        /// received bytes, so a server that cannot deliver the whole file cannot keep us forever.
         var maximumRetries = 5
+        /// What to believe of redirects and unproven bytes.
+        var policy = TrustPolicy()
         var initialBackoff: Duration = .milliseconds(250)
         var maximumBackoff: Duration = .seconds(30)
         /// Retry-After values above this are clamped, so a server cannot park us for a day.
@@ -26,10 +31,12 @@ struct DownloadStateMachine: Sendable {
     enum Action: Equatable, Sendable {
         /// Send a GET with these headers; discard any response in flight first.
         case sendRequest(RequestPlan)
-        /// The response body is the file's bytes from `offset`: truncate the partial file to
-        /// `offset`, then write each chunk in order. When starting over, `restartCheckpoint` must be
-        /// written before the first byte, so an old checkpoint never describes new bytes.
-        case receiveBody(offset: Int64, restartCheckpoint: DownloadCheckpoint?)
+        /// The response body is the file's bytes from `offset - overlap`: truncate the partial file
+        /// to `offset`; compare the body's first `overlap` bytes with the file's bytes before
+        /// `offset` and call ``overlapMismatched()`` if they differ; write the rest from `offset`.
+        /// When starting over, `restartCheckpoint` must be written before the first byte, so an old
+        /// checkpoint never describes new bytes.
+        case receiveBody(offset: Int64, overlap: Int64 = 0, restartCheckpoint: DownloadCheckpoint?)
         /// Nothing to do.
         case none
         /// fsync the partial file, then write this checkpoint next to it atomically (the bytes it
@@ -54,16 +61,24 @@ struct DownloadStateMachine: Sendable {
     }
 
     fileprivate struct Progress: Sendable {
+        /// The end of the bytes on disk that belong to the file.
         var written: Int64
+        /// Where this response's new bytes began.
+        var prefix: Int64
         var total: Int64?
+        /// One past the last byte of a 206's range; nil for a 200.
+        var rangeEnd: Int64?
+        /// This attempt started over from zero after bytes had been received.
+        var restarted: Bool
         var lastCheckpointBytes: Int64
         var lastCheckpointTime: Duration
     }
 
     fileprivate enum State: Sendable {
         case idle
-        /// A request for `offset` is in flight.
-        case requesting(offset: Int64)
+        /// A request is in flight, for the bytes from `start`; the bytes before `prefix` are on
+        /// disk and are kept (those from `start` to `prefix` only once the server's match them).
+        case requesting(start: Int64, prefix: Int64)
         case receiving(Progress)
         case waitingToRetry
         case finishing
@@ -79,12 +94,20 @@ struct DownloadStateMachine: Sendable {
     private(set) var lastRetryReason: DownloadError?
     private var redirects = 0
     private var attempts = 0
+    /// The furthest offset any attempt has reached on the current file.
+    private var furthest: Int64
+    /// How many bytes the newest checkpoint handed to the I/O layer (or the blob already on disk)
+    /// claims: the partial file may never be cut below it unless a restart checkpoint comes first.
+    private var claimed: Int64
     /// Set when a 206 could not be trusted, so the next request asks for the whole file.
     private var forceFullRequest = false
 
-    init(checkpoint: DownloadCheckpoint, configuration: Configuration = .init()) {
+    /// `claimedOnDisk` is what a blob already on disk claims, when it claims more than `checkpoint`.
+    init(checkpoint: DownloadCheckpoint, configuration: Configuration = .init(), claimedOnDisk: Int64 = 0) {
         self.checkpoint = checkpoint
         self.configuration = configuration
+        self.furthest = checkpoint.bytesReceived
+        self.claimed = max(checkpoint.bytesReceived, claimedOnDisk)
     }
 
     var isFinished: Bool {
@@ -108,19 +131,22 @@ struct DownloadStateMachine: Sendable {
 
     /// A response head arrived for the request last planned.
     mutating func receivedResponse(status: Int, headers: [HTTPField], now: Duration, wallClock: Date = Date()) -> Action {
-        guard case .requesting(let offset) = self.state else { return .none }
+        guard case .requesting(let start, let prefix) = self.state else { return .none }
         let etag = headers.value(of: "etag")
         let lastModified = headers.value(of: "last-modified")
+        if !(300...399).contains(status) { self.redirects = 0 }
 
         switch status {
         case 206:
+            // Every number below comes from the server: each is checked before any arithmetic.
             guard let range = ContentRange(headers.value(of: "content-range") ?? ""),
-                  let start = range.start, let end = range.end, start == offset
+                  range.start == start, let rangeEnd = range.exclusiveEnd, let length = range.length,
+                  rangeEnd >= prefix
             else {
                 return self.startOverFromScratch()
             }
             // A different validator or total means a different file: never splice it onto old bytes.
-            if offset > 0 {
+            if prefix > 0 {
                 guard self.validatorsMatch(etag: etag, lastModified: lastModified) else {
                     return self.startOverFromScratch()
                 }
@@ -128,50 +154,59 @@ struct DownloadStateMachine: Sendable {
                     return self.startOverFromScratch()
                 }
             }
-            if let length = headers.value(of: "content-length").flatMap(Int64.init), length != end - start + 1 {
-                return self.startOverFromScratch()
+            if let stated = headers.value(of: "content-length") {
+                guard let count = Int64(stated), count == length else { return self.startOverFromScratch() }
             }
             if let etag { self.checkpoint.entityTag = etag }
             if let lastModified { self.checkpoint.lastModified = lastModified }
             if let total = range.total { self.checkpoint.totalLength = total }
             self.forceFullRequest = false
-            self.state = .receiving(.init(written: offset, total: self.checkpoint.totalLength, lastCheckpointBytes: offset, lastCheckpointTime: now))
-            return .receiveBody(offset: offset, restartCheckpoint: nil)
+            self.state = .receiving(.init(
+                written: prefix, prefix: prefix, total: self.checkpoint.totalLength, rangeEnd: rangeEnd,
+                restarted: false, lastCheckpointBytes: prefix, lastCheckpointTime: now))
+            // The file is cut to `prefix`: from now on nothing may count more. When a blob on disk
+            // counts more (this answers a request that started over), it is replaced first.
+            self.checkpoint.bytesReceived = prefix
+            let restart = prefix < self.claimed ? self.handOut(self.checkpoint) : nil
+            return .receiveBody(offset: prefix, overlap: prefix - start, restartCheckpoint: restart)
 
         case 200:
             // Range ignored or If-Range failed: the body is the whole (possibly new) file.
+            let restarted = self.furthest > 0
+            self.furthest = 0
             self.checkpoint.entityTag = etag
             self.checkpoint.lastModified = lastModified
             self.checkpoint.totalLength = headers.value(of: "content-length").flatMap(Int64.init)
             self.checkpoint.bytesReceived = 0
             self.forceFullRequest = false
-            self.state = .receiving(.init(written: 0, total: self.checkpoint.totalLength, lastCheckpointBytes: 0, lastCheckpointTime: now))
-            return .receiveBody(offset: 0, restartCheckpoint: self.checkpoint)
+            self.state = .receiving(.init(
+                written: 0, prefix: 0, total: self.checkpoint.totalLength, rangeEnd: nil,
+                restarted: restarted, lastCheckpointBytes: 0, lastCheckpointTime: now))
+            return .receiveBody(offset: 0, restartCheckpoint: self.handOut(self.checkpoint))
 
         case 416:
+            // Only a range that starts exactly at the end of proven bytes can be "past the end".
             let total = ContentRange(headers.value(of: "content-range") ?? "")?.total
             let sameFile = self.validatorsMatch(etag: etag, lastModified: lastModified)
-            if offset > 0, sameFile, let total, total == offset {
+            if prefix > 0, start == prefix, sameFile, let total, total == prefix {
                 self.checkpoint.totalLength = total
                 self.state = .finishing
-                return .finish(length: offset, checkpoint: self.checkpoint)
+                return .finish(length: prefix, checkpoint: self.checkpoint)
             }
             return self.startOverFromScratch()
 
         case 301, 302, 303, 307, 308:
-            guard let location = headers.value(of: "location"),
-                  let base = URL(string: self.checkpoint.currentURL),
-                  let target = URL(string: location, relativeTo: base)?.absoluteURL,
-                  let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
-            else {
-                return self.fail(.unexpectedStatus(status))
+            switch self.configuration.policy.redirect(from: self.checkpoint.currentURL, location: headers.value(of: "location")) {
+            case .failure(let error):
+                return self.fail(error)
+            case .success(let target):
+                self.redirects += 1
+                guard self.redirects <= self.configuration.maximumRedirects else {
+                    return self.fail(.tooManyRedirects(self.configuration.maximumRedirects))
+                }
+                self.checkpoint.currentURL = target
+                return self.makeRequest()
             }
-            self.redirects += 1
-            guard self.redirects <= self.configuration.maximumRedirects else {
-                return self.fail(.tooManyRedirects(self.configuration.maximumRedirects))
-            }
-            self.checkpoint.currentURL = target.absoluteString
-            return self.makeRequest()
 
         case 408, 429, 500...599:
             let retryAfter = headers.value(of: "retry-after").flatMap { RetryAfter.parse($0, now: wallClock) }
@@ -182,15 +217,33 @@ struct DownloadStateMachine: Sendable {
         }
     }
 
+    /// The body's first bytes differ from the partial file's bytes they should repeat: the server's
+    /// file is another one, so start over from zero.
+    mutating func overlapMismatched() -> Action {
+        guard case .receiving = self.state else { return .none }
+        self.checkpoint.bytesReceived = 0
+        return self.startOverFromScratch()
+    }
+
     /// `count` bytes of the body were written at the current end of the partial file.
     mutating func wroteBytes(_ count: Int, now: Duration) -> Action {
         guard case .receiving(var progress) = self.state else { return .none }
-        progress.written += Int64(count)
-        if count > 0 { self.attempts = 0 }
+        let (written, overflow) = progress.written.addingReportingOverflow(Int64(count))
+        if overflow {
+            return self.fail(.lengthMismatch(expected: progress.total ?? Int64.max, received: Int64.max))
+        }
+        progress.written = written
         if let total = progress.total, progress.written > total {
             self.state = .failed
-            return .fail(.lengthMismatch(expected: total, received: progress.written), checkpoint: self.checkpoint)
+            return .fail(.lengthMismatch(expected: total, received: progress.written), checkpoint: self.handOut(self.checkpoint))
         }
+        if let end = progress.rangeEnd, progress.written > end {
+            // More than the range it announced: keep what the range covered, ask again from there.
+            self.checkpoint.bytesReceived = end
+            return self.scheduleRetry(reason: .lengthMismatch(expected: end, received: progress.written), retryAfter: nil)
+        }
+        if count > 0, !progress.restarted, progress.written > self.furthest { self.attempts = 0 }
+        self.furthest = max(self.furthest, progress.written)
         let dueBySize = progress.written - progress.lastCheckpointBytes >= self.configuration.checkpointBytes
         let dueByTime = now - progress.lastCheckpointTime >= self.configuration.checkpointInterval
             && progress.written > progress.lastCheckpointBytes
@@ -199,7 +252,7 @@ struct DownloadStateMachine: Sendable {
             progress.lastCheckpointTime = now
             self.checkpoint.bytesReceived = progress.written
             self.state = .receiving(progress)
-            return .checkpoint(self.checkpoint)
+            return .checkpoint(self.handOut(self.checkpoint))
         }
         self.state = .receiving(progress)
         return .none
@@ -209,17 +262,29 @@ struct DownloadStateMachine: Sendable {
     mutating func bodyEnded() -> Action {
         guard case .receiving(let progress) = self.state else { return .none }
         self.checkpoint.bytesReceived = progress.written
-        guard let total = progress.total else {
-            // No length announced (chunked 200): the clean end is the only completion signal.
+        let advanced = progress.written > progress.prefix && !progress.restarted
+        if let total = progress.total, progress.written == total {
+            self.state = .finishing
+            return .finish(length: total, checkpoint: self.checkpoint)
+        }
+        guard let rangeEnd = progress.rangeEnd else {
+            if let total = progress.total {
+                return self.scheduleRetry(reason: .lengthMismatch(expected: total, received: progress.written), retryAfter: nil)
+            }
+            // A 200 without a length (chunked): its clean end is the end of the whole file.
             self.checkpoint.totalLength = progress.written
             self.state = .finishing
             return .finish(length: progress.written, checkpoint: self.checkpoint)
         }
-        if progress.written == total {
-            self.state = .finishing
-            return .finish(length: total, checkpoint: self.checkpoint)
+        if progress.written == rangeEnd, advanced {
+            // A shorter range than asked for (or one of unknown total) ended as announced:
+            // ask for the rest at once; only a stated length can end the download.
+            return self.makeRequest()
         }
-        return self.scheduleRetry(reason: .lengthMismatch(expected: total, received: progress.written), retryAfter: nil)
+        if progress.total == nil, progress.written == rangeEnd {
+            return self.scheduleRetry(reason: .lengthUnproven(received: progress.written), retryAfter: nil)
+        }
+        return self.scheduleRetry(reason: .lengthMismatch(expected: progress.total ?? rangeEnd, received: progress.written), retryAfter: nil)
     }
 
     /// The request or the body failed at the transport level.
@@ -234,6 +299,14 @@ struct DownloadStateMachine: Sendable {
             return .none
         }
         return self.scheduleRetry(reason: failure, retryAfter: nil)
+    }
+
+    /// A failure that no retry can mend (an untrusted certificate): stop.
+    mutating func failedForGood(_ error: DownloadError) -> Action {
+        switch self.state {
+        case .done, .failed, .paused: return .none
+        default: return self.fail(error)
+        }
     }
 
     /// Writing to the partial file failed (disk full, permissions): not worth retrying.
@@ -265,28 +338,31 @@ struct DownloadStateMachine: Sendable {
             return .none
         }
         self.state = .paused
-        return .pause(self.checkpoint)
+        return .pause(self.handOut(self.checkpoint))
     }
 
     // MARK: helpers
 
     private mutating func makeRequest() -> Action {
-        var headers = self.checkpoint.extraHeaders.filter { field in
-            !["range", "if-range", "accept-encoding"].contains(field.name.lowercased())
-        }
+        let own: Set<String> = ["range", "if-range", "accept-encoding"]
+        let caller = self.checkpoint.extraHeaders.filter { !own.contains($0.name.lowercased()) }
+        var headers = TrustPolicy.headers(caller, to: self.checkpoint.currentURL, startedAt: self.checkpoint.originalURL)
         headers.append(HTTPField(name: "Accept-Encoding", value: "identity"))
-        var offset = self.forceFullRequest ? 0 : self.checkpoint.bytesReceived
-        if offset > 0 {
+        let prefix = self.forceFullRequest ? 0 : max(self.checkpoint.bytesReceived, 0)
+        var start: Int64 = 0
+        if prefix > 0 {
+            // A strong ETag in If-Range proves the bytes on disk are the server's. Anything weaker
+            // (a Last-Modified, a weak tag, nothing) is checked by asking again for the last
+            // bytes already held and comparing them before appending.
+            start = TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
+                ? prefix : max(prefix - TrustPolicy.overlapLength, 0)
+            headers.append(HTTPField(name: "Range", value: "bytes=\(start)-"))
             if let validator = self.checkpoint.ifRangeValidator {
-                headers.append(HTTPField(name: "Range", value: "bytes=\(offset)-"))
                 headers.append(HTTPField(name: "If-Range", value: validator))
-            } else {
-                // Nothing proves the server's file is the one we have part of: start over.
-                offset = 0
             }
         }
-        self.state = .requesting(offset: offset)
-        return .sendRequest(RequestPlan(url: self.checkpoint.currentURL, headers: headers, offset: offset))
+        self.state = .requesting(start: start, prefix: prefix)
+        return .sendRequest(RequestPlan(url: self.checkpoint.currentURL, headers: headers, offset: start))
     }
 
     private mutating func startOverFromScratch() -> Action {
@@ -305,7 +381,7 @@ struct DownloadStateMachine: Sendable {
             return self.fail(.retriesExhausted(last: reason, attempts: self.attempts - 1))
         }
         self.state = .waitingToRetry
-        return .retry(after: self.backoff(retryAfter: retryAfter), checkpoint: self.checkpoint)
+        return .retry(after: self.backoff(retryAfter: retryAfter), checkpoint: self.handOut(self.checkpoint))
     }
 
     /// Exponential backoff with jitter, or the server's Retry-After when it asked for longer.
@@ -324,7 +400,13 @@ struct DownloadStateMachine: Sendable {
 
     private mutating func fail(_ error: DownloadError) -> Action {
         self.state = .failed
-        return .fail(error, checkpoint: self.checkpoint)
+        return .fail(error, checkpoint: self.handOut(self.checkpoint))
+    }
+
+    /// Records what a checkpoint given to the I/O layer claims, and returns it.
+    private mutating func handOut(_ checkpoint: DownloadCheckpoint) -> DownloadCheckpoint {
+        self.claimed = checkpoint.bytesReceived
+        return checkpoint
     }
 
     /// True when the response's validators do not contradict the ones recorded.

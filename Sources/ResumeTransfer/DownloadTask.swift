@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
+import NIOSSL
 import Synchronization
 
 /// One download: performs what ``DownloadStateMachine`` decides, writing into `partialPath` and
@@ -39,15 +40,22 @@ public final class DownloadTask: Sendable {
 
     private let origin: Origin
     private let expectedSHA256: String?
+    /// What the caller should know before the download starts (blob paths that were ignored).
+    private let warnings: [String]
     private let configuration: DownloadConfiguration
+    /// Every file-system call goes through here (a fake in the fault-injection tests).
+    private let files: FileSystem
     private let continuation: AsyncStream<DownloadEvent>.Continuation
     private let shared = Mutex(Shared())
 
     init(
         origin: Origin, destination: String, partialPath: String? = nil,
-        expectedSHA256: String?, configuration: DownloadConfiguration
+        expectedSHA256: String?, configuration: DownloadConfiguration, warnings: [String] = [],
+        calls: FileSystemCalls = .system
     ) {
         self.origin = origin
+        self.files = FileSystem(calls: calls)
+        self.warnings = warnings
         self.destination = destination
         self.partialPath = partialPath ?? destination + ".part"
         self.resumeDataPath = destination + ".resume"
@@ -89,7 +97,7 @@ public final class DownloadTask: Sendable {
         }
         runner?.cancel()
         _ = await runner?.value
-        return FileManager.default.contents(atPath: self.resumeDataPath)
+        return self.files.contents(of: self.resumeDataPath)
     }
 
     /// Stops the download; with `removeFile` the partial file and blob are deleted too.
@@ -128,16 +136,19 @@ public final class DownloadTask: Sendable {
 
     private func run(client: HTTPClient) async -> DownloadState {
         self.setState(.running)
-        let checkpoint: DownloadCheckpoint
-        switch await self.prepare(client: client) {
+        for warning in self.warnings { self.continuation.yield(.warning(warning)) }
+        var checkpoint: DownloadCheckpoint
+        switch self.prepare() {
         case .success(let value?):
             checkpoint = value
+            // The caller's checksum wins; else the one the download was started with.
+            if let expected = self.expectedSHA256 { checkpoint.expectedSHA256 = expected }
         case .success(nil):
             self.shared.withLock { $0.foundComplete = true }
             if let expected = self.expectedSHA256 {
                 // The user's file is left as it is either way; only the verdict differs.
                 do {
-                    let file = try PartialFile(path: self.destination)
+                    let file = try PartialFile(path: self.destination, access: .readOnly, calls: self.files.calls)
                     let actual = try Self.sha256(of: file, length: try file.size())
                     if actual != expected { return self.stopped(failing: .checksumMismatch(expected: expected, actual: actual)) }
                 } catch {
@@ -151,7 +162,7 @@ public final class DownloadTask: Sendable {
         }
         let part: PartialFile
         do {
-            part = try PartialFile(path: self.partialPath)
+            part = try PartialFile(path: self.partialPath, calls: self.files.calls)
             if try part.size() < checkpoint.bytesReceived {
                 // The blob promises bytes the file does not have; nothing before them can be trusted either.
                 var fresh = checkpoint
@@ -165,7 +176,7 @@ public final class DownloadTask: Sendable {
     }
 
     /// The checkpoint to start from; nil when the destination is already complete.
-    private func prepare(client: HTTPClient) async -> Result<DownloadCheckpoint?, DownloadError> {
+    private func prepare() -> Result<DownloadCheckpoint?, DownloadError> {
         switch self.origin {
         case .checkpoint(let checkpoint):
             return .success(checkpoint)
@@ -175,58 +186,54 @@ public final class DownloadTask: Sendable {
             else {
                 return .failure(.invalidURL(url))
             }
-            if FileSystem.exists(self.destination), !FileSystem.exists(self.partialPath) {
+            if self.files.exists(self.destination), !self.files.exists(self.partialPath) {
                 // Completed earlier; a blob left beside it means the process died between the
                 // rename and the blob's removal.
-                FileSystem.remove(self.resumeDataPath)
+                self.files.remove(self.resumeDataPath)
                 return .success(nil)
             }
-            if let blob = FileManager.default.contents(atPath: self.resumeDataPath) {
+            let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
+            if let blob = self.files.contents(of: self.resumeDataPath) {
+                var checkpoint: DownloadCheckpoint
                 do {
-                    var checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
-                    checkpoint.extraHeaders = headers
-                    return .success(checkpoint)
+                    checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
                 } catch {
                     return .failure(error)
                 }
+                guard Self.sameURL(checkpoint.originalURL, url) else {
+                    // Another download's leftovers: never continue a file the user did not ask for.
+                    self.continuation.yield(.warning(
+                        "\(self.resumeDataPath) is for \(checkpoint.originalURL), not \(url); starting over"))
+                    return .success(fresh)
+                }
+                checkpoint.extraHeaders = headers
+                return .success(checkpoint)
             }
-            let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
-            if let size = FileSystem.size(of: self.partialPath), size > 0 {
-                return .success(await self.rebuild(fresh, partialSize: size, client: client))
+            if let size = self.files.size(of: self.partialPath), size > 0 {
+                // A partial file without a blob: nothing proves it is a prefix of the server's file,
+                // so the first response is compared with its last bytes before anything is appended.
+                var unproven = fresh
+                unproven.bytesReceived = size
+                return .success(unproven)
             }
             return .success(fresh)
         }
     }
 
-    /// A partial file without a blob: ask the server (HEAD) for its validators and length, and
-    /// continue after the partial bytes when they can be fitted; otherwise start over.
-    private func rebuild(_ fresh: DownloadCheckpoint, partialSize: Int64, client: HTTPClient) async -> DownloadCheckpoint {
-        var request = HTTPClientRequest(url: fresh.currentURL)
-        request.method = .HEAD
-        for field in fresh.extraHeaders { request.headers.add(name: field.name, value: field.value) }
-        request.headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
-        guard let response = try? await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount),
-              response.status == .ok
-        else {
-            return fresh
-        }
-        let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
-        var rebuilt = fresh
-        rebuilt.entityTag = fields.value(of: "etag")
-        rebuilt.lastModified = fields.value(of: "last-modified")
-        rebuilt.totalLength = fields.value(of: "content-length").flatMap(Int64.init)
-        if let total = rebuilt.totalLength, partialSize <= total, rebuilt.ifRangeValidator != nil {
-            rebuilt.bytesReceived = partialSize
-        }
-        return rebuilt
+    private static func sameURL(_ first: String, _ second: String) -> Bool {
+        first == second || URL(string: first)?.absoluteString == URL(string: second)?.absoluteString
     }
 
     private func loop(client: HTTPClient, part: PartialFile, checkpoint: DownloadCheckpoint) async -> DownloadState {
-        var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration.machine)
+        // A blob already on disk may claim more than this run starts from (a partial file shorter
+        // than it claims, a blob for another URL): the machine must replace it before cutting.
+        let onDisk = self.files.contents(of: self.resumeDataPath)
+            .flatMap { try? ResumeCheckpoint.decode($0).checkpoint.bytesReceived } ?? 0
+        var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration.machine, claimedOnDisk: onDisk)
         var meter = ProgressMeter()
         var attempt = 0
-        let writer = CheckpointWriter { [partialPath, resumeDataPath] checkpoint throws(DownloadError) in
-            try Self.writeCheckpoint(checkpoint, part: part, partialPath: partialPath, resumeDataPath: resumeDataPath)
+        let writer = CheckpointWriter { [partialPath, resumeDataPath, files] checkpoint throws(DownloadError) in
+            try Self.writeCheckpoint(checkpoint, part: part, partialPath: partialPath, resumeDataPath: resumeDataPath, files: files)
         }
         var action = machine.start()
         while true {
@@ -287,13 +294,15 @@ public final class DownloadTask: Sendable {
             response = try await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount)
         } catch {
             if Task.isCancelled { return machine.pause() }
-            return machine.transportFailed(Self.transportError(error))
+            let failure = Self.transportError(error)
+            if case .tls = failure { return machine.failedForGood(failure) }
+            return machine.transportFailed(failure)
         }
         let clock = ContinuousClock()
         let origin = clock.now
         let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
         let action = machine.receivedResponse(status: Int(response.status.code), headers: fields, now: .zero)
-        guard case .receiveBody(let offset, let restart) = action else {
+        guard case .receiveBody(let offset, let overlap, let restart) = action else {
             await Self.drain(response.body)
             return action
         }
@@ -302,23 +311,44 @@ public final class DownloadTask: Sendable {
         do {
             if let restart {
                 if try part.size() > 0 { self.continuation.yield(.restarted) }
-                try part.truncate(to: offset)
+                // First a blob that claims no more than will remain, then the cut: a crash in
+                // between leaves a blob that still tells the truth.
                 try self.writeCheckpoint(restart, part: part)
+                try part.truncate(to: offset)
             } else {
                 try part.truncate(to: offset)
             }
         } catch {
             return machine.diskFailed(Self.message(error))
         }
-        var position = offset
+        // The body starts `overlap` bytes before `offset`: those must repeat the file's own bytes.
+        var position = offset - overlap
+        var unverified = overlap
+        var pacer = self.configuration.maximumBytesPerSecond.map(RatePacer.init(bytesPerSecond:))
         meter.begin(at: offset)
         do {
             for try await buffer in response.body {
-                try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
-                    try part.write(bytes, at: position)
+                var skip = 0
+                if unverified > 0 {
+                    let count = Int(min(unverified, Int64(buffer.readableBytes)))
+                    let same = try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
+                        try part.holds(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: position)
+                    }
+                    guard same else { return machine.overlapMismatched() }
+                    position += Int64(count)
+                    unverified -= Int64(count)
+                    skip = count
+                    if skip == buffer.readableBytes { continue }
                 }
-                position += Int64(buffer.readableBytes)
-                let next = machine.wroteBytes(buffer.readableBytes, now: origin.duration(to: clock.now))
+                try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
+                    try part.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]), at: position)
+                }
+                let count = buffer.readableBytes - skip
+                position += Int64(count)
+                if let wait = pacer?.delay(after: count, now: origin.duration(to: clock.now)) {
+                    try await Task.sleep(for: wait)
+                }
+                let next = machine.wroteBytes(count, now: origin.duration(to: clock.now))
                 meter.update(bytes: position, total: machine.checkpoint.totalLength, continuation: self.continuation)
                 switch next {
                 case .none:
@@ -336,6 +366,8 @@ public final class DownloadTask: Sendable {
             return machine.transportFailed(Self.transportError(error))
         }
         if Task.isCancelled { return machine.pause() }
+        // A body that ended before repeating the bytes it had to repeat proved nothing.
+        if unverified > 0 { return machine.overlapMismatched() }
         return machine.bodyEnded()
     }
 
@@ -357,19 +389,23 @@ public final class DownloadTask: Sendable {
             let size = try part.size()
             guard size >= length else { return .lengthMismatch(expected: length, received: size) }
             if size > length { try part.truncate(to: length) }
-            if let expected = self.expectedSHA256 {
+            if let expected = checkpoint.expectedSHA256 {
                 let actual = try Self.sha256(of: part, length: length)
                 if actual != expected {
                     // Complete but wrong bytes: keeping them would only make the next run finish
                     // with the same wrong file, so start clean next time.
-                    FileSystem.remove(self.resumeDataPath)
-                    FileSystem.remove(self.partialPath)
+                    self.files.remove(self.resumeDataPath)
+                    self.files.remove(self.partialPath)
                     return .checksumMismatch(expected: expected, actual: actual)
                 }
             }
             try part.sync()
-            try FileSystem.move(self.partialPath, to: self.destination)
-            FileSystem.remove(self.resumeDataPath)
+            try part.close()
+            // One folder sync for both changes: a crash leaves the partial file with its blob, or
+            // the finished file alone, never the file beside a blob that no longer fits it.
+            try self.files.rename(self.partialPath, to: self.destination)
+            self.files.remove(self.resumeDataPath)
+            try self.files.syncFolder(of: self.destination)
             return nil
         } catch {
             return error
@@ -394,15 +430,15 @@ public final class DownloadTask: Sendable {
 
     /// fsync the partial file first, so the blob never counts bytes that are not on disk.
     private func writeCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) throws(DownloadError) {
-        try Self.writeCheckpoint(checkpoint, part: part, partialPath: self.partialPath, resumeDataPath: self.resumeDataPath)
+        try Self.writeCheckpoint(checkpoint, part: part, partialPath: self.partialPath, resumeDataPath: self.resumeDataPath, files: self.files)
     }
 
     private static func writeCheckpoint(
-        _ checkpoint: DownloadCheckpoint, part: PartialFile, partialPath: String, resumeDataPath: String
+        _ checkpoint: DownloadCheckpoint, part: PartialFile, partialPath: String, resumeDataPath: String, files: FileSystem
     ) throws(DownloadError) {
         try part.sync()
         let blob = try ResumeCheckpoint.encode(checkpoint, partialPath: partialPath)
-        try FileSystem.writeAtomically(blob, to: resumeDataPath)
+        try files.writeAtomically(blob, to: resumeDataPath)
     }
 
     /// Best effort: the error, when the checkpoint could not be written.
@@ -431,8 +467,8 @@ public final class DownloadTask: Sendable {
         default:
             if checkpoint.bytesReceived == 0, (try? part.size()) == 0 {
                 // Nothing was received: leave no empty files behind.
-                FileSystem.remove(self.resumeDataPath)
-                FileSystem.remove(self.partialPath)
+                self.files.remove(self.resumeDataPath)
+                self.files.remove(self.partialPath)
             } else {
                 _ = self.saveCheckpoint(checkpoint, part: part)
             }
@@ -453,8 +489,8 @@ public final class DownloadTask: Sendable {
         }
         if case .cancel(let removeFile) = intent {
             if removeFile {
-                FileSystem.remove(self.resumeDataPath)
-                FileSystem.remove(self.partialPath)
+                self.files.remove(self.resumeDataPath)
+                self.files.remove(self.partialPath)
             }
             self.setState(.cancelled)
             return .cancelled
@@ -471,6 +507,15 @@ public final class DownloadTask: Sendable {
             case .deadlineExceeded, .connectTimeout: return .timedOut
             default: break
             }
+        }
+        if let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error {
+            // BoringSSL's text names a source file of the build; the reason alone is what helps.
+            let text = String(describing: reason)
+            if text.contains("CERTIFICATE_VERIFY_FAILED") {
+                return .tls("the server's certificate is not trusted (for a private certificate authority, trust it with --cacert FILE)")
+            }
+            let short = text.range(of: "OPENSSL_internal:").map { text[$0.upperBound...].prefix { $0 != " " } }
+            return .tls("handshake failed: \(short.map(String.init) ?? text)")
         }
         return .connection(String(describing: error))
     }

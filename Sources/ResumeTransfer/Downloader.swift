@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOSSL
 
 /// Runs downloads through one HTTP client, at most
 /// ``DownloadConfiguration/maximumConcurrentDownloads`` at a time.
@@ -23,15 +24,26 @@ public final class Downloader: Sendable {
     public let configuration: DownloadConfiguration
     private let client: HTTPClient
     private let slots: AsyncSemaphore
+    /// The file-system calls of every download (the system's; a fake in the fault-injection tests).
+    private let files: FileSystem
 
     /// Creates a downloader with its own HTTP client.
-    public init(configuration: DownloadConfiguration = .init()) {
+    public convenience init(configuration: DownloadConfiguration = .init()) {
+        self.init(configuration: configuration, calls: .system)
+    }
+
+    init(configuration: DownloadConfiguration, calls: FileSystemCalls) {
         self.configuration = configuration
+        self.files = FileSystem(calls: calls)
         // Redirects are decided by the state machine (it must carry Range/If-Range and count them);
         // the read timeout is the stall detector, since a deadline only covers the response head.
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
+        if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
         let clientConfiguration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: configuration.stallTimeout.timeAmount),
+            timeout: .init(connect: configuration.connectTimeout.timeAmount, read: configuration.stallTimeout.timeAmount),
             decompression: .disabled
         )
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
@@ -47,36 +59,60 @@ public final class Downloader: Sendable {
     ) -> DownloadTask {
         let task = DownloadTask(
             origin: .url(url, headers: headers), destination: destination,
-            expectedSHA256: expectedSHA256, configuration: self.configuration)
+            expectedSHA256: expectedSHA256, configuration: self.configuration, calls: self.files.calls)
         task.start(client: self.client, slots: self.slots)
         return task
     }
 
     /// Continues from a resume blob (ours, or Apple's) and its partial file.
     ///
-    /// The partial file is `partialFile` when given, else the blob's `LocalPath` when it exists,
-    /// else its `TempFileName` in `blobDirectory`. Checkpoints go to `destination.resume`.
+    /// The partial file is `partialFile` when given. Otherwise it is the file the blob names
+    /// (`TempFileName`, else `LocalPath`) **directly inside `folder`**: a blob is not trusted to
+    /// name a file anywhere else, so a path outside is ignored with a warning event, and without a
+    /// usable partial file the download starts from zero. Checkpoints go to `destination.resume`.
     public func resume(
-        resumeData: Data, partialFile: String? = nil, blobDirectory: String = ".", to destination: String,
+        resumeData: Data, partialFile: String? = nil, folder: String = ".", to destination: String,
         expectedSHA256: String? = nil
     ) throws(DownloadError) -> DownloadTask {
-        let decoded = try ResumeCheckpoint.decode(resumeData)
-        guard let partial = partialFile ?? Self.partialPath(decoded, in: blobDirectory) else {
-            throw .invalidResumeData("no partial file: the blob names none that exists, and none was given")
+        var decoded = try ResumeCheckpoint.decode(resumeData)
+        var warnings: [String] = []
+        let partial: String
+        if let partialFile {
+            partial = partialFile
+        } else {
+            let found = self.partialFile(for: decoded, in: folder)
+            warnings = found.warnings
+            if let path = found.path {
+                partial = path
+            } else {
+                if decoded.checkpoint.bytesReceived > 0 || decoded.offsetFromPartialFile {
+                    warnings.append("no partial file named by the blob is in \(ResumeCheckpoint.absolute(folder)); starting from zero")
+                }
+                decoded.checkpoint.bytesReceived = 0
+                partial = destination + ".part"
+            }
+        }
+        if decoded.offsetFromPartialFile {
+            // The trusted file's size is the offset; with no strong ETag the task proves the last
+            // 64 KiB again before appending, as for any unproven bytes.
+            decoded.checkpoint.bytesReceived = self.files.size(of: partial) ?? 0
         }
         let task = DownloadTask(
             origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
-            expectedSHA256: expectedSHA256, configuration: self.configuration)
+            expectedSHA256: expectedSHA256, configuration: self.configuration, warnings: warnings,
+            calls: self.files.calls)
         task.start(client: self.client, slots: self.slots)
         return task
     }
 
     /// Continues from the resume blob at `blobPath`. Without `destination`, the file goes to the
     /// blob's path minus `.resume`, or else to the URL's last path segment in the current directory.
+    /// The partial file is looked for in `tmpDirectory`, by default the blob's folder.
     public func resume(
-        blobAt blobPath: String, partialFile: String? = nil, to destination: String? = nil, expectedSHA256: String? = nil
+        blobAt blobPath: String, partialFile: String? = nil, tmpDirectory: String? = nil, to destination: String? = nil,
+        expectedSHA256: String? = nil
     ) throws(DownloadError) -> DownloadTask {
-        guard let blob = FileManager.default.contents(atPath: blobPath) else {
+        guard let blob = self.files.contents(of: blobPath) else {
             throw .disk("cannot read \(blobPath)")
         }
         let target: String
@@ -88,8 +124,9 @@ public final class Downloader: Sendable {
             target = DownloadFileName.choose(url: try ResumeCheckpoint.decode(blob).checkpoint.currentURL)
         }
         let directory = (blobPath as NSString).deletingLastPathComponent
-        return try self.resume(resumeData: blob, partialFile: partialFile, blobDirectory: directory.isEmpty ? "." : directory, to: target,
-            expectedSHA256: expectedSHA256)
+        return try self.resume(
+            resumeData: blob, partialFile: partialFile, folder: tmpDirectory ?? (directory.isEmpty ? "." : directory),
+            to: target, expectedSHA256: expectedSHA256)
     }
 
     /// The name to save `url` under: from a HEAD response's `Content-Disposition` when the server
@@ -105,16 +142,11 @@ public final class Downloader: Sendable {
     /// Finds every `*.resume` blob in `directory` that an interrupted process left and continues
     /// them all (the call to make after a crash). Each destination is the blob's path without `.resume`.
     public func recover(in directory: String) throws(DownloadError) -> [DownloadTask] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw .disk("cannot list \(directory): \(error.localizedDescription)")
-        }
+        let names = try self.files.list(directory)
         var tasks: [DownloadTask] = []
         for name in names.sorted() where name.hasSuffix(".resume") && name.count > ".resume".count {
             let blobPath = directory + "/" + name
-            guard let blob = FileManager.default.contents(atPath: blobPath) else { continue }
+            guard let blob = self.files.contents(of: blobPath) else { continue }
             let destination = String(blobPath.dropLast(".resume".count))
             let decoded: ResumeCheckpoint.Decoded
             do {
@@ -124,10 +156,16 @@ public final class Downloader: Sendable {
                 tasks.append(DownloadTask.failed(destination: destination, error: error, configuration: self.configuration))
                 continue
             }
-            let partial = Self.partialPath(decoded, in: directory) ?? destination + ".part"
+            let found = self.partialFile(for: decoded, in: directory)
+            var checkpoint = decoded.checkpoint
+            if decoded.offsetFromPartialFile {
+                checkpoint.bytesReceived = found.path.flatMap(self.files.size(of:)) ?? 0
+            }
             let task = DownloadTask(
-                origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
-                expectedSHA256: nil, configuration: self.configuration)
+                origin: .checkpoint(checkpoint), destination: destination,
+                partialPath: found.path ?? destination + ".part",
+                expectedSHA256: nil, configuration: self.configuration, warnings: found.warnings,
+                calls: self.files.calls)
             task.start(client: self.client, slots: self.slots)
             tasks.append(task)
         }
@@ -139,11 +177,12 @@ public final class Downloader: Sendable {
         try await self.client.shutdown()
     }
 
-    private static func partialPath(_ decoded: ResumeCheckpoint.Decoded, in directory: String) -> String? {
-        if let local = decoded.localPath, FileSystem.exists(local) { return local }
-        if let name = decoded.tempFileName, !name.contains("/"), name != "..", FileSystem.exists(directory + "/" + name) {
-            return directory + "/" + name
-        }
-        return nil
+    /// The partial file a blob names inside `folder`, by ``TrustPolicy``; the first candidate that
+    /// exists wins (a link or a folder there is refused when it is opened, not followed).
+    private func partialFile(for decoded: ResumeCheckpoint.Decoded, in folder: String) -> (path: String?, warnings: [String]) {
+        let absolute = ResumeCheckpoint.absolute(folder)
+        let choice = TrustPolicy.partialFile(tempFileName: decoded.tempFileName, localPath: decoded.localPath, folder: absolute)
+        let path = choice.names.lazy.map { (absolute == "/" ? "" : absolute) + "/" + $0 }.first(where: self.files.exists)
+        return (path, choice.rejected.map { $0 + "; ignored" })
     }
 }

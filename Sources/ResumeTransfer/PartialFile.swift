@@ -4,138 +4,200 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
-/// Every system call the transfer engine makes on local files goes through here, so that each
+/// An open file of the engine: the partial file, or a finished file read for its checksum. Each
 /// failure becomes a ``DownloadError/disk(_:)`` naming the path and the errno text.
 final class PartialFile: Sendable {
     let path: String
     private let descriptor: Int32
+    private let calls: FileSystemCalls
+    private let closed = Mutex(false)
 
-    /// Opens (creating when needed) the partial file for reading and writing, without truncating.
-    init(path: String) throws(DownloadError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileSystem.error("open", path) }
-        // Two processes continuing the same download would interleave their writes and blobs.
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let busy = errno == EWOULDBLOCK
-            let error = FileSystem.error("flock", path)
-            close(fd)
-            throw busy ? .inUse(path) : error
+    /// How a file is opened.
+    enum Access {
+        /// The partial file: read-write, created (mode 0600) when missing, locked against a second
+        /// writer. A symbolic link or anything but a regular file is refused: a blob or a planted
+        /// link must never make the engine truncate or rename a file elsewhere.
+        case partial
+        /// A finished file, only read (its checksum).
+        case readOnly
+    }
+
+    init(path: String, access: Access = .partial, calls: FileSystemCalls = .system) throws(DownloadError) {
+        self.calls = calls
+        // O_NONBLOCK: a FIFO planted under the name must not hang the open (regular files ignore it).
+        let flags = (access == .partial ? O_RDWR | O_CREAT | O_NOFOLLOW : O_RDONLY) | O_NONBLOCK | O_CLOEXEC
+        let fd: Int32
+        switch calls.open(path, flags, 0o600) {
+        case .success(let value): fd = value
+        case .failure(let failure) where failure.code == ELOOP: throw .untrustedFile("\(path): it is a symbolic link")
+        case .failure(let failure): throw FileSystem.error("open", path, failure)
+        }
+        let status: FileSystemCalls.Status
+        switch calls.fstat(fd) {
+        case .success(let value): status = value
+        case .failure(let failure):
+            _ = calls.close(fd)
+            throw FileSystem.error("fstat", path, failure)
+        }
+        guard status.kind == .regular else {
+            _ = calls.close(fd)
+            throw .untrustedFile("\(path): it is not a regular file")
+        }
+        if access == .partial {
+            // Two processes continuing the same download would interleave their writes and blobs.
+            if case .failure(let failure) = calls.flock(fd, LOCK_EX | LOCK_NB) {
+                _ = calls.close(fd)
+                throw failure.code == EWOULDBLOCK ? .inUse(path) : FileSystem.error("flock", path, failure)
+            }
         }
         self.path = path
         self.descriptor = fd
     }
 
     deinit {
-        close(self.descriptor)
+        if !self.closed.withLock({ $0 }) { _ = self.calls.close(self.descriptor) }
+    }
+
+    /// Closes the file, reporting the error `close` returns (on some file systems a failed
+    /// write-back only shows here). Called before the file is renamed into place.
+    func close() throws(DownloadError) {
+        let first = self.closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        if case .failure(let failure) = self.calls.close(self.descriptor) { throw FileSystem.error("close", self.path, failure) }
     }
 
     /// The current size (`fstat`).
     func size() throws(DownloadError) -> Int64 {
-        var info = stat()
-        guard fstat(self.descriptor, &info) == 0 else { throw FileSystem.error("fstat", self.path) }
-        return Int64(info.st_size)
+        switch self.calls.fstat(self.descriptor) {
+        case .success(let status): return status.size
+        case .failure(let failure): throw FileSystem.error("fstat", self.path, failure)
+        }
     }
 
     /// `ftruncate`.
     func truncate(to length: Int64) throws(DownloadError) {
-        guard ftruncate(self.descriptor, off_t(length)) == 0 else { throw FileSystem.error("ftruncate", self.path) }
+        if case .failure(let failure) = self.calls.ftruncate(self.descriptor, length) {
+            throw FileSystem.error("ftruncate", self.path, failure)
+        }
     }
 
-    /// Writes all of `bytes` at `offset` (`pwrite`, repeated for short writes and EINTR).
+    /// Writes all of `bytes` at `offset` (`pwrite`, repeated for short writes).
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
         var done = 0
         while done < bytes.count {
-            guard let base = bytes.baseAddress else { return }
-            let result = pwrite(self.descriptor, base + done, bytes.count - done, off_t(offset + Int64(done)))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw FileSystem.error("write", self.path)
+            switch self.calls.pwrite(self.descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]), offset + Int64(done)) {
+            case .success(let count) where count > 0: done += count
+            case .success: throw .disk("write \(self.path): no progress")
+            case .failure(let failure): throw FileSystem.error("write", self.path, failure)
             }
-            done += result
         }
     }
 
     /// Reads up to `count` bytes at `offset` (`pread`).
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(DownloadError) -> Int {
-        while true {
-            guard let base = buffer.baseAddress else { return 0 }
-            let result = pread(self.descriptor, base, buffer.count, off_t(offset))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw FileSystem.error("read", self.path)
-            }
-            return result
+        switch self.calls.pread(self.descriptor, buffer, offset) {
+        case .success(let count): return count
+        case .failure(let failure): throw FileSystem.error("read", self.path, failure)
         }
+    }
+
+    /// True when the file holds exactly `bytes` at `offset` (a short file does not).
+    func holds(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        let local = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+        defer { local.deallocate() }
+        var filled = 0
+        while filled < bytes.count {
+            let count = try self.read(into: UnsafeMutableRawBufferPointer(rebasing: local[filled...]), at: offset + Int64(filled))
+            if count == 0 { return false }
+            filled += count
+        }
+        guard let mine = local.baseAddress, let theirs = bytes.baseAddress else { return false }
+        return memcmp(mine, theirs, bytes.count) == 0
     }
 
     /// `fsync`: after it returns, the bytes written so far survive a crash.
     func sync() throws(DownloadError) {
-        guard fsync(self.descriptor) == 0 else { throw FileSystem.error("fsync", self.path) }
+        if case .failure(let failure) = self.calls.fsync(self.descriptor) { throw FileSystem.error("fsync", self.path, failure) }
     }
 }
 
-/// Path-level system calls.
-enum FileSystem {
-    static func error(_ call: String, _ path: String) -> DownloadError {
-        let code = errno
-        return .disk("\(call) \(path): \(String(cString: strerror(code)))")
+/// Path-level calls of the engine, through one ``FileSystemCalls``.
+struct FileSystem: Sendable {
+    let calls: FileSystemCalls
+
+    static func error(_ call: String, _ path: String, _ failure: FileSystemCalls.Failure) -> DownloadError {
+        .disk("\(call) \(path): \(failure)")
     }
 
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+    /// True when something (a file, a folder, a link, even a dangling one) has this name.
+    func exists(_ path: String) -> Bool {
+        if case .success = self.calls.lstat(path) { return true }
+        return false
     }
 
-    static func size(of path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int64(info.st_size)
+    /// The size of the regular file at `path`, not through a link.
+    func size(of path: String) -> Int64? {
+        guard case .success(let status) = self.calls.lstat(path), status.kind == .regular else { return nil }
+        return status.size
     }
 
-    /// Replaces `path` with `data` so that a crash leaves either the old or the new content:
-    /// write a temporary file beside it, fsync, rename over, fsync the directory.
-    static func writeAtomically(_ data: Data, to path: String) throws(DownloadError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw error("open", temporary) }
-        var failure: DownloadError?
-        data.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count, let base = bytes.baseAddress {
-                let result = write(fd, base + done, bytes.count - done)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    failure = error("write", temporary)
-                    return
-                }
-                done += result
+    /// The whole content of a regular file, at most `limit` bytes (a blob is small; a huge file
+    /// under a blob's name is refused rather than read into memory). Nil when unreadable.
+    func contents(of path: String, limit: Int64 = 64 << 20) -> Data? {
+        guard let file = try? PartialFile(path: path, access: .readOnly, calls: self.calls),
+              let size = try? file.size(), size <= limit
+        else { return nil }
+        var data = Data(count: Int(size))
+        var filled = 0
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            while filled < buffer.count {
+                guard let count = try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: Int64(filled)),
+                      count > 0
+                else { return false }
+                filled += count
             }
+            return true
         }
-        if failure == nil, fsync(fd) != 0 { failure = error("fsync", temporary) }
-        close(fd)
-        if let failure {
-            unlink(temporary)
-            throw failure
+        return complete ? data : nil
+    }
+
+    /// Replaces `path` with `data` atomically (see ``AtomicFile``), readable by the owner only.
+    func writeAtomically(_ data: Data, to path: String) throws(DownloadError) {
+        do {
+            try AtomicFile.write(data, to: path, calls: self.calls)
+        } catch {
+            throw .disk("\(error.operation) \(path): \(String(cString: strerror(error.code)))")
         }
-        try move(temporary, to: path)
     }
 
-    /// `rename` then fsync of the directory, so the new name is durable.
-    static func move(_ source: String, to destination: String) throws(DownloadError) {
-        guard rename(source, destination) == 0 else { throw error("rename", source) }
-        syncDirectory(of: destination)
+    /// `rename`; durable only after ``syncFolder(of:)``.
+    func rename(_ source: String, to destination: String) throws(DownloadError) {
+        if case .failure(let failure) = self.calls.rename(source, destination) { throw Self.error("rename", source, failure) }
     }
 
-    static func remove(_ path: String) {
-        unlink(path)
+    /// fsync of the folder holding `path`: the names created, renamed or removed in it survive a crash.
+    func syncFolder(of path: String) throws(DownloadError) {
+        do {
+            try AtomicFile.syncFolder(of: path, calls: self.calls)
+        } catch {
+            throw .disk("\(error.operation) of \(path): \(String(cString: strerror(error.code)))")
+        }
     }
 
-    private static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+    func remove(_ path: String) {
+        _ = self.calls.unlink(path)
+    }
+
+    func list(_ directory: String) throws(DownloadError) -> [String] {
+        switch self.calls.listDirectory(directory) {
+        case .success(let names): return names
+        case .failure(let failure): throw .disk("cannot list \(directory): \(failure)")
+        }
     }
 }

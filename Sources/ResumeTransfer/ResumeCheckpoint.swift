@@ -15,7 +15,14 @@ enum ResumeCheckpoint {
         var localPath: String?
         /// The container the blob came in.
         var container: ResumeDataContainer
+        /// The blob states no byte count (the Network-framework format): the checkpoint's is 0
+        /// until the caller sets it to the size of the partial file it trusts.
+        var offsetFromPartialFile = false
     }
+
+    /// Our own key (spec §8): the expected SHA-256 the download was started with. Apple's reader
+    /// ignores it.
+    static let expectedSHA256Key = "ResumeToolExpectedSHA256"
 
     /// Headers that describe one connection or one range, never the resource: not carried over.
     private static let dropped: Set<String> = ["range", "if-range", "accept-encoding", "host", "content-length", "connection"]
@@ -25,6 +32,10 @@ enum ResumeCheckpoint {
             throw .invalidResumeData("not a URL: \(checkpoint.currentURL)")
         }
         let headers = checkpoint.extraHeaders.map { (name: $0.name, value: $0.value) }
+        // A device continuing this blob sends the current request as it is: it must not carry
+        // credentials to an origin they were not given for.
+        let currentHeaders = TrustPolicy.headers(checkpoint.extraHeaders, to: checkpoint.currentURL, startedAt: checkpoint.originalURL)
+            .map { (name: $0.name, value: $0.value) }
         var resume = ResumeData(container: .keyedArchive)
         resume.infoVersion = 4
         let absolute = absolute(partialPath)
@@ -33,7 +44,7 @@ enum ResumeCheckpoint {
         resume.localPath = absolute
         resume.downloadURL = checkpoint.currentURL
         do {
-            var range = headers
+            var range = currentHeaders
             if checkpoint.bytesReceived > 0 { range.append((name: "Range", value: "bytes=\(checkpoint.bytesReceived)-")) }
             try resume.setRequest(URLRequestArchive(url: current, headers: range), .current)
             try resume.setRequest(URLRequestArchive(url: original, headers: headers), .original)
@@ -42,6 +53,9 @@ enum ResumeCheckpoint {
         }
         resume.serverDownloadDate = checkpoint.lastModified
         resume.entityTag = checkpoint.entityTag
+        if let sha256 = checkpoint.expectedSHA256 {
+            resume.entries[expectedSHA256Key] = .string(sha256)
+        }
         return resume
     }
 
@@ -83,13 +97,16 @@ enum ResumeCheckpoint {
         if let method = currentRequest?.httpMethod, method.uppercased() != "GET" {
             throw .invalidResumeData("the request is \(method), only GET can be resumed")
         }
-        guard let bytes = resume.bytesReceived else {
+        let offsetFromPartialFile = resume.bytesReceived == nil && resume.container.isNetworkFramework
+        guard let bytes = offsetFromPartialFile ? 0 : resume.bytesReceived else {
             throw .invalidResumeData("NSURLSessionResumeBytesReceived is missing")
         }
         guard bytes >= 0 else {
             throw .invalidResumeData("NSURLSessionResumeBytesReceived is negative (\(bytes))")
         }
-        let headers = (currentRequest ?? originalRequest)?.headers
+        // The original request holds the caller's headers as given; the current one may have had
+        // credentials removed for another origin.
+        let headers = (originalRequest ?? currentRequest)?.headers
             .filter { !dropped.contains($0.name.lowercased()) }
             .map { HTTPField(name: $0.name, value: $0.value) } ?? []
         let checkpoint = DownloadCheckpoint(
@@ -97,12 +114,22 @@ enum ResumeCheckpoint {
             currentURL: url,
             extraHeaders: headers,
             bytesReceived: bytes,
-            entityTag: resume.entityTag,
-            lastModified: resume.serverDownloadDate
+            // A Network-framework blob keeps its validators only in the archived response.
+            entityTag: resume.effectiveEntityTag,
+            lastModified: resume.effectiveServerDownloadDate,
+            expectedSHA256: resume.entries[expectedSHA256Key]?.stringValue.flatMap(normalizedSHA256)
         )
         return Decoded(
             checkpoint: checkpoint, tempFileName: resume.tempFileName, localPath: resume.localPath,
-            container: resume.container)
+            container: resume.container, offsetFromPartialFile: offsetFromPartialFile)
+    }
+
+    /// Lowercase hex when `text` is 64 hex digits; nil otherwise (a malformed value is ignored
+    /// rather than failing every finished download).
+    static func normalizedSHA256(_ text: String) -> String? {
+        guard text.utf8.count == 64, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        return text.lowercased()
     }
 
     static func absolute(_ path: String) -> String {

@@ -9,9 +9,12 @@ struct BlobArguments: ParsableArguments {
     @Argument(help: "Resume blobs (- reads standard input); a folder stands for the files directly inside it.")
     var blobs: [String] = []
 
+    /// The names given: those the parser saw, then those taken out before it (``PositionalNames``).
+    var names: [String] { self.blobs + PositionalNames.names }
+
     func validate() throws {
-        guard !blobs.isEmpty || filesFrom != nil else { throw ValidationError("give at least one BLOB, or --files-from") }
-        if filesFrom == "-", blobs.contains("-") {
+        guard !names.isEmpty || filesFrom != nil else { throw ValidationError("give at least one BLOB, or --files-from") }
+        if filesFrom == "-", names.contains("-") {
             throw ValidationError("standard input cannot be both a BLOB and the --files-from list")
         }
     }
@@ -20,7 +23,7 @@ struct BlobArguments: ParsableArguments {
     /// on stderr and ends the command with `failureStatus`.
     func list(failureStatus: Int32) throws -> BlobList {
         do {
-            return try BlobList(arguments: blobs, filesFrom: filesFrom)
+            return try BlobList(arguments: names, filesFrom: filesFrom)
         } catch {
             error.emit()
             throw ExitCode(failureStatus)

@@ -7,7 +7,7 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Rewrite a resume blob in another container.",
         discussion: """
-            Containers: xml (iOS 7–11), binary, keyed-archive (iOS 12+), keyed-archive-xml. Every key is kept; the request archives are copied unchanged.
+            Containers: xml (iOS 7–11), binary, keyed-archive (iOS 12+), keyed-archive-xml, and the Network-framework format of iOS 17.4+ (nwurlsession, and nwurlsession-webkit as WebKit wraps it). Every key is kept; the request archives are copied unchanged. A Network-framework blob written in a classic container gets its inline requests and response archived stand-alone and the response's ETag and Last-Modified under their keys, so older devices and `resume` can use it.
 
             Example:
               resumetool convert old.plist --to keyed-archive -o new.resumedata
@@ -19,7 +19,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The resume blob; - reads standard input.")
     var blob: String
 
-    @Option(name: .long, help: "The container to write: xml, binary, keyed-archive or keyed-archive-xml.")
+    @Option(name: .long, help: "The container to write: xml, binary, keyed-archive, keyed-archive-xml, nwurlsession or nwurlsession-webkit.")
     var to: ResumeDataContainer
 
     @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResumeDataCodec
+import ResumeTransfer
 
 /// A problem with one input, printed like a compiler diagnostic:
 /// `FILE:3:17: error: …`, `FILE: byte 0x1a4: error: …`, or `FILE: error: …`.
@@ -42,12 +43,12 @@ struct Diagnostic: Error, CustomStringConvertible {
     /// ArgumentParser reports the ones `validate()` finds, and returns exit status 64 to throw.
     /// (A `ValidationError` thrown from `run()` would print the top command's usage instead.)
     static func usageError(_ message: String, command: String) -> ExitCode {
-        FileHandle.standardError.write(Data("Error: \(message)\n  See 'resumetool \(command) --help' for more information.\n".utf8))
+        StandardStream.write("Error: \(message)\n  See 'resumetool \(command) --help' for more information.\n")
         return ExitCode.validationFailure
     }
 
     /// Writes the diagnostic as one line on standard error.
     func emit() {
-        FileHandle.standardError.write(Data((description + "\n").utf8))
+        StandardStream.write(description + "\n")
     }
 }

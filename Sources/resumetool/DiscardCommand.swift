@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResumeDataCodec
+import ResumeTransfer
 
 /// `resumetool discard BLOB [--tmp-dir DIR]`
 struct DiscardCommand: ParsableCommand {
@@ -31,22 +32,17 @@ struct DiscardCommand: ParsableCommand {
         try reportingDiagnostics {
             let input = try BlobFile(blob)
             let folderPath = tmpDirectory ?? URL(fileURLWithPath: blob).deletingLastPathComponent().path
-            let folder = URL(fileURLWithPath: folderPath, isDirectory: true).resolvingSymlinksInPath().standardizedFileURL
-            let partial: URL?
-            if let name = input.resume.tempFileName {
-                guard ResumeData.isBareFileName(name) else {
-                    throw Diagnostic(file: blob, message: "refusing to delete \"\(name)\": a temp file name must be a bare file name")
-                }
-                partial = folder.appendingPathComponent(name)
-            } else if let path = input.resume.localPath {
-                let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL
-                guard resolved.path.hasPrefix(folder.path + "/") else {
-                    throw Diagnostic(file: blob, message: "refusing to delete \(path): it is outside \(folder.path) (use --tmp-dir)")
-                }
-                partial = resolved
-            } else {
-                partial = nil
+            let folder = URL(fileURLWithPath: folderPath, isDirectory: true).standardizedFileURL.path
+            let resume = input.resume
+            if let name = resume.tempFileName, !ResumeData.isBareFileName(name) {
+                throw Diagnostic(file: blob, message: "refusing to delete \"\(name)\": a temp file name must be a bare file name")
             }
+            // The same rule as the download engine's: only a file directly inside the folder.
+            let choice = TrustPolicy.partialFile(tempFileName: resume.tempFileName, localPath: resume.localPath, folder: folder)
+            if choice.names.isEmpty, let reason = choice.rejected.first {
+                throw Diagnostic(file: blob, message: "refusing to delete: \(reason) (use --tmp-dir)")
+            }
+            let partial = choice.names.first.map { URL(fileURLWithPath: folder).appendingPathComponent($0) }
             var removed: [String] = []
             if let partial {
                 if FileManager.default.fileExists(atPath: partial.path) {

@@ -8,30 +8,68 @@ import Glibc
 import Darwin
 #endif
 
-/// `resumetool download URL [-o FILE] [--sha256 HEX] [--quiet]`
+/// `resumetool download URL... [-i LIST] [-P DIR] [-o FILE] [-H 'K: V']... [--parallel N] [--json] ...`
 struct DownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
-        abstract: "Download a URL crash-safely; running the same command again continues.",
+        abstract: "Download URLs crash-safely; running the same command again continues.",
         discussion: """
-            The partial data goes to FILE.part and an Apple-format resume blob to FILE.resume, checkpointed every few MiB or seconds. A changed file on the server (new ETag or Last-Modified) is downloaded again from the start, never spliced onto old bytes. Ctrl-C or SIGTERM pauses.
+            The partial data goes to FILE.part and an Apple-format resume blob to FILE.resume, checkpointed every few MiB or seconds. A changed file on the server (new ETag or Last-Modified) is downloaded again from the start, never spliced onto old bytes. Ctrl-C or SIGTERM pauses. Authorization, Cookie and Proxy-Authorization headers go only to the origin of the URL they were given with, never to another one a redirect names.
 
             Example:
               resumetool download https://example.com/big.iso -o big.iso --sha256 9f86d081…
               resumetool download https://example.com/big.iso -o big.iso    # again: continues
+              resumetool download -H 'Authorization: Bearer TOKEN' https://example.com/private.bin
+              resumetool download -i urls.txt -P downloads --parallel 3 --json
 
-            Exit status: 0 downloaded (or already complete), 1 failed (the partial file and blob are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            Exit status: 0 every download finished (or was already complete), 1 one or more failed (partial files and blobs are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
             """
     )
 
-    @Argument(help: "The http or https URL.")
-    var url: String
+    @Argument(help: "http or https URLs.")
+    var urls: [String] = []
 
-    @Option(name: .shortAndLong, help: "Where to save (default: the server's file name in the current directory).")
+    @Option(name: [.customShort("i"), .customLong("input-file")], help: "Read URLs from LIST, one per line ('-': standard input; '#' starts a comment).")
+    var inputFile: String?
+
+    @Option(name: [.customShort("P"), .customLong("directory")], help: "Save into DIR, made when missing (default: the current directory).")
+    var directory: String?
+
+    @Option(name: .shortAndLong, help: "Where to save (one URL only; default: the server's file name).")
     var output: String?
 
-    @Option(help: "Expected SHA-256 of the file, in hex; a mismatch fails and nothing is kept.")
+    @Option(name: [.customShort("H"), .customLong("header")], help: "Send this header ('Name: value') with every request; repeatable.")
+    var headers: [String] = []
+
+    @Option(help: "The User-Agent header to send.")
+    var userAgent: String?
+
+    @Option(help: "Downloads at once (1-64; default 1).")
+    var parallel = 1
+
+    @Option(help: "Failed attempts in a row before a download fails (0-100; default 5).")
+    var retries: Int?
+
+    @Option(help: "Seconds a connection may take (default 10).")
+    var connectTimeout: Double?
+
+    @Option(help: "Seconds without a byte before an attempt counts as failed (default 30).")
+    var stallTimeout: Double?
+
+    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's.", valueName: "FILE"))
+    var cacert: String?
+
+    @Flag(help: "Accept any server certificate (anyone on the path can then read and change the download).")
+    var insecure = false
+
+    @Option(help: "At most this many bytes per second for each download (k, M, G: 1024-based, as curl).")
+    var limitRate: String?
+
+    @Option(help: "Expected SHA-256 of the file, in hex (one URL only); a mismatch fails and nothing is kept.")
     var sha256: String?
+
+    @Flag(help: "Report every event as one JSON object per line on standard output.")
+    var json = false
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
@@ -40,30 +78,108 @@ struct DownloadCommand: AsyncParsableCommand {
     var checkpointBytes: Int64?
 
     func validate() throws {
-        guard let parsed = URL(string: self.url), let scheme = parsed.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", parsed.host != nil
-        else {
-            throw ValidationError("'\(self.url)' is not an http or https URL")
-        }
+        guard !self.urls.isEmpty || self.inputFile != nil else { throw ValidationError("give a URL or --input-file LIST") }
+        for url in self.urls where !Self.isHTTPURL(url) { throw ValidationError("'\(url)' is not an http or https URL") }
         if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
             throw ValidationError("--sha256 needs 64 hex digits")
+        }
+        guard (1...64).contains(self.parallel) else { throw ValidationError("--parallel must be 1 to 64") }
+        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
+        for (name, value) in [("--connect-timeout", self.connectTimeout), ("--stall-timeout", self.stallTimeout)] {
+            // Bounded before it becomes a Duration: Duration.seconds(1e300) would trap.
+            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
+        }
+        if let limitRate, RateArgument.parse(limitRate) == nil {
+            throw ValidationError("--limit-rate takes bytes per second from 1 to 1T, e.g. 500k or 2M")
+        }
+        for header in self.headers {
+            if case .failure(let error) = HeaderArgument.parse(header) { throw ValidationError("-H: \(error)") }
+        }
+        if let userAgent, userAgent.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+            throw ValidationError("--user-agent holds a line break or NUL")
+        }
+        if self.urls.count > 1, self.output != nil || self.sha256 != nil {
+            throw ValidationError("-o and --sha256 take one URL; use -P DIR for several")
         }
     }
 
     func run() async throws {
-        var configuration = DownloadConfiguration()
-        if let checkpointBytes { configuration.checkpointBytes = max(checkpointBytes, 1) }
-        let downloader = Downloader(configuration: configuration)
-        let destination: String
-        if let output {
-            destination = output
-        } else {
-            destination = await downloader.suggestedFileName(for: self.url)
+        var list = self.urls
+        if let inputFile {
+            let text: String
+            do {
+                text = String(decoding: try InputFile(inputFile).read(), as: UTF8.self)
+            } catch {
+                error.emit()
+                throw ExitCode(1)
+            }
+            for (line, url) in URLList.parse(text) {
+                guard Self.isHTTPURL(url) else {
+                    throw Diagnostic.usageError("\(inputFile):\(line): '\(url)' is not an http or https URL", command: "download")
+                }
+                list.append(url)
+            }
         }
-        let task = downloader.download(from: self.url, to: destination, expectedSHA256: self.sha256)
-        let status = await TransferConsole(quiet: self.quiet).run(task, label: destination)
+        guard !list.isEmpty else { throw Diagnostic.usageError("no URL to download", command: "download") }
+        if list.count > 1, self.output != nil || self.sha256 != nil {
+            throw Diagnostic.usageError("-o and --sha256 take one URL; use -P DIR for several", command: "download")
+        }
+        if let directory {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                Diagnostic(file: directory, message: "cannot create the folder: \(error.localizedDescription)").emit()
+                throw ExitCode(1)
+            }
+        }
+
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
+            throw ExitCode(1)
+        }
+        if self.insecure {
+            Diagnostic(file: "--insecure", severity: .warning,
+                       message: "server certificates are not checked: anyone on the path can read and change these downloads").emit()
+        }
+        let downloader = Downloader(configuration: self.downloadConfiguration)
+        var fields = self.headers.compactMap { try? HeaderArgument.parse($0).get() }
+        if let userAgent { fields.append(HTTPField(name: "User-Agent", value: userAgent)) }
+        var names = DownloadNames()
+        var transfers: [TransferConsole.Transfer] = []
+        for url in list {
+            let name: String
+            if let output {
+                name = output
+            } else {
+                name = await downloader.suggestedFileName(for: url)
+            }
+            let path = self.directory.map { name.hasPrefix("/") ? name : ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? name
+            let label = names.claim(path)
+            let task = downloader.download(from: url, to: label, expectedSHA256: self.sha256, headers: fields)
+            transfers.append(.init(task: task, url: url, label: label))
+        }
+        let console = TransferConsole(quiet: self.quiet || self.json)
+        let status = await console.run(transfers, json: self.json, interactive: self.parallel == 1 && !self.quiet)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    private var downloadConfiguration: DownloadConfiguration {
+        var configuration = DownloadConfiguration()
+        configuration.maximumConcurrentDownloads = self.parallel
+        if let retries { configuration.maximumRetries = retries }
+        if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }
+        if let stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }
+        if let checkpointBytes { configuration.checkpointBytes = max(checkpointBytes, 1) }
+        configuration.maximumBytesPerSecond = self.limitRate.flatMap(RateArgument.parse)
+        configuration.certificateAuthorityFile = self.cacert
+        configuration.acceptsAnyCertificate = self.insecure
+        return configuration
+    }
+
+    private static func isHTTPURL(_ text: String) -> Bool {
+        guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased() else { return false }
+        return (scheme == "http" || scheme == "https") && parsed.host?.isEmpty == false
     }
 }
 
@@ -74,14 +190,40 @@ struct TransferConsole {
     /// How to continue after a pause or failure; nil: "run the same command again".
     var continueHint: ((DownloadTask) -> String)? = nil
 
+    /// One download of a run.
+    struct Transfer: Sendable {
+        var task: DownloadTask
+        var url: String
+        var label: String
+    }
+
     func run(_ task: DownloadTask, label: String) async -> Int32 {
-        let signals = SignalPause(tasks: [task])
+        await self.run([Transfer(task: task, url: "", label: label)], json: false, interactive: true)
+    }
+
+    /// Reports every transfer (JSON lines, or text: a redrawn bar on a terminal only when one
+    /// download runs at a time), waits for all, and returns the worst exit status.
+    func run(_ transfers: [Transfer], json: Bool, interactive: Bool) async -> Int32 {
+        let signals = SignalPause(tasks: transfers.map(\.task))
         defer { signals.stop() }
-        if !self.quiet {
-            await DownloadReporter(interactive: isatty(STDERR_FILENO) == 1).report(task, label: label)
+        let terminal = interactive && isatty(STDERR_FILENO) == 1
+        let quiet = self.quiet
+        await withTaskGroup(of: Void.self) { group in
+            for transfer in transfers {
+                if json {
+                    group.addTask { await TransferJSON(url: transfer.url, file: transfer.label).report(transfer.task) }
+                } else if !quiet {
+                    group.addTask { await DownloadReporter(interactive: terminal).report(transfer.task, label: transfer.label) }
+                }
+            }
         }
-        let state = await task.result()
-        return self.finish(task, state: state, label: label, signal: signals.received)
+        var status: Int32 = 0
+        for transfer in transfers {
+            let state = await transfer.task.result()
+            let code = self.finish(transfer.task, state: state, label: transfer.label, signal: signals.received)
+            if code > status { status = code }
+        }
+        return status
     }
 
     func finish(_ task: DownloadTask, state: DownloadState, label: String, signal: Int32?) -> Int32 {
@@ -117,7 +259,7 @@ struct TransferConsole {
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStream.write(text + "\n")
     }
 }
 

@@ -8,7 +8,7 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show what a resume blob holds, and what is wrong with it.",
         discussion: """
-            Reads all four containers (XML, binary, keyed archive, keyed archive as XML) and shows the container, URL, bytes received, partial file, validators, both requests with their headers, every other key, and the findings of `validate`.
+            Reads all four classic containers (XML, binary, keyed archive, keyed archive as XML) and Network-framework resume data (nwurlsession, and nwurlsession-webkit as WebKit wraps it), and shows the container, URL, bytes received, partial file, validators (from the archived response when the blob has no key for them), both requests with their headers, the response, every other key, and the findings of `validate`.
 
             Example:
               resumetool inspect Samples/ios12-keyed-archive.resumedata

@@ -22,11 +22,12 @@ struct InspectReport {
             ("bytesReceived", resume.bytesReceived.map(JSONValue.integer) ?? .null),
             ("tempFileName", .optionalString(resume.tempFileName)),
             ("localPath", .optionalString(resume.localPath)),
-            ("entityTag", .optionalString(resume.entityTag)),
-            ("serverDownloadDate", .optionalString(resume.serverDownloadDate)),
+            ("entityTag", .optionalString(resume.effectiveEntityTag)),
+            ("serverDownloadDate", .optionalString(resume.effectiveServerDownloadDate)),
             ("byteRange", .optionalString(resume.byteRange)),
             ("currentRequest", resume.currentRequest.map(Self.json(for:)) ?? .null),
             ("originalRequest", resume.originalRequest.map(Self.json(for:)) ?? .null),
+            ("response", resume.response.map(Self.json(for:)) ?? .null),
             ("otherKeys", .object(resume.otherEntries.map { ($0.key, Self.shortJSON(for: $0.value)) })),
             ("findings", .array(findings.map { finding in
                 .object([
@@ -51,6 +52,16 @@ struct InspectReport {
         ])
     }
 
+    static func json(for response: ArchivedURLResponse) -> JSONValue {
+        .object([
+            ("url", .optionalString(response.urlString)),
+            ("statusCode", response.statusCode.map(JSONValue.integer) ?? .null),
+            ("mimeType", .optionalString(response.mimeType)),
+            ("expectedContentLength", response.expectedContentLength.map(JSONValue.integer) ?? .null),
+            ("headers", .object(response.headers.map { ($0.name, .string($0.value)) })),
+        ])
+    }
+
     /// `{type, value}` with a value short enough for a listing: scalars as they are, data and
     /// containers by size.
     static func shortJSON(for value: PropertyListValue) -> JSONValue {
@@ -60,7 +71,7 @@ struct InspectReport {
         case .integer(let number): short = .number(number.description)
         case .real(let real): short = .real(real.value)
         case .boolean(let flag): short = .bool(flag)
-        case .date(let date): short = .string(DateText.iso8601(date))
+        case .date(let date): short = DateText.json(date)
         case .data(let bytes): short = .string(counted(bytes.count, "byte", "bytes"))
         case .array(let items), .set(let items): short = .string(counted(items.count, "item", "items"))
         case .dictionary(let dictionary): short = .string(counted(dictionary.count, "entry", "entries"))
@@ -80,14 +91,16 @@ struct InspectReport {
         func field(_ label: String, _ value: String?) {
             lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(Self.visible) ?? "-"))
         }
-        field("container", resume.container.rawValue)
+        field("container", resume.container.rawValue + (resume.networkLayout.map { ", \($0) layout" } ?? ""))
         field("info version", resume.infoVersion.map(String.init))
         field("download URL", resume.downloadURL)
-        field("bytes received", resume.bytesReceived.map(ByteCount.describe))
+        let response = resume.response
+        field("bytes received", Self.progress(received: resume.bytesReceived, total: resume.expectedTotalBytes,
+                                              networkFramework: resume.container.isNetworkFramework))
         field("temp file", resume.tempFileName)
         field("local path", resume.localPath)
-        field("entity tag", resume.entityTag)
-        field("server date", resume.serverDownloadDate)
+        field("entity tag", resume.entityTag ?? response?.entityTag.map { "\($0) (from the response)" })
+        field("server date", resume.serverDownloadDate ?? response?.lastModified.map { "\($0) (from the response)" })
         if let byteRange = resume.byteRange { field("byte range", byteRange) }
         for kind in ResumeData.RequestKind.allCases {
             let label = "\(kind.rawValue) request"
@@ -105,6 +118,19 @@ struct InspectReport {
             lines.append("    " + details.joined(separator: ", "))
             for header in request.headers { lines.append("    \(Self.visible(header.name)): \(Self.visible(header.value))") }
         }
+        if let response {
+            var summary = [response.className]
+            if let status = response.statusCode { summary.append(String(status)) }
+            if let mimeType = response.mimeType { summary.append(mimeType) }
+            field("response", summary.joined(separator: " ") + " " + (response.urlString ?? "(no URL)"))
+            var details = ["\(response.layout.rawValue) layout"]
+            if let length = response.expectedContentLength { details.append("length " + ByteCount.describe(length)) }
+            if let date = response.date { details.append("made " + DateText.text(date)) }
+            lines.append("    " + details.joined(separator: ", "))
+            for header in response.headers { lines.append("    \(Self.visible(header.name)): \(Self.visible(header.value))") }
+        } else if resume.entries[ResumeDataKey.response] != nil {
+            field("response", "unreadable (see findings)")
+        }
         let others = resume.otherEntries
         if !others.isEmpty {
             lines.append("  other keys:")
@@ -117,6 +143,17 @@ struct InspectReport {
             for finding in findings { lines.append("    " + Self.visible(finding.description)) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `68,188 of 7,936,993 bytes (0.9 %)` when the total is known, else as ``ByteCount`` puts it.
+    static func progress(received: Int64?, total: Int64?, networkFramework: Bool) -> String? {
+        guard let received else {
+            guard networkFramework else { return nil }
+            return "not in the blob (the partial file's size)" + (total.map { "; \(ByteCount.grouping($0)) bytes in all" } ?? "")
+        }
+        guard let total, total > 0 else { return ByteCount.describe(received) }
+        let percent = Double(received) / Double(total) * 100
+        return "\(ByteCount.grouping(received)) of \(ByteCount.grouping(total)) bytes (\(String(format: "%.1f", percent)) %)"
     }
 
     /// Text from the blob with control characters escaped: a blob is untrusted input, and a

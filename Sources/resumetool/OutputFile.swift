@@ -1,4 +1,5 @@
 import Foundation
+import ResumeTransfer
 
 /// Where a command writes its result: a file replaced atomically, or standard output for `-`
 /// or when no file is named.
@@ -20,56 +21,17 @@ struct OutputFile {
 
     /// Writes all the bytes: to a temporary file in the destination's folder, flushed to disk,
     /// then renamed over the destination, so readers see the old file or the whole new one.
-    func write(_ data: Data) throws(Diagnostic) {
+    /// New files are readable by the owner only (blobs may hold credentials) unless
+    /// `permissions` says otherwise.
+    func write(_ data: Data, permissions: mode_t = 0o600) throws(Diagnostic) {
         guard let path else {
-            FileHandle.standardOutput.write(data)
+            StandardStream.write(data, to: STDOUT_FILENO)
             return
         }
         do {
-            try AtomicFile.write(data, to: path)
+            try AtomicFile.write(data, to: path, permissions: permissions)
         } catch {
             throw Diagnostic(file: path, message: "cannot write: \(error)")
-        }
-    }
-}
-
-/// Replaces a file atomically: temp file in the same folder, fsync, rename, fsync of the folder.
-enum AtomicFile {
-    struct Failure: Error, CustomStringConvertible {
-        var operation: String
-        var code: Int32
-        var description: String { "\(operation): \(String(cString: strerror(code)))" }
-    }
-
-    static func write(_ data: Data, to path: String) throws(Failure) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure(operation: "open", code: errno) }
-        var failure: Failure?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, failure == nil {
-                let written = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if written < 0 {
-                    if errno != EINTR { failure = Failure(operation: "write", code: errno) }
-                } else {
-                    offset += written
-                }
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = Failure(operation: "fsync", code: errno) }
-        if close(descriptor) != 0, failure == nil { failure = Failure(operation: "close", code: errno) }
-        if failure == nil, rename(temporary, path) != 0 { failure = Failure(operation: "rename", code: errno) }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
         }
     }
 }

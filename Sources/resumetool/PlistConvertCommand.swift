@@ -44,12 +44,16 @@ struct PlistConvertCommand: AsyncParsableCommand {
                 switch to {
                 case .xml: bytes = try PropertyListWriter().write(value, as: .xml)
                 case .binary: bytes = try PropertyListWriter().write(value, as: .binary)
-                case .json: bytes = Data(PropertyListJSON.json(for: value).rendered().utf8)
+                case .json:
+                    var notes: [String] = []
+                    bytes = Data(PropertyListJSON.json(for: value, path: "", notes: &notes).rendered().utf8)
+                    for note in notes { Diagnostic(file: file, severity: .warning, message: note).emit() }
                 }
             } catch {
                 throw Diagnostic(file: destination.displayName, message: "\(error)")
             }
-            try destination.write(bytes)
+            // Any property list, not a blob: the usual permissions, as plutil and cp give.
+            try destination.write(bytes, permissions: 0o644)
         }
     }
 

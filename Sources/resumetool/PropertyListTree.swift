@@ -38,7 +38,7 @@ enum PropertyListTree {
         case .integer(let number): "integer \(number)"
         case .real(let real): "real \(real.value)" + (real.isSinglePrecision ? " (32-bit)" : "")
         case .boolean(let flag): "boolean \(flag)"
-        case .date(let date): "date \(DateText.iso8601(date))"
+        case .date(let date): "date \(DateText.text(date))"
         case .data(let bytes): "data (\(count(bytes.count, "byte")))" + (bytes.isEmpty ? "" : " " + hexPreview(bytes))
         case .array(let items): "array (\(count(items.count, "item")))"
         case .set(let items): "set (\(count(items.count, "item")))"
@@ -61,7 +61,7 @@ enum PropertyListTree {
 
     /// A key printed bare when it is plain, quoted when it has spaces, is empty, or could be
     /// mistaken for the tree's own punctuation.
-    private static func quotedIfNeeded(_ key: String) -> String {
+    static func quotedIfNeeded(_ key: String) -> String {
         let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "$_-.".unicodeScalars.contains(scalar)
         }

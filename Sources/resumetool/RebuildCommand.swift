@@ -44,6 +44,10 @@ struct RebuildCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
+        guard !format.isNetworkFramework else {
+            // That format keeps its validator only in an archived response, which a partial file cannot tell.
+            throw ValidationError("--format \(format) is not a container rebuild writes: use xml, binary, keyed-archive or keyed-archive-xml")
+        }
         for header in headers {
             guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
                 throw ValidationError("--header must be 'Name: value', not '\(header)'")

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import ResumeTransfer
 
@@ -11,6 +12,9 @@ struct ResumeCommand: AsyncParsableCommand {
 
             Example:
               resumetool resume app.resumedata --partial CFNetworkDownload_Occ2S2.tmp -o Example.dmg
+              resumetool resume Library/Caches/app.resumedata --tmp-dir tmp -o Example.dmg
+
+            The blob is not trusted to name files: its partial file (TempFileName, else LocalPath) is used only when it lies directly inside --tmp-dir, and is never followed through a symbolic link.
 
             Exit status: 0 downloaded, 1 failed (the partial file and blob are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
             """
@@ -19,8 +23,11 @@ struct ResumeCommand: AsyncParsableCommand {
     @Argument(help: "The resume blob.")
     var blob: String
 
-    @Option(help: "The partial file (default: the one the blob names, beside the blob).")
+    @Option(help: "The partial file (default: the one the blob names, inside --tmp-dir).")
     var partial: String?
+
+    @Option(name: .customLong("tmp-dir"), help: "The folder the blob's partial file must be in (default: the blob's folder); a path the blob names outside it is ignored.")
+    var tmpDirectory: String?
 
     @Option(name: .shortAndLong, help: "Where to save (default: BLOB without .resume, else the URL's file name).")
     var output: String?
@@ -41,7 +48,9 @@ struct ResumeCommand: AsyncParsableCommand {
         let downloader = Downloader()
         let task: DownloadTask
         do {
-            task = try downloader.resume(blobAt: self.blob, partialFile: self.partial, to: self.output, expectedSHA256: self.sha256)
+            task = try downloader.resume(
+                blobAt: self.blob, partialFile: self.partial, tmpDirectory: self.tmpDirectory, to: self.output,
+                expectedSHA256: self.sha256)
         } catch {
             TransferConsole.error("\(self.blob): error: \(error)")
             try? await downloader.shutdown()
@@ -49,10 +58,18 @@ struct ResumeCommand: AsyncParsableCommand {
         }
         var console = TransferConsole(quiet: self.quiet)
         if task.resumeDataPath != self.blob {
-            console.continueHint = { "continue with: resumetool resume '\($0.resumeDataPath)'" }
+            // The new blob is trusted only with a partial file beside it; name one kept elsewhere.
+            let besideBlob = Self.folder(of: task.partialPath) == Self.folder(of: task.resumeDataPath)
+            console.continueHint = { task in
+                "continue with: resumetool resume '\(task.resumeDataPath)'" + (besideBlob ? "" : " --partial '\(task.partialPath)'")
+            }
         }
         let status = await console.run(task, label: task.destination)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    private static func folder(of path: String) -> String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
     }
 }

@@ -12,10 +12,20 @@ struct ResumeTool: AsyncParsableCommand {
 
             Exit status: 0 success; 1 bad input, a failed check or an I/O error; 2 (validate only) a blob could not be read; 64 usage error.
             """,
+        version: ResumeTool.version,
         subcommands: [
             InspectCommand.self, ValidateCommand.self, ConvertCommand.self, RepairCommand.self,
             RebuildCommand.self, RelocateCommand.self, DiscardCommand.self, PlistCommand.self,
-            DownloadCommand.self, ResumeCommand.self, RecoverCommand.self, ScanCommand.self,
+            ArchiveCommand.self, DownloadCommand.self, ResumeCommand.self, RecoverCommand.self, ScanCommand.self,
         ]
     )
+
+    /// Parses without the blob names of `inspect` and `validate`, which the parser would take in
+    /// quadratic time (see ``PositionalNames``).
+    static func main() async {
+        await self.main(PositionalNames.split(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// What `resumetool --version` prints.
+    static let version = "resumetool 0.3.0"
 }

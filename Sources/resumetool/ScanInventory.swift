@@ -108,7 +108,10 @@ struct ScanInventory {
 
     /// The validator's findings, and the partial file's against the bytes received, most severe first.
     private static func findings(for found: FoundResumeBlob, pairing: Pairing) -> [ResumeDataFinding] {
-        guard let resume = found.resumeData else { return [FoundResumeBlob.networkFrameworkNote] }
+        guard case .resumeData(let resume) = found.content else {
+            if case .undecodedNetworkFramework(_, let reason) = found.content { return [FoundResumeBlob.undecodedNote(reason: reason)] }
+            return []
+        }
         var findings = ResumeDataValidator(blobSize: found.size).findings(for: resume)
         if let key = pairing.key, let expected = pairing.partial?.path ?? pairing.expectedPath {
             findings += ResumeDataValidator.partialFileFindings(path: expected, size: pairing.partial?.size,

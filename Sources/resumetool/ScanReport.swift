@@ -15,7 +15,7 @@ struct ScanReport {
                     ("path", .string(file.path)),
                     ("appContainer", .optionalString(file.appContainer)),
                     ("size", .integer(file.status.size)),
-                    ("modified", .string(DateText.iso8601(file.status.modified))),
+                    ("modified", DateText.json(file.status.modified)),
                 ])
             })),
             ("errors", .array(inventory.errors.map { error in
@@ -36,7 +36,7 @@ struct ScanReport {
             ("tempFileName", .optionalString(resume?.tempFileName)),
             ("localPath", .optionalString(blob.found.localPath)),
             ("partialFile", blob.partialFile.map { .object([("path", .string($0.path)), ("size", .integer($0.size))]) } ?? .null),
-            ("modified", .string(DateText.iso8601(blob.modified))),
+            ("modified", DateText.json(blob.modified)),
             ("findings", .array(blob.findings.map { finding in
                 .object([
                     ("severity", .string(finding.severity.rawValue)),
@@ -65,7 +65,7 @@ struct ScanReport {
                 blob.path, blob.keyPath ?? "", blob.appContainer ?? "", blob.found.containerName,
                 resume?.downloadURL ?? "", resume?.bytesReceived.map(String.init) ?? "", resume?.tempFileName ?? "",
                 blob.found.localPath ?? "", blob.partialFile?.path ?? "", blob.partialFile.map { String($0.size) } ?? "",
-                DateText.iso8601(blob.modified),
+                DateText.text(blob.modified),
                 blob.findings.map { "\($0.severity.rawValue)[\($0.code.name)]" }.joined(separator: "; "),
             ])
         }
@@ -106,7 +106,7 @@ struct ScanReport {
                 field("partial file", blob.partialFile.map { partial in
                     shown(partial.path) + ", " + ByteCount.describe(partial.size) + Self.comparison(partial.size, resume?.bytesReceived)
                 })
-                field("modified", DateText.iso8601(blob.modified))
+                field("modified", DateText.text(blob.modified))
                 if blob.findings.isEmpty {
                     field("findings", "none")
                 } else {
@@ -115,7 +115,7 @@ struct ScanReport {
                 }
             }
             for file in inventory.orphanPartialFiles where file.appContainer == container {
-                lines.append("  orphan partial file: \(shown(file.path)), \(ByteCount.describe(file.status.size)), modified \(DateText.iso8601(file.status.modified))")
+                lines.append("  orphan partial file: \(shown(file.path)), \(ByteCount.describe(file.status.size)), modified \(DateText.text(file.status.modified))")
             }
         }
         if !lines.isEmpty { lines.append("") }

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeTransfer
 
 /// Standard output buffered in memory and written in chunks, so a report on thousands of blobs
 /// neither makes a system call per line nor holds the whole report.
@@ -18,7 +19,7 @@ struct StandardOutput {
     /// the two streams interleave in the order things happened.
     mutating func flush() {
         guard !bytes.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(bytes))
+        bytes.withUnsafeBufferPointer { StandardStream.write($0, to: STDOUT_FILENO) }
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -35,7 +35,8 @@ import Testing
 
     // MARK: Blobs in bytes
 
-    @Test(arguments: ResumeDataContainer.allCases)
+    /// The classic containers; the Network-framework ones are read from the samples below.
+    @Test(arguments: [ResumeDataContainer.xml, .binary, .keyedArchive, .keyedArchiveXML])
     func wholeFileIsTheBlob(_ container: ResumeDataContainer) throws {
         let bytes = try Self.blob(container)
         let found = ResumeBlobSearch().blobs(in: bytes)
@@ -110,18 +111,40 @@ import Testing
         #expect(shallow.blobs(in: outer).isEmpty)
     }
 
-    @Test func networkFrameworkBlobs() throws {
+    /// Bytes that start like the Network-framework format but do not decode (here a classic
+    /// archive XOR-ed) are still reported, bare, nested, and in WebKit's wrapper with its path.
+    @Test func undecodableNetworkFrameworkBlobs() throws {
         let obscured = Self.obscured(try Self.blob())
         let whole = ResumeBlobSearch().blobs(in: obscured)
-        #expect(whole == [FoundResumeBlob(keyPath: nil, content: .networkFramework(localPath: nil), size: obscured.count)])
+        #expect(whole.count == 1)
+        #expect(whole.first?.keyPath == nil)
         #expect(whole.first?.containerName == "obscured-format")
-        // WebKit's wrapper: a plain keyed archive of { data, NSURLSessionResumeInfoLocalPath }.
+        #expect(whole.first?.resumeData == nil)
+        #expect(whole.first?.size == obscured.count)
         let path = "/Users/me/Downloads/big.iso.download/big.iso"
         let wrapped = try PropertyListWriter().write(
             KeyedArchive.encodeDictionary(["data": .data(obscured), ResumeDataKey.localPath: .string(path)]), as: .binary)
-        #expect(ResumeBlobSearch().blobs(in: wrapped).map(\.content) == [.networkFramework(localPath: path)])
+        let inWrapper = ResumeBlobSearch().blobs(in: wrapped)
+        #expect(inWrapper.map(\.containerName) == ["obscured-format"])
+        #expect(inWrapper.map(\.localPath) == [path])
         let nested = try PropertyListWriter().write(["downloads": [.data(obscured)]], as: .binary)
         #expect(ResumeBlobSearch().blobs(in: nested).map(\.keyPath) == ["downloads[0]"])
+    }
+
+    /// The real-layout Network-framework samples decode as `inspect` decodes them, bare and nested.
+    @Test(arguments: [("nwurlsession-ios17.resumedata", "nwurlsession"), ("nwurlsession-ios26.resumedata", "nwurlsession"),
+                      ("nwurlsession-webkit.resumedata", "nwurlsession-webkit")])
+    func networkFrameworkSamples(_ name: String, _ container: String) throws {
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Samples")
+        let bytes = try Data(contentsOf: samples.appendingPathComponent(name))
+        let found = ResumeBlobSearch().blobs(in: bytes)
+        #expect(found.map(\.containerName) == [container])
+        #expect(found.first?.resumeData == (try ResumeData(data: bytes)))
+        let nested = try PropertyListWriter().write(["tasks": [["state": 2, "resumeData": .data(bytes)]]], as: .binary)
+        let inside = ResumeBlobSearch().blobs(in: nested)
+        #expect(inside.map(\.keyPath) == ["tasks[0].resumeData"])
+        #expect(inside.map(\.containerName) == [container])
     }
 
     @Test func nothingInOtherBytes() throws {

@@ -52,21 +52,38 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
                         offset: 500)))
     }
 
-    @Test func weakETagFallsBackToLastModified() {
+    @Test func weakETagAndLastModifiedAreProvedByOverlap() {
         var machine = DownloadStateMachine(
-            checkpoint: checkpoint(bytes: 500, etag: "W/\"weak\"", lastModified: lastModified), configuration: configuration())
+            checkpoint: checkpoint(bytes: 100_000, etag: "W/\"weak\"", lastModified: lastModified), configuration: configuration())
         #expect(
             machine.start()
                 == .sendRequest(
                     .init(
                         url: url,
-                        headers: [identity] + fields(["Range": "bytes=500-", "If-Range": lastModified]),
-                        offset: 500)))
+                        headers: [identity] + fields(["Range": "bytes=34464-", "If-Range": lastModified]),
+                        offset: 34_464)))
+        let answer = machine.receivedResponse(
+            status: 206, headers: fields(["Content-Range": "bytes 34464-199999/200000", "Last-Modified": lastModified]), now: .zero)
+        #expect(answer == .receiveBody(offset: 100_000, overlap: 65_536, restartCheckpoint: nil))
+        // The repeated bytes differ: another file, so a plain request for all of it.
+        #expect(machine.overlapMismatched() == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(machine.checkpoint.bytesReceived == 0)
     }
 
-    @Test func noValidatorMeansStartingOver() {
+    @Test func noValidatorIsProvedByOverlapFromZero() {
         var machine = DownloadStateMachine(checkpoint: checkpoint(bytes: 500), configuration: configuration())
-        #expect(machine.start() == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(machine.start() == .sendRequest(.init(url: url, headers: [identity] + fields(["Range": "bytes=0-"]), offset: 0)))
+        #expect(
+            machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 0-999/1000"]), now: .zero)
+                == .receiveBody(offset: 500, overlap: 500, restartCheckpoint: nil))
+    }
+
+    @Test func rangeThatEndsBeforeTheOverlapStartsOver() {
+        var machine = DownloadStateMachine(checkpoint: checkpoint(bytes: 500), configuration: configuration())
+        _ = machine.start()
+        #expect(
+            machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 0-99/1000"]), now: .zero)
+                == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
     }
 
     @Test func callerHeadersKeptButRangeHeadersReplaced() {
@@ -181,12 +198,14 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
     @Test func redirectWithoutUsableLocationFails() {
         var machine = DownloadStateMachine(checkpoint: checkpoint(), configuration: configuration())
         _ = machine.start()
-        #expect(machine.receivedResponse(status: 302, headers: [], now: .zero) == .fail(.unexpectedStatus(302), checkpoint: checkpoint()))
+        #expect(
+            machine.receivedResponse(status: 302, headers: [], now: .zero)
+                == .fail(.invalidRedirect("(no Location header)"), checkpoint: checkpoint()))
         var ftp = DownloadStateMachine(checkpoint: checkpoint(), configuration: configuration())
         _ = ftp.start()
         #expect(
             ftp.receivedResponse(status: 302, headers: fields(["Location": "ftp://x/y"]), now: .zero)
-                == .fail(.unexpectedStatus(302), checkpoint: checkpoint()))
+                == .fail(.invalidRedirect("ftp://x/y"), checkpoint: checkpoint()))
     }
 
     @Test func otherStatusesFailKeepingTheCheckpoint() {

@@ -92,7 +92,7 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
             invalidResumeData($0, containing: "byte 0x1183")
         }
         #expect { try ResumeCheckpoint.decode(try sample("newer-obscured-format.resumedata")) } throws: {
-            invalidResumeData($0, containing: "TedLasso")
+            invalidResumeData($0, containing: "not an NWURLSessionDownloadResumeInfo")
         }
         #expect { try ResumeCheckpoint.decode(Data("not a plist".utf8)) } throws: { invalidResumeData($0, containing: "1:1: ") }
 
@@ -149,15 +149,23 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
         }
     }
 
-    @Test func resumeWithoutPartialFileIsAClearError() async throws {
-        try await withDownloader { downloader in
-            try await withTemporaryDirectory { directory in
-                let blobPath = directory + "/x.resumedata"
-                try sample("ios9-xml.plist").write(to: URL(fileURLWithPath: blobPath))
-                #expect { try downloader.resume(blobAt: blobPath) } throws: {
-                    invalidResumeData($0, containing: "no partial file")
-                }
-            }
+    @Test func resumeWithoutPartialFileStartsOverAndSaysSo() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            var resume = ResumeData(container: .keyedArchive)
+            resume.downloadURL = server.url
+            resume.bytesReceived = 5000
+            resume.tempFileName = "CFNetworkDownload_gone.tmp"
+            resume.entityTag = server.file.etag
+            let blobPath = directory + "/x.resumedata"
+            try resume.encoded(as: .keyedArchive).write(to: URL(fileURLWithPath: blobPath))
+            let task = try downloader.resume(blobAt: blobPath, to: directory + "/out.bin")
+            #expect(task.partialPath == directory + "/out.bin.part")
+            #expect(await task.result() == .completed)
+            #expect(contents(directory + "/out.bin") == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == [nil])
+            var warnings: [String] = []
+            for await case .warning(let text) in task.events { warnings.append(text) }
+            #expect(warnings == ["no partial file named by the blob is in \(ResumeCheckpoint.absolute(directory)); starting from zero"])
         }
     }
 }

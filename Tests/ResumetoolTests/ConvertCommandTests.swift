@@ -6,7 +6,7 @@ import ResumeDataCodec
 @Suite struct ConvertCommandTests {
     static let containers = ["xml", "binary", "keyed-archive", "keyed-archive-xml"]
 
-    @Test(arguments: EndToEnd.readableSamples)
+    @Test(arguments: EndToEnd.readableSamples.filter { !EndToEnd.networkSamples.contains($0) })
     func everyContainerAndBack(_ sample: String) throws {
         let folder = try TemporaryDirectory()
         let originalBytes = try EndToEnd.sample(sample)
@@ -36,6 +36,43 @@ import ResumeDataCodec
         }
         // Nothing but the outputs: no temp file of an atomic write is left behind.
         #expect(try folder.contents() == Self.containers.flatMap { ["\($0).out", "back-from-\($0)"] }.sorted())
+    }
+
+    /// A Network-framework blob in each classic container: the same model plus the response's
+    /// validators under their keys and info version 4; and back to the Network-framework format.
+    @Test(arguments: EndToEnd.networkSamples)
+    func networkFrameworkToEveryClassicContainerAndBack(_ sample: String) throws {
+        let folder = try TemporaryDirectory()
+        let original = try ResumeData(data: try EndToEnd.sample(sample))
+        var wanted = original.entries
+        wanted[ResumeDataKey.entityTag] = .string(SampleGenerator.realEntityTag)
+        wanted[ResumeDataKey.serverDownloadDate] = .string(SampleGenerator.realLastModified)
+        wanted[ResumeDataKey.infoVersion] = 4
+        for container in Self.containers {
+            let output = folder.path("\(container).out")
+            let result = try EndToEnd.run(["convert", sample, "--to", container, "-o", output])
+            #expect(result == ToolRunner.Result(status: 0, stdout: "", stderr: ""), "\(sample) → \(container)")
+            let converted = try ResumeData(data: try Data(contentsOf: URL(fileURLWithPath: output)))
+            #expect(converted.container.rawValue == container)
+            #expect(converted.entries == wanted, "\(sample) → \(container)")
+            #expect(converted.currentRequest?.urlString == SampleGenerator.realURL)
+            #expect(converted.response?.statusCode == 200)
+            #expect(ResumeDataValidator().findings(for: converted).map(\.code) == [.missingBytesReceived])
+
+            let back = folder.path("back-from-\(container)")
+            let returned = try EndToEnd.run(["convert", output, "--to", original.container.rawValue, "-o", back])
+            #expect(returned == ToolRunner.Result(status: 0, stdout: "", stderr: ""))
+            let reread = try ResumeData(data: try Data(contentsOf: URL(fileURLWithPath: back)))
+            #expect(reread.container == original.container)
+            // A classic container does not keep the layout: it comes back flat (iOS 26).
+            #expect(reread.networkLayout == .flat)
+            #expect(reread.entries == original.entries)
+        }
+    }
+
+    @Test func aValidatorTheNetworkFormatCannotHoldIsRefused() throws {
+        let result = try EndToEnd.run(["convert", "ios12-keyed-archive.resumedata", "--to", "nwurlsession"])
+        #expect(result == ToolRunner.Result(status: 1, stdout: "", stderr: "<stdout>: error: cannot write as nwurlsession: NSURLSessionResumeEntityTag: the Network-framework format keeps the validator only in the response's ETag header, and this blob's response is missing\n"))
     }
 
     @Test func toStandardOutputAndFromStandardInput() throws {
@@ -136,5 +173,24 @@ import ResumeDataCodec
         let repair = try onTerminal(["repair", "ios12-keyed-archive.resumedata"])
         #expect(repair.status == 1)
         #expect(repair.output == refusal)
+    }
+
+    @Test func keyedArchiveOutputAlwaysHasApplesTopKey() throws {
+        let folder = try TemporaryDirectory()
+        var resume = try ResumeData(data: try EndToEnd.sample("ios12-keyed-archive.resumedata"))
+        resume.archiveTopKey = "root"
+        let input = folder.path("root-key.resumedata")
+        try resume.encoded().write(to: URL(fileURLWithPath: input))
+        #expect(try ResumeData(data: Data(contentsOf: URL(fileURLWithPath: input))).archiveTopKey == "root")
+        for container in ["keyed-archive", "keyed-archive-xml"] {
+            let output = folder.path("out-\(container)")
+            #expect(try EndToEnd.run(["convert", input, "--to", container, "-o", output]).status == 0)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+            let (top, _) = try PropertyListReader().read(bytes)
+            #expect(top.dictionaryValue?["$top"]?.dictionaryValue?.keys == ["NSKeyedArchiveRootObjectKey"], "\(container)")
+            let repaired = folder.path("repaired-\(container)")
+            #expect(try EndToEnd.run(["repair", input, "--target", "modern", "-o", repaired]).status == 0)
+            #expect(try ResumeData(data: Data(contentsOf: URL(fileURLWithPath: repaired))).archiveTopKey == nil)
+        }
     }
 }

@@ -54,7 +54,7 @@ import ResumeDataCodec
         let result = try EndToEnd.run(["discard", blob, "--tmp-dir", folder.url.path])
         #expect(result == ToolRunner.Result(
             status: 1, stdout: "",
-            stderr: "\(blob): error: refusing to delete \(partial): it is outside \(folder.url.path) (use --tmp-dir)\n"))
+            stderr: "\(blob): error: refusing to delete: NSURLSessionResumeInfoLocalPath \(partial) is not inside \(folder.url.path) (use --tmp-dir)\n"))
         #expect(try folder.contents() == ["blob.plist"])
         #expect(try outside.contents() == [EndToEnd.partialName])
 

@@ -19,8 +19,14 @@ enum EndToEnd {
         "ios12-keyed-archive.resumedata",
         "ios8-local-path.plist",
         "ios9-xml.plist",
+        "nwurlsession-ios17.resumedata",
+        "nwurlsession-ios26.resumedata",
+        "nwurlsession-webkit.resumedata",
         "webkit-keyed-archive.plist",
     ]
+
+    /// The Network-framework samples.
+    static let networkSamples = ["nwurlsession-ios17.resumedata", "nwurlsession-ios26.resumedata", "nwurlsession-webkit.resumedata"]
 
     /// Every file in `Samples/` that is not a readable blob, with the one-line diagnostic it gets.
     static let unreadableSamples: [(name: String, diagnostic: String)] = [
@@ -33,7 +39,7 @@ enum EndToEnd {
         ("broken-xml.plist",
          "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>"),
         ("newer-obscured-format.resumedata",
-         "newer-obscured-format.resumedata: byte 0x0: error: this is the newer resume data of Apple's Network-framework loader (an NWURLSessionDownloadResumeInfo archive whose first 8 bytes are XOR-ed with \"TedLasso\"); it is recognised but not decoded yet"),
+         "newer-obscured-format.resumedata: error: $objects[1]: the root is an NSMutableDictionary, not an NWURLSessionDownloadResumeInfo"),
     ]
 
     static let url = SampleGenerator.url

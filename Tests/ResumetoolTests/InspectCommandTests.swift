@@ -1,13 +1,14 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool inspect`, text and JSON, on every sample.
 @Suite struct InspectCommandTests {
     static let topKeys: Set<String> = [
         "container", "infoVersion", "downloadURL", "bytesReceived", "tempFileName", "localPath", "entityTag",
-        "serverDownloadDate", "byteRange", "currentRequest", "originalRequest", "otherKeys", "findings",
+        "serverDownloadDate", "byteRange", "currentRequest", "originalRequest", "response", "otherKeys", "findings",
     ]
+    static let responseKeys: Set<String> = ["url", "statusCode", "mimeType", "expectedContentLength", "headers"]
     static let requestKeys: Set<String> = ["url", "method", "headers", "timeoutInterval", "cachePolicy", "bodyBase64", "layout"]
     static let findingKeys: Set<String> = ["severity", "code", "message", "key"]
 
@@ -40,6 +41,12 @@ import ResumeDataCodec
             #expect(request["headers"] is [String: Any])
             #expect(["secure", "legacy"].contains(request["layout"] as? String))
         }
+        let response = try #require(object["response"])
+        if !(response is NSNull) {
+            let fields = try #require(response as? [String: Any], "response is neither null nor an object")
+            #expect(Set(fields.keys) == responseKeys)
+            #expect(fields["headers"] is [String: Any])
+        }
         let others = try #require(object["otherKeys"] as? [String: Any])
         for (_, entry) in others {
             let pair = try #require(entry as? [String: Any])
@@ -47,7 +54,93 @@ import ResumeDataCodec
         }
         let findings = try #require(object["findings"] as? [[String: Any]])
         for finding in findings { #expect(Set(finding.keys) == findingKeys) }
-        #expect(["xml", "binary", "keyed-archive", "keyed-archive-xml"].contains(object["container"] as? String))
+        #expect(["xml", "binary", "keyed-archive", "keyed-archive-xml", "nwurlsession", "nwurlsession-webkit"].contains(object["container"] as? String))
+    }
+
+    @Test func jsonValuesOfANetworkFrameworkBlob() throws {
+        let result = try EndToEnd.run(["inspect", "--json", "nwurlsession-ios17.resumedata"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["container"] as? String == "nwurlsession")
+        #expect(object["bytesReceived"] is NSNull)
+        #expect(object["infoVersion"] is NSNull)
+        // Not in the blob: from the response's headers.
+        #expect(object["entityTag"] as? String == SampleGenerator.realEntityTag)
+        #expect(object["serverDownloadDate"] as? String == SampleGenerator.realLastModified)
+        let response = try #require(object["response"] as? [String: Any])
+        #expect(response["url"] as? String == SampleGenerator.realURL)
+        #expect(response["statusCode"] as? Int == 200)
+        #expect(response["mimeType"] as? String == "application/octet-stream")
+        #expect(response["expectedContentLength"] as? Int == 7_936_993)
+        #expect((response["headers"] as? [String: String])?["ETag"] == SampleGenerator.realEntityTag)
+        #expect((object["otherKeys"] as? [String: Any])?.keys.sorted() == [
+            "_keepDownloadTaskFile", "countOfBytesClientExpectsToReceive", "countOfBytesClientExpectsToSend",
+            "earliestBeginDate", "prefersIncrementalDelivery", "priority",
+        ])
+    }
+
+    @Test func progressAgainstTheResponsesLength() throws {
+        let folder = try TemporaryDirectory()
+        var resume = try SampleGenerator.base(container: .keyedArchive, layout: .secure)
+        resume.bytesReceived = 68_188
+        resume.entityTag = nil
+        let response = ArchivedURLResponse(url: EndToEnd.url, statusCode: 200,
+                                           headers: [("Content-Length", "7936993"), ("ETag", "\"r\"")],
+                                           mimeType: nil, date: Date(timeIntervalSinceReferenceDate: 0))
+        resume.entries[ResumeDataKey.response] = .data(try response.archiveData())
+        let path = folder.path("blob")
+        try resume.encoded().write(to: URL(fileURLWithPath: path))
+        let result = try EndToEnd.run(["inspect", path])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  bytes received:     68,188 of 7,936,993 bytes (0.9 %)"))
+        #expect(lines.contains("  entity tag:         \"r\" (from the response)"))
+        #expect(lines.contains("  server date:        \(SampleGenerator.lastModified)"))
+        #expect(lines.contains("  response:           NSHTTPURLResponse 200 \(EndToEnd.url)"))
+        #expect(lines.contains("    secure layout, length 7,936,993 bytes (7.6 MiB), made 2001-01-01T00:00:00Z"))
+    }
+
+    /// Hostile numbers in a Network-framework blob and its response: shown, never a trap.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300])
+    func hostileNumbersInANetworkFrameworkBlob(_ number: Double) throws {
+        let folder = try TemporaryDirectory()
+        var resume = try SampleGenerator.network(layout: .flat)
+        var response = try #require(resume.response)
+        response.items[1] = .reference(.real(PropertyListReal(number)))
+        response.items[3] = .reference(.integer(PropertyListInteger(Int64.min)))
+        response.items[5] = .reference(.integer(PropertyListInteger(Int64.max)))
+        resume.entries[ResumeDataKey.response] = .data(try response.archiveData())
+        resume.entries["priority"] = .real(PropertyListReal(number))
+        resume.entries["earliestBeginDate"] = .date(Date(timeIntervalSinceReferenceDate: number.isFinite ? number : 0))
+        let path = folder.path("nw.resumedata")
+        try resume.encoded().write(to: URL(fileURLWithPath: path))
+
+        let text = try EndToEnd.run(["inspect", path])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  bytes received:     not in the blob (the partial file's size); 9,223,372,036,854,775,807 bytes in all"))
+        #expect(lines.contains("  response:           NSHTTPURLResponse -9223372036854775808 application/octet-stream \(SampleGenerator.realURL)"))
+        // A creation time that is no date is left out.
+        let details = try #require(lines.first { $0.hasPrefix("    secure layout, length") })
+        #expect(details.contains("made") == (number.isFinite))
+        let json = try EndToEnd.run(["inspect", "--json", path])
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["response"] as? [String: Any])?["expectedContentLength"] as? Int64 == Int64.max)
+        let archive = try EndToEnd.run(["archive", path])
+        #expect(archive.status == 0)
+        #expect(archive.stderr == "")
+    }
+
+    @Test func anUnreadableResponseIsAFinding() throws {
+        let folder = try TemporaryDirectory()
+        var resume = try SampleGenerator.base(container: .keyedArchive, layout: .secure)
+        resume.entries[ResumeDataKey.response] = .data(Data("bplist00".utf8))
+        let path = folder.path("blob")
+        try resume.encoded().write(to: URL(fileURLWithPath: path))
+        let result = try EndToEnd.run(["inspect", path])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  response:           unreadable (see findings)"))
+        #expect(lines.first { $0.contains("invalid-response") } == "    error[invalid-response] NSURLSessionResumeResponse: NSURLSessionResumeResponse: byte 0x8: a binary property list needs at least 41 bytes (header, one object, trailer); this one has 8")
     }
 
     @Test func jsonValuesOfTheKeyedArchive() throws {

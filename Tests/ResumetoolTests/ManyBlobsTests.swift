@@ -122,4 +122,26 @@ import Testing
         #expect(validate.status == 2)
         #expect(validate.stdout == expectedLines)
     }
+
+    /// 10,000 names on the command line (a shell glob) give what the folder gives; options mixed
+    /// among the names, `--` and usage errors still work (the names bypass the parser, see
+    /// PositionalNames). Their speed against the folder is a benchmark, not a test.
+    @Test func tenThousandNamesOnTheCommandLine() throws {
+        let folder = try TemporaryDirectory()
+        let sample = try EndToEnd.sample("ios9-xml.plist")
+        let names = (0..<10_000).map { String(format: "b%05d.plist", $0) }
+        for name in names { try sample.write(to: folder.url.appendingPathComponent(name)) }
+        let byFolder = try ToolRunner.run(["inspect", "--json", "."], in: folder.url)
+        #expect(byFolder.status == 0)
+        let byName = try ToolRunner.run(["inspect"] + names.prefix(5_000) + ["--json"] + names.dropFirst(5_000), in: folder.url)
+        #expect(byName.status == 0)
+        #expect(byName.stdout == byFolder.stdout.replacingOccurrences(of: "./b", with: "b"))
+        let validated = try ToolRunner.run(["validate", "--tmp-dir", ".", "--"] + names, in: folder.url)
+        // The partial file is not there: a finding of severity error for each blob, the last included.
+        #expect(validated.status == 1)
+        #expect(validated.stdout.contains("b09999.plist: error: "), "\(validated.stdout.suffix(300))")
+        let unknown = try ToolRunner.run(["inspect"] + names.prefix(3) + ["--bogus"], in: folder.url)
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("Error: Unknown option '--bogus'"))
+    }
 }

@@ -129,7 +129,7 @@ import ResumeDataCodec
               "q\\"b\\\\n\\nr\\rt\\tc\\u0001\\u001f\u{7F}é😀"
             ]
 
-            """, stderr: ""))
+            """, stderr: "-: warning: [6]: real nan written as a string\n-: warning: [7]: real -inf written as a string\n"))
     }
 
     @Test func convertToJSON() throws {

@@ -9,7 +9,7 @@ import ResumeDataCodec
     /// a keyed archive's root dictionary is taken apart by hand through `$top`, `NS.keys` and
     /// `NS.objects`, without any keyed-archive library.
     static let script = #"""
-        import base64, json, plistlib, sys
+        import base64, datetime, json, plistlib, sys
 
         def tag(value):
             if isinstance(value, bool): return ["boolean", value]
@@ -17,6 +17,10 @@ import ResumeDataCodec
             if isinstance(value, float): return ["real", repr(value)]
             if isinstance(value, str): return ["string", value]
             if isinstance(value, bytes): return ["data", base64.b64encode(value).decode()]
+            if isinstance(value, datetime.datetime): return ["date", value.isoformat()]
+            if isinstance(value, dict) and "NS.time" in value:
+                # An archived NSDate: seconds since 2001-01-01.
+                return ["date", (datetime.datetime(2001, 1, 1) + datetime.timedelta(seconds=value["NS.time"])).isoformat()]
             return ["other", repr(value)]
 
         def index(reference):
@@ -52,6 +56,9 @@ import ResumeDataCodec
         case .integer(let number): ["integer", number.description]
         case .real(let real): ["real", "\(real.value)"]
         case .data(let bytes): ["data", bytes.base64EncodedString()]
+        case .boolean(let flag): ["boolean", flag ? "1" : "0"]
+        // plistlib gives a naive UTC datetime: ISO 8601 without the zone.
+        case .date(let date): ["date", String(date.formatted(.iso8601).dropLast())]
         default: ["other", "\(value)"]
         }
     }

@@ -99,6 +99,14 @@ import ResumeDataCodec
             """)
     }
 
+    @Test(arguments: ["nwurlsession", "nwurlsession-webkit"])
+    func theNetworkFrameworkFormatIsNotRebuilt(_ format: String) throws {
+        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--format", format])
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("Error: --format \(format) is not a container rebuild writes: use xml, binary, keyed-archive or keyed-archive-xml\n"))
+    }
+
     @Test func missingRequiredOptions() throws {
         let noURL = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName])
         #expect(noURL.status == 64)

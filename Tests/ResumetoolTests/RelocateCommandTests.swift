@@ -4,7 +4,8 @@ import ResumeDataCodec
 
 /// `resumetool relocate`: a new TempFileName or LocalPath, the container kept.
 @Suite struct RelocateCommandTests {
-    @Test(arguments: EndToEnd.readableSamples.filter { !$0.hasPrefix("broken-too-small") })
+    // WebKit's wrapper ignores the temp file name (its local path replaces it): see newLocalPathOfAWrappedBlob.
+    @Test(arguments: EndToEnd.readableSamples.filter { !$0.hasPrefix("broken-too-small") && $0 != "nwurlsession-webkit.resumedata" })
     func newTempFileName(_ sample: String) throws {
         let folder = try TemporaryDirectory()
         let output = folder.path("moved")
@@ -29,6 +30,19 @@ import ResumeDataCodec
         var expected = try ResumeData(data: try EndToEnd.sample("ios8-local-path.plist"))
         expected.localPath = "/var/tmp/Example.partial"
         #expect(moved.entries == expected.entries)
+    }
+
+    @Test func newLocalPathOfAWrappedBlob() throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.path("moved")
+        let result = try EndToEnd.run(["relocate", "nwurlsession-webkit.resumedata", "--local-path", "/var/tmp/QQ.partial", "-o", output])
+        #expect(result == ToolRunner.Result(status: 0, stdout: "", stderr: ""))
+        let moved = try ResumeData(data: try Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(moved.container == .networkFrameworkWebKit)
+        #expect(moved.localPath == "/var/tmp/QQ.partial")
+        var expected = try ResumeData(data: try EndToEnd.sample("nwurlsession-webkit.resumedata"))
+        expected.localPath = "/var/tmp/QQ.partial"
+        #expect(moved == expected)
     }
 
     @Test func standardInputToABinaryFile() throws {

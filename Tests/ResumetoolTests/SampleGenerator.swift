@@ -64,6 +64,18 @@ enum SampleGenerator {
         files.append(("webkit-keyed-archive.plist", try modern.encoded(as: .keyedArchiveXML)))
         files.append(("binary-dictionary.bplist", try base(container: .binary, layout: .legacy).encoded()))
 
+        // Network-framework resume data (spec §6), from the real iOS 10.1 request archives: both
+        // layouts, and WebKit's wrapper.
+        let nested = try network(layout: .nested)
+        files.append(("nwurlsession-ios17.resumedata", try nested.encoded()))
+        var flat = try network(layout: .flat)
+        flat.entries["taskIdentifier"] = 3
+        flat.entries["startTime"] = .real(PropertyListReal(785_476_211.5))
+        files.append(("nwurlsession-ios26.resumedata", try flat.encoded()))
+        var wrapped = nested
+        wrapped.localPath = "/Users/me/Library/Containers/com.apple.Safari/Data/tmp/WebKitDownload/" + partialName
+        files.append(("nwurlsession-webkit.resumedata", try wrapped.encoded(as: .networkFrameworkWebKit)))
+
         // Broken ones.
         let whole = try modern.encoded()
         files.append(("broken-truncated.resumedata", whole.prefix(whole.count - 40)))
@@ -79,6 +91,34 @@ enum SampleGenerator {
         let obscured = zip(whole.prefix(8), Array("TedLasso".utf8)).map { $0 ^ $1 } + whole.dropFirst(8)
         files.append(("newer-obscured-format.resumedata", Data(obscured)))
         return files
+    }
+
+    static let realURL = "http://sw.bos.baidu.com/sw-search-sp/software/78ff35549b3e6/QQ_mac_5.5.0.dmg"
+    static let realEntityTag = "\"afda885a630e48ae4a3bedd3d0bc7094\""
+    static let realLastModified = "Fri, 24 Mar 2017 02:43:46 GMT"
+
+    /// A Network-framework blob around the real request archives, with the real blob's
+    /// validators in a response (the format keeps them nowhere else) and the partial file beside it.
+    static func network(layout: NetworkResumeLayout) throws -> ResumeData {
+        var resume = ResumeData(container: .networkFramework)
+        resume.networkLayout = layout
+        resume.tempFileName = partialName
+        resume.localPath = "/private/var/mobile/Containers/Data/Application/8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F/tmp/" + partialName
+        resume.entries[ResumeDataKey.currentRequest] = .data(try Data(contentsOf: realFixtures.appendingPathComponent("ios10.1-current-request.bplist")))
+        resume.entries[ResumeDataKey.originalRequest] = .data(try Data(contentsOf: realFixtures.appendingPathComponent("ios10.1-original-request.bplist")))
+        let response = ArchivedURLResponse(
+            url: realURL, statusCode: 200,
+            headers: [("Content-Type", "application/octet-stream"), ("Content-Length", "7936993"),
+                      ("ETag", realEntityTag), ("Last-Modified", realLastModified), ("Accept-Ranges", "bytes")],
+            mimeType: "application/octet-stream", date: Date(timeIntervalSinceReferenceDate: 785_476_200))
+        resume.entries[ResumeDataKey.response] = .data(try response.archiveData())
+        resume.entries["earliestBeginDate"] = .date(Date(timeIntervalSinceReferenceDate: 785_476_190))
+        resume.entries["countOfBytesClientExpectsToSend"] = -1
+        resume.entries["countOfBytesClientExpectsToReceive"] = -1
+        resume.entries["priority"] = .real(PropertyListReal(0.5))
+        resume.entries["prefersIncrementalDelivery"] = false
+        resume.entries["_keepDownloadTaskFile"] = false
+        return resume
     }
 
     static func base(container: ResumeDataContainer, layout: URLRequestArchive.Layout) throws -> ResumeData {

@@ -3,8 +3,9 @@ import Testing
 @testable import ResumeDataCodec
 
 /// `resumetool scan` on a synthetic tree of two app containers: blobs under a hashed name, in an
-/// NSUserDefaults plist and in a download manager's keyed-archive cache, partial files, an orphan,
-/// noise, an unreadable folder and symbolic-link loops; text, JSON and CSV compared field by field.
+/// NSUserDefaults plist, in a download manager's keyed-archive cache and in the Network-framework
+/// format, partial files, an orphan, noise, an unreadable folder and file, a FIFO and symbolic-link
+/// loops; text, JSON and CSV compared field by field.
 @Suite struct ScanTests {
     static let uuidA = "0A1B2C3D-0000-4000-8000-00000000000A"
     static let uuidB = "0A1B2C3D-0000-4000-8000-00000000000B"
@@ -89,6 +90,9 @@ import Testing
             try write(Data(repeating: 3, count: 2048), "\(b)/Documents/partial.bin")
             try write(PropertyListWriter().write(["theme": "dark"], as: .xml), "\(b)/Library/Preferences/settings.plist")
             try FileManager.default.createDirectory(at: root.appendingPathComponent("\(b)/tmp"), withIntermediateDirectories: true)
+            // B: a Network-framework blob (the iOS 26 sample), its partial file named by tempFileName.
+            try write(Data(contentsOf: EndToEnd.samples.appendingPathComponent("nwurlsession-ios26.resumedata")), "\(b)/Library/Caches/nw/f00d")
+            try write(Data(repeating: 5, count: 3000), "\(b)/tmp/CFNetworkDownload_Occ2S2.tmp")
             // A WebKit download folder: its data file is an orphan too.
             try write(Data(repeating: 4, count: 500), "\(b)/Downloads/movie.mov.download/movie.mov")
             try write(PropertyListWriter().write(["DownloadEntryURL": "https://example.com/movie.mov"], as: .xml),
@@ -188,6 +192,15 @@ import Testing
             partial file:     Documents/partial.bin, 2,048 bytes (2.0 KiB), as received
             modified:         2026-01-02T03:04:05Z
             findings:         none
+          Library/Caches/nw/f00d
+            container:        nwurlsession
+            download URL:     http://sw.bos.baidu.com/sw-search-sp/software/78ff35549b3e6/QQ_mac_5.5.0.dmg
+            bytes received:   -
+            temp file:        CFNetworkDownload_Occ2S2.tmp
+            local path:       /private/var/mobile/Containers/Data/Application/8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F/tmp/CFNetworkDownload_Occ2S2.tmp
+            partial file:     tmp/CFNetworkDownload_Occ2S2.tmp, 3,000 bytes (2.9 KiB)
+            modified:         2026-01-02T03:04:05Z
+            findings:         none
           orphan partial file: Downloads/movie.mov.download/movie.mov, 500 bytes, modified 2026-01-02T03:04:05Z
 
         outside any app container:
@@ -203,7 +216,7 @@ import Testing
               error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file CFNetworkDownload_L00se.tmp does not exist
 
         No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.
-        17 files scanned: 4 blobs, 2 orphan partial files, 2 errors
+        19 files scanned: 5 blobs, 2 orphan partial files, 2 errors
 
         """
 
@@ -215,7 +228,7 @@ import Testing
         let top = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(Set(top.keys) == ["blobs", "orphanPartialFiles", "errors"])
         let blobs = try #require(top["blobs"] as? [[String: Any]])
-        try #require(blobs.count == 4)
+        try #require(blobs.count == 5)
         let fields: Set<String> = ["path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName",
                                    "localPath", "partialFile", "modified", "findings"]
         for blob in blobs { #expect(Set(blob.keys) == fields) }
@@ -271,7 +284,22 @@ import Testing
         #expect(cached["modified"] as? String == Self.modifiedText)
         #expect((cached["findings"] as? [Any])?.isEmpty == true)
 
-        let loose = blobs[3]
+        let network = blobs[3]
+        #expect(network["path"] as? String == "\(Self.containerB)/Library/Caches/nw/f00d")
+        #expect(network["keyPath"] is NSNull)
+        #expect(network["appContainer"] as? String == Self.containerB)
+        #expect(network["container"] as? String == "nwurlsession")
+        #expect(network["downloadURL"] as? String == "http://sw.bos.baidu.com/sw-search-sp/software/78ff35549b3e6/QQ_mac_5.5.0.dmg")
+        #expect(network["bytesReceived"] is NSNull)
+        #expect(network["tempFileName"] as? String == "CFNetworkDownload_Occ2S2.tmp")
+        #expect(network["localPath"] as? String
+                == "/private/var/mobile/Containers/Data/Application/8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F/tmp/CFNetworkDownload_Occ2S2.tmp")
+        let networkPartial = try #require(network["partialFile"] as? [String: Any])
+        #expect(networkPartial["path"] as? String == "\(Self.containerB)/tmp/CFNetworkDownload_Occ2S2.tmp")
+        #expect(networkPartial["size"] as? Int == 3000)
+        #expect(network["modified"] as? String == Self.modifiedText)
+
+        let loose = blobs[4]
         #expect(loose["path"] as? String == "tree/loose/\(Self.looseName)")
         #expect(loose["keyPath"] is NSNull)
         #expect(loose["appContainer"] is NSNull)
@@ -319,6 +347,10 @@ import Testing
             ["\(Self.containerB)/Library/Caches/DownloadManager/cache.archive", "tasks[0].resumeData", Self.containerB, "binary",
              "https://files.example.net/archive.zip", "2048", "", Self.devicePartialPath,
              "\(Self.containerB)/Documents/partial.bin", "2048", Self.modifiedText, ""],
+            ["\(Self.containerB)/Library/Caches/nw/f00d", "", Self.containerB, "nwurlsession",
+             "http://sw.bos.baidu.com/sw-search-sp/software/78ff35549b3e6/QQ_mac_5.5.0.dmg", "", "CFNetworkDownload_Occ2S2.tmp",
+             "/private/var/mobile/Containers/Data/Application/8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F/tmp/CFNetworkDownload_Occ2S2.tmp",
+             "\(Self.containerB)/tmp/CFNetworkDownload_Occ2S2.tmp", "3000", Self.modifiedText, ""],
             ["tree/loose/\(Self.looseName)", "", "", "xml", Self.looseURL, "10", "CFNetworkDownload_L00se.tmp", "", "", "",
              Self.modifiedText, "error[temp-file-missing]"],
         ])
@@ -461,7 +493,7 @@ import Testing
         let result = try tree.run(["scan", "--csv", "tree", "tree/loose", "tree"])
         #expect(result.status == 0)
         #expect(result.stderr == Self.lockedError)
-        #expect(try Self.parseCSV(result.stdout).count == 5)
+        #expect(try Self.parseCSV(result.stdout).count == 6)
     }
 
     @Test func usage() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ResumeDataCodec
 
 /// `resumetool validate`: one line per finding, exit 0 clean, 1 error finding, 2 unreadable.
 @Suite struct ValidateCommandTests {
@@ -12,6 +13,9 @@ import Testing
         "ios8-local-path.plist": (0, ["ok"]),
         "ios9-xml.plist": (0, ["ok"]),
         "webkit-keyed-archive.plist": (0, ["ok"]),
+        "nwurlsession-ios17.resumedata": (0, ["ok"]),
+        "nwurlsession-ios26.resumedata": (0, ["ok"]),
+        "nwurlsession-webkit.resumedata": (0, ["ok"]),
         "broken-missing-validator.resumedata": (1, [missingValidator]),
         "broken-too-small.resumedata": (1, [
             "error: the blob is only 286 bytes: iOS 12 background sessions wrote such blobs for servers without range support, and they cannot resume [too-small]",
@@ -45,6 +49,29 @@ import Testing
         let diagnostic = try #require(EndToEnd.unreadableSamples.first { $0.name == sample }?.diagnostic)
         let result = try EndToEnd.run(["validate", sample])
         #expect(result == ToolRunner.Result(status: 2, stdout: "", stderr: diagnostic + "\n"))
+    }
+
+    @Test func aNetworkFrameworkBlobWithoutFileOrValidator() throws {
+        let folder = try TemporaryDirectory()
+        var resume = try SampleGenerator.network(layout: .flat)
+        resume.tempFileName = nil
+        resume.localPath = nil
+        resume.entries[ResumeDataKey.response] = nil
+        let path = folder.path("nw.resumedata")
+        try resume.encoded().write(to: URL(fileURLWithPath: path))
+        let result = try EndToEnd.run(["validate", path])
+        #expect(result == ToolRunner.Result(status: 1, stdout: Self.output(path, [
+            "error: NSURLSessionResumeInfoTempFileName: neither a temp file name nor a local path: nothing names the partial file [missing-partial-file]",
+            "error: NSURLSessionResumeResponse: no ETag or Last-Modified header in the response (the only place this format keeps them): a device won't resume, and no one can prove the server's file is unchanged [missing-validator]",
+        ]), stderr: ""))
+    }
+
+    @Test func aNetworkFrameworkBlobWithItsPartialFileInTmpDir() throws {
+        let result = try EndToEnd.run(["validate", "--tmp-dir", ".", "nwurlsession-ios26.resumedata"])
+        #expect(result == ToolRunner.Result(status: 0, stdout: "nwurlsession-ios26.resumedata: ok\n", stderr: ""))
+        let folder = try TemporaryDirectory()
+        let missing = try EndToEnd.run(["validate", "--tmp-dir", folder.url.path, "nwurlsession-ios26.resumedata"])
+        #expect(missing == ToolRunner.Result(status: 1, stdout: "nwurlsession-ios26.resumedata: error: NSURLSessionResumeInfoTempFileName: the partial file \(folder.path(EndToEnd.partialName)) does not exist [temp-file-missing]\n", stderr: ""))
     }
 
     @Test func withTheSamplesFolderAsTmpDir() throws {

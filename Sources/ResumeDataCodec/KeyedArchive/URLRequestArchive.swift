@@ -81,69 +81,31 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// - Throws: ``KeyedArchiveError/Code/unexpectedClass`` when the root is not an
     ///   `NSURLRequest`, and other ``KeyedArchiveError``s naming the key at fault.
     public init(archive: KeyedArchive) throws {
-        let object = try archive.decodeRootObject()
-        let path = "$objects[\(archive.rootUID)]"
+        try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
+    }
+
+    /// Decodes a request from an object already decoded, e.g. one archived inline in a larger
+    /// archive (the Network-framework format of spec §6).
+    /// - Parameters:
+    ///   - topKey: the top key to archive it under when written stand-alone.
+    ///   - keyPath: where the object is, for error messages.
+    /// - Throws: ``KeyedArchiveError`` naming the key at fault.
+    public init(object: ArchivedObject, topKey: String = KeyedArchive.rootObjectKey, keyPath: String) throws {
+        let path = keyPath
         guard Self.isRequestClass(name: object.className, chain: object.classChain) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(object.className), not an NSURLRequest", keyPath: path)
         }
-        // Each field's position, and whether a known key took it: what is left over becomes
-        // `namedFields`. (Positions and flags rather than a set of used keys: this runs for every
-        // request of every blob `inspect` reads, and hashing the keys twice showed in profiles.)
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(object.fields.count)
-        for (index, field) in object.fields.enumerated() { positions[field.key] = index }
-        var taken = [Bool](repeating: false, count: object.fields.count)
-        func take(_ key: String) -> ArchivedObject.FieldValue? {
-            guard let index = positions[key] else { return nil }
-            taken[index] = true
-            return object.fields[index].value
-        }
-
-        var header: [Int64] = []
-        for key in Self.headerKeys {
-            guard let value = take(key) else {
-                throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path)
-            }
-            guard case .inline(.integer(let integer)) = value, let number = integer.int64Value else {
-                throw KeyedArchiveError(.unexpectedType, "\(value) is not an inline integer", keyPath: "\(path).\(key)")
-            }
-            header.append(number)
-        }
-        var items: [ArchivedObject.FieldValue] = []
-        let layout = Self.layout(ofKeys: positions.keys)
-        let propertiesKey: String
-        switch layout {
-        case .secure:
-            while let item = take(Self.itemKey(items.count, layout: .secure)) {
-                items.append(item)
-            }
-            propertiesKey = Self.securePropertiesKey
-        case .legacy:
-            // Only the count says where the items end and the protocol properties begin.
-            let count = header[2]
-            guard count >= 0 else {
-                throw KeyedArchiveError(.unexpectedType, "item count \(count) is negative", keyPath: "\(path).$2")
-            }
-            while items.count < count {
-                let key = Self.itemKey(items.count, layout: .legacy)
-                guard let item = take(key) else {
-                    throw KeyedArchiveError(.missingKey, "$2 announces \(count) items but \(key) (item \(items.count)) is missing", keyPath: path)
-                }
-                items.append(item)
-            }
-            propertiesKey = Self.itemKey(items.count, layout: .legacy)
-        }
-
-        self.layout = layout
-        self.topKey = archive.topKey
+        let itemized = try ItemizedObject(object, keyPath: path, propertiesKey: Self.securePropertiesKey)
+        self.layout = itemized.layout
+        self.topKey = topKey
         self.className = object.className
         self.classChain = object.classChain
-        self.archiveVersion = header[0]
-        self.unconfirmedHeaderValue = header[1]
-        self.itemCount = header[2]
-        self.items = items
-        self.protocolProperties = take(propertiesKey)
-        self.namedFields = zip(object.fields, taken).compactMap { field, isTaken in isTaken ? nil : field }
+        self.archiveVersion = itemized.header[0]
+        self.unconfirmedHeaderValue = itemized.header[1]
+        self.itemCount = itemized.header[2]
+        self.items = itemized.items
+        self.protocolProperties = itemized.properties
+        self.namedFields = itemized.namedFields
         try validateKnownItems(path: path)
     }
 
@@ -203,6 +165,15 @@ public struct URLRequestArchive: Sendable, Hashable {
     public func keyedArchive(layout: Layout? = nil, topKey: String? = nil) throws -> KeyedArchive {
         let layout = layout ?? self.layout
         let topKey = topKey ?? (layout == self.layout ? self.topKey : layout.defaultTopKey)
+        return try KeyedArchive(encoding: .object(archivedObject(layout: layout)), topKey: topKey)
+    }
+
+    /// The request object in the given layout (`nil`: as read), to archive inline in another
+    /// archive.
+    /// - Throws: ``KeyedArchiveError/Code/keyConflict`` when a named key collides with an item
+    ///   key of the layout.
+    public func archivedObject(layout: Layout? = nil) throws -> ArchivedObject {
+        let layout = layout ?? self.layout
         var fields: [ArchivedObject.Field] = [
             .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),
             .init(key: "$1", value: .inline(.integer(PropertyListInteger(unconfirmedHeaderValue)))),
@@ -222,8 +193,7 @@ public struct URLRequestArchive: Sendable, Hashable {
             }
             fields.append(field)
         }
-        let object = ArchivedObject(className: className, classChain: classChain, fields: fields)
-        return try KeyedArchive(encoding: .object(object), topKey: topKey)
+        return ArchivedObject(className: className, classChain: classChain, fields: fields)
     }
 
     /// The request as a binary keyed archive; see ``keyedArchive(layout:topKey:)``.

@@ -4,16 +4,16 @@ extension ResumeData {
     /// The first eight bytes of the newer format (spec §6): `bplist00` XOR-ed with `TedLasso`.
     static let obscuredMagic: [UInt8] = zip(Array("bplist00".utf8), Array("TedLasso".utf8)).map { $0 ^ $1 }
 
-    /// Reads a resume blob in any of the four containers.
+    /// Reads a resume blob in any of the containers of ``ResumeDataContainer``.
     /// - Parameter options: limits applied to the outer property list.
     /// - Throws: ``ResumeDataError``: `unreadable` with the position of the fault,
-    ///   `obscured-format` for the XOR-ed newer format, `not-a-dictionary`, `invalid-archive`.
+    ///   `not-a-dictionary`, `invalid-archive` (with the key path inside the archive).
     public init(data: Data, options: PropertyListReadOptions = .default) throws {
-        if data.starts(with: Self.obscuredMagic) {
-            throw ResumeDataError(
-                .obscuredFormat,
-                "this is the newer resume data of Apple's Network-framework loader (an NWURLSessionDownloadResumeInfo archive whose first 8 bytes are XOR-ed with \"TedLasso\"); it is recognised but not decoded yet",
-                at: .byteOffset(0, objectIndex: nil))
+        if NetworkResumeInfo.isObscured(data) {
+            let decoded = try NetworkResumeInfo.decode(obscured: data, options: options)
+            self.init(entries: decoded.entries, container: .networkFramework)
+            networkLayout = decoded.layout
+            return
         }
         let parsed: (value: PropertyListValue, format: PropertyListFormat)
         do {
@@ -21,13 +21,14 @@ extension ResumeData {
         } catch let error as PropertyListError {
             throw ResumeDataError(unreadable: error)
         }
-        try self.init(propertyList: parsed.value, format: parsed.format)
+        try self.init(propertyList: parsed.value, format: parsed.format, options: options)
     }
 
     /// Reads a blob from a property list already parsed (`scan` parses a file once, then decides
     /// whether it is a blob or holds some).
     /// - Throws: ``ResumeDataError``: `not-a-dictionary`, `invalid-archive`.
-    init(propertyList: PropertyListValue, format: PropertyListFormat, archiveOptions: KeyedArchiveOptions = .default) throws {
+    init(propertyList: PropertyListValue, format: PropertyListFormat, options: PropertyListReadOptions = .default,
+         archiveOptions: KeyedArchiveOptions = .default) throws {
         guard case .dictionary(let top) = propertyList else {
             throw ResumeDataError(.notADictionary, "the property list is a \(propertyList.typeName), not a resume dictionary")
         }
@@ -39,6 +40,12 @@ extension ResumeData {
                 dictionary = try archive.decodeRootDictionary()
             } catch {
                 throw ResumeDataError(.invalidArchive, "\(error)")
+            }
+            if NetworkResumeInfo.isWrapper(dictionary) {
+                let decoded = try NetworkResumeInfo.decode(wrapper: dictionary, options: options)
+                self.init(entries: decoded.entries, container: .networkFrameworkWebKit)
+                networkLayout = decoded.layout
+                return
             }
             self.init(entries: dictionary, container: format == .binary ? .keyedArchive : .keyedArchiveXML)
             archiveTopKey = archive.topKey == KeyedArchive.rootObjectKey ? nil : archive.topKey

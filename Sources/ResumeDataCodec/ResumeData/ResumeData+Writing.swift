@@ -8,22 +8,38 @@ extension ResumeData {
     /// - `keyed-archive`: as iOS 12+ writes it: top key `NSKeyedArchiveRootObjectKey` (or the key the
     ///   blob was read with), an `NSMutableDictionary` root, keys in Apple's insertion order.
     /// - `keyed-archive-xml`: the same archive as an XML property list.
+    /// - `nwurlsession`: the Network-framework format of spec §6 (its ``networkLayout``, else flat);
+    ///   `nwurlsession-webkit` wraps it as WebKit does. Byte count, info version and byte range have
+    ///   no place there and are left out; a validator not in the response is an error.
+    ///
+    /// A Network-framework blob written in a classic container gets the response's `ETag` and
+    /// `Last-Modified` under their keys (when it has none) and info version 4.
     /// - Throws: ``ResumeDataError`` (`unencodable`) when a value cannot be written.
     public func encoded(as container: ResumeDataContainer? = nil) throws -> Data {
         let target = container ?? self.container
+        // A Network-framework blob keeps its validators only in the response; a classic
+        // container has keys for them, which older devices need.
+        var source = self
+        if self.container.isNetworkFramework, !target.isNetworkFramework {
+            source.entries = NetworkResumeInfo.classicEntries(of: self)
+        }
         do {
             switch target {
             case .xml:
-                return try PropertyListWriter(keyOrder: .sorted).write(.dictionary(entries), as: .xml)
+                return try PropertyListWriter(keyOrder: .sorted).write(.dictionary(source.entries), as: .xml)
             case .binary:
-                return try PropertyListWriter().write(.dictionary(entries), as: .binary)
+                return try PropertyListWriter().write(.dictionary(source.entries), as: .binary)
             case .keyedArchive, .keyedArchiveXML:
                 let archive = try KeyedArchive.encodeDictionary(
-                    entriesInAppleOrder, topKey: archiveTopKey ?? KeyedArchive.rootObjectKey)
+                    source.entriesInAppleOrder, topKey: archiveTopKey ?? KeyedArchive.rootObjectKey)
                 return try PropertyListWriter().write(archive, as: target.propertyListFormat)
+            case .networkFramework, .networkFrameworkWebKit:
+                return try NetworkResumeInfo.encode(self, layout: networkLayout ?? .flat, webKit: target == .networkFrameworkWebKit)
             }
-        } catch let error as ResumeDataError {
+        } catch let error as ResumeDataError where error.code != .unencodable || !target.isNetworkFramework {
             throw error
+        } catch let error as ResumeDataError {
+            throw ResumeDataError(.unencodable, "cannot write as \(target): \(error.reason)")
         } catch {
             throw ResumeDataError(.unencodable, "cannot write as \(target): \(error)")
         }

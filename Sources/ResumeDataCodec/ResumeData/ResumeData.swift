@@ -35,6 +35,9 @@ public struct ResumeData: Sendable, Hashable {
     /// For keyed-archive containers, the `$top` key the archive used (Apple writes
     /// `NSKeyedArchiveRootObjectKey`); `nil` means that default.
     public var archiveTopKey: String?
+    /// For blobs read from the Network-framework format, its layout; written back in it (a
+    /// blob of another container is written in the ``NetworkResumeLayout/flat`` layout).
+    public var networkLayout: NetworkResumeLayout?
 
     /// Decoded requests, not part of the value (see ``==(_:_:)``).
     private let requestMemo = RequestArchiveMemo()
@@ -119,6 +122,40 @@ public struct ResumeData: Sendable, Hashable {
         }.get()
     }
 
+    /// Decodes the archived response, `NSURLSessionResumeResponse` (spec §6a).
+    /// - Returns: `nil` when the key is absent.
+    /// - Throws: ``ResumeDataError`` (`invalid-response`) naming the key and the object at fault.
+    public func archivedResponse() throws -> ArchivedURLResponse? {
+        guard let value = entries[ResumeDataKey.response] else { return nil }
+        guard case .data(let bytes) = value else {
+            throw ResumeDataError(.invalidResponse, "\(ResumeDataKey.response): expected data, found \(value.typeName)")
+        }
+        do {
+            return try ArchivedURLResponse(archiveData: bytes)
+        } catch {
+            throw ResumeDataError(.invalidResponse, "\(ResumeDataKey.response): \(error)")
+        }
+    }
+
+    /// The archived response, or `nil` when absent or undecodable (see ``archivedResponse()``).
+    public var response: ArchivedURLResponse? { try? archivedResponse() }
+
+    /// The entity tag to resume with: `NSURLSessionResumeEntityTag`, else the response's `ETag`
+    /// (the only place the Network-framework format keeps it).
+    public var effectiveEntityTag: String? { entityTag ?? response?.entityTag }
+
+    /// The server date to resume with: `NSURLSessionResumeServerDownloadDate`, else the
+    /// response's `Last-Modified`.
+    public var effectiveServerDownloadDate: String? { serverDownloadDate ?? response?.lastModified }
+
+    /// The file's full size when the blob knows it: the response's expected length, else a
+    /// positive `countOfBytesClientExpectsToReceive` (Network-framework blobs).
+    public var expectedTotalBytes: Int64? {
+        if let length = response?.expectedContentLength { return length }
+        if let expected = entries["countOfBytesClientExpectsToReceive"]?.int64Value, expected > 0 { return expected }
+        return nil
+    }
+
     /// Replaces (or with `nil` removes) one of the archived requests, archived in its own layout.
     public mutating func setRequest(_ request: URLRequestArchive?, _ kind: RequestKind) throws {
         guard let request else {
@@ -132,9 +169,10 @@ public struct ResumeData: Sendable, Hashable {
         }
     }
 
-    /// Equal when the container, the entries and the archive's top key are.
+    /// Equal when the container, the entries, the archive's top key and the network layout are.
     public static func == (lhs: ResumeData, rhs: ResumeData) -> Bool {
         lhs.container == rhs.container && lhs.entries == rhs.entries && lhs.archiveTopKey == rhs.archiveTopKey
+            && lhs.networkLayout == rhs.networkLayout
     }
 
     /// Hashes what ``==(_:_:)`` compares.
@@ -142,6 +180,7 @@ public struct ResumeData: Sendable, Hashable {
         hasher.combine(container)
         hasher.combine(entries)
         hasher.combine(archiveTopKey)
+        hasher.combine(networkLayout)
     }
 
     /// The entries that have no typed field, in their order.

@@ -13,7 +13,8 @@ public struct ResumeDataError: Error, Hashable, CustomStringConvertible, Sendabl
 
         /// The outer property list could not be parsed.
         public static let unreadable = Code("unreadable")
-        /// The blob is the XOR-obscured format of recent Apple systems (spec §6).
+        /// The blob is the XOR-obscured format of recent Apple systems (spec §6). No longer
+        /// thrown: that format is read now; kept so code matching it still compiles.
         public static let obscuredFormat = Code("obscured-format")
         /// The property list (or the archive's root) is not a dictionary.
         public static let notADictionary = Code("not-a-dictionary")
@@ -21,6 +22,8 @@ public struct ResumeDataError: Error, Hashable, CustomStringConvertible, Sendabl
         public static let invalidArchive = Code("invalid-archive")
         /// A request archive inside the blob is malformed.
         public static let invalidRequest = Code("invalid-request")
+        /// The archived response inside the blob is malformed.
+        public static let invalidResponse = Code("invalid-response")
         /// A value that the chosen container cannot hold.
         public static let unencodable = Code("unencodable")
         /// A partial file to rebuild from is missing or unreadable.

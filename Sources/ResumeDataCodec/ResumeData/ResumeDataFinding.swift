@@ -51,6 +51,8 @@ public struct ResumeDataFinding: Sendable, Hashable, CustomStringConvertible {
         public static let wrongType = Code("wrong-type")
         /// A request archive cannot be decoded.
         public static let invalidRequest = Code("invalid-request")
+        /// The archived response (`NSURLSessionResumeResponse`) cannot be decoded.
+        public static let invalidResponse = Code("invalid-response")
         /// BytesReceived disagrees with the `Range` header of the current request.
         public static let rangeMismatch = Code("range-mismatch")
         /// DownloadURL differs from the current request's URL.

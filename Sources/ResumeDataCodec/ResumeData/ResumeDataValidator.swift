@@ -41,6 +41,7 @@ public struct ResumeDataValidator: Sendable {
         (ResumeDataKey.currentRequest, "data"), (ResumeDataKey.originalRequest, "data"),
         (ResumeDataKey.entityTag, "string"), (ResumeDataKey.serverDownloadDate, "string"),
         (ResumeDataKey.byteRange, "string"), (ResumeDataKey.infoVersion, "integer"),
+        (ResumeDataKey.response, "data"),
     ]
 
     private func checkTypes(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {
@@ -51,7 +52,11 @@ public struct ResumeDataValidator: Sendable {
     }
 
     private func checkEssentials(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {
-        if let url = resume.downloadURL {
+        if resume.container.isNetworkFramework, resume.entries[ResumeDataKey.currentRequest] == nil {
+            // Network.framework requires it: the blob has no download URL of its own.
+            findings.append(.init(.error, .missingURL, "no currentRequest: a Network-framework blob takes its URL and headers from nowhere else",
+                                  key: ResumeDataKey.currentRequest))
+        } else if let url = resume.downloadURL {
             checkScheme(of: url, key: ResumeDataKey.downloadURL, into: &findings)
         } else if resume.entries[ResumeDataKey.downloadURL] == nil, resume.currentRequest == nil, resume.originalRequest == nil {
             findings.append(.init(.error, .missingURL, "no download URL and no request to take one from", key: ResumeDataKey.downloadURL))
@@ -60,7 +65,8 @@ public struct ResumeDataValidator: Sendable {
             if received < 0 {
                 findings.append(.init(.error, .invalidSize, "bytes received is negative (\(received))", key: ResumeDataKey.bytesReceived))
             }
-        } else if resume.entries[ResumeDataKey.bytesReceived] == nil {
+        } else if resume.entries[ResumeDataKey.bytesReceived] == nil, !resume.container.isNetworkFramework {
+            // The Network-framework format has no byte count: the partial file's size is the offset.
             findings.append(.init(.warning, .missingBytesReceived, "no byte count: a device starts the download over", key: ResumeDataKey.bytesReceived))
         }
         if resume.tempFileName == nil, resume.localPath == nil,
@@ -73,10 +79,19 @@ public struct ResumeDataValidator: Sendable {
         if let path = resume.localPath, !path.hasPrefix("/") {
             findings.append(.init(.error, .invalidPath, "the local path must be absolute, not \"\(path)\"", key: ResumeDataKey.localPath))
         }
-        if resume.entityTag == nil, resume.serverDownloadDate == nil {
-            findings.append(.init(.error, .missingValidator,
-                "neither an entity tag nor a server date: a device won't resume, and no one can prove the server's file is unchanged",
-                key: ResumeDataKey.entityTag))
+        if resume.effectiveEntityTag == nil, resume.effectiveServerDownloadDate == nil {
+            let message = resume.container.isNetworkFramework
+                ? "no ETag or Last-Modified header in the response (the only place this format keeps them): a device won't resume, and no one can prove the server's file is unchanged"
+                : "neither an entity tag nor a server date: a device won't resume, and no one can prove the server's file is unchanged"
+            findings.append(.init(.error, .missingValidator, message,
+                key: resume.container.isNetworkFramework ? ResumeDataKey.response : ResumeDataKey.entityTag))
+        }
+        if resume.entries[ResumeDataKey.response]?.dataValue != nil {
+            do {
+                _ = try resume.archivedResponse()
+            } catch {
+                findings.append(.init(.error, .invalidResponse, "\(error)", key: ResumeDataKey.response))
+            }
         }
         if resume.byteRange != nil || resume.entries[ResumeDataKey.byteRange] != nil {
             findings.append(.init(.error, .ios11ByteRange,
@@ -97,7 +112,7 @@ public struct ResumeDataValidator: Sendable {
                 continue
             }
             guard let request else { continue }
-            if request.layout == .secure, !resume.container.isKeyedArchive, (resume.infoVersion ?? 2) <= 2 {
+            if request.layout == .secure, !resume.container.isKeyedArchive, !resume.container.isNetworkFramework, (resume.infoVersion ?? 2) <= 2 {
                 findings.append(.init(.error, .ios10RequestArchive,
                     "the request archive is in the secure layout that iOS 10.0/10.1 wrote but cannot read back (error -3003): run `resumetool repair --target ios10`",
                     key: kind.key))

@@ -4,11 +4,13 @@ import Foundation
 package struct FoundResumeBlob: Sendable, Hashable {
     /// What the blob holds, as far as the codec reads it.
     package enum Content: Sendable, Hashable {
-        /// A blob of the four containers of spec §1, decoded.
+        /// A blob the codec decodes: the four containers of spec §1 and the Network-framework
+        /// format of spec §6, bare or in WebKit's wrapper.
         case resumeData(ResumeData)
-        /// The Network-framework format (spec §6): recognised, not decoded yet. `localPath` is
-        /// the path WebKit's wrapper names beside it, when it had one.
-        case networkFramework(localPath: String?)
+        /// Bytes that start like the Network-framework format (or WebKit's wrapper of it) but do
+        /// not decode: still worth reporting. `localPath` is the path WebKit's wrapper names
+        /// beside it, when it had one; `reason` is the decoder's error.
+        case undecodedNetworkFramework(localPath: String?, reason: String)
     }
 
     /// Where in its file: `pending[1].resumeData`, or `nil` when the file is the blob.
@@ -24,13 +26,12 @@ package struct FoundResumeBlob: Sendable, Hashable {
         self.size = size
     }
 
-    /// The container as the codec names it: `xml`, `binary`, `keyed-archive`, `keyed-archive-xml`,
-    /// or `obscured-format` (the code of the error ``ResumeData/init(data:options:)`` throws for
-    /// the Network-framework format).
+    /// The container as the codec names it (``ResumeDataContainer``), or `obscured-format` (the
+    /// codec's name for the XOR-ed format) for Network-framework bytes that do not decode.
     package var containerName: String {
         switch content {
         case .resumeData(let resume): resume.container.rawValue
-        case .networkFramework: ResumeDataError.Code.obscuredFormat.name
+        case .undecodedNetworkFramework: ResumeDataError.Code.obscuredFormat.name
         }
     }
 
@@ -44,14 +45,16 @@ package struct FoundResumeBlob: Sendable, Hashable {
     package var localPath: String? {
         switch content {
         case .resumeData(let resume): resume.localPath
-        case .networkFramework(let localPath): localPath
+        case .undecodedNetworkFramework(let localPath, _): localPath
         }
     }
 }
 
 extension FoundResumeBlob {
-    /// The note `scan` gives a Network-framework blob, in place of the validator's findings.
-    package static let networkFrameworkNote = ResumeDataFinding(
-        .note, .init(ResumeDataError.Code.obscuredFormat.name),
-        "Apple's Network-framework resume data (an NWURLSessionDownloadResumeInfo archive XOR-ed with \"TedLasso\"): recognised but not decoded yet, so its URL and byte count are not shown")
+    /// The note `scan` gives Network-framework bytes that do not decode, in place of the
+    /// validator's findings.
+    package static func undecodedNote(reason: String) -> ResumeDataFinding {
+        ResumeDataFinding(.note, .init(ResumeDataError.Code.obscuredFormat.name),
+                          "starts like Apple's Network-framework resume data but cannot be decoded: \(reason)")
+    }
 }

@@ -53,7 +53,13 @@ package struct ResumeBlobSearch: Sendable {
         case .notAPropertyList:
             return
         case .networkFramework:
-            state.found.append(.init(keyPath: Self.reported(keyPath), content: .networkFramework(localPath: nil), size: bytes.count))
+            let content: FoundResumeBlob.Content
+            do {
+                content = .resumeData(try ResumeData(data: bytes, options: readOptions))
+            } catch {
+                content = .undecodedNetworkFramework(localPath: nil, reason: "\(error)")
+            }
+            state.found.append(.init(keyPath: Self.reported(keyPath), content: content, size: bytes.count))
             return
         case .binaryPropertyList, .xmlPropertyList:
             break
@@ -89,14 +95,19 @@ package struct ResumeBlobSearch: Sendable {
             return
         }
         if case .dictionary(let entries) = root {
-            if let wrapper = WebKitWrapper(entries) {
-                state.found.append(.init(keyPath: Self.reported(keyPath), content: .networkFramework(localPath: wrapper.localPath), size: size))
-                return
-            }
-            if Self.isResumeDictionary(entries.map(\.key)),
-               let resume = try? ResumeData(propertyList: value, format: format, archiveOptions: archiveOptions) {
-                state.found.append(.init(keyPath: Self.reported(keyPath), content: .resumeData(resume), size: size))
-                return
+            let wrapper = WebKitWrapper(entries)
+            if wrapper != nil || Self.isResumeDictionary(entries.map(\.key)) {
+                do {
+                    let resume = try ResumeData(propertyList: value, format: format, options: readOptions, archiveOptions: archiveOptions)
+                    state.found.append(.init(keyPath: Self.reported(keyPath), content: .resumeData(resume), size: size))
+                    return
+                } catch {
+                    if let wrapper {
+                        state.found.append(.init(keyPath: Self.reported(keyPath),
+                                                 content: .undecodedNetworkFramework(localPath: wrapper.localPath, reason: "\(error)"), size: size))
+                        return
+                    }
+                }
             }
         }
         walk(root, keyPath: keyPath, nesting: nesting, state: &state)

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// An HTTP/1.1 server on 127.0.0.1 (port chosen by the system) that serves one file and can
@@ -31,6 +32,8 @@ final class TestServer: Sendable {
         case wrongContentRange
         /// Answer 206 for the range asked, ignoring If-Range (a broken server).
         case ignoreIfRange
+        /// Ignore Range (answer 200 for the whole file), send this many body bytes, then close.
+        case ignoreRangeAndDropAfter(Int)
     }
 
     /// A request as received.
@@ -55,27 +58,44 @@ final class TestServer: Sendable {
     private let channel: any Channel
     let port: Int
 
-    var url: String { "http://127.0.0.1:\(self.port)/file.bin" }
+    private let scheme: String
 
-    static func start(serving data: Data) async throws -> TestServer {
+    var url: String { "\(self.scheme)://127.0.0.1:\(self.port)/file.bin" }
+
+    /// The test certificate authority that signed the HTTPS server's certificate (tls/ca.pem).
+    static let certificateAuthorityFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tls/ca.pem").path
+
+    /// With `tls`, serves https with tls/server.pem (127.0.0.1, signed by ``certificateAuthorityFile``).
+    static func start(serving data: Data, tls: Bool = false) async throws -> TestServer {
         let file = File(data: data, etag: "\"v1-\(data.count)\"", lastModified: "Sun, 01 Nov 2026 10:00:01 GMT")
         let core = ServerCore(file: file)
+        var context: NIOSSLContext?
+        if tls {
+            let folder = URL(fileURLWithPath: Self.certificateAuthorityFile).deletingLastPathComponent().path
+            let configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/server.pem").map { .certificate($0) },
+                privateKey: .file(folder + "/server-key.pem"))
+            context = try NIOSSLContext(configuration: configuration)
+        }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(Handler(core: core))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
             .get()
-        return TestServer(core: core, channel: channel)
+        return TestServer(core: core, channel: channel, scheme: tls ? "https" : "http")
     }
 
-    private init(core: ServerCore, channel: any Channel) {
+    private init(core: ServerCore, channel: any Channel, scheme: String) {
         self.core = core
         self.channel = channel
+        self.scheme = scheme
         self.port = channel.localAddress?.port ?? 0
     }
 
@@ -196,7 +216,7 @@ private final class Handler: ChannelInboundHandler {
             let ifRange = request.headers["if-range"]
             let validatorMatches = ifRange == nil || ifRange == file.etag || ifRange == file.lastModified
             switch behaviour {
-            case .ignoreRange:
+            case .ignoreRange, .ignoreRangeAndDropAfter:
                 break
             case .ignoreIfRange:
                 start = requested
@@ -229,7 +249,7 @@ private final class Handler: ChannelInboundHandler {
         }
         var body = file.data[file.data.startIndex + bodyStart..<file.data.endIndex]
         switch behaviour {
-        case .dropAfter(let count):
+        case .dropAfter(let count), .ignoreRangeAndDropAfter(let count):
             body = body.prefix(count)
             self.send(context: context, status: status, headers: headers, body: body, then: .close)
         case .stallAfter(let count):

@@ -1,0 +1,1 @@
+../../../Sources/ResumeTransfer/DownloadStateMachine.swift

@@ -1,0 +1,215 @@
+import Foundation
+#if FUZZ_REPLAY
+// In the transfer tests, which replay FailCases/FuzzHTTPAnswers through this same check.
+@testable import ResumeTransfer
+#endif
+
+// The download state machine and the trust policy (in the harness, the engine's own files compiled
+// in through symlinks) fed arbitrary answers: statuses, Content-Range, Content-Length, ETag, Last-Modified,
+// Location and Retry-After values, body lengths, close points and overlap verdicts, chosen by
+// the fuzzer's bytes. Properties checked at every step:
+// - credentials are sent only to the origin the download started at;
+// - the I/O layer is never told to truncate below what the last checkpoint claims without a
+//   restart checkpoint first, and no checkpoint claims more bytes than were written;
+// - a download finishes only with a length a response stated (or the clean end of a 200 without one);
+// - retries stay within the configured count between attempts that made progress.
+
+private let startURLs = ["http://127.0.0.1:8080/file.bin", "https://127.0.0.1:8443/file.bin", "http://localhost/a?b=c"]
+private let locations = [
+    "/moved", "http://127.0.0.1:8080/file.bin", "http://evil.test/x", "https://127.0.0.1:8443/y", "http://127.0.0.1:8081/z",
+    "ftp://x/y", "", "//evil.test/a", "http://[::1]:80/", "https://127.0.0.1:8080/file.bin", "http://LOCALHOST/a", "javascript:x",
+]
+private let numbers: [Int64] = [0, 1, 2, 999, 1000, 1001, 65_535, 65_536, 65_537, 100_000, 1 << 32, Int64.max - 1, Int64.max, -1]
+private let validators = ["\"v1\"", "\"v2\"", "W/\"v1\"", "", "Sun, 01 Nov 2026 10:00:01 GMT", "Mon, 02 Nov 2026 10:00:01 GMT", "\u{0}"]
+private let retryAfters = ["0", "1", "120", "99999999999999999999", "-1", "Sun, 06 Nov 999999999 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT", "x"]
+private let credentials: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+/// The fuzzer's bytes, read as a sequence of choices; nil when they run out.
+private struct Choices {
+    let bytes: [UInt8]
+    var index = 0
+
+    mutating func byte() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    mutating func pick<T>(_ options: [T]) -> T? {
+        byte().map { options[Int($0) % options.count] }
+    }
+
+    mutating func flag() -> Bool? { byte().map { $0 & 1 == 1 } }
+
+    /// An interesting number, a small one, or one near `anchor`.
+    mutating func number(near anchor: Int64) -> Int64? {
+        guard let kind = byte() else { return nil }
+        switch kind % 4 {
+        case 0: return pick(numbers)
+        case 1: return byte().map { Int64($0) }
+        case 2: return byte().map { anchor &+ Int64($0) &- 8 }
+        default: return anchor
+        }
+    }
+}
+
+/// Plays the answers `bytes` describe against a state machine; returns the property that broke,
+/// nil when every one held.
+func checkHTTPAnswers(_ bytes: [UInt8]) -> String? {
+    var input = Choices(bytes: bytes)
+    guard let startURL = input.pick(startURLs), let held = input.pick(numbers + [0, 0, 5000]),
+          let tag = input.pick(validators + ["-"]), let modified = input.pick(validators + ["-"]),
+          let retries = input.byte(), let insecure = input.flag()
+    else { return nil }
+    var checkpoint = DownloadCheckpoint(originalURL: startURL, currentURL: startURL)
+    checkpoint.bytesReceived = max(held, 0)
+    checkpoint.entityTag = tag == "-" ? nil : tag
+    checkpoint.lastModified = modified == "-" ? nil : modified
+    checkpoint.extraHeaders = [
+        HTTPField(name: "Authorization", value: "Bearer secret"), HTTPField(name: "Cookie", value: "a=b"),
+        HTTPField(name: "User-Agent", value: "fuzz"),
+    ]
+    var configuration = DownloadStateMachine.Configuration()
+    configuration.maximumRetries = Int(retries % 6)
+    configuration.maximumRedirects = 3
+    configuration.jitter = { 0.5 }
+    configuration.checkpointBytes = 1000
+    configuration.policy = TrustPolicy(allowsInsecureRedirects: insecure)
+    var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: configuration)
+
+    // The harness's model of the world.
+    var fileLength = checkpoint.bytesReceived      // bytes the I/O layer has on disk
+    var claimed = checkpoint.bytesReceived         // what the last checkpoint handed out claims
+    var stated: Int64?                             // the file length the answers stated
+    var unlengthed200 = false                      // the answer being received is a 200 without a length
+    var requested: Int64 = 0
+    var retriesSeen = 0
+    var progressEvents = 0                         // attempts that may legitimately reset the retry count
+    var receivingFrom: Int64 = 0
+
+    var action = machine.start()
+    for _ in 0..<400 {
+        switch action {
+        case .sendRequest(let plan):
+            guard plan.offset >= 0 else { return "negative request offset \(plan.offset)" }
+            let sameOrigin = TrustPolicy.origin(of: plan.url) != nil && TrustPolicy.origin(of: plan.url) == TrustPolicy.origin(of: startURL)
+            if !sameOrigin, plan.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {
+                return "credentials sent to \(plan.url) for a download started at \(startURL)"
+            }
+            requested = plan.offset
+            guard let status = input.pick([200, 206, 206, 206, 416, 301, 302, 307, 308, 303, 408, 429, 500, 503, 404, 204, 0]) else { return nil }
+            var headers: [HTTPField] = []
+            if input.flag() == true, let value = input.pick(validators) { headers.append(HTTPField(name: "ETag", value: value)) }
+            if input.flag() == true, let value = input.pick(validators) { headers.append(HTTPField(name: "Last-Modified", value: value)) }
+            if input.flag() == true, let value = input.pick(retryAfters) { headers.append(HTTPField(name: "Retry-After", value: value)) }
+            if (300...399).contains(status), input.flag() == true, let location = input.pick(locations) {
+                headers.append(HTTPField(name: "Location", value: location))
+            }
+            var rangeTotal: Int64?
+            if status == 206 || status == 416, let first = input.number(near: requested), let length = input.number(near: 1000),
+               let totalKind = input.byte() {
+                let last = first &+ max(length, 1) &- 1
+                let total: String
+                switch totalKind % 4 {
+                case 0: total = "*"
+                case 1: total = String(last &+ 1)
+                case 2: total = String(input.number(near: last) ?? 0)
+                default: total = String(fileLength &+ Int64(totalKind))
+                }
+                rangeTotal = Int64(total)
+                let value = status == 416 ? "bytes */\(total)" : (input.flag() == true ? "bytes \(first)-\(last)/\(total)" : "bytes=\(first)-")
+                headers.append(HTTPField(name: "Content-Range", value: value))
+            }
+            var contentLength: Int64?
+            if input.flag() == true, let value = input.number(near: 1000) {
+                contentLength = value
+                headers.append(HTTPField(name: "Content-Length", value: String(value)))
+            }
+            action = machine.receivedResponse(status: status, headers: headers, now: .zero)
+            if case .receiveBody = action {
+                if status == 200 {
+                    stated = contentLength.flatMap { $0 >= 0 ? $0 : nil }
+                    unlengthed200 = contentLength == nil
+                    if fileLength == 0 { progressEvents += 1 }
+                } else {
+                    unlengthed200 = false
+                    if let rangeTotal { stated = rangeTotal }
+                }
+            } else if case .finish = action, status == 416 {
+                stated = rangeTotal
+            }
+
+        case .receiveBody(let offset, let overlap, let restart):
+            guard offset >= 0, overlap >= 0, overlap <= offset else { return "receiveBody(\(offset), overlap \(overlap))" }
+            if let restart {
+                guard restart.bytesReceived <= offset else { return "restart checkpoint claims \(restart.bytesReceived) beyond \(offset)" }
+                claimed = restart.bytesReceived
+            } else if offset < claimed {
+                return "truncating to \(offset) while the last checkpoint claims \(claimed), without a restart checkpoint"
+            }
+            if overlap > 0 {
+                guard offset <= fileLength else { return "overlap check of bytes \(offset - overlap)..<\(offset) the file does not hold (\(fileLength))" }
+                if input.flag() == true {
+                    fileLength = offset
+                    action = machine.overlapMismatched()
+                    continue
+                }
+            }
+            fileLength = offset
+            receivingFrom = offset
+            var next: DownloadStateMachine.Action = .none
+            while case .none = next {
+                guard let step = input.byte() else { return nil }
+                switch step % 8 {
+                case 0: next = machine.bodyEnded()
+                case 1: next = machine.transportFailed(.connection("closed"))
+                case 2: next = machine.transportFailed(.stalled)
+                case 3: next = machine.pause()
+                default:
+                    let chunk = Int(step) * 37
+                    // A blob may start at 2^63 - 1: the machine must refuse more; the model must not trap.
+                    let (grown, overflow) = fileLength.addingReportingOverflow(Int64(chunk))
+                    next = machine.wroteBytes(chunk, now: .seconds(Int64(step)))
+                    if overflow {
+                        guard case .fail = next else { return "\(chunk) bytes past 2^63 - 1 were accepted: \(next)" }
+                        return nil
+                    }
+                    fileLength = grown
+                    if case .checkpoint(let point) = next {
+                        guard point.bytesReceived <= fileLength else { return "checkpoint claims \(point.bytesReceived) of \(fileLength) written" }
+                        claimed = point.bytesReceived
+                        next = .none
+                    }
+                }
+            }
+            if fileLength > receivingFrom, !unlengthed200 || receivingFrom == 0 { progressEvents += 1 }
+            action = next
+
+        case .retry(_, let point):
+            guard point.bytesReceived <= fileLength else { return "retry checkpoint claims \(point.bytesReceived) of \(fileLength)" }
+            claimed = point.bytesReceived
+            retriesSeen += 1
+            if retriesSeen > (configuration.maximumRetries + 1) * (progressEvents + 1) {
+                return "\(retriesSeen) retries with \(progressEvents) attempts that made progress (maximum \(configuration.maximumRetries))"
+            }
+            action = machine.retryTimerFired()
+
+        case .finish(let length, let point):
+            guard length <= fileLength else { return "finished at \(length) with \(fileLength) bytes written" }
+            guard length == stated || (unlengthed200 && length == fileLength) else {
+                return "finished at \(length) but the answers stated \(stated.map(String.init) ?? "no length")"
+            }
+            guard point.bytesReceived <= fileLength else { return "final checkpoint claims \(point.bytesReceived) of \(fileLength)" }
+            _ = machine.finished(nil)
+            return nil
+
+        case .fail(_, let point), .pause(let point):
+            guard point.bytesReceived <= fileLength else { return "last checkpoint claims \(point.bytesReceived) of \(fileLength)" }
+            return nil
+
+        case .checkpoint, .none:
+            return "unexpected \(action) outside a body"
+        }
+    }
+    return nil
+}

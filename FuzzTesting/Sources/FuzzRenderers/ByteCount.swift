@@ -1,0 +1,1 @@
+../../../Sources/resumetool/ByteCount.swift

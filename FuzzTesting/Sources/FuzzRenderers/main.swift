@@ -1,0 +1,52 @@
+import Foundation
+import FuzzCommon
+import ResumeDataCodec
+
+// Every output the CLI renders from a decoded plist or blob: `plist print`, `plist convert` to
+// XML, binary and JSON, `inspect` as text and JSON with the validator's findings, `convert` to
+// each container. The renderers are the CLI's own files, compiled in through symlinks (an
+// executable target cannot be imported). Properties: nothing traps; what claims to be JSON,
+// XML or a plist parses again.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRenderers(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let data = fuzzData(start, count)
+    let reader = PropertyListReader(options: .init(duplicateKeys: .keepLast))
+    guard let (value, _) = try? reader.read(data) else { return 0 }
+
+    _ = PropertyListTree.render(value)
+    var notes: [String] = []
+    let json = PropertyListJSON.json(for: value, path: "", notes: &notes).rendered()
+    mustParseJSON(json, "plist convert --to json")
+    for format in [PropertyListFormat.xml, .binary] {
+        // Refusing a value the format cannot spell is fine; writing one that does not read back is not.
+        guard let bytes = try? PropertyListWriter().write(value, as: format) else { continue }
+        do {
+            _ = try reader.read(bytes)
+        } catch {
+            propertyFailed("FuzzRenderers", "our \(format) output does not read: \(error)")
+        }
+    }
+
+    guard let resume = try? ResumeData(data: data) else { return 0 }
+    let findings = ResumeDataValidator().findings(for: resume)
+    let report = InspectReport(name: "blob", resume: resume, findings: findings)
+    _ = report.text
+    mustParseJSON(report.json.rendered(), "inspect --json")
+    for container in ResumeDataContainer.allCases {
+        guard let bytes = try? resume.encoded(as: container) else { continue }
+        do {
+            _ = try ResumeData(data: bytes)
+        } catch {
+            propertyFailed("FuzzRenderers", "convert --to \(container) wrote a blob that does not read: \(error)")
+        }
+    }
+    return 0
+}
+
+private func mustParseJSON(_ text: String, _ what: String) {
+    do {
+        _ = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    } catch {
+        propertyFailed("FuzzRenderers", "\(what) printed JSON that does not parse: \(error)\n\(text.prefix(2000))")
+    }
+}

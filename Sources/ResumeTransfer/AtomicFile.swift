@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The package's one way to replace a file: a crash or a full disk leaves either the old file or
+/// the whole new one, never a mix, and never a file another user can read.
+///
+/// The bytes go to a new temporary file beside the destination (`O_EXCL | O_NOFOLLOW`, a random
+/// name, so a planted file or link is never written through), which is fsynced and closed with
+/// both errors checked, renamed over the destination, and the folder fsynced so the new name is
+/// durable. Resume blobs may hold `Authorization` and `Cookie` headers, hence mode 0600.
+package enum AtomicFile {
+    /// A failed step: the system call and its errno.
+    package struct Failure: Error, CustomStringConvertible {
+        package var operation: String
+        package var code: Int32
+        package var description: String { "\(operation): \(String(cString: strerror(code)))" }
+    }
+
+    /// Replaces `path` with `data`; `permissions` apply to a new file (less the umask).
+    package static func write(
+        _ data: Data, to path: String, permissions: mode_t = 0o600, calls: FileSystemCalls = .system
+    ) throws(Failure) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor: Int32
+        switch calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions) {
+        case .success(let value): descriptor = value
+        case .failure(let failure): throw Failure(operation: "open", code: failure.code)
+        }
+        var failure: Failure?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, failure == nil {
+                switch calls.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), Int64(offset)) {
+                case .success(let count) where count > 0: offset += count
+                case .success: failure = Failure(operation: "write", code: EIO)
+                case .failure(let error): failure = Failure(operation: "write", code: error.code)
+                }
+            }
+        }
+        if failure == nil, case .failure(let error) = calls.fsync(descriptor) { failure = Failure(operation: "fsync", code: error.code) }
+        if case .failure(let error) = calls.close(descriptor), failure == nil { failure = Failure(operation: "close", code: error.code) }
+        if failure == nil, case .failure(let error) = calls.rename(temporary, path) { failure = Failure(operation: "rename", code: error.code) }
+        if let failure {
+            _ = calls.unlink(temporary)
+            throw failure
+        }
+        try syncFolder(of: path, calls: calls)
+    }
+
+    /// fsync of the folder holding `path`, so a rename or a new name in it survives power loss.
+    /// A file system that cannot fsync a folder (EINVAL, ENOTSUP) is accepted, as every
+    /// durable-write tool does; an I/O error is not.
+    package static func syncFolder(of path: String, calls: FileSystemCalls = .system) throws(Failure) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd: Int32
+        switch calls.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
+        case .success(let value): fd = value
+        case .failure(let failure): throw Failure(operation: "open folder", code: failure.code)
+        }
+        defer { _ = calls.close(fd) }
+        if case .failure(let failure) = calls.fsync(fd), failure.code != EINVAL, failure.code != ENOTSUP {
+            throw Failure(operation: "fsync folder", code: failure.code)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../FuzzTesting/Sources/FuzzHTTPAnswers/HTTPAnswers.swift

@@ -1,0 +1,290 @@
+import Foundation
+import Testing
+
+@testable import ResumeTransfer
+
+private let authorization = HTTPField(name: "Authorization", value: "Bearer secret")
+private let cookie = HTTPField(name: "cookie", value: "session=1")
+private let proxy = HTTPField(name: "Proxy-Authorization", value: "Basic cDpx")
+private let agent = HTTPField(name: "User-Agent", value: "UA/1")
+private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
+private let url = "http://127.0.0.1:8080/file.bin"
+
+/// The trust rules, driven with plain values (no I/O anywhere in `TrustPolicy`).
+@Suite struct TrustPolicyTests {
+    @Test func blobPathsStayDirectlyInsideTheFolder() {
+        let folder = "/data/in"
+        #expect(TrustPolicy.partialFile(tempFileName: "CFNetworkDownload_a.tmp", localPath: nil, folder: folder)
+            == .init(names: ["CFNetworkDownload_a.tmp"], rejected: []))
+        #expect(TrustPolicy.partialFile(tempFileName: nil, localPath: "/data/in/x.part", folder: folder) == .init(names: ["x.part"]))
+        #expect(TrustPolicy.partialFile(tempFileName: nil, localPath: "/data/in/sub/../x.part", folder: "/data//in/") == .init(names: ["x.part"]))
+        #expect(TrustPolicy.partialFile(tempFileName: nil, localPath: "/home/me/thesis.pdf", folder: folder)
+            == .init(names: [], rejected: ["NSURLSessionResumeInfoLocalPath /home/me/thesis.pdf is not inside /data/in"]))
+        // A subfolder may be a link to anywhere, so only direct children count.
+        #expect(TrustPolicy.partialFile(tempFileName: nil, localPath: "/data/in/sub/x.part", folder: folder).names == [])
+        #expect(TrustPolicy.partialFile(tempFileName: nil, localPath: "x.part", folder: folder).names == [])
+        #expect(TrustPolicy.partialFile(tempFileName: nil, localPath: "/data/in/..", folder: folder).names == [])
+        #expect(TrustPolicy.partialFile(tempFileName: nil, localPath: "/data/in/.", folder: folder).names == [])
+        #expect(TrustPolicy.partialFile(tempFileName: "../../etc/passwd", localPath: "/data/in/a", folder: folder)
+            == .init(names: ["a"], rejected: ["NSURLSessionResumeInfoTempFileName \"../../etc/passwd\" is not a bare file name"]))
+        #expect(TrustPolicy.partialFile(tempFileName: "a", localPath: "/data/in/a", folder: folder) == .init(names: ["a"]))
+        #expect(TrustPolicy.partialFile(tempFileName: "..", localPath: nil, folder: folder).names == [])
+        #expect(TrustPolicy.partialFile(tempFileName: nil, localPath: "/x", folder: "/") == .init(names: ["x"]))
+    }
+
+    @Test func normalizeResolvesDotsBySpellingOnly() {
+        #expect(TrustPolicy.normalize("/a/./b//c/../d") == "/a/b/d")
+        #expect(TrustPolicy.normalize("/../..") == "/")
+        #expect(TrustPolicy.normalize("a/..") == ".")
+        #expect(TrustPolicy.normalize("a/b/") == "a/b")
+    }
+
+    @Test func credentialsGoOnlyToTheirOrigin() {
+        let headers = [authorization, cookie, proxy, agent]
+        #expect(TrustPolicy.headers(headers, to: "http://127.0.0.1:8080/b?x", startedAt: url) == headers)
+        #expect(TrustPolicy.headers(headers, to: "HTTP://127.0.0.1:8080/b", startedAt: url) == headers)
+        #expect(TrustPolicy.headers(headers, to: "http://127.0.0.1/a", startedAt: "http://127.0.0.1:80/a") == headers)
+        for other in ["http://localhost:8080/file.bin", "http://127.0.0.1:8081/file.bin", "https://127.0.0.1:8080/file.bin", "not a url"] {
+            #expect(TrustPolicy.headers(headers, to: other, startedAt: url) == [agent])
+        }
+    }
+
+    @Test func redirectsResolveAndHttpsToHttpIsRefused() {
+        let policy = TrustPolicy()
+        #expect(policy.redirect(from: "https://a.test/x/y", location: "../z") == .success("https://a.test/z"))
+        #expect(policy.redirect(from: "http://a.test/x", location: "https://b.test/") == .success("https://b.test/"))
+        #expect(policy.redirect(from: "https://a.test/x", location: "http://a.test/x") == .failure(.insecureRedirect("http://a.test/x")))
+        #expect(TrustPolicy(allowsInsecureRedirects: true).redirect(from: "https://a.test/x", location: "http://a.test/x")
+            == .success("http://a.test/x"))
+        #expect(policy.redirect(from: "http://a.test/x", location: "file:///etc/passwd") == .failure(.invalidRedirect("file:///etc/passwd")))
+        #expect(policy.redirect(from: "http://a.test/x", location: nil) == .failure(.invalidRedirect("(no Location header)")))
+        #expect(policy.redirect(from: "http://a.test/x", location: "") == .failure(.invalidRedirect("")))
+    }
+
+    @Test func onlyAStrongETagProvesBytes() {
+        #expect(TrustPolicy.isStrong(entityTag: "\"a\""))
+        #expect(!TrustPolicy.isStrong(entityTag: "W/\"a\""))
+        #expect(!TrustPolicy.isStrong(entityTag: nil))
+        #expect(!TrustPolicy.isStrong(entityTag: ""))
+    }
+
+    @Test func blobsCarryNoCredentialsToAnotherOrigin() throws {
+        var checkpoint = DownloadCheckpoint(originalURL: url, currentURL: "http://localhost:9/moved.bin", bytesReceived: 10, entityTag: "\"t\"")
+        checkpoint.extraHeaders = [authorization, agent]
+        checkpoint.expectedSHA256 = String(repeating: "ab", count: 32)
+        let resume = try ResumeCheckpoint.resumeData(checkpoint, partialPath: "/tmp/x.part")
+        #expect(try resume.request(.current)?.headers.map(\.name) == ["User-Agent", "Range"])
+        #expect(try resume.request(.original)?.headers.map(\.name) == ["Authorization", "User-Agent"])
+        #expect(resume.entries["ResumeToolExpectedSHA256"] == .string(String(repeating: "ab", count: 32)))
+        // Read back, the caller's headers and checksum are whole again.
+        let decoded = try ResumeCheckpoint.decode(try resume.encoded(as: .keyedArchive))
+        #expect(decoded.checkpoint.extraHeaders == [authorization, agent])
+        #expect(decoded.checkpoint.expectedSHA256 == String(repeating: "ab", count: 32))
+    }
+
+    @Test func aMalformedStoredChecksumIsIgnored() {
+        #expect(ResumeCheckpoint.normalizedSHA256(String(repeating: "AB", count: 32)) == String(repeating: "ab", count: 32))
+        #expect(ResumeCheckpoint.normalizedSHA256("abc") == nil)
+        #expect(ResumeCheckpoint.normalizedSHA256(String(repeating: "g", count: 64)) == nil)
+    }
+}
+
+/// The state machine against hostile answers, each case one that broke the engine before.
+@Suite struct HostileServerMachineTests {
+    private func machine(_ checkpoint: DownloadCheckpoint, retries: Int = 3) -> DownloadStateMachine {
+        var configuration = DownloadStateMachine.Configuration()
+        configuration.maximumRetries = retries
+        configuration.initialBackoff = .seconds(1)
+        configuration.maximumBackoff = .seconds(1)
+        configuration.checkpointBytes = 1 << 40
+        configuration.jitter = { 1 }
+        return DownloadStateMachine(checkpoint: checkpoint, configuration: configuration)
+    }
+
+    private var fresh: DownloadCheckpoint { DownloadCheckpoint(originalURL: url, currentURL: url) }
+
+    @Test func contentRangeAtTheEndOfInt64DoesNotTrap() {
+        for value in ["bytes 0-9223372036854775807/*", "bytes 1-9223372036854775807/*", "bytes 0-99999999999999999999/*",
+                      "bytes 9223372036854775807-9223372036854775807/*"] {
+            var machine = self.machine(self.fresh)
+            _ = machine.start()
+            let hostile = [HTTPField(name: "Content-Range", value: value), HTTPField(name: "Content-Length", value: "0")]
+            #expect(machine.receivedResponse(status: 206, headers: hostile, now: .zero) == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+            #expect(machine.receivedResponse(status: 206, headers: hostile, now: .zero) == .fail(.invalidContentRange, checkpoint: self.fresh))
+        }
+        #expect(ContentRange("bytes 0-9223372036854775807/*")?.length == nil)
+        #expect(ContentRange("bytes 1-9223372036854775807/*")?.length == nil)
+        #expect(ContentRange("bytes 0-9223372036854775806/*")?.length == Int64.max)
+    }
+
+    @Test func aTwoHundredSixMustStartWhereAsked() {
+        var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 100, entityTag: "\"t\""))
+        _ = machine.start()
+        #expect(
+            machine.receivedResponse(status: 206, headers: [HTTPField(name: "Content-Range", value: "bytes 0-999/1000")], now: .zero)
+                == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+    }
+
+    @Test func anUnknownTotalIsNeverCompleteUntilALengthIsStated() {
+        var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url))
+        _ = machine.start()
+        let range = [HTTPField(name: "Content-Range", value: "bytes 0-999/*"), HTTPField(name: "ETag", value: "\"t\"")]
+        #expect(machine.receivedResponse(status: 206, headers: range, now: .zero) == .receiveBody(offset: 0, restartCheckpoint: nil))
+        #expect(machine.wroteBytes(1000, now: .zero) == .none)
+        // The range ended as announced, but nothing says the file did: ask for more.
+        let ranged = [identity, HTTPField(name: "Range", value: "bytes=1000-"), HTTPField(name: "If-Range", value: "\"t\"")]
+        #expect(machine.bodyEnded() == .sendRequest(.init(url: url, headers: ranged, offset: 1000)))
+        var done = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000, entityTag: "\"t\"")
+        done.totalLength = 1000
+        #expect(
+            machine.receivedResponse(status: 416, headers: [HTTPField(name: "Content-Range", value: "bytes */1000")], now: .zero)
+                == .finish(length: 1000, checkpoint: done))
+    }
+
+    @Test func rangesThatNeverAdvanceNorStateALengthRunOut() {
+        // 1,000 unproven bytes; the server repeats them with an unknown total, forever.
+        var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000), retries: 1)
+        #expect(machine.start() == .sendRequest(.init(url: url, headers: [identity, HTTPField(name: "Range", value: "bytes=0-")], offset: 0)))
+        let range = [HTTPField(name: "Content-Range", value: "bytes 0-999/*")]
+        #expect(machine.receivedResponse(status: 206, headers: range, now: .zero) == .receiveBody(offset: 1000, overlap: 1000, restartCheckpoint: nil))
+        let checkpoint = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000)
+        #expect(machine.bodyEnded() == .retry(after: .seconds(1), checkpoint: checkpoint))
+        _ = machine.retryTimerFired()
+        _ = machine.receivedResponse(status: 206, headers: range, now: .zero)
+        #expect(machine.bodyEnded() == .fail(.retriesExhausted(last: .lengthUnproven(received: 1000), attempts: 1), checkpoint: checkpoint))
+    }
+
+    @Test func moreBytesThanTheRangeAnnouncedAreCutBackToIt() {
+        var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url))
+        _ = machine.start()
+        _ = machine.receivedResponse(status: 206, headers: [HTTPField(name: "Content-Range", value: "bytes 0-999/*")], now: .zero)
+        let kept = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000)
+        #expect(machine.wroteBytes(1500, now: .zero) == .retry(after: .seconds(1), checkpoint: kept))
+    }
+
+    @Test func aStartOverAnsweredWith206WritesARestartCheckpointFirst() {
+        var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000, entityTag: "\"t\""))
+        _ = machine.start()
+        let fromZero = [HTTPField(name: "Content-Range", value: "bytes 0-1999/2000")]
+        // A 206 from the wrong offset: start over with a plain request...
+        #expect(machine.receivedResponse(status: 206, headers: fromZero, now: .zero) == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        // ...answered with a 206 from zero: the blob on disk still counts 1,000 old bytes.
+        var restart = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 0, entityTag: "\"t\"")
+        restart.totalLength = 2000
+        #expect(machine.receivedResponse(status: 206, headers: fromZero, now: .zero) == .receiveBody(offset: 0, restartCheckpoint: restart))
+    }
+
+    @Test func aBlobOnDiskThatClaimsMoreIsReplacedBeforeTheCut() {
+        // The run starts from zero (its partial file was shorter than the blob said).
+        var machine = DownloadStateMachine(
+            checkpoint: DownloadCheckpoint(originalURL: url, currentURL: url), configuration: .init(), claimedOnDisk: 5000)
+        _ = machine.start()
+        let answer = machine.receivedResponse(status: 206, headers: [HTTPField(name: "Content-Range", value: "bytes 0-9/10")], now: .zero)
+        guard case .receiveBody(0, 0, let restart?) = answer else {
+            Issue.record("unexpected \(answer)")
+            return
+        }
+        #expect(restart.bytesReceived == 0)
+    }
+
+    @Test func aServerThatCannotDeliverTheWholeFileRunsOutOfRetries() {
+        // Ignores Range and closes after 1,000 of 4,000 bytes, every time: each attempt "receives
+        // bytes", but none gets further than the first one did.
+        var machine = self.machine(self.fresh, retries: 3)
+        var action = machine.start()
+        var requests = 0
+        while case .sendRequest = action, requests < 50 {
+            requests += 1
+            let head = [HTTPField(name: "ETag", value: "\"v\""), HTTPField(name: "Content-Length", value: "4000")]
+            _ = machine.receivedResponse(status: 200, headers: head, now: .zero)
+            _ = machine.wroteBytes(1000, now: .zero)
+            action = machine.transportFailed(.connection("closed"))
+            if case .retry = action { action = machine.retryTimerFired() }
+        }
+        #expect(requests == 4)
+        guard case .fail(.retriesExhausted(last: .connection("closed"), attempts: 3), let checkpoint) = action else {
+            Issue.record("unexpected \(action)")
+            return
+        }
+        #expect(checkpoint.bytesReceived == 1000)
+    }
+
+    @Test func newGroundStillResetsTheRetryBudget() {
+        var machine = self.machine(self.fresh, retries: 1)
+        _ = machine.start()
+        let head = [HTTPField(name: "ETag", value: "\"v\""), HTTPField(name: "Content-Length", value: "4000")]
+        _ = machine.receivedResponse(status: 200, headers: head, now: .zero)
+        for step in 1...3 {
+            _ = machine.wroteBytes(1000, now: .zero)
+            guard case .retry = machine.transportFailed(.connection("closed")) else {
+                Issue.record("step \(step) did not retry")
+                return
+            }
+            let range = "bytes \(step * 1000)-3999/4000"
+            guard case .sendRequest = machine.retryTimerFired(),
+                  case .receiveBody = machine.receivedResponse(
+                      status: 206, headers: [HTTPField(name: "Content-Range", value: range), HTTPField(name: "ETag", value: "\"v\"")], now: .zero)
+            else {
+                Issue.record("step \(step) did not continue")
+                return
+            }
+        }
+        _ = machine.wroteBytes(1000, now: .zero)
+        guard case .finish(length: 4000, _) = machine.bodyEnded() else {
+            Issue.record("did not finish")
+            return
+        }
+    }
+
+    @Test func retryAfterFromTheFarFutureDoesNotTrap() {
+        let now = Date(timeIntervalSince1970: 0)
+        #expect(RetryAfter.parse("Sun, 06 Nov 999999999 08:49:37 GMT", now: now).map { $0 <= .seconds(1_000_000_000) } ?? true)
+        #expect(RetryAfter.parse("99999999999999999999999", now: now) == .seconds(999_999_999))
+        #expect(RetryAfter.parse("-5", now: now) == nil)
+    }
+
+    @Test func credentialsAreDroppedWhenARedirectChangesOrigin() {
+        var start = self.fresh
+        start.extraHeaders = [authorization, cookie, proxy, agent]
+        var machine = self.machine(start)
+        #expect(machine.start() == .sendRequest(.init(url: url, headers: [authorization, cookie, proxy, agent, identity], offset: 0)))
+        let moved = "http://localhost:8080/file.bin"
+        #expect(
+            machine.receivedResponse(status: 302, headers: [HTTPField(name: "Location", value: moved)], now: .zero)
+                == .sendRequest(.init(url: moved, headers: [agent, identity], offset: 0)))
+        // Back on the origin they were given for, they are sent again.
+        #expect(
+            machine.receivedResponse(status: 307, headers: [HTTPField(name: "Location", value: url)], now: .zero)
+                == .sendRequest(.init(url: url, headers: [authorization, cookie, proxy, agent, identity], offset: 0)))
+    }
+
+    @Test func httpsToHttpRedirectFailsUnlessAllowed() {
+        let secure = "https://127.0.0.1:8443/file.bin"
+        var machine = self.machine(DownloadCheckpoint(originalURL: secure, currentURL: secure))
+        _ = machine.start()
+        #expect(
+            machine.receivedResponse(status: 302, headers: [HTTPField(name: "Location", value: url)], now: .zero)
+                == .fail(.insecureRedirect(url), checkpoint: DownloadCheckpoint(originalURL: secure, currentURL: secure)))
+    }
+
+    @Test func theRedirectCountIsPerChain() {
+        // maximumRedirects is 10 by default: 8 redirects, an error answer, 8 more.
+        var machine = self.machine(self.fresh, retries: 5)
+        _ = machine.start()
+        for round in 0..<2 {
+            for hop in 0..<8 {
+                guard case .sendRequest = machine.receivedResponse(
+                    status: 302, headers: [HTTPField(name: "Location", value: "/r\(round)-\(hop)")], now: .zero)
+                else {
+                    Issue.record("redirect \(round)/\(hop) not followed")
+                    return
+                }
+            }
+            guard case .retry = machine.receivedResponse(status: 503, headers: [], now: .zero) else {
+                Issue.record("503 not retried")
+                return
+            }
+            _ = machine.retryTimerFired()
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// Every input kept in FuzzTesting/FailCases (the crashes and hand-made cases of every harness)
+/// through every renderer of the built binary: each must print or refuse, with exit 0 or 1,
+/// never a signal; what claims to be JSON parses. This is FuzzRenderers' property, end to end.
+@Suite struct FuzzRendererReplayTests {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FuzzTesting/FailCases")
+
+    static let cases: [String] = {
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var names: [String] = []
+        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            guard url.lastPathComponent != "README.md", !url.path.contains("/FuzzHTTPAnswers/") else { continue }
+            names.append(String(url.path.dropFirst(folder.path.count + 1)))
+        }
+        return names.sorted()
+    }()
+
+    @Test func thereAreRendererCases() {
+        #expect(Self.cases.contains { $0.hasPrefix("FuzzRenderers/") })
+    }
+
+    @Test(arguments: cases)
+    func everyRendererPrintsOrRefuses(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let input = Self.folder.appendingPathComponent(name).path
+        let commands: [[String]] = [
+            ["inspect", input], ["inspect", "--json", input], ["validate", input], ["plist", "print", input],
+            ["plist", "convert", "--to", "json", input, "-o", "out.json"], ["plist", "convert", "--to", "xml", input, "-o", "out.xml"],
+            ["plist", "convert", "--to", "binary", input, "-o", "out.bplist"],
+            ["convert", input, "--to", "xml", "-o", "c.xml"], ["convert", input, "--to", "binary", "-o", "c.bin"],
+            ["convert", input, "--to", "keyed-archive", "-o", "c.ka"], ["convert", input, "--to", "keyed-archive-xml", "-o", "c.kax"],
+        ]
+        for command in commands {
+            let result = try ToolRunner.run(command, in: folder.url)
+            // validate's 2 means "could not be read", as documented.
+            let allowed: Set<Int32> = command[0] == "validate" ? [0, 1, 2] : [0, 1]
+            #expect(allowed.contains(result.status), "\(name): \(command) ended with \(result.status): \(result.stderr.prefix(300))")
+            if command.count == 3, command[1] == "--json", result.status == 0 {
+                #expect(throws: Never.self, "\(name): inspect --json") {
+                    _ = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
+                }
+            }
+        }
+        if folder.exists("out.json") {
+            #expect(throws: Never.self, "\(name): plist convert --to json") {
+                _ = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path("out.json"))), options: [.fragmentsAllowed])
+            }
+        }
+    }
+}
