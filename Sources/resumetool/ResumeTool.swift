@@ -16,7 +16,7 @@ struct ResumeTool: AsyncParsableCommand {
         subcommands: [
             InspectCommand.self, ValidateCommand.self, ConvertCommand.self, RepairCommand.self,
             RebuildCommand.self, RelocateCommand.self, DiscardCommand.self, PlistCommand.self,
-            ArchiveCommand.self, DownloadCommand.self, ResumeCommand.self, RecoverCommand.self,
+            ArchiveCommand.self, DownloadCommand.self, ResumeCommand.self, RecoverCommand.self, ScanCommand.self,
         ]
     )
 

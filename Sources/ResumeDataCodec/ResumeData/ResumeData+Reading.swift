@@ -21,14 +21,22 @@ extension ResumeData {
         } catch let error as PropertyListError {
             throw ResumeDataError(unreadable: error)
         }
-        guard case .dictionary(let top) = parsed.value else {
-            throw ResumeDataError(.notADictionary, "the property list is a \(parsed.value.typeName), not a resume dictionary")
+        try self.init(propertyList: parsed.value, format: parsed.format, options: options)
+    }
+
+    /// Reads a blob from a property list already parsed (`scan` parses a file once, then decides
+    /// whether it is a blob or holds some).
+    /// - Throws: ``ResumeDataError``: `not-a-dictionary`, `invalid-archive`.
+    init(propertyList: PropertyListValue, format: PropertyListFormat, options: PropertyListReadOptions = .default,
+         archiveOptions: KeyedArchiveOptions = .default) throws {
+        guard case .dictionary(let top) = propertyList else {
+            throw ResumeDataError(.notADictionary, "the property list is a \(propertyList.typeName), not a resume dictionary")
         }
         if top["$archiver"] != nil {
             let archive: KeyedArchive
             let dictionary: PropertyListDictionary
             do {
-                archive = try KeyedArchive(parsed.value)
+                archive = try KeyedArchive(propertyList, options: archiveOptions)
                 dictionary = try archive.decodeRootDictionary()
             } catch {
                 throw ResumeDataError(.invalidArchive, "\(error)")
@@ -39,10 +47,10 @@ extension ResumeData {
                 networkLayout = decoded.layout
                 return
             }
-            self.init(entries: dictionary, container: parsed.format == .binary ? .keyedArchive : .keyedArchiveXML)
+            self.init(entries: dictionary, container: format == .binary ? .keyedArchive : .keyedArchiveXML)
             archiveTopKey = archive.topKey == KeyedArchive.rootObjectKey ? nil : archive.topKey
         } else {
-            self.init(entries: top, container: parsed.format == .binary ? .binary : .xml)
+            self.init(entries: top, container: format == .binary ? .binary : .xml)
         }
     }
 }

@@ -170,16 +170,21 @@ public struct ResumeDataValidator: Sendable {
             return
         }
         let path = directory.appendingPathComponent(name).path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = (attributes[.size] as? NSNumber)?.int64Value else {
-            findings.append(.init(.error, .tempFileMissing, "the partial file \(path) does not exist", key: key))
-            return
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)).flatMap { ($0[.size] as? NSNumber)?.int64Value }
+        findings += Self.partialFileFindings(path: path, size: size, bytesReceived: resume.bytesReceived, key: key)
+    }
+
+    /// What a partial file's presence and size say about a blob; `size` is `nil` when the file
+    /// was not found. Kept apart from the file-system lookup so `scan`, which finds partial files
+    /// its own way (without following symbolic links), reports them in the same words.
+    package static func partialFileFindings(path: String, size: Int64?, bytesReceived received: Int64?, key: String) -> [ResumeDataFinding] {
+        guard let size else {
+            return [.init(.error, .tempFileMissing, "the partial file \(path) does not exist", key: key)]
         }
-        guard let received = resume.bytesReceived, size != received else { return }
+        guard let received, size != received else { return [] }
         if size < received {
-            findings.append(.init(.error, .tempFileSize, "the partial file \(path) has \(size) bytes, fewer than the \(received) received", key: key))
-        } else {
-            findings.append(.init(.warning, .tempFileSize, "the partial file \(path) has \(size) bytes, more than the \(received) received; the rest will be downloaded again", key: key))
+            return [.init(.error, .tempFileSize, "the partial file \(path) has \(size) bytes, fewer than the \(received) received", key: key)]
         }
+        return [.init(.warning, .tempFileSize, "the partial file \(path) has \(size) bytes, more than the \(received) received; the rest will be downloaded again", key: key)]
     }
 }

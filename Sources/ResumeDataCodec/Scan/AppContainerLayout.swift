@@ -1,0 +1,89 @@
+/// Where an app keeps things, decided from paths alone (no I/O), for `resumetool scan`: which
+/// folder is a file's app container, where a blob's partial file should be, and which files are
+/// partial downloads.
+package enum AppContainerLayout {
+    /// Folders whose presence marks an app container (iOS data containers and a Mac home both
+    /// hold `Library/`; `tmp/` is where CFNetwork puts partial files).
+    package static let markerFolders: Set<String> = ["Library", "tmp"]
+
+    /// The nearest folder above `path` that is in `containers` (the folders found to hold a
+    /// `Library/` or `tmp/`), or `nil`. Paths are `/`-separated as the walk spells them.
+    package static func containerRoot(of path: String, containers: Set<String>) -> String? {
+        var current = Substring(path)
+        while let slash = current.lastIndex(of: "/") {
+            current = current[..<slash]
+            if current.isEmpty { return containers.contains("/") ? "/" : nil }
+            if containers.contains(String(current)) { return String(current) }
+        }
+        return nil
+    }
+
+    /// Where a blob's `TempFileName` should be: the `tmp/` of its app container. `nil` when the
+    /// name is not a bare file name (a path in it could point anywhere) or there is no container.
+    package static func tempFilePath(name: String, containerRoot: String?) -> String? {
+        guard let containerRoot, ResumeData.isBareFileName(name) else { return nil }
+        return join(join(containerRoot, "tmp"), name)
+    }
+
+    /// Paths inside the scanned tree where a device's `LocalPath` may now be, best first:
+    /// the path itself when it lies under a scanned root (spelled from the root as the walk
+    /// spells it, so `scan .` in a Mac's home finds `/Users/me/…`); then, after taking off the device's
+    /// prefix up to the app container's UUID folder (`…/Application/8C1F…/`), the rest under every
+    /// scanned folder of that UUID, and under the blob's own app container (a reinstalled app
+    /// gets a new UUID).
+    /// - Parameters:
+    ///   - roots: each scanned root's absolute path (symbolic links resolved) and its spelling.
+    ///   - uuidFolders: scanned folders named like a container UUID, by that name.
+    package static func localPathCandidates(_ localPath: String, roots: [(absolute: String, spelled: String)], containerRoot: String?,
+                                            uuidFolders: [String: [String]]) -> [String] {
+        var candidates: [String] = []
+        func add(_ path: String) { if !candidates.contains(path) { candidates.append(path) } }
+        let components = localPath.split(separator: "/", omittingEmptySubsequences: true)
+        // `..` could step out of the folder it was joined to.
+        guard localPath.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0 == "." }) else { return [] }
+        for root in roots where isInside(localPath, folder: root.absolute) {
+            let rest = localPath.utf8.dropFirst(root.absolute.utf8.count).drop { $0 == UInt8(ascii: "/") }
+            add(rest.isEmpty ? root.spelled : join(root.spelled, String(decoding: rest, as: UTF8.self)))
+        }
+        guard let uuidIndex = components.lastIndex(where: { isContainerUUID($0) }), uuidIndex + 1 < components.count else {
+            return candidates
+        }
+        let rest = components[(uuidIndex + 1)...].joined(separator: "/")
+        for folder in uuidFolders[String(components[uuidIndex]).uppercased()] ?? [] { add(join(folder, rest)) }
+        if let containerRoot { add(join(containerRoot, rest)) }
+        return candidates
+    }
+
+    /// A partial file CFNetwork leaves (`CFNetworkDownload_XXXXXX.tmp`), or the data file in a
+    /// WebKit `NAME.download` folder (anything there but its `Info.plist` and hidden files).
+    package static func isPartialFile(name: String, parentName: String) -> Bool {
+        if name.hasPrefix("CFNetworkDownload_"), name.hasSuffix(".tmp"), name.utf8.count > 22 { return true }
+        return parentName.hasSuffix(".download") && parentName.utf8.count > 9 && name != "Info.plist" && !name.hasPrefix(".")
+    }
+
+    /// `8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F`: 8-4-4-4-12 hexadecimal digits, as iOS names
+    /// app containers (and the simulator, devices).
+    package static func isContainerUUID(_ name: some StringProtocol) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether `path` is `folder` or inside it, by whole components.
+    package static func isInside(_ path: String, folder: String) -> Bool {
+        if folder == "/" { return path.hasPrefix("/") }
+        return path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// `folder/name`, without doubling a `/`.
+    package static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A resume blob found by ``ResumeBlobSearch``: a whole file, or a data value inside one.
+package struct FoundResumeBlob: Sendable, Hashable {
+    /// What the blob holds, as far as the codec reads it.
+    package enum Content: Sendable, Hashable {
+        /// A blob the codec decodes: the four containers of spec §1 and the Network-framework
+        /// format of spec §6, bare or in WebKit's wrapper.
+        case resumeData(ResumeData)
+        /// Bytes that start like the Network-framework format (or WebKit's wrapper of it) but do
+        /// not decode: still worth reporting. `localPath` is the path WebKit's wrapper names
+        /// beside it, when it had one; `reason` is the decoder's error.
+        case undecodedNetworkFramework(localPath: String?, reason: String)
+    }
+
+    /// Where in its file: `pending[1].resumeData`, or `nil` when the file is the blob.
+    package var keyPath: String?
+    /// The blob.
+    package var content: Content
+    /// Its size in bytes (the file's, or the data value's).
+    package var size: Int
+
+    package init(keyPath: String?, content: Content, size: Int) {
+        self.keyPath = keyPath
+        self.content = content
+        self.size = size
+    }
+
+    /// The container as the codec names it (``ResumeDataContainer``), or `obscured-format` (the
+    /// codec's name for the XOR-ed format) for Network-framework bytes that do not decode.
+    package var containerName: String {
+        switch content {
+        case .resumeData(let resume): resume.container.rawValue
+        case .undecodedNetworkFramework: ResumeDataError.Code.obscuredFormat.name
+        }
+    }
+
+    /// The decoded blob, when it is one of the four containers.
+    package var resumeData: ResumeData? {
+        if case .resumeData(let resume) = content { return resume }
+        return nil
+    }
+
+    /// `NSURLSessionResumeInfoLocalPath`, or the path beside a WebKit-wrapped Network-framework blob.
+    package var localPath: String? {
+        switch content {
+        case .resumeData(let resume): resume.localPath
+        case .undecodedNetworkFramework(let localPath, _): localPath
+        }
+    }
+}
+
+extension FoundResumeBlob {
+    /// The note `scan` gives Network-framework bytes that do not decode, in place of the
+    /// validator's findings.
+    package static func undecodedNote(reason: String) -> ResumeDataFinding {
+        ResumeDataFinding(.note, .init(ResumeDataError.Code.obscuredFormat.name),
+                          "starts like Apple's Network-framework resume data but cannot be decoded: \(reason)")
+    }
+}

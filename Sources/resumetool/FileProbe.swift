@@ -1,0 +1,97 @@
+import Foundation
+import ResumeDataCodec
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `scan` makes of one file: its first bytes decide whether it is read further, and only a
+/// property list within ``readLimit`` is read whole and searched for blobs.
+struct FileProbe: Sendable {
+    /// Property lists larger than this are not read: a resume blob is a few KiB, a preferences
+    /// plist rarely over a MiB, and two workers each holding one at most bound the memory.
+    var readLimit = 64 << 20
+    var search = ResumeBlobSearch()
+
+    /// A file worth reporting: it holds blobs, or is a partial download, or both.
+    struct Finding: Sendable {
+        let path: String
+        let status: FileStatus
+        let blobs: [FoundResumeBlob]
+        let isPartialFile: Bool
+    }
+
+    enum Outcome: Sendable {
+        /// Neither a blob nor a partial file: forgotten at once.
+        case nothing
+        case found(Finding)
+        case failed(Diagnostic)
+    }
+
+    func probe(_ file: TreeWalker.File) -> Outcome {
+        // O_NONBLOCK: a file replaced by a FIFO after the listing must not block the scan.
+        let descriptor = openat(file.folder.descriptor, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            // ELOOP: replaced by a link after the listing; ENOENT: deleted meanwhile.
+            if errno == ELOOP || errno == ENOENT { return .nothing }
+            return .failed(Diagnostic(file: file.path, message: "cannot open: \(TreeWalker.describe(errno))"))
+        }
+        defer { close(descriptor) }
+        let prefixLength = ScanContentKind.prefixLength
+        let prefix: (kind: ScanContentKind, count: Int)
+        do {
+            prefix = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength) { buffer throws(Diagnostic) in
+                let count = try readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: file.path)
+                return (ScanContentKind(prefix: UnsafeBufferPointer(rebasing: buffer[..<count])), count)
+            }
+        } catch {
+            return .failed(error)
+        }
+        guard prefix.kind.isCandidate || file.isPartialFile else { return .nothing }
+        var raw = stat()
+        guard fstat(descriptor, &raw) == 0 else {
+            return .failed(Diagnostic(file: file.path, message: "cannot read: \(TreeWalker.describe(errno))"))
+        }
+        guard raw.st_mode & S_IFMT == S_IFREG else { return .nothing }
+        let status = FileStatus(raw)
+        var blobs: [FoundResumeBlob] = []
+        if prefix.kind.isCandidate, status.size <= Int64(readLimit) {
+            // Read again from the start: the prefix was a small stack buffer, and a blob is small.
+            var data = Data(count: Int(status.size))
+            // Data's closure rethrows untyped errors: carry the diagnostic out as a Result.
+            let outcome = data.withUnsafeMutableBytes { buffer in
+                Result { () throws(Diagnostic) in
+                    guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+                        throw Diagnostic(file: file.path, message: "cannot read: \(TreeWalker.describe(errno))")
+                    }
+                    return try readFully(descriptor, into: buffer, path: file.path)
+                }
+            }
+            let count: Int
+            switch outcome {
+            case .success(let read): count = read
+            case .failure(let error): return .failed(error)
+            }
+            data.count = count
+            blobs = search.blobs(in: data)
+        }
+        guard !blobs.isEmpty || file.isPartialFile else { return .nothing }
+        return .found(Finding(path: file.path, status: status, blobs: blobs, isPartialFile: file.isPartialFile))
+    }
+
+    /// Reads until the buffer is full or the file ends.
+    private func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(Diagnostic) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let got = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw Diagnostic(file: path, message: "cannot read: \(TreeWalker.describe(errno))")
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return filled
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The size and modification time of a file, from `stat`.
+struct FileStatus: Sendable, Hashable {
+    let size: Int64
+    let modified: Date
+
+    init(_ status: stat) {
+        size = Int64(status.st_size)
+        modified = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+    }
+
+    init(size: Int64, modified: Date) {
+        self.size = size
+        self.modified = modified
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+
+/// `resumetool scan DIR...`
+struct ScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Find resume blobs and partial downloads in folder trees.",
+        discussion: """
+            Walks each DIR without following symbolic links and decides by content, not by name: finds resume blobs of every container (the Network-framework format too), blobs embedded as data in property lists and keyed archives (with their key path), pairs each with its partial file (TempFileName in the app container's tmp/, or LocalPath), and lists the partial files no blob names (candidates for `rebuild`).
+
+            Example:
+              resumetool scan ~/extraction/private/var/mobile/Containers/Data/Application
+              resumetool scan --json ~/Library > downloads.json
+              resumetool scan --csv /mnt/image > downloads.csv
+
+            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read, 64 usage error.
+            """
+    )
+
+    @Flag(name: .long, help: "Print JSON: {blobs, orphanPartialFiles, errors}.")
+    var json = false
+
+    @Flag(name: .long, help: "Print CSV (RFC 4180): one row per blob, with a header row.")
+    var csv = false
+
+    @Argument(help: ArgumentHelp("Folders to scan (a link given here is followed; none below it is).", valueName: "DIR"))
+    var folders: [String] = []
+
+    func validate() throws {
+        guard !folders.isEmpty else { throw ValidationError("give at least one DIR") }
+        guard !(json && csv) else { throw ValidationError("--json and --csv cannot be used together") }
+    }
+
+    func run() throws {
+        let (inventory, allRootsRead) = ScanJob(roots: folders).run()
+        let report = ScanReport(inventory: inventory)
+        var output = StandardOutput()
+        if json {
+            report.json.write(to: &output.bytes, indent: 0)
+            output.append("\n")
+        } else {
+            for error in inventory.errors { error.emit() }
+            output.append(csv ? report.csv : report.text)
+        }
+        output.flush()
+        if !allRootsRead { throw ExitCode.failure }
+    }
+}

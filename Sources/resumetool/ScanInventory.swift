@@ -1,0 +1,124 @@
+import Foundation
+import ResumeDataCodec
+
+/// What `scan` found, once the walk is over: every blob paired with its partial file, the partial
+/// files no blob names, and what could not be read.
+struct ScanInventory {
+    struct Blob {
+        /// The file holding the blob.
+        let path: String
+        /// Where in the file, `nil` when the file is the blob.
+        let keyPath: String?
+        /// The app container of the file, if any.
+        let appContainer: String?
+        let found: FoundResumeBlob
+        /// The partial file, if one was found in the scanned tree.
+        let partialFile: (path: String, size: Int64)?
+        /// The file's modification time.
+        let modified: Date
+        let findings: [ResumeDataFinding]
+    }
+
+    struct PartialFile {
+        let path: String
+        let appContainer: String?
+        let status: FileStatus
+    }
+
+    private(set) var blobs: [Blob] = []
+    private(set) var orphanPartialFiles: [PartialFile] = []
+    let errors: [Diagnostic]
+    let fileCount: Int
+
+    /// Pairs what the walk found.
+    /// - Parameters:
+    ///   - roots: the scanned folders, as the walk spelled them.
+    ///   - found: the files holding blobs or being partial files, in any order.
+    init(roots: [String], found: [FileProbe.Finding], walker: TreeWalker, errors: [Diagnostic]) {
+        self.errors = errors
+        fileCount = walker.fileCount
+        let sorted = found.sorted { TreeWalker.byteOrder($0.path, $1.path) }
+        var knownFiles: [String: FileStatus] = [:]
+        for file in sorted { knownFiles[file.path] = file.status }
+        // Names are looked up in the walk's own findings first; the rest (a TempFileName not
+        // named like CFNetwork's) costs a few system calls each, and blobs are few.
+        func status(of path: String) -> FileStatus? {
+            knownFiles[path] ?? TreeWalker.regularFileStatus(atPath: path, roots: roots)
+        }
+        let absoluteRoots = roots.map { (absolute: Self.absolutePath(of: $0), spelled: $0) }
+        var paired: Set<String> = []
+        for file in sorted {
+            let container = AppContainerLayout.containerRoot(of: file.path, containers: walker.containers)
+            for found in file.blobs {
+                let pairing = Self.pair(found, container: container, roots: absoluteRoots, uuidFolders: walker.uuidFolders, status: status)
+                if let partial = pairing.partial { paired.insert(partial.path) }
+                blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
+                                  partialFile: pairing.partial, modified: file.status.modified,
+                                  findings: Self.findings(for: found, pairing: pairing)))
+            }
+        }
+        for file in sorted where file.isPartialFile && !paired.contains(file.path) {
+            orphanPartialFiles.append(PartialFile(path: file.path,
+                                                  appContainer: AppContainerLayout.containerRoot(of: file.path, containers: walker.containers),
+                                                  status: file.status))
+        }
+    }
+
+    /// The root with links and `..` resolved, as a device's absolute `LocalPath` would name it.
+    private static func absolutePath(of root: String) -> String {
+        guard let resolved = realpath(root, nil) else { return root }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private struct Pairing {
+        var partial: (path: String, size: Int64)?
+        /// The resume key that named the partial file (or would have), and where it was looked for.
+        var key: String?
+        var expectedPath: String?
+    }
+
+    /// `TempFileName` in the container's `tmp/` first (what devices since iOS 9 use), then `LocalPath`.
+    private static func pair(_ found: FoundResumeBlob, container: String?, roots: [(absolute: String, spelled: String)], uuidFolders: [String: [String]],
+                             status: (String) -> FileStatus?) -> Pairing {
+        var pairing = Pairing()
+        if let name = found.resumeData?.tempFileName {
+            pairing.key = ResumeDataKey.tempFileName
+            pairing.expectedPath = AppContainerLayout.tempFilePath(name: name, containerRoot: container) ?? name
+            if let path = AppContainerLayout.tempFilePath(name: name, containerRoot: container), let file = status(path) {
+                pairing.partial = (path, file.size)
+                return pairing
+            }
+        }
+        if let localPath = found.localPath {
+            if pairing.key == nil {
+                pairing.key = ResumeDataKey.localPath
+                pairing.expectedPath = localPath
+            }
+            for path in AppContainerLayout.localPathCandidates(localPath, roots: roots, containerRoot: container, uuidFolders: uuidFolders) {
+                if let file = status(path) {
+                    pairing.key = ResumeDataKey.localPath
+                    pairing.partial = (path, file.size)
+                    return pairing
+                }
+            }
+        }
+        return pairing
+    }
+
+    /// The validator's findings, and the partial file's against the bytes received, most severe first.
+    private static func findings(for found: FoundResumeBlob, pairing: Pairing) -> [ResumeDataFinding] {
+        guard case .resumeData(let resume) = found.content else {
+            if case .undecodedNetworkFramework(_, let reason) = found.content { return [FoundResumeBlob.undecodedNote(reason: reason)] }
+            return []
+        }
+        var findings = ResumeDataValidator(blobSize: found.size).findings(for: resume)
+        if let key = pairing.key, let expected = pairing.partial?.path ?? pairing.expectedPath {
+            findings += ResumeDataValidator.partialFileFindings(path: expected, size: pairing.partial?.size,
+                                                                 bytesReceived: resume.bytesReceived, key: key)
+        }
+        return findings.enumerated()
+            .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }
+            .map(\.element)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The line `scan` keeps rewriting on a terminal's standard error while it walks; nothing when
+/// standard error is a file or a pipe, so logs and tests see only the result.
+struct ScanProgress {
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private var lastShown = DispatchTime.now().uptimeNanoseconds
+    private var shownAny = false
+
+    /// At most five times a second.
+    mutating func update(files: Int, blobs: Int, current: String) {
+        guard enabled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - lastShown >= 200_000_000 else { return }
+        lastShown = now
+        shownAny = true
+        var line = "scanning: \(ByteCount.grouping(Int64(files))) files, \(ByteCount.grouping(Int64(blobs))) blobs, in \(InspectReport.visible(current))"
+        // One terminal line: a wrapped line could not be rewritten by a carriage return.
+        if line.count > 100 { line = String(line.prefix(99)) + "…" }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    }
+
+    /// Clears the line before the report is printed.
+    mutating func finish() {
+        guard shownAny else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shownAny = false
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import ResumeDataCodec
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Walks folder trees for `scan`: every regular file under each root, handed over in batches,
+/// and what the folders say about app containers.
+///
+/// Never follows a symbolic link: every folder and file below a root is opened relative to its
+/// open parent (`openat` with `O_NOFOLLOW`), so not even a link swapped in during the walk is
+/// followed, and a link's type comes from the directory entry (or `fstatat` with
+/// `AT_SYMLINK_NOFOLLOW`). Never enters a folder twice (by device and inode), so neither a link
+/// loop nor a bind-mount loop can make it go round. An explicit stack, not recursion, and a depth
+/// limit: a hostile tree may be thousands deep. Files within a folder come sorted; folders are
+/// visited in name order.
+struct TreeWalker {
+    /// A regular file to look at.
+    struct File: Sendable {
+        let path: String
+        /// The open folder holding it, and its name there.
+        let folder: FolderHandle
+        let name: String
+        /// A `CFNetworkDownload_*.tmp` or a WebKit `.download` folder's data file.
+        let isPartialFile: Bool
+    }
+
+    /// Folders below a root deeper than this are skipped and reported: each level keeps its
+    /// folder open while its subfolders wait to be listed.
+    static let maximumDepth = 256
+    /// A batch also ends once its files come from this many folders, which bounds the folders held
+    /// open by batches in flight.
+    static let maximumFoldersPerBatch = 32
+
+    /// Folders holding a `Library/` or `tmp/` folder: the app containers.
+    private(set) var containers: Set<String> = []
+    /// Folders named like a container UUID, by that name in upper case.
+    private(set) var uuidFolders: [String: [String]] = [:]
+    /// Folders and files that could not be read, in the order met.
+    private(set) var errors: [Diagnostic] = []
+    /// Regular files seen, for the summary.
+    private(set) var fileCount = 0
+
+    private struct FolderIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+    private var visited: Set<FolderIdentity> = []
+
+    /// A folder waiting to be listed.
+    private struct PendingFolder {
+        let path: String
+        /// The open parent and the name in it; `nil` for a root, opened by its path.
+        let parent: (handle: FolderHandle, name: String)?
+        let depth: Int
+    }
+
+    /// Walks one root (followed if it is itself a link: the user named it), calling `visit` with
+    /// at most `batchSize` files at a time.
+    /// - Returns: false when the root itself could not be read (the error is in ``errors``).
+    mutating func walk(root: String, batchSize: Int = 1024, visit: ([File]) -> Void) -> Bool {
+        var pending: [File] = []
+        var foldersInBatch = 0
+        var stack = [PendingFolder(path: root, parent: nil, depth: 0)]
+        while let folder = stack.popLast() {
+            let listing: Listing
+            switch list(folder) {
+            case .listed(let found): listing = found
+            // A root inside another root, or given twice: its files were scanned already.
+            case .seenBefore: continue
+            case .failed:
+                if folder.parent == nil { return false }
+                continue
+            }
+            let parentName = Self.lastComponent(folder.path)
+            if !listing.files.isEmpty { foldersInBatch += 1 }
+            for name in listing.files {
+                pending.append(File(path: AppContainerLayout.join(folder.path, name), folder: listing.handle, name: name,
+                                    isPartialFile: AppContainerLayout.isPartialFile(name: name, parentName: parentName)))
+                fileCount += 1
+                if pending.count >= batchSize {
+                    visit(pending)
+                    pending.removeAll(keepingCapacity: true)
+                    foldersInBatch = 1
+                }
+            }
+            if foldersInBatch >= Self.maximumFoldersPerBatch, !pending.isEmpty {
+                visit(pending)
+                pending.removeAll(keepingCapacity: true)
+                foldersInBatch = 0
+            }
+            if !listing.folders.isEmpty, folder.depth >= Self.maximumDepth {
+                errors.append(Diagnostic(file: folder.path, message: "skipped its folders: more than \(Self.maximumDepth) levels below \(root)"))
+                continue
+            }
+            for name in listing.folders.reversed() {
+                let path = AppContainerLayout.join(folder.path, name)
+                if AppContainerLayout.isContainerUUID(name) { uuidFolders[name.uppercased(), default: []].append(path) }
+                stack.append(PendingFolder(path: path, parent: (listing.handle, name), depth: folder.depth + 1))
+            }
+            if listing.folders.contains(where: AppContainerLayout.markerFolders.contains) { containers.insert(folder.path) }
+        }
+        if !pending.isEmpty { visit(pending) }
+        return true
+    }
+
+    private struct Listing {
+        let handle: FolderHandle
+        var files: [String] = []
+        var folders: [String] = []
+    }
+
+    private enum ListingOutcome {
+        case listed(Listing)
+        case seenBefore
+        case failed
+    }
+
+    /// The regular files and folders directly in `folder`, sorted; links, devices, sockets and
+    /// pipes left out. A folder that cannot be read gets an error recorded.
+    private mutating func list(_ folder: PendingFolder) -> ListingOutcome {
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
+        let descriptor = folder.parent.map { openat($0.handle.descriptor, $0.name, flags | O_NOFOLLOW) } ?? open(folder.path, flags)
+        guard descriptor >= 0 else {
+            // ELOOP / ENOTDIR: it was replaced by a link or a file after it was listed.
+            if folder.parent != nil, errno == ELOOP || errno == ENOTDIR { return .failed }
+            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+            return .failed
+        }
+        let handle = FolderHandle(descriptor)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+            return .failed
+        }
+        guard visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else {
+            if folder.parent != nil {
+                errors.append(Diagnostic(file: folder.path, message: "skipped: already scanned (as another DIR, or under another path through a bind mount)"))
+            }
+            return .seenBefore
+        }
+        // The listing gets its own descriptor: closedir closes the one it was given, and the
+        // handle's stays open for the files and subfolders.
+        let listingDescriptor = dup(descriptor)
+        guard listingDescriptor >= 0, let directory = fdopendir(listingDescriptor) else {
+            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+            if listingDescriptor >= 0 { close(listingDescriptor) }
+            return .failed
+        }
+        defer { closedir(directory) }
+        var listing = Listing(handle: handle)
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 {
+                    errors.append(Diagnostic(file: folder.path, message: "cannot read the whole folder: \(Self.describe(errno))"))
+                }
+                break
+            }
+            let type = entry.pointee.d_type
+            let rawName = withUnsafePointer(to: &entry.pointee.d_name) {
+                UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
+            }
+            guard let name = String(validatingCString: rawName) else {
+                errors.append(Diagnostic(file: folder.path, message: "skipped an entry whose name is not UTF-8"))
+                continue
+            }
+            if name == "." || name == ".." { continue }
+            var kind = Int32(type)
+            if type == UInt8(DT_UNKNOWN) {
+                // Some file systems leave the type out of directory entries.
+                var entryStatus = stat()
+                guard fstatat(descriptor, rawName, &entryStatus, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                switch entryStatus.st_mode & S_IFMT {
+                case S_IFREG: kind = Int32(DT_REG)
+                case S_IFDIR: kind = Int32(DT_DIR)
+                default: continue
+                }
+            }
+            if kind == Int32(DT_REG) {
+                listing.files.append(name)
+            } else if kind == Int32(DT_DIR) {
+                listing.folders.append(name)
+            }
+        }
+        listing.files.sort(by: Self.byteOrder)
+        listing.folders.sort(by: Self.byteOrder)
+        return .listed(listing)
+    }
+
+    /// Size and modification time of the regular file at `path`, found without following any
+    /// link below the root that holds it; `nil` when there is none, or `path` is under no root.
+    static func regularFileStatus(atPath path: String, roots: [String]) -> FileStatus? {
+        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root else { return nil }
+        let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
+        let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        guard let last = components.last, !components.contains("..") else { return nil }
+        var folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return nil }
+        defer { close(folder) }
+        for component in components.dropLast() {
+            let next = openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else { return nil }
+            close(folder)
+            folder = next
+        }
+        var status = stat()
+        guard fstatat(folder, last, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileStatus(status)
+    }
+
+    static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+    static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
