@@ -1,6 +1,15 @@
 /// An archived object of a class this library does not interpret, kept whole: its class and
 /// every field in archive order, with the objects it refers to decoded.
 public struct ArchivedObject: Sendable, Hashable {
+    /// True when the object is a `name` or a subclass of it: its class name is `name`, or its
+    /// class chain holds `name` and starts with its own class name (as every archive Apple writes
+    /// does). A class name that its own chain contradicts is refused, because the decoder
+    /// interprets some names (NSDictionary, NSArray, ...) by their fields: such an object would
+    /// be read as one thing here and written back as another.
+    public func isKind(of name: String) -> Bool {
+        className == name || (classChain.first == className && classChain.contains(name))
+    }
+
     /// `$classname`.
     public var className: String
     /// `$classes`: the class and its superclasses, most derived first.

@@ -61,7 +61,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     ///   - keyPath: where the object is, for error messages.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
     public init(object: ArchivedObject, topKey: String = KeyedArchive.rootKey, keyPath: String) throws {
-        guard object.className == "NSURLResponse" || object.classChain.contains("NSURLResponse") else {
+        guard object.isKind(of: "NSURLResponse") else {
             throw KeyedArchiveError(.unexpectedClass, "the object is an \(object.className), not an NSURLResponse", keyPath: keyPath)
         }
         let itemized = try ItemizedObject(object, keyPath: keyPath, propertiesKey: nil)

@@ -92,7 +92,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
     public init(object: ArchivedObject, topKey: String = KeyedArchive.rootObjectKey, keyPath: String) throws {
         let path = keyPath
-        guard Self.isRequestClass(name: object.className, chain: object.classChain) else {
+        guard Self.isRequestClass(object) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(object.className), not an NSURLRequest", keyPath: path)
         }
         let itemized = try ItemizedObject(object, keyPath: path, propertiesKey: Self.securePropertiesKey)
@@ -317,8 +317,8 @@ public struct URLRequestArchive: Sendable, Hashable {
         keys.contains { $0 == securePropertiesKey || $0.hasPrefix(secureItemPrefix) } ? .secure : .legacy
     }
 
-    static func isRequestClass(name: String, chain: [String]) -> Bool {
-        name == "NSURLRequest" || name == "NSMutableURLRequest" || chain.contains("NSURLRequest")
+    static func isRequestClass(_ object: ArchivedObject) -> Bool {
+        object.className == "NSMutableURLRequest" || object.isKind(of: "NSURLRequest")
     }
 
     private func item(_ index: Int) -> ArchivedValue? {

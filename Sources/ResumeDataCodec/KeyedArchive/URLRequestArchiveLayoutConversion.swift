@@ -39,7 +39,7 @@ extension URLRequestArchive {
         let uid = archive.rootUID
         let path = "$objects[\(uid)]"
         let requestClass = try archive.objectClass(at: uid)
-        guard isRequestClass(name: requestClass.name, chain: requestClass.chain),
+        guard isRequestClass(ArchivedObject(className: requestClass.name, classChain: requestClass.chain, fields: [])),
               case .dictionary(let request) = archive.objects[Int(uid)],
               case .dictionary(var top) = propertyList
         else {

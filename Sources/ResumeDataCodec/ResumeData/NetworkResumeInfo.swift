@@ -108,7 +108,7 @@ package enum NetworkResumeInfo {
     private static func decode(_ archive: KeyedArchive) throws -> (entries: PropertyListDictionary, layout: NetworkResumeLayout) {
         let root = try archive.decodeRootObject()
         let rootPath = "$objects[\(archive.rootUID)]"
-        guard root.className == className || root.classChain.contains(className) else {
+        guard root.isKind(of: className) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(root.className), not an \(className)", keyPath: rootPath)
         }
         var current: URLRequestArchive?
@@ -129,7 +129,7 @@ package enum NetworkResumeInfo {
                 response = try ArchivedURLResponse(object: object, keyPath: path)
             case consumerKey:
                 guard let consumer = try object(field.value, keyPath: path) else { continue }
-                guard consumer.className == consumerClassName || consumer.classChain.contains(consumerClassName) else {
+                guard consumer.isKind(of: consumerClassName) else {
                     throw KeyedArchiveError(.unexpectedClass, "the consumer is an \(consumer.className), not an \(consumerClassName)", keyPath: path)
                 }
                 layout = .nested
