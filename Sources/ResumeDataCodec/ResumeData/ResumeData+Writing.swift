@@ -23,6 +23,13 @@ extension ResumeData {
         if self.container.isNetworkFramework, !target.isNetworkFramework {
             source.entries = NetworkResumeInfo.classicEntries(of: self)
         }
+        // A plain dictionary with a top key `$archiver` reads as a keyed archive, in Apple's reader
+        // as in ours: written as one, it would come back as something else or not at all.
+        if target == .xml || target == .binary, source.entries["$archiver"] != nil {
+            throw ResumeDataError(
+                .unencodable,
+                "cannot write as \(target): the key $archiver would make every reader take the blob for a keyed archive")
+        }
         do {
             switch target {
             case .xml:
