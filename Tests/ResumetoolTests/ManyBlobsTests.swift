@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import Testing
 
 /// `inspect` and `validate` over folders and `--files-from` lists, and the order of their output
@@ -128,7 +129,13 @@ import Testing
     /// PositionalNames). Their speed against the folder is a benchmark, not a test.
     @Test func tenThousandNamesOnTheCommandLine() throws {
         let folder = try TemporaryDirectory()
-        let sample = try EndToEnd.sample("ios9-xml.plist")
+        // A small blob, so 30,000 decodes in a debug build do not starve the suite's timed tests.
+        var small = ResumeData(container: .binary)
+        small.downloadURL = "https://example.com/a.bin"
+        small.bytesReceived = 10
+        small.tempFileName = "CFNetworkDownload_a.tmp"
+        small.entityTag = "\"t\""
+        let sample = try small.encoded()
         let names = (0..<10_000).map { String(format: "b%05d.plist", $0) }
         for name in names { try sample.write(to: folder.url.appendingPathComponent(name)) }
         let byFolder = try ToolRunner.run(["inspect", "--json", "."], in: folder.url)
