@@ -9,16 +9,24 @@ struct BlobFile {
     let resume: ResumeData
 
     /// Reads and decodes; any failure becomes a diagnostic naming the file and the position.
-    init(_ argument: String) throws(Diagnostic) {
+    init(_ argument: String, options: PropertyListReadOptions = .default) throws(Diagnostic) {
         input = InputFile(argument)
         bytes = try input.read()
         do {
-            resume = try ResumeData(data: bytes)
+            resume = try ResumeData(data: bytes, options: options)
         } catch let error as ResumeDataError {
             throw Diagnostic(file: input.displayName, position: error.locationDescription, message: error.message)
         } catch {
             throw Diagnostic(file: input.displayName, message: "\(error)")
         }
+    }
+
+    /// What reading let through (keys given twice), for standard error.
+    var warnings: [Diagnostic] { Diagnostic.warnings(resume.readWarnings, file: input.displayName) }
+
+    /// Prints ``warnings`` on standard error.
+    func emitWarnings() {
+        for warning in warnings { warning.emit() }
     }
 
     /// Writes a blob in a container to `-o` (or standard output), refusing binary on a terminal.

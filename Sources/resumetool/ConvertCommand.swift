@@ -25,9 +25,12 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")
     var output: String?
 
+    @OptionGroup var reading: StrictReading
+
     func run() throws {
         try reportingDiagnostics {
-            let input = try BlobFile(blob)
+            let input = try BlobFile(blob, options: reading.options)
+            input.emitWarnings()
             try BlobFile.write(input.resume, as: to, to: OutputFile(output))
         }
     }

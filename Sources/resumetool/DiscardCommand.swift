@@ -28,9 +28,12 @@ struct DiscardCommand: ParsableCommand {
         guard blob != "-" else { throw ValidationError("discard needs a blob file, not standard input") }
     }
 
+    @OptionGroup var reading: StrictReading
+
     func run() throws {
         try reportingDiagnostics {
-            let input = try BlobFile(blob)
+            let input = try BlobFile(blob, options: reading.options)
+            input.emitWarnings()
             let folderPath = tmpDirectory ?? URL(fileURLWithPath: blob).deletingLastPathComponent().path
             let folder = URL(fileURLWithPath: folderPath, isDirectory: true).standardizedFileURL.path
             let resume = input.resume

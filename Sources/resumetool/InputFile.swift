@@ -80,11 +80,14 @@ struct InputFile {
 
 extension InputFile {
     /// Reads and parses a property list in either format; a parse failure becomes a diagnostic
-    /// with the position of the fault.
-    func readPropertyList() throws(Diagnostic) -> PropertyListValue {
+    /// with the position of the fault, and what reading let through (a key given twice) a
+    /// warning on standard error.
+    func readPropertyList(options: PropertyListReadOptions = .default) throws(Diagnostic) -> PropertyListValue {
         let data = try read()
         do {
-            return try PropertyListReader().read(data).value
+            let document = try PropertyListReader(options: options).readDocument(data)
+            for warning in Diagnostic.warnings(document.warnings, file: displayName) { warning.emit() }
+            return document.value
         } catch let error as PropertyListError {
             throw Diagnostic(file: displayName, error)
         } catch {

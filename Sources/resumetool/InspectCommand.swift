@@ -22,9 +22,12 @@ struct InspectCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON: one object for one BLOB, else an array of them.")
     var json = false
 
+    @OptionGroup var reading: StrictReading
+
     @OptionGroup var blobs: BlobArguments
 
     func run() throws {
+        let options = reading.options
         let list = try blobs.list(failureStatus: 1)
         let singleObject = list.names.count == 1 && !list.isOpenEnded
         let json = self.json
@@ -33,7 +36,7 @@ struct InspectCommand: ParsableCommand {
         var shownAny = false
         orderedParallelMap(list.names) { argument in
             Result<[UInt8], Diagnostic> { () throws(Diagnostic) in
-                let blob = try BlobFile(argument)
+                let blob = try BlobFile(argument, options: options)
                 let findings = ResumeDataValidator(blobSize: blob.bytes.count).findings(for: blob.resume)
                 let report = InspectReport(name: blob.input.displayName, resume: blob.resume, findings: findings)
                 guard json else { return Array(report.text.utf8) }

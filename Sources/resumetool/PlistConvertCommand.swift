@@ -33,11 +33,13 @@ struct PlistConvertCommand: AsyncParsableCommand {
     @Argument(help: "The property list to read, or - for standard input.")
     var file: String
 
+    @OptionGroup var reading: StrictReading
+
     func run() throws {
         try reportingDiagnostics {
             let destination = OutputFile(output)
             try destination.checkCanReceive(binary: to == .binary)
-            var value = try InputFile(file).readPropertyList()
+            var value = try InputFile(file).readPropertyList(options: reading.options)
             if sortKeys { value = Self.sortingKeys(value) }
             let bytes: Data
             do {

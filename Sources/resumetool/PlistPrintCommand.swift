@@ -20,9 +20,11 @@ struct PlistPrintCommand: AsyncParsableCommand {
     @Argument(help: "The property list to read, or - for standard input.")
     var file: String
 
+    @OptionGroup var reading: StrictReading
+
     func run() throws {
         try reportingDiagnostics {
-            let value = try InputFile(file).readPropertyList()
+            let value = try InputFile(file).readPropertyList(options: reading.options)
             print(PropertyListTree.render(value), terminator: "")
         }
     }

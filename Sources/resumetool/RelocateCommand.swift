@@ -35,9 +35,12 @@ struct RelocateCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var reading: StrictReading
+
     func run() throws {
         try reportingDiagnostics {
-            let input = try BlobFile(blob)
+            let input = try BlobFile(blob, options: reading.options)
+            input.emitWarnings()
             let moved: ResumeData
             do {
                 if let tempFile {

@@ -30,9 +30,12 @@ struct RepairCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")
     var output: String?
 
+    @OptionGroup var reading: StrictReading
+
     func run() throws {
         try reportingDiagnostics {
-            let input = try BlobFile(blob)
+            let input = try BlobFile(blob, options: reading.options)
+            input.emitWarnings()
             let repaired: (resume: ResumeData, changes: [String])
             do {
                 repaired = try target.map { try input.resume.repaired(for: $0) } ?? input.resume.repairedInPlace()

@@ -23,6 +23,8 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .customLong("tmp-dir"), help: "The folder holding the partial files (the app's tmp folder).")
     var tmpDirectory: String?
 
+    @OptionGroup var reading: StrictReading
+
     @OptionGroup var blobs: BlobArguments
 
     func validate() throws {
@@ -35,13 +37,14 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
+        let options = reading.options
         let list = try blobs.list(failureStatus: 2)
         var status: Int32 = 0
         var output = StandardOutput()
         let directory = tmpDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         orderedParallelMap(list.names) { argument in
             Result<(lines: String, hasError: Bool), Diagnostic> { () throws(Diagnostic) in
-                let blob = try BlobFile(argument)
+                let blob = try BlobFile(argument, options: options)
                 let validator = ResumeDataValidator(blobSize: blob.bytes.count, partialFileDirectory: directory)
                 let findings = validator.findings(for: blob.resume)
                 var lines = findings.isEmpty ? "\(blob.input.displayName): ok\n" : ""

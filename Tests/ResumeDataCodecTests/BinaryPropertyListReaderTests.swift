@@ -250,18 +250,32 @@ func object(_ marker: UInt8, _ value: UInt64, size: Int) -> [UInt8] {
         #expect(error.reason == "key 0 is an integer (object 1), not a string")
     }
 
-    @Test func duplicateKeys() throws {
-        let error = try #require(binaryError(BinaryPlistBuilder([[0xD2, 1, 1, 2, 2], [0x51, 0x6B], [0x09]]).data))
+    @Test func duplicateKeysAreErrorsWhenStrict() throws {
+        let error = try #require(binaryError(BinaryPlistBuilder([[0xD2, 1, 1, 2, 2], [0x51, 0x6B], [0x09]]).data, options: .strict))
         #expect(error.code == .duplicateKey)
         #expect(error.reason == "key \"k\" appears twice")
         #expect(error.location == .byteOffset(10, objectIndex: 0))
     }
 
-    @Test func duplicateKeysCanKeepTheLastValue() throws {
+    @Test func duplicateKeysKeepTheLastValueWithAWarning() throws {
         // {"k": 1, "k": 2} as CoreFoundation reads it.
         let data = BinaryPlistBuilder([[0xD2, 1, 1, 2, 3], [0x51, 0x6B], [0x10, 1], [0x10, 2]]).data
-        let value = try BinaryPropertyListReader(options: .init(duplicateKeys: .keepLast)).read(data)
-        #expect(value == ["k": 2])
+        let read = try BinaryPropertyListReader(options: .default).readReportingWarnings(data)
+        #expect(read.value == ["k": 2])
+        #expect(read.warnings.map(\.description) == ["byte 0xa: object 0: k: key \"k\" appears twice; the last value is kept"])
+    }
+
+    @Test func duplicateKeysInsideCarryTheirPath() throws {
+        // {"a": [true, {"k": 1, "k": 2}], "b": {"a": 1, "a": 2}}: the warnings name where they are,
+        // through an array, a dictionary read the usual way and one whose keys repeat.
+        let data = BinaryPlistBuilder([
+            [0xD2, 1, 2, 3, 4], [0x51, 0x61], [0x51, 0x62], [0xA2, 5, 6], [0xD2, 1, 1, 7, 8],
+            [0x09], [0xD2, 9, 9, 7, 8], [0x10, 1], [0x10, 2], [0x51, 0x6B],
+        ]).data
+        let read = try BinaryPropertyListReader(options: .default).readReportingWarnings(data)
+        #expect(read.value == ["a": [true, ["k": 2]], "b": ["a": 2]])
+        #expect(read.warnings.map(\.keyPath) == ["a[1].k", "b.a"])
+        #expect(read.warnings.map(\.location) == [.byteOffset(0x1c, objectIndex: 6), .byteOffset(0x16, objectIndex: 4)])
     }
 
     /// [{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"b": 5, "a": 6}, {"a": 7, "b": <last>}], every
@@ -306,7 +320,7 @@ func object(_ marker: UInt8, _ value: UInt64, size: Int) -> [UInt8] {
         ]).data
         let value = try BinaryPropertyListReader(options: .init(duplicateKeys: .keepLast)).read(data)
         #expect(value == [["k": 2], ["k": 4], ["k": 1]])
-        #expect(binaryError(data)?.code == .duplicateKey)
+        #expect(binaryError(data, options: .strict)?.code == .duplicateKey)
     }
 
     @Test func manyDifferentKeyListsReadAlike() throws {

@@ -54,14 +54,17 @@ import Testing
     }
 
     /// empty_keys.plist holds the empty key twice (once spelled `<key><!-- comment --></key>`).
-    /// We reject a repeated key by default; with `.keepLast` it reads as CoreFoundation, plistlib
-    /// and libplist read it: one empty key with the last value.
-    @Test func aRepeatedEmptyKeyIsRejectedByDefaultAndKeptLastOnRequest() throws {
-        let error = try #require(throws: PropertyListError.self) { try Self.read("empty_keys.plist") }
+    /// By default it reads as CoreFoundation, plistlib and libplist read it, one empty key with
+    /// the last value, and the reader says so; strict reading refuses it.
+    @Test func aRepeatedEmptyKeyIsKeptLastWithAWarningAndRejectedWhenStrict() throws {
+        let document = try PropertyListReader().readDocument(try Self.fixture("empty_keys.plist"))
+        #expect(document.value == ["": "empty key with comment"])
+        #expect(document.format == .xml)
+        #expect(document.warnings.map(\.description) == ["5:5: root.: duplicate key \"\" in <dict>; the last value is kept"])
+        #expect(try Self.read("empty_keys.plist").value == ["": "empty key with comment"])
+        let error = try #require(throws: PropertyListError.self) { try Self.read("empty_keys.plist", options: .strict) }
         #expect(error.code == .duplicateKey)
-        #expect(error.description == "5:5: root: duplicate key \"\" in <dict>: each key may appear once")
-        let value = try Self.read("empty_keys.plist", options: .init(duplicateKeys: .keepLast)).value
-        #expect(value == ["": "empty key with comment"])
+        #expect(error.description == "5:5: root.: duplicate key \"\" in <dict>: each key may appear once")
     }
 
     @Test(arguments: ["1.plist", "2.plist", "3.plist", "4.plist", "6.plist", "7.plist", "cdata.plist",

@@ -167,15 +167,29 @@ import Testing
 
     // MARK: Errors
 
-    @Test func duplicateKeysAreErrorsUnlessAllowed() throws {
+    @Test func duplicateKeysKeepTheLastValueWithAWarningUnlessStrict() throws {
         let text = "<plist>\n<dict>\n  <key>a</key><true/>\n  <key>a</key><false/>\n</dict>\n</plist>"
-        let error = try #require(T.readError(text))
+        let error = try #require(T.readError(text, options: .strict))
         #expect(error.code == .duplicateKey)
-        #expect(error.description == "4:3: root: duplicate key \"a\" in <dict>: each key may appear once")
-        var options = PropertyListReadOptions()
-        options.duplicateKeys = .keepLast
-        let value = try T.read(text, options: options)
-        #expect(value == ["a": false])
+        #expect(error.description == "4:3: root.a: duplicate key \"a\" in <dict>: each key may appear once")
+        let read = try XMLPropertyListReader(options: .default).readReportingWarnings(Data(text.utf8))
+        #expect(read.value == ["a": false])
+        #expect(read.warnings.map(\.description) == ["4:3: root.a: duplicate key \"a\" in <dict>; the last value is kept"])
+    }
+
+    @Test func duplicateKeysDeepInsideAreWarnedWithTheirPath() throws {
+        let text = """
+            <plist><dict><key>list</key><array><true/><dict>
+            <key>b</key><integer>1</integer><key>c</key><integer>2</integer><key>b</key><integer>3</integer>
+            <key>c</key><integer>4</integer></dict></array><key>list</key><string>x</string></dict></plist>
+            """
+        let read = try XMLPropertyListReader(options: .default).readReportingWarnings(Data(text.utf8))
+        #expect(read.value == ["list": "x"])
+        #expect(read.warnings.map(\.description) == [
+            "2:65: root.list[1].b: duplicate key \"b\" in <dict>; the last value is kept",
+            "3:1: root.list[1].c: duplicate key \"c\" in <dict>; the last value is kept",
+            "3:48: root.list: duplicate key \"list\" in <dict>; the last value is kept",
+        ])
     }
 
     @Test func keyWithoutValueIsAnError() throws {
@@ -350,15 +364,13 @@ import Testing
     }
 
     /// empty_keys.plist spells the empty key twice (once as `<key><!-- comment --></key>`):
-    /// a duplicate, refused by default, read last-wins when duplicates are allowed.
+    /// a duplicate, read last-wins by default, refused by strict reading.
     @Test func emptyKeysFixtureHasADuplicateKey() throws {
         let data = try T.fixture("empty_keys.plist")
-        let error = try #require(T.readError(bytes: Array(data)))
+        let error = try #require(T.readError(bytes: Array(data), options: .strict))
         #expect(error.code == .duplicateKey)
-        #expect(error.description == "5:5: root: duplicate key \"\" in <dict>: each key may appear once")
-        var options = PropertyListReadOptions()
-        options.duplicateKeys = .keepLast
-        #expect(try XMLPropertyListReader(options: options).read(data) == ["": "empty key with comment"])
+        #expect(error.description == "5:5: root.: duplicate key \"\" in <dict>: each key may appear once")
+        #expect(try XMLPropertyListReader(options: .default).read(data) == ["": "empty key with comment"])
     }
 }
 

@@ -106,7 +106,7 @@ import ResumeDataCodec
         let result = try EndToEnd.run(["discard", "-"])
         #expect(result == ToolRunner.Result(status: 64, stdout: "", stderr: """
             Error: discard needs a blob file, not standard input
-            Usage: resumetool discard <blob> [--tmp-dir <tmp-dir>]
+            Usage: resumetool discard <blob> [--tmp-dir <tmp-dir>] [--strict]
               See 'resumetool discard --help' for more information.
 
             """))

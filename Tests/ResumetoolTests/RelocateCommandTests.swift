@@ -57,7 +57,7 @@ import ResumeDataCodec
     }
 
     static let usage = """
-        Usage: resumetool relocate <blob> [--temp-file <temp-file>] [--local-path <local-path>] [--output <output>]
+        Usage: resumetool relocate <blob> [--temp-file <temp-file>] [--local-path <local-path>] [--output <output>] [--strict]
           See 'resumetool relocate --help' for more information.
 
         """

@@ -26,13 +26,20 @@ struct BinaryPropertyListReader {
     init(options: PropertyListReadOptions) { self.options = options }
 
     func read(_ data: Data) throws -> PropertyListValue {
+        try readReportingWarnings(data).value
+    }
+
+    /// Reads, also returning what was accepted only because ``PropertyListReadOptions`` allow it
+    /// (duplicate keys kept with their last value), each with its offset and key path.
+    func readReportingWarnings(_ data: Data) throws -> (value: PropertyListValue, warnings: [PropertyListError]) {
         guard data.count <= options.maximumInputSize else {
             throw PropertyListError(.tooLarge, "input is \(data.count) bytes, more than the limit of \(options.maximumInputSize)", at: .byteOffset(0, objectIndex: nil))
         }
         return try data.withUnsafeBytes { bytes in
             let trailer = try BinaryPropertyListTrailer(parsing: bytes, maximumObjectCount: options.maximumObjectCount)
             var decoder = BinaryPropertyListDecoder(bytes: bytes, trailer: trailer, options: options)
-            return try decoder.decodeTopObject()
+            let value = try decoder.decodeTopObject()
+            return (value, decoder.warnings)
         }
     }
 }
@@ -73,6 +80,10 @@ private struct BinaryPropertyListDecoder {
     var keyLists: [SharedKeyList?] = []
     var hasReadADictionary = false
     static let keyListSlots = 16
+    /// Duplicate keys kept under ``PropertyListReadOptions/DuplicateKeyPolicy/keepLast``. Their
+    /// key paths are completed on the way back up (``prefixWarnings(from:with:)``), so reading
+    /// tracks no path for the usual file that has none.
+    var warnings: [PropertyListError] = []
 
     struct SharedKeyList {
         /// Where the key references of the dictionary that made this entry start.
@@ -390,12 +401,14 @@ private struct BinaryPropertyListDecoder {
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)
         for element in 0 ..< count {
+            let warningCount = warnings.count
             do {
                 elements.append(try child(at: position + element * referenceSize, of: index, depth: depth + 1).value)
             } catch var error as PropertyListError {
                 error.prependKeyPath("[\(element)]")
                 throw error
             }
+            if warnings.count != warningCount { prefixWarnings(from: warningCount, with: "[\(element)]") }
         }
         objectState[index] &= ~Self.inProgressBit
         return elements
@@ -418,12 +431,14 @@ private struct BinaryPropertyListDecoder {
             var values = ContiguousArray<PropertyListValue>()
             values.reserveCapacity(count)
             for entry in 0 ..< count {
+                let warningCount = warnings.count
                 do {
                     values.append(try child(at: position + half + entry * referenceSize, of: index, depth: depth + 1).value)
                 } catch var error as PropertyListError {
                     error.prependKeyPath(keyList.keys[entry])
                     throw error
                 }
+                if warnings.count != warningCount { prefixWarnings(from: warningCount, with: keyList.keys[entry]) }
             }
             objectState[index] &= ~Self.inProgressBit
             return PropertyListDictionary(uniqueKeys: keyList.keys, values: values)
@@ -438,16 +453,21 @@ private struct BinaryPropertyListDecoder {
                 throw error(.invalidKey, "key \(entry) is \(article(keyValue.typeName)) (object \(keyIndex)), not a string", at: keyOffset, object: index)
             }
             let value: PropertyListValue
+            let warningCount = warnings.count
             do {
                 value = try child(at: keyOffset + half, of: index, depth: depth + 1).value
             } catch var error as PropertyListError {
                 error.prependKeyPath(key)
                 throw error
             }
+            if warnings.count != warningCount { prefixWarnings(from: warningCount, with: key) }
             if dictionary.updateValue(value, forKey: key) != nil {
                 guard duplicateKeys == .keepLast else {
                     throw error(.duplicateKey, "key \"\(key)\" appears twice", at: keyOffset, object: index)
                 }
+                var warning = error(.duplicateKey, "key \"\(key)\" appears twice; the last value is kept", at: keyOffset, object: index)
+                warning.keyPath = key
+                warnings.append(warning)
                 hasDuplicateKeys = true
             }
         }
@@ -458,6 +478,11 @@ private struct BinaryPropertyListDecoder {
             hasReadADictionary = true
         }
         return dictionary
+    }
+
+    /// Puts `component` in front of the key paths of the warnings found inside one child.
+    mutating func prefixWarnings(from start: Int, with component: String) {
+        for index in start ..< warnings.count { warnings[index].prependKeyPath(component) }
     }
 
     /// Where ``keyLists`` keeps the keys of a dictionary with these key references (a hash of

@@ -8,22 +8,24 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     public var maximumObjectCount: Int
     /// The largest input accepted, in bytes. Default 256 MiB.
     public var maximumInputSize: Int
-    /// What to do when a dictionary holds the same key twice. Default: reject.
+    /// What to do when a dictionary holds the same key twice. Default: keep the last value, as
+    /// Apple's reader does; ``PropertyListReader/readDocument(_:)`` lists each as a warning.
     public var duplicateKeys: DuplicateKeyPolicy
 
     /// What a reader does with a key that appears twice in one dictionary.
     public enum DuplicateKeyPolicy: Sendable, Hashable {
-        /// Fail with ``PropertyListError/Code/duplicateKey``: the input is damaged or crafted,
-        /// and which value an Apple device would use is not something to guess silently.
+        /// Fail with ``PropertyListError/Code/duplicateKey`` (strict reading: `--strict` in the
+        /// CLI): no Apple writer makes such a file, so it was damaged or crafted.
         case reject
         /// Keep the key where it first appeared, with the last value, as CoreFoundation,
-        /// Python's plistlib and libplist do.
+        /// Python's plistlib and libplist do, and report it as a warning. The default: a
+        /// converter stricter than the system that wrote the file only gets in the way.
         case keepLast
     }
 
     /// Creates options; every limit has a safe default.
     public init(maximumDepth: Int = 256, maximumObjectCount: Int = 4_000_000, maximumInputSize: Int = 256 << 20,
-                duplicateKeys: DuplicateKeyPolicy = .reject) {
+                duplicateKeys: DuplicateKeyPolicy = .keepLast) {
         self.maximumDepth = maximumDepth
         self.maximumObjectCount = maximumObjectCount
         self.maximumInputSize = maximumInputSize
@@ -43,4 +45,6 @@ public struct PropertyListReadOptions: Sendable, Hashable {
 
     /// The defaults.
     public static let `default` = PropertyListReadOptions()
+    /// The defaults, but a key given twice is an error (`--strict` in the CLI).
+    public static let strict = PropertyListReadOptions(duplicateKeys: .reject)
 }

@@ -22,6 +22,9 @@ struct XMLPropertyListBuilder {
     private var insidePlist = false
     private var result: PropertyListValue?
     private var objectCount = 0
+    /// Duplicate keys kept under ``PropertyListReadOptions/DuplicateKeyPolicy/keepLast``, each at
+    /// its second `<key>`.
+    private(set) var warnings: [PropertyListError] = []
 
     init(options: PropertyListReadOptions) {
         self.options = options
@@ -219,8 +222,13 @@ struct XMLPropertyListBuilder {
             // updateValue keeps the first position and the last value, as Apple's reader does.
             let duplicate = dictionary.updateValue(value, forKey: key) != nil
             stack[last] = .dictionary(dictionary, key: nil, keyLine: 0, keyColumn: 0)
-            if duplicate, options.duplicateKeys == .reject {
-                throw error(.duplicateKey, "duplicate key \"\(key)\" in <dict>: each key may appear once", keyLine, keyColumn)
+            if duplicate {
+                let path = (keyPath() ?? "root") + ".\(key)"
+                let at = PropertyListError.Location.lineColumn(line: Int(max(keyLine, 1)), column: Int(max(keyColumn, 1)))
+                guard options.duplicateKeys == .keepLast else {
+                    throw PropertyListError(.duplicateKey, "duplicate key \"\(key)\" in <dict>: each key may appear once", at: at, keyPath: path)
+                }
+                warnings.append(PropertyListError(.duplicateKey, "duplicate key \"\(key)\" in <dict>; the last value is kept", at: at, keyPath: path))
             }
         case .dictionary(_, nil, _, _):
             // Unreachable: checkValueAllowed refuses a value without a key.

@@ -23,6 +23,12 @@ struct XMLPropertyListReader {
     private static let sliceSize = 256 << 10
 
     func read(_ data: Data) throws -> PropertyListValue {
+        try readReportingWarnings(data).value
+    }
+
+    /// Reads, also returning what was accepted only because ``PropertyListReadOptions`` allow it
+    /// (duplicate keys kept with their last value), each with its line, column and key path.
+    func readReportingWarnings(_ data: Data) throws -> (value: PropertyListValue, warnings: [PropertyListError]) {
         guard data.count <= options.maximumInputSize else {
             throw PropertyListError(.tooLarge, "input is \(data.count) bytes, more than the limit of \(options.maximumInputSize)")
         }
@@ -44,7 +50,7 @@ struct XMLPropertyListReader {
                 offset = end
             }
         }
-        return try builder.finish()
+        return (try builder.finish(), builder.warnings)
     }
 
     /// Hands the events parsed so far to the builder, then lets the C reader forget them.

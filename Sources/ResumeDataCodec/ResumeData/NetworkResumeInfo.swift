@@ -50,23 +50,34 @@ package enum NetworkResumeInfo {
     // MARK: Reading
 
     /// Decodes an XOR-ed blob into resume-dictionary entries.
-    static func decode(obscured data: Data, options: PropertyListReadOptions) throws -> (entries: PropertyListDictionary, layout: NetworkResumeLayout) {
+    /// What a blob decodes to: its entries, its layout, and the property-list reader's warnings
+    /// (``PropertyListReader/Document/warnings``).
+    typealias Decoded = (entries: PropertyListDictionary, layout: NetworkResumeLayout, warnings: [PropertyListError])
+
+    static func decode(obscured data: Data, options: PropertyListReadOptions) throws -> Decoded {
+        let document: PropertyListReader.Document
+        do {
+            document = try PropertyListReader(options: options).readDocument(xored(data))
+        } catch let error as PropertyListError {
+            throw ResumeDataError(unreadable: error)
+        }
         let archive: KeyedArchive
         do {
-            archive = try KeyedArchive(data: xored(data), options: KeyedArchiveOptions(propertyListOptions: options))
+            archive = try KeyedArchive(document.value, options: KeyedArchiveOptions(propertyListOptions: options))
         } catch let error as KeyedArchiveError {
             if let underlying = error.underlying { throw ResumeDataError(unreadable: underlying) }
             throw ResumeDataError(.invalidArchive, "\(error)")
         }
         do {
-            return try decode(archive)
+            let decoded = try decode(archive)
+            return (decoded.entries, decoded.layout, document.warnings)
         } catch let error as KeyedArchiveError {
             throw ResumeDataError(.invalidArchive, "\(error)")
         }
     }
 
     /// Decodes WebKit's wrapper dictionary (already unarchived).
-    static func decode(wrapper: PropertyListDictionary, options: PropertyListReadOptions) throws -> (entries: PropertyListDictionary, layout: NetworkResumeLayout) {
+    static func decode(wrapper: PropertyListDictionary, options: PropertyListReadOptions) throws -> Decoded {
         guard let inner = wrapper[wrapperDataKey] else {
             throw ResumeDataError(.invalidArchive, "WebKit's resume wrapper has no \(wrapperDataKey) key: the Network-framework blob it wraps is missing")
         }
@@ -76,7 +87,7 @@ package enum NetworkResumeInfo {
         guard isObscured(bytes) else {
             throw ResumeDataError(.invalidArchive, "\(wrapperDataKey): \(bytes.count) bytes that do not start as Network-framework resume data (bplist00 XOR-ed with \"TedLasso\")")
         }
-        var decoded: (entries: PropertyListDictionary, layout: NetworkResumeLayout)
+        var decoded: Decoded
         do {
             decoded = try decode(obscured: bytes, options: options)
         } catch let error as ResumeDataError {
@@ -102,7 +113,7 @@ package enum NetworkResumeInfo {
             }
             entries[key] = value
         }
-        return (entries, decoded.layout)
+        return (entries, decoded.layout, decoded.warnings)
     }
 
     private static func decode(_ archive: KeyedArchive) throws -> (entries: PropertyListDictionary, layout: NetworkResumeLayout) {

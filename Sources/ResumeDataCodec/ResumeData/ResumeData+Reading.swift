@@ -13,15 +13,17 @@ extension ResumeData {
             let decoded = try NetworkResumeInfo.decode(obscured: data, options: options)
             self.init(entries: decoded.entries, container: .networkFramework)
             networkLayout = decoded.layout
+            readWarnings = decoded.warnings
             return
         }
-        let parsed: (value: PropertyListValue, format: PropertyListFormat)
+        let document: PropertyListReader.Document
         do {
-            parsed = try PropertyListReader(options: options).read(data)
+            document = try PropertyListReader(options: options).readDocument(data)
         } catch let error as PropertyListError {
             throw ResumeDataError(unreadable: error)
         }
-        try self.init(propertyList: parsed.value, format: parsed.format, options: options)
+        try self.init(propertyList: document.value, format: document.format, options: options)
+        readWarnings = document.warnings + readWarnings
     }
 
     /// Reads a blob from a property list already parsed (`scan` parses a file once, then decides
@@ -45,6 +47,7 @@ extension ResumeData {
                 let decoded = try NetworkResumeInfo.decode(wrapper: dictionary, options: options)
                 self.init(entries: decoded.entries, container: .networkFrameworkWebKit)
                 networkLayout = decoded.layout
+                readWarnings = decoded.warnings
                 return
             }
             self.init(entries: dictionary, container: format == .binary ? .keyedArchive : .keyedArchiveXML)

@@ -38,6 +38,9 @@ public struct ResumeData: Sendable, Hashable {
     /// For blobs read from the Network-framework format, its layout; written back in it (a
     /// blob of another container is written in the ``NetworkResumeLayout/flat`` layout).
     public var networkLayout: NetworkResumeLayout?
+    /// What reading accepted that strict reading refuses (keys given twice, the last value kept),
+    /// with positions and key paths; empty for a blob made here. Not part of the value.
+    public internal(set) var readWarnings: [PropertyListError] = []
 
     /// Decoded requests, not part of the value (see ``==(_:_:)``).
     private let requestMemo = RequestArchiveMemo()

@@ -65,6 +65,8 @@ public struct ResumeDataFinding: Sendable, Hashable, CustomStringConvertible {
         public static let invalidSize = Code("invalid-size")
         /// A temp file name that is a path, or a local path that is not absolute.
         public static let invalidPath = Code("invalid-path")
+        /// A dictionary of the blob held a key twice; the last value was kept, as Apple's reader does.
+        public static let duplicateKey = Code("duplicate-key")
     }
 
     /// How bad it is.

@@ -26,6 +26,14 @@ public struct ResumeDataValidator: Sendable {
             findings.append(.init(.error, .tooSmall,
                 "the blob is only \(blobSize) bytes: iOS 12 background sessions wrote such blobs for servers without range support, and they cannot resume"))
         }
+        for warning in resume.readWarnings where warning.code == .duplicateKey {
+            // No Apple writer produces one: a sign of a hand-edited or damaged blob, which works
+            // (the last value wins on a device too) and is mended by writing it again.
+            let position = warning.locationDescription.map { "at \($0): " } ?? ""
+            findings.append(.init(.warning, .duplicateKey,
+                "\(position)\(warning.reason), as Apple's reader does; convert or repair writes each key once",
+                key: warning.keyPath))
+        }
         checkTypes(resume, into: &findings)
         checkEssentials(resume, into: &findings)
         checkRequests(resume, into: &findings)
