@@ -22,6 +22,9 @@ public struct DownloadConfiguration: Sendable {
     /// Accept any server certificate (curl's `--insecure`): still encrypted, but anyone on the
     /// path can read and change the download. Off by default, and meant for tests.
     public var acceptsAnyCertificate = false
+    /// The proxies requests go through; none by default (the library reads no environment: the
+    /// CLI passes ``ProxySettings/init(environment:)`` as curl would).
+    public var proxy = ProxySettings()
     /// How long connecting (TCP and TLS) may take before the attempt fails.
     public var connectTimeout: Duration = .seconds(10)
     /// No byte for this long counts as a failed attempt.

@@ -41,6 +41,8 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case invalidResumeData(String)
     /// The download was cancelled.
     case cancelled
+    /// A proxy setting cannot be used (the message never shows a password).
+    case invalidProxy(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -68,6 +70,7 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .inUse(let path): return "\(path) is being downloaded by another process"
         case .invalidResumeData(let message): return "unusable resume data: \(message)"
         case .cancelled: return "cancelled"
+        case .invalidProxy(let message): return "bad proxy: \(message)"
         }
     }
 }

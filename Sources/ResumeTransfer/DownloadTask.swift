@@ -72,6 +72,15 @@ public final class DownloadTask: Sendable {
         return task
     }
 
+    /// The URL the download started from: the one given, or the current request's of a resume
+    /// blob (empty for a blob that could not be read).
+    public var url: String {
+        switch self.origin {
+        case .url(let url, _): url
+        case .checkpoint(let checkpoint): checkpoint.currentURL
+        }
+    }
+
     /// True when the destination already existed without a partial file or blob, so nothing was downloaded.
     public var foundComplete: Bool {
         self.shared.withLock { $0.foundComplete }
@@ -111,12 +120,12 @@ public final class DownloadTask: Sendable {
     }
 
     /// Starts the download in the background once `slots` grants a place.
-    func start(client: HTTPClient, slots: AsyncSemaphore) {
+    func start(clients: HTTPClientPool, slots: AsyncSemaphore) {
         self.shared.withLock { shared in
             shared.runner = Task {
                 let granted = await slots.acquire()
                 guard granted else { return self.stop(at: nil) }
-                let state = await self.run(client: client)
+                let state = await self.run(clients: clients)
                 await slots.release()
                 return state
             }
@@ -134,7 +143,7 @@ public final class DownloadTask: Sendable {
         }
     }
 
-    private func run(client: HTTPClient) async -> DownloadState {
+    private func run(clients: HTTPClientPool) async -> DownloadState {
         self.setState(.running)
         for warning in self.warnings { self.continuation.yield(.warning(warning)) }
         var checkpoint: DownloadCheckpoint
@@ -167,12 +176,12 @@ public final class DownloadTask: Sendable {
                 // The blob promises bytes the file does not have; nothing before them can be trusted either.
                 var fresh = checkpoint
                 fresh.bytesReceived = 0
-                return await self.loop(client: client, part: part, checkpoint: fresh)
+                return await self.loop(clients: clients, part: part, checkpoint: fresh)
             }
         } catch {
             return self.stopped(failing: error)
         }
-        return await self.loop(client: client, part: part, checkpoint: checkpoint)
+        return await self.loop(clients: clients, part: part, checkpoint: checkpoint)
     }
 
     /// The checkpoint to start from; nil when the destination is already complete.
@@ -224,7 +233,7 @@ public final class DownloadTask: Sendable {
         first == second || URL(string: first)?.absoluteString == URL(string: second)?.absoluteString
     }
 
-    private func loop(client: HTTPClient, part: PartialFile, checkpoint: DownloadCheckpoint) async -> DownloadState {
+    private func loop(clients: HTTPClientPool, part: PartialFile, checkpoint: DownloadCheckpoint) async -> DownloadState {
         // A blob already on disk may claim more than this run starts from (a partial file shorter
         // than it claims, a blob for another URL): the machine must replace it before cutting.
         let onDisk = self.files.contents(of: self.resumeDataPath)
@@ -251,7 +260,7 @@ public final class DownloadTask: Sendable {
             }
             switch action {
             case .sendRequest(let plan):
-                action = await self.send(plan, client: client, machine: &machine, part: part, meter: &meter, writer: writer)
+                action = await self.send(plan, clients: clients, machine: &machine, part: part, meter: &meter, writer: writer)
             case .retry(let delay, let checkpoint):
                 attempt += 1
                 _ = self.saveCheckpoint(checkpoint, part: part)
@@ -282,7 +291,7 @@ public final class DownloadTask: Sendable {
     }
 
     private func send(
-        _ plan: DownloadStateMachine.RequestPlan, client: HTTPClient,
+        _ plan: DownloadStateMachine.RequestPlan, clients: HTTPClientPool,
         machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         if Task.isCancelled { return machine.pause() }
@@ -291,11 +300,14 @@ public final class DownloadTask: Sendable {
         for field in plan.headers { request.headers.add(name: field.name, value: field.value) }
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount)
+            response = try await clients.client(for: plan.url).execute(request, timeout: self.configuration.responseTimeout.timeAmount)
         } catch {
             if Task.isCancelled { return machine.pause() }
             let failure = Self.transportError(error)
-            if case .tls = failure { return machine.failedForGood(failure) }
+            switch failure {
+            case .tls, .invalidProxy: return machine.failedForGood(failure)
+            default: break
+            }
             return machine.transportFailed(failure)
         }
         let clock = ContinuousClock()
@@ -505,6 +517,10 @@ public final class DownloadTask: Sendable {
             switch error {
             case .readTimeout: return .stalled
             case .deadlineExceeded, .connectTimeout: return .timedOut
+            case .proxyAuthenticationRequired:
+                return .invalidProxy("the proxy asks for credentials (407): give them in its URL, http://USER:PASSWORD@HOST:PORT")
+            case .invalidProxyResponse:
+                return .connection("the proxy refused to open a tunnel to the server")
             default: break
             }
         }

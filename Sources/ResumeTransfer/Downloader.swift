@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOSSL
 
-/// Runs downloads through one HTTP client, at most
+/// Runs downloads through its HTTP clients (one per proxy in use), at most
 /// ``DownloadConfiguration/maximumConcurrentDownloads`` at a time.
 ///
 /// ```swift
@@ -18,16 +18,16 @@ import NIOSSL
 /// (fsync of the partial file first, then an atomic replace), so after `kill -9` at any moment
 /// the same call continues byte-exactly. `FILE` itself only ever appears complete and verified.
 ///
-/// Call ``shutdown()`` when done: the HTTP client underneath must be shut down before it is released.
+/// Call ``shutdown()`` when done: the HTTP clients underneath must be shut down before they are released.
 public final class Downloader: Sendable {
     /// The settings every download of this downloader uses.
     public let configuration: DownloadConfiguration
-    private let client: HTTPClient
+    private let clients: HTTPClientPool
     private let slots: AsyncSemaphore
     /// The file-system calls of every download (the system's; a fake in the fault-injection tests).
     private let files: FileSystem
 
-    /// Creates a downloader with its own HTTP client.
+    /// Creates a downloader with its own HTTP clients.
     public convenience init(configuration: DownloadConfiguration = .init()) {
         self.init(configuration: configuration, calls: .system)
     }
@@ -46,7 +46,7 @@ public final class Downloader: Sendable {
             timeout: .init(connect: configuration.connectTimeout.timeAmount, read: configuration.stallTimeout.timeAmount),
             decompression: .disabled
         )
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        self.clients = HTTPClientPool(configuration: clientConfiguration, proxy: configuration.proxy)
         self.slots = AsyncSemaphore(limit: configuration.maximumConcurrentDownloads)
     }
 
@@ -60,7 +60,7 @@ public final class Downloader: Sendable {
         let task = DownloadTask(
             origin: .url(url, headers: headers), destination: destination,
             expectedSHA256: expectedSHA256, configuration: self.configuration, calls: self.files.calls)
-        task.start(client: self.client, slots: self.slots)
+        task.start(clients: self.clients, slots: self.slots)
         return task
     }
 
@@ -101,7 +101,7 @@ public final class Downloader: Sendable {
             origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
             expectedSHA256: expectedSHA256, configuration: self.configuration, warnings: warnings,
             calls: self.files.calls)
-        task.start(client: self.client, slots: self.slots)
+        task.start(clients: self.clients, slots: self.slots)
         return task
     }
 
@@ -134,7 +134,7 @@ public final class Downloader: Sendable {
     public func suggestedFileName(for url: String) async -> String {
         var request = HTTPClientRequest(url: url)
         request.method = .HEAD
-        let response = try? await self.client.execute(request, timeout: self.configuration.responseTimeout.timeAmount)
+        let response = try? await self.clients.client(for: url).execute(request, timeout: self.configuration.responseTimeout.timeAmount)
         let disposition = response?.headers.first(name: "content-disposition")
         return DownloadFileName.choose(url: url, contentDisposition: disposition)
     }
@@ -166,15 +166,15 @@ public final class Downloader: Sendable {
                 partialPath: found.path ?? destination + ".part",
                 expectedSHA256: nil, configuration: self.configuration, warnings: found.warnings,
                 calls: self.files.calls)
-            task.start(client: self.client, slots: self.slots)
+            task.start(clients: self.clients, slots: self.slots)
             tasks.append(task)
         }
         return tasks
     }
 
-    /// Shuts the HTTP client down; running downloads fail.
+    /// Shuts the HTTP clients down; running downloads fail.
     public func shutdown() async throws {
-        try await self.client.shutdown()
+        try await self.clients.shutdown()
     }
 
     /// The partial file a blob names inside `folder`, by ``TrustPolicy``; the first candidate that

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Byte counts for people: `2,339,054 bytes (2.2 MiB)`.
 enum ByteCount {
     static func describe(_ count: Int64) -> String {
@@ -13,6 +15,17 @@ enum ByteCount {
         }
         let rounded = (value * 10).rounded() / 10
         return "\(grouped) \(noun) (\(rounded) \(units[unit]))"
+    }
+
+    /// Binary units with one decimal, for progress lines: `512 B`, `1.5 KiB`, `12.3 MiB`.
+    static func short(_ count: Int64) -> String {
+        if count < 1024 { return "\(count) B" }
+        var value = Double(count) / 1024
+        for unit in ["KiB", "MiB", "GiB"] {
+            if value < 1024 { return String(format: "%.1f", value) + " " + unit }
+            value /= 1024
+        }
+        return String(format: "%.1f TiB", value)
     }
 
     static func grouping(_ count: Int64) -> String {

@@ -21,6 +21,7 @@ struct DownloadCommand: AsyncParsableCommand {
               resumetool download https://example.com/big.iso -o big.iso    # again: continues
               resumetool download -H 'Authorization: Bearer TOKEN' https://example.com/private.bin
               resumetool download -i urls.txt -P downloads --parallel 3 --json
+              resumetool download --proxy http://proxy.lan:3128 --noproxy localhost,.lan https://example.com/big.iso
 
             Exit status: 0 every download finished (or was already complete), 1 one or more failed (partial files and blobs are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
             """
@@ -47,35 +48,10 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Downloads at once (1-64; default 1).")
     var parallel = 1
 
-    @Option(help: "Failed attempts in a row before a download fails (0-100; default 5).")
-    var retries: Int?
-
-    @Option(help: "Seconds a connection may take (default 10).")
-    var connectTimeout: Double?
-
-    @Option(help: "Seconds without a byte before an attempt counts as failed (default 30).")
-    var stallTimeout: Double?
-
-    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's.", valueName: "FILE"))
-    var cacert: String?
-
-    @Flag(help: "Accept any server certificate (anyone on the path can then read and change the download).")
-    var insecure = false
-
-    @Option(help: "At most this many bytes per second for each download (k, M, G: 1024-based, as curl).")
-    var limitRate: String?
-
     @Option(help: "Expected SHA-256 of the file, in hex (one URL only); a mismatch fails and nothing is kept.")
     var sha256: String?
 
-    @Flag(help: "Report every event as one JSON object per line on standard output.")
-    var json = false
-
-    @Flag(help: "Print nothing but errors.")
-    var quiet = false
-
-    @Option(help: .hidden)
-    var checkpointBytes: Int64?
+    @OptionGroup var transfer: TransferOptions
 
     func validate() throws {
         guard !self.urls.isEmpty || self.inputFile != nil else { throw ValidationError("give a URL or --input-file LIST") }
@@ -84,14 +60,6 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ValidationError("--sha256 needs 64 hex digits")
         }
         guard (1...64).contains(self.parallel) else { throw ValidationError("--parallel must be 1 to 64") }
-        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
-        for (name, value) in [("--connect-timeout", self.connectTimeout), ("--stall-timeout", self.stallTimeout)] {
-            // Bounded before it becomes a Duration: Duration.seconds(1e300) would trap.
-            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
-        }
-        if let limitRate, RateArgument.parse(limitRate) == nil {
-            throw ValidationError("--limit-rate takes bytes per second from 1 to 1T, e.g. 500k or 2M")
-        }
         for header in self.headers {
             if case .failure(let error) = HeaderArgument.parse(header) { throw ValidationError("-H: \(error)") }
         }
@@ -133,15 +101,7 @@ struct DownloadCommand: AsyncParsableCommand {
             }
         }
 
-        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
-            Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
-            throw ExitCode(1)
-        }
-        if self.insecure {
-            Diagnostic(file: "--insecure", severity: .warning,
-                       message: "server certificates are not checked: anyone on the path can read and change these downloads").emit()
-        }
-        let downloader = Downloader(configuration: self.downloadConfiguration)
+        let downloader = Downloader(configuration: try self.transfer.configuration(parallel: self.parallel))
         var fields = self.headers.compactMap { try? HeaderArgument.parse($0).get() }
         if let userAgent { fields.append(HTTPField(name: "User-Agent", value: userAgent)) }
         var names = DownloadNames()
@@ -158,28 +118,15 @@ struct DownloadCommand: AsyncParsableCommand {
             let task = downloader.download(from: url, to: label, expectedSHA256: self.sha256, headers: fields)
             transfers.append(.init(task: task, url: url, label: label))
         }
-        let console = TransferConsole(quiet: self.quiet || self.json)
-        let status = await console.run(transfers, json: self.json, interactive: self.parallel == 1 && !self.quiet)
+        let console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json)
+        let status = await console.run(transfers, json: self.transfer.json, interactive: self.parallel == 1 && !self.transfer.quiet)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
     }
 
-    private var downloadConfiguration: DownloadConfiguration {
-        var configuration = DownloadConfiguration()
-        configuration.maximumConcurrentDownloads = self.parallel
-        if let retries { configuration.maximumRetries = retries }
-        if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }
-        if let stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }
-        if let checkpointBytes { configuration.checkpointBytes = max(checkpointBytes, 1) }
-        configuration.maximumBytesPerSecond = self.limitRate.flatMap(RateArgument.parse)
-        configuration.certificateAuthorityFile = self.cacert
-        configuration.acceptsAnyCertificate = self.insecure
-        return configuration
-    }
-
+    /// The engine's own rule for a URL it can download (``TrustPolicy/origin(of:)``).
     private static func isHTTPURL(_ text: String) -> Bool {
-        guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased() else { return false }
-        return (scheme == "http" || scheme == "https") && parsed.host?.isEmpty == false
+        TrustPolicy.origin(of: text) != nil
     }
 }
 

@@ -11,6 +11,7 @@ struct RecoverCommand: AsyncParsableCommand {
 
             Example:
               resumetool recover ~/Downloads
+              resumetool recover --parallel 2 --limit-rate 5M --json ~/Downloads
 
             Exit status: 0 every download finished, 1 one or more failed (their files are kept), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
             """
@@ -19,11 +20,17 @@ struct RecoverCommand: AsyncParsableCommand {
     @Argument(help: "The directory to search.")
     var directory: String
 
-    @Flag(help: "Print nothing but errors.")
-    var quiet = false
+    @Option(help: "Downloads at once (1-64; default 4).")
+    var parallel = 4
+
+    @OptionGroup var transfer: TransferOptions
+
+    func validate() throws {
+        guard (1...64).contains(self.parallel) else { throw ValidationError("--parallel must be 1 to 64") }
+    }
 
     func run() async throws {
-        let downloader = Downloader()
+        let downloader = Downloader(configuration: try self.transfer.configuration(parallel: self.parallel))
         let tasks: [DownloadTask]
         do {
             tasks = try downloader.recover(in: self.directory)
@@ -32,17 +39,11 @@ struct RecoverCommand: AsyncParsableCommand {
             try? await downloader.shutdown()
             throw ExitCode(1)
         }
-        if tasks.isEmpty, !self.quiet { print("\(self.directory): nothing to recover") }
-        let console = TransferConsole(quiet: self.quiet, continueHint: { _ in "run `resumetool recover` again to continue" })
-        let signals = SignalPause(tasks: tasks)
-        var states: [DownloadState] = []
-        for task in tasks { states.append(await task.result()) }
-        signals.stop()
-        var status: Int32 = 0
-        for (task, state) in zip(tasks, states) {
-            let code = console.finish(task, state: state, label: task.destination, signal: signals.received)
-            if code != 0 { status = code }
-        }
+        if tasks.isEmpty, !self.transfer.quiet, !self.transfer.json { print("\(self.directory): nothing to recover") }
+        let console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json,
+                                      continueHint: { _ in "run `resumetool recover` again to continue" })
+        let status = await console.run(tasks.map { .init(task: $0, url: $0.url, label: $0.destination) },
+                                       json: self.transfer.json, interactive: self.parallel == 1 && !self.transfer.quiet)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
     }

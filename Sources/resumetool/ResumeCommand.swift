@@ -13,6 +13,7 @@ struct ResumeCommand: AsyncParsableCommand {
             Example:
               resumetool resume app.resumedata --partial CFNetworkDownload_Occ2S2.tmp -o Example.dmg
               resumetool resume Library/Caches/app.resumedata --tmp-dir tmp -o Example.dmg
+              resumetool resume app.resumedata --proxy http://proxy.lan:3128 --limit-rate 2M --json
 
             The blob is not trusted to name files: its partial file (TempFileName, else LocalPath) is used only when it lies directly inside --tmp-dir, and is never followed through a symbolic link.
 
@@ -35,8 +36,7 @@ struct ResumeCommand: AsyncParsableCommand {
     @Option(help: "Expected SHA-256 of the file, in hex.")
     var sha256: String?
 
-    @Flag(help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup var transfer: TransferOptions
 
     func validate() throws {
         if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
@@ -45,7 +45,7 @@ struct ResumeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let downloader = Downloader()
+        let downloader = Downloader(configuration: try self.transfer.configuration(parallel: 1))
         let task: DownloadTask
         do {
             task = try downloader.resume(
@@ -56,7 +56,7 @@ struct ResumeCommand: AsyncParsableCommand {
             try? await downloader.shutdown()
             throw ExitCode(1)
         }
-        var console = TransferConsole(quiet: self.quiet)
+        var console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json)
         if task.resumeDataPath != self.blob {
             // The new blob is trusted only with a partial file beside it; name one kept elsewhere.
             let besideBlob = Self.folder(of: task.partialPath) == Self.folder(of: task.resumeDataPath)
@@ -64,7 +64,8 @@ struct ResumeCommand: AsyncParsableCommand {
                 "continue with: resumetool resume '\(task.resumeDataPath)'" + (besideBlob ? "" : " --partial '\(task.partialPath)'")
             }
         }
-        let status = await console.run(task, label: task.destination)
+        let status = await console.run([.init(task: task, url: task.url, label: task.destination)],
+                                       json: self.transfer.json, interactive: !self.transfer.quiet)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
     }

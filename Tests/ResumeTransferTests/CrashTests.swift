@@ -32,17 +32,20 @@ struct ToolResult: Equatable {
 /// `shell` wraps the command in `sh -c` (for ulimit/trap); `$TOOL` in it names the binary.
 func runToolCapturing(
     _ arguments: [String], in directory: String, signal: Int32 = SIGKILL, after delay: Duration? = nil,
-    when ready: (() -> Bool)? = nil, shell: String? = nil
+    when ready: (() -> Bool)? = nil, shell: String? = nil, environment: [String: String] = [:]
 ) async throws -> ToolResult {
     let process = Process()
     let binary = try resumetoolBinary()
     if let shell {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", shell + " \"$@\"", "sh"] + arguments
-        process.environment = ["TOOL": binary.path, "PATH": "/usr/bin:/bin"]
+        process.environment = ["TOOL": binary.path, "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
     } else {
         process.executableURL = binary
         process.arguments = arguments
+        // Hermetic: a proxy set on the machine running the tests must not carry their requests.
+        let proxyVariables: Set = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+        process.environment = ProcessInfo.processInfo.environment.filter { !proxyVariables.contains($0.key) }.merging(environment) { $1 }
     }
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     let out = Pipe()

@@ -1,20 +1,21 @@
 import Foundation
+import ResumeTransfer
 
 /// Renders download events as text: a redrawn bar on a terminal, a plain line every few seconds
-/// otherwise.
-public struct DownloadReporter: Sendable {
+/// otherwise. The CLI's: the library only emits ``DownloadEvent``s.
+struct DownloadReporter: Sendable {
     /// Whether to redraw one line in place (a terminal) or print plain lines.
-    public var interactive: Bool
+    var interactive: Bool
     /// Seconds between plain lines.
-    public var lineInterval: Duration = .seconds(5)
+    var lineInterval: Duration = .seconds(5)
 
     /// Creates a reporter.
-    public init(interactive: Bool) {
+    init(interactive: Bool) {
         self.interactive = interactive
     }
 
     /// Writes every event of `task` to standard error until the task stops.
-    public func report(_ task: DownloadTask, label: String) async {
+    func report(_ task: DownloadTask, label: String) async {
         let clock = ContinuousClock()
         var lastLine: ContinuousClock.Instant?
         var drew = false
@@ -45,31 +46,28 @@ public struct DownloadReporter: Sendable {
     }
 
     /// `label  45%  12.3 MiB / 27.0 MiB  85.2 MiB/s  ETA 0:03`
-    public static func line(label: String, _ progress: DownloadProgress) -> String {
+    static func line(label: String, _ progress: DownloadProgress) -> String {
         var parts = [label]
         if let total = progress.totalBytes, total > 0 {
-            parts.append(String(format: "%3d%%", Int(progress.bytesWritten * 100 / total)))
+            // In Double: bytesWritten * 100 overflows Int64 for a server-stated total near 2^63.
+            let percent = min(100, max(0, Double(progress.bytesWritten) / Double(total) * 100))
+            parts.append(String(format: "%3d%%", Int(percent)))
             parts.append("\(bytes(progress.bytesWritten)) / \(bytes(total))")
         } else {
             parts.append(bytes(progress.bytesWritten))
         }
-        parts.append("\(bytes(Int64(progress.bytesPerSecond)))/s")
-        if let remaining = progress.secondsRemaining, remaining.isFinite, remaining < 360_000 {
+        // Checked: a rate is a Double, and Int64(_:) traps on NaN, infinity or 2^63.
+        let rate = progress.bytesPerSecond
+        parts.append("\(bytes(rate.isFinite && rate >= 0 && rate < 9e18 ? Int64(rate) : 0))/s")
+        if let remaining = progress.secondsRemaining, remaining.isFinite, remaining >= 0, remaining < 360_000 {
             let seconds = Int(remaining.rounded(.up))
             parts.append(String(format: "ETA %d:%02d", seconds / 60, seconds % 60))
         }
         return parts.joined(separator: "  ")
     }
 
-    /// Binary units with one decimal: `512 B`, `1.5 KiB`, `12.3 MiB`.
-    public static func bytes(_ count: Int64) -> String {
-        if count < 1024 { return "\(count) B" }
-        var value = Double(count) / 1024
-        for unit in ["KiB", "MiB", "GiB"] {
-            if value < 1024 { return String(format: "%.1f", value) + " " + unit }
-            value /= 1024
-        }
-        return String(format: "%.1f TiB", value)
+    static func bytes(_ count: Int64) -> String {
+        ByteCount.short(count)
     }
 
     private static func seconds(_ duration: Duration) -> String {

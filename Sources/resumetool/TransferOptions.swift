@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import ResumeTransfer
+
+/// The engine's options, shared by `download`, `resume` and `recover`: how hard to retry, how
+/// long to wait, how fast to go, whom to trust, which proxy, and how to report.
+struct TransferOptions: ParsableArguments {
+    @Option(help: "Failed attempts in a row before a download fails (0-100; default 5).")
+    var retries: Int?
+
+    @Option(help: "Seconds a connection may take (default 10).")
+    var connectTimeout: Double?
+
+    @Option(help: "Seconds without a byte before an attempt counts as failed (default 30).")
+    var stallTimeout: Double?
+
+    @Option(help: "At most this many bytes per second for each download (k, M, G: 1024-based, as curl).")
+    var limitRate: String?
+
+    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's.", valueName: "FILE"))
+    var cacert: String?
+
+    @Flag(help: "Accept any server certificate (anyone on the path can then read and change the download).")
+    var insecure = false
+
+    @Option(help: ArgumentHelp(
+        "Use this proxy for http and https ([http://|socks5://][USER:PASSWORD@]HOST[:PORT], port 1080 by default; '' for none). Default: http_proxy, https_proxy, all_proxy from the environment, as curl.",
+        valueName: "URL"))
+    var proxy: String?
+
+    @Option(name: .customLong("noproxy"), help: ArgumentHelp(
+        "Hosts to reach without the proxy, comma-separated ('*' for all; a name covers its subdomains; 10.0.0.0/8 blocks). Default: no_proxy from the environment.",
+        valueName: "LIST"))
+    var noProxy: String?
+
+    @Flag(help: "Report every event as one JSON object per line on standard output.")
+    var json = false
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    @Option(help: .hidden)
+    var checkpointBytes: Int64?
+
+    func validate() throws {
+        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
+        for (name, value) in [("--connect-timeout", self.connectTimeout), ("--stall-timeout", self.stallTimeout)] {
+            // Bounded before it becomes a Duration: Duration.seconds(1e300) would trap.
+            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
+        }
+        if let limitRate, RateArgument.parse(limitRate) == nil {
+            throw ValidationError("--limit-rate takes bytes per second from 1 to 1T, e.g. 500k or 2M")
+        }
+        if let proxy {
+            do {
+                _ = try ProxySettings(proxy: proxy)
+            } catch {
+                throw ValidationError("--proxy: \(Self.proxyMessage(error))")
+            }
+        }
+    }
+
+    /// The library's configuration for these options, with the proxy from `environment` unless
+    /// `--proxy` is given; prints the `--insecure` warning. A problem (an unreadable CA file, a bad
+    /// proxy variable) is printed as a diagnostic and becomes exit status 1.
+    func configuration(parallel: Int, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DownloadConfiguration {
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
+            throw ExitCode(1)
+        }
+        var configuration = DownloadConfiguration()
+        do {
+            configuration.proxy = try Self.proxySettings(proxy: self.proxy, noProxy: self.noProxy, environment: environment)
+        } catch {
+            Diagnostic(file: "proxy", message: Self.proxyMessage(error)).emit()
+            throw ExitCode(1)
+        }
+        if self.insecure {
+            Diagnostic(file: "--insecure", severity: .warning,
+                       message: "server certificates are not checked: anyone on the path can read and change these downloads").emit()
+        }
+        configuration.maximumConcurrentDownloads = parallel
+        if let retries { configuration.maximumRetries = retries }
+        if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }
+        if let stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }
+        if let checkpointBytes { configuration.checkpointBytes = max(checkpointBytes, 1) }
+        configuration.maximumBytesPerSecond = self.limitRate.flatMap(RateArgument.parse)
+        configuration.certificateAuthorityFile = self.cacert
+        configuration.acceptsAnyCertificate = self.insecure
+        return configuration
+    }
+
+    /// curl's precedence: `--proxy` over the environment's proxies, `--noproxy` over `no_proxy`.
+    static func proxySettings(proxy: String?, noProxy: String?, environment: [String: String]) throws(DownloadError) -> ProxySettings {
+        var settings: ProxySettings
+        if let proxy {
+            settings = try ProxySettings(proxy: proxy)
+        } else {
+            settings = try ProxySettings(environment: environment)
+        }
+        if proxy != nil, noProxy == nil {
+            settings.noProxy = try ProxySettings(environment: ["no_proxy": environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""]).noProxy
+        }
+        if let noProxy { settings.noProxy = try ProxySettings(proxy: "", noProxy: noProxy).noProxy }
+        return settings
+    }
+
+    private static func proxyMessage(_ error: any Error) -> String {
+        if case .invalidProxy(let message) = error as? DownloadError { return message }
+        return "\(error)"
+    }
+}
