@@ -6,6 +6,9 @@ inspect: N resume blobs (all four containers, made by `PlistBenchmark --generate
   - Benchmarks/inspect_plistlib.py (Python's plistlib, the same fields) in one process,
   - libplist's `plistutil -f xml`, which takes one file, so ONE PROCESS PER BLOB (started by xargs),
   - and, for the comparison with plistutil on its terms, `resumetool inspect --json` one process per blob.
+named files (issue 15): the first 3,000 blobs named one by one on the command line, as a shell glob
+  gives them, through `resumetool inspect --json` and the Python script (goal: resumetool >= 10x);
+  and all N blobs named one by one against the same folder given once (goal: <= 1.3x the folder).
 start-up: one blob through `resumetool inspect` vs `plistutil -i BLOB -f xml` (and the Python script).
 
 Wall time of each command, tools alternating within each round; medians over the rounds.
@@ -82,6 +85,9 @@ def main():
     parser.add_argument("--startup-runs", type=int, default=41)
     parser.add_argument("--per-process-sample", type=int, default=1000,
                         help="blobs for the one-resumetool-process-per-blob row (it only shows start-up cost)")
+    parser.add_argument("--named", type=int, default=3000,
+                        help="blobs named one by one for the named-files comparison with Python")
+    parser.add_argument("--only-named", action="store_true", help="run the named-files part only")
     parser.add_argument("--summary", help="append JSON lines of the medians here")
     args = parser.parse_args()
 
@@ -103,6 +109,23 @@ def main():
                                      capture_output=True).stdout
     if not plistutil_check.startswith(b"<?xml"):
         raise SystemExit("plistutil did not write XML")
+
+    named = names[:args.named]
+    named_commands = {
+        f"resumetool inspect --json NAME... ({len(named)} names)":
+            lambda: timed([tool, "inspect", "--json", *named], cpu_as=f"resumetool inspect --json NAME... ({len(named)} names)"),
+        f"Python plistlib NAME... ({len(named)} names)":
+            lambda: timed([sys.executable, script, *named], cpu_as=f"Python plistlib NAME... ({len(named)} names)"),
+        f"resumetool inspect --json NAME... ({count} names)": lambda: timed([tool, "inspect", "--json", *names]),
+        f"resumetool inspect --json . ({count} blobs)": lambda: timed([tool, "inspect", "--json", "."]),
+    }
+    if json.loads(subprocess.run([tool, "inspect", "--json", *names], check=True, capture_output=True).stdout) != ours:
+        raise SystemExit("inspect NAME... and inspect FOLDER report differently")
+    log(f"named files: {len(named)} and {count} names, {args.runs} rounds")
+    named_times = rounds(named_commands, args.runs, "named")
+    report_named(named_times, len(named), count, args.runs, args.summary)
+    if args.only_named:
+        return
 
     sample = "\n".join(names[:args.per_process_sample]).encode()
 
@@ -139,6 +162,31 @@ def main():
     startup_times = rounds(startup, args.startup_runs, None)
 
     report(inspect_times, startup_times, count, args.runs, args.startup_runs, per_process, sample_count, args.summary)
+
+
+def report_named(times, named, count, runs, summary):
+    med = {n: statistics.median(t) for n, t in times.items()}
+    ours, python, many, folder = (med[n] for n in times)
+    print(f"### inspect: blobs named one by one on the command line, {runs} rounds, tools alternating\n")
+    print("| command | median | min – max |")
+    print("| --- | ---: | ---: |")
+    for name, values in times.items():
+        print(f"| {name} | {med[name]:.3f} s | {min(values):.3f} – {max(values):.3f} s |")
+    for name, values in CPU.items():
+        if "NAME..." in name:
+            print(f"\n{name}: CPU time (user + system) median {statistics.median(values):.3f} s "
+                  f"({min(values):.3f} – {max(values):.3f} s)")
+    print(f"\nGoals: {named:,} named blobs ≥ 10× Python — {python / ours:.1f}× {'met' if python / ours >= 10 else '**missed**'}; "
+          f"{count:,} names ≤ 1.3× the folder — {many / folder:.2f}× {'met' if many / folder <= 1.3 else '**missed**'}.\n")
+    if summary:
+        with open(summary, "a") as f:
+            for title, a, b, ratio, goal, met in [
+                (f"inspect {named:,} named blobs vs Python plistlib", ours, python, python / ours, "≥ 10×", python / ours >= 10),
+                (f"inspect {count:,} names vs the same folder (time ratio, lower is better)", many, folder, many / folder,
+                 "≤ 1.3×", many / folder <= 1.3),
+            ]:
+                f.write(json.dumps({"case": title, "ours": a, "theirs": b, "unit": "s", "ratio": ratio,
+                                    "goal": goal, "met": met}) + "\n")
 
 
 def report(inspect_times, startup_times, count, runs, startup_runs, per_process, sample_count, summary):

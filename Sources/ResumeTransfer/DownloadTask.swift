@@ -190,11 +190,7 @@ public final class DownloadTask: Sendable {
         case .checkpoint(let checkpoint):
             return .success(checkpoint)
         case .url(let url, let headers):
-            guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-                  scheme == "http" || scheme == "https", parsed.host?.isEmpty == false
-            else {
-                return .failure(.invalidURL(url))
-            }
+            guard TrustPolicy.origin(of: url) != nil else { return .failure(.invalidURL(url)) }
             if self.files.exists(self.destination), !self.files.exists(self.partialPath) {
                 // Completed earlier; a blob left beside it means the process died between the
                 // rename and the blob's removal.

@@ -91,8 +91,9 @@ enum ResumeCheckpoint {
         guard let url = currentRequest?.urlString ?? resume.downloadURL ?? originalRequest?.urlString else {
             throw .invalidResumeData("no URL: neither a request nor NSURLSessionDownloadURL")
         }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidResumeData("not an http or https URL: \(url)")
+        // The engine's one rule for a usable URL: http or https with a host.
+        guard TrustPolicy.origin(of: url) != nil else {
+            throw .invalidResumeData("not an absolute http or https URL: \(url)")
         }
         if let method = currentRequest?.httpMethod, method.uppercased() != "GET" {
             throw .invalidResumeData("the request is \(method), only GET can be resumed")

@@ -115,7 +115,15 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
         ftp.bytesReceived = 1
         ftp.downloadURL = "ftp://127.0.0.1/x"
         #expect { try ResumeCheckpoint.decode(ftp) } throws: {
-            invalidResumeData($0, containing: "not an http or https URL: ftp://127.0.0.1/x")
+            invalidResumeData($0, containing: "not an absolute http or https URL: ftp://127.0.0.1/x")
+        }
+        // The same rule as the CLI and the engine's other checks (TrustPolicy.origin): a host is required.
+        for hostless in ["http:///x", "https:x", "http://", "https://:443/x"] {
+            var blob = ftp
+            blob.downloadURL = hostless
+            #expect { try ResumeCheckpoint.decode(blob) } throws: {
+                invalidResumeData($0, containing: "not an absolute http or https URL: \(hostless)")
+            }
         }
         var post = ResumeData(container: .xml)
         post.bytesReceived = 1
