@@ -45,7 +45,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "The User-Agent header to send.")
     var userAgent: String?
 
-    @Option(help: "Downloads at once (1-64; default 1).")
+    @Option(help: "Downloads at once (1-64).")
     var parallel = 1
 
     @Option(help: "Expected SHA-256 of the file, in hex (one URL only); a mismatch fails and nothing is kept.")

@@ -20,7 +20,7 @@ struct RecoverCommand: AsyncParsableCommand {
     @Argument(help: "The directory to search.")
     var directory: String
 
-    @Option(help: "Downloads at once (1-64; default 4).")
+    @Option(help: "Downloads at once (1-64).")
     var parallel = 4
 
     @OptionGroup var transfer: TransferOptions
