@@ -431,7 +431,9 @@ let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
             let task = downloader.download(from: server.url, to: destination)
             #expect(await task.result() == .completed)
             #expect(contents(destination) == oneMiB)
-            #expect(server.getRequests.map { $0.headers["range"] } == ["bytes=3000-"])
+            // The first request proves the cut; a starved machine may add a retry after a stall
+            // (5 s without a byte), which continues from wherever that attempt got.
+            #expect(server.getRequests.first?.headers["range"] == "bytes=3000-")
         }
     }
 
