@@ -13,24 +13,24 @@ public struct KeyedArchive: Sendable, Hashable {
     public static let rootObjectKey = "NSKeyedArchiveRootObjectKey"
     /// The top key Foundation's `NSKeyedArchiveRootObjectKey` constant stands for, used by
     /// secure coding and by the legacy request layout.
-    public static let rootKey = "root"
+    package static let rootKey = "root"
     /// The `$archiver` value Apple writes.
-    public static let archiverName = "NSKeyedArchiver"
+    package static let archiverName = "NSKeyedArchiver"
     /// The `$version` value Apple writes.
-    public static let archiveVersion: Int64 = 100_000
+    package static let archiveVersion: Int64 = 100_000
 
     /// `$archiver`.
-    public var archiver: String
+    package var archiver: String
     /// `$version`.
-    public var version: PropertyListInteger
+    package var version: PropertyListInteger
     /// The single key of `$top`: `NSKeyedArchiveRootObjectKey`, `root`, or another.
     public var topKey: String
     /// `$objects`, index 0 being `"$null"`.
-    public var objects: [PropertyListValue]
+    package var objects: [PropertyListValue]
     /// The UID `$top` holds: the index of the root object.
-    public var rootUID: UInt64
+    package var rootUID: UInt64
     /// The limits applied when decoding.
-    public var options: KeyedArchiveOptions
+    package var options: KeyedArchiveOptions
 
     /// Checks the frame of an archive held as a property-list value.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
@@ -98,7 +98,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// The object a UID points at, raw.
     /// - Parameter keyPath: where the UID was found, for the error message.
     /// - Throws: ``KeyedArchiveError/Code/uidOutOfRange``.
-    public func object(at uid: UInt64, keyPath: String? = nil) throws -> PropertyListValue {
+    package func object(at uid: UInt64, keyPath: String? = nil) throws -> PropertyListValue {
         try resolve(uid, keyPath: keyPath)
     }
 
@@ -114,7 +114,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// its `$class` points at.
     /// - Throws: ``KeyedArchiveError`` when the object is not an object dictionary, has no
     ///   `$class`, or the class description is malformed or loops.
-    public func objectClass(at uid: UInt64) throws -> (name: String, chain: [String]) {
+    package func objectClass(at uid: UInt64) throws -> (name: String, chain: [String]) {
         let path = "$objects[\(uid)]"
         guard case .dictionary(let dictionary) = try object(at: uid) else {
             throw KeyedArchiveError(.unexpectedType, "\(Self.show(objects[Int(uid)])) is not an object dictionary", keyPath: path)
@@ -179,7 +179,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// Decodes the object at a UID into a tree, following UIDs with bounds, cycle, depth and
     /// expansion checks.
     /// - Throws: ``KeyedArchiveError`` naming the object at fault.
-    public func decodeValue(at uid: UInt64) throws -> ArchivedValue {
+    package func decodeValue(at uid: UInt64) throws -> ArchivedValue {
         var decoder = KeyedArchiveDecoder(archive: self)
         return try decoder.decode(uid: uid, keyPath: uid == rootUID ? "$top.\(topKey)" : "$objects")
     }
