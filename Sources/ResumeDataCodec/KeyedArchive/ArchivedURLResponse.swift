@@ -6,8 +6,7 @@ import Foundation
 ///
 /// Archived like a request (spec §3): three integers under `$0`, `$1`, `$2` (the third the item
 /// count), then item *i* under `__nsurlrequest_proto_prop_obj_<i>` (secure layout) or `$<i+3>`
-/// (legacy layout). Every item is kept verbatim in ``items`` and every other key in
-/// ``namedFields``; the typed properties read the items by meaning and give `nil` where an item
+/// (legacy layout). Every item and every other key is kept verbatim, in order; the typed properties read the items by meaning and give `nil` where an item
 /// is absent or of a type that does not fit, so an unfamiliar response is shown, not refused.
 public struct ArchivedURLResponse: Sendable, Hashable {
     /// Item numbers whose meaning is known. The two classes differ from item 3 on.
@@ -169,7 +168,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     }
 
     /// The header fields (item 4 of an `NSHTTPURLResponse`) in archive order, without
-    /// CFNetwork's hidden `__hhaa__` entry (kept in ``items``) and without non-string values.
+    /// CFNetwork's hidden `__hhaa__` entry (kept with the items) and without non-string values.
     public var headers: [(name: String, value: String)] {
         guard isHTTP else { return [] }
         return (item(Item.httpHeaders)?.dictionaryEntries ?? []).compactMap { entry in

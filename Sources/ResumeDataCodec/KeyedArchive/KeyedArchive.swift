@@ -1,12 +1,19 @@
 import Foundation
 
 /// An `NSKeyedArchiver` archive: the property list `{ $archiver, $version, $top, $objects }`,
-/// checked at the top level, with bounds-checked access to its objects and classes.
+/// checked at the top level and decoded on demand into an ``ArchivedValue`` tree.
 ///
 /// Creating one checks only the frame (archiver name, version, one top key holding a UID in
 /// range and not nil, `$objects` starting with `"$null"` and within the object limit). Objects
-/// are checked as they are read: ``decodeRoot()`` and ``decodeValue(at:)`` resolve UIDs with
-/// bounds, cycle, depth and expansion checks and turn the graph into an ``ArchivedValue`` tree.
+/// are checked as they are read: ``decodeRoot()`` resolves UIDs with bounds, cycle, depth and
+/// expansion checks and turns the graph into the tree.
+///
+/// ```swift
+/// let archive = try KeyedArchive(data: bytes)
+/// if case .dictionary(let entries) = try archive.decodeRoot() {
+///     for entry in entries { print(entry.key, entry.value) }
+/// }
+/// ```
 public struct KeyedArchive: Sendable, Hashable {
     /// The top key Apple's writer uses (the literal string, not the value of the Foundation
     /// constant of the same name).

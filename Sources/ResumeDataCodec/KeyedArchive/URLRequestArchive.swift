@@ -5,10 +5,10 @@ import Foundation
 ///
 /// The request object is a list of *items* under numbered keys: item *i* under
 /// `__nsurlrequest_proto_prop_obj_<i>` in the secure layout, under `$<i+3>` in the legacy one,
-/// after three header integers under `$0`, `$1`, `$2`. Every item is kept verbatim in ``items``
+/// after three header integers under `$0`, `$1`, `$2`. Every item is kept verbatim
 /// (inline or by reference, as found); the typed properties read and write the items whose
 /// meaning is known. Named keys (`startTimeoutTime`, `allowedProtocolTypes`, …) are kept in
-/// ``namedFields``, in order, so decoding then encoding loses nothing.
+/// order too, so decoding then encoding loses nothing.
 public struct URLRequestArchive: Sendable, Hashable {
     /// How items are keyed inside the request object.
     package enum Layout: String, Sendable, Hashable, CaseIterable {
