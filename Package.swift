@@ -19,6 +19,8 @@ let package = Package(
         // Named for TLSConfiguration (--cacert, --insecure) and the tests' HTTPS server;
         // async-http-client already brings it.
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        // `swift package generate-documentation` for the two libraries' DocC catalogs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.

@@ -22,7 +22,11 @@ let package = Package(
     ] + harnesses.map { name in
         .executableTarget(
             name: name,
-            dependencies: ["FuzzCommon", .product(name: "ResumeDataCodec", package: "resumetool")]
+            dependencies: ["FuzzCommon", .product(name: "ResumeDataCodec", package: "resumetool")],
+            // The main package's files compiled in through symlinks use the library's `package`
+            // API, which this other package reaches only through `@testable import`; they import
+            // it so under this condition.
+            swiftSettings: [.define("FUZZ_HARNESS")]
         )
     },
     swiftLanguageModes: [.v6]

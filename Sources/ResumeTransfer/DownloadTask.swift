@@ -5,7 +5,7 @@ import NIOCore
 import NIOSSL
 import Synchronization
 
-/// One download: performs what ``DownloadStateMachine`` decides, writing into `partialPath` and
+/// One download: performs what the download state machine decides, writing into `partialPath` and
 /// checkpointing into `resumeDataPath`, and moving the verified file to `destination` at the end.
 public final class DownloadTask: Sendable {
     /// Where the finished file goes. It never holds a partial or unverified file.

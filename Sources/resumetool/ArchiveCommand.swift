@@ -17,7 +17,7 @@ struct ArchiveCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The archive to read, or - for standard input.")
+    @Argument(help: "The archive to read, or - for standard input.", completion: .file())
     var file: String
 
     @Flag(name: .long, help: "Print JSON instead of the indented tree.")

@@ -3,10 +3,11 @@ import ArgumentParser
 /// The blobs `inspect` and `validate` work on: names, folders and a `--files-from` list.
 struct BlobArguments: ParsableArguments {
     @Option(name: .customLong("files-from"), help: ArgumentHelp(
-        "Also read the blobs named in FILE, one per line (- for standard input).", valueName: "FILE"))
+        "Also read the blobs named in FILE, one per line (- for standard input).", valueName: "FILE"), completion: .file())
     var filesFrom: String?
 
-    @Argument(help: "Resume blobs (- reads standard input); a folder stands for the files directly inside it.")
+    @Argument(help: "Resume blobs (- reads standard input); a folder stands for the files directly inside it.",
+              completion: .file())
     var blobs: [String] = []
 
     /// The names given: those the parser saw, then those taken out before it (``PositionalNames``).

@@ -16,7 +16,7 @@ struct ConvertCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The resume blob; - reads standard input.")
+    @Argument(help: "The resume blob; - reads standard input.", completion: .file())
     var blob: String
 
     @Option(name: .long, help: "The container to write: xml, binary, keyed-archive, keyed-archive-xml, nwurlsession or nwurlsession-webkit.")

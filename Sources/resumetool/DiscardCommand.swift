@@ -18,7 +18,7 @@ struct DiscardCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The resume blob file.")
+    @Argument(help: "The resume blob file.", completion: .file())
     var blob: String
 
     @Option(name: .customLong("tmp-dir"), help: "The folder the partial file must be in (default: the blob's folder).")

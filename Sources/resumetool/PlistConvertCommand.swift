@@ -30,7 +30,7 @@ struct PlistConvertCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The output file, or - for standard output (the default).")
     var output: String?
 
-    @Argument(help: "The property list to read, or - for standard input.")
+    @Argument(help: "The property list to read, or - for standard input.", completion: .file())
     var file: String
 
     @OptionGroup var reading: StrictReading

@@ -17,7 +17,7 @@ struct PlistPrintCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The property list to read, or - for standard input.")
+    @Argument(help: "The property list to read, or - for standard input.", completion: .file())
     var file: String
 
     @OptionGroup var reading: StrictReading

@@ -13,6 +13,10 @@ enum PositionalNames {
         "validate": ["--files-from", "--tmp-dir"],
     ]
 
+    /// Options swift-argument-parser answers itself on any subcommand's line, with their value:
+    /// `inspect --generate-completion-script zsh` must not lose `zsh` to the names.
+    private static let parserValued: Set<String> = ["--generate-completion-script"]
+
     private static let taken = Mutex<[String]>([])
 
     /// The arguments for the parser; the names taken are kept for ``BlobArguments``.
@@ -29,7 +33,7 @@ enum PositionalNames {
             }
             if argument.hasPrefix("-"), argument != "-" {
                 kept.append(argument)
-                if valued.contains(argument), index + 1 < arguments.count {
+                if valued.contains(argument) || parserValued.contains(argument), index + 1 < arguments.count {
                     kept.append(arguments[index + 1])
                     index += 1
                 }

@@ -17,7 +17,7 @@ struct RelocateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The resume blob; - reads standard input.")
+    @Argument(help: "The resume blob; - reads standard input.", completion: .file())
     var blob: String
 
     @Option(name: .customLong("temp-file"), help: "The new bare temp file name (NSURLSessionResumeInfoTempFileName).")

@@ -21,7 +21,7 @@ struct RepairCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The resume blob; - reads standard input.")
+    @Argument(help: "The resume blob; - reads standard input.", completion: .file())
     var blob: String
 
     @Option(name: .long, help: "The system to repair for: ios10, ios11 or modern.")

@@ -24,7 +24,7 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .long, help: "Print CSV (RFC 4180): one row per blob, with a header row.")
     var csv = false
 
-    @Argument(help: ArgumentHelp("Folders to scan (a link given here is followed; none below it is).", valueName: "DIR"))
+    @Argument(help: ArgumentHelp("Folders to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
     var folders: [String] = []
 
     func validate() throws {

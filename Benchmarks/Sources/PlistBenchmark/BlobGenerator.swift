@@ -25,7 +25,7 @@ enum BlobGenerator {
         }
         defer { try? FileManager.default.removeItem(atPath: partial) }
         // The classic containers, as rebuild writes them (the benchmark set predates the Network-framework format).
-        let containers = ResumeDataContainer.allCases.filter { !$0.isNetworkFramework }
+        let containers = ResumeDataContainer.allCases.filter { $0 != .networkFramework && $0 != .networkFrameworkWebKit }
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
         func next() -> UInt64 {
             // xorshift64: cheap deterministic variety.

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommon
-import ResumeDataCodec
+// Testable: the encoder this harness round-trips through is `package`, not for library users.
+@testable import ResumeDataCodec
 
 // Keyed-archive decoder: `KeyedArchive(data:)` + `decodeRoot()`. A decoded root, archived again
 // in the container it came from, decodes to the same tree (after one extra trip for XML, whose

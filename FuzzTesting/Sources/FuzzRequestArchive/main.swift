@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommon
-import ResumeDataCodec
+// Testable: the encoder this harness round-trips through is `package`, not for library users.
+@testable import ResumeDataCodec
 
 // Request-archive decoder: `URLRequestArchive(archiveData:)`. A decoded request, archived again
 // (binary, its own layout and top key), decodes to an equal request.

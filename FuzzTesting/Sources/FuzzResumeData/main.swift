@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommon
-import ResumeDataCodec
+// Testable: it checks `package` properties (the entries without a typed field, a container's format).
+@testable import ResumeDataCodec
 
 // `ResumeData(data:)` in any container. A blob that reads, written back in its own container,
 // reads back equal (after one extra trip for the XML containers, whose text rounds values).

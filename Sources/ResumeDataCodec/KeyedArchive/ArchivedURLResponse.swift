@@ -6,8 +6,7 @@ import Foundation
 ///
 /// Archived like a request (spec §3): three integers under `$0`, `$1`, `$2` (the third the item
 /// count), then item *i* under `__nsurlrequest_proto_prop_obj_<i>` (secure layout) or `$<i+3>`
-/// (legacy layout). Every item is kept verbatim in ``items`` and every other key in
-/// ``namedFields``; the typed properties read the items by meaning and give `nil` where an item
+/// (legacy layout). Every item and every other key is kept verbatim, in order; the typed properties read the items by meaning and give `nil` where an item
 /// is absent or of a type that does not fit, so an unfamiliar response is shown, not refused.
 public struct ArchivedURLResponse: Sendable, Hashable {
     /// Item numbers whose meaning is known. The two classes differ from item 3 on.
@@ -24,23 +23,23 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     }
 
     /// The layout the items were found in.
-    public var layout: URLRequestArchive.Layout
+    package var layout: URLRequestArchive.Layout
     /// The archive's top key (`root` as CFNetwork writes it).
-    public var topKey: String
+    package var topKey: String
     /// The response's class: `NSHTTPURLResponse`, `NSURLResponse`, or a subclass.
-    public var className: String
+    package var className: String
     /// The class chain, most derived first.
-    public var classChain: [String]
+    package var classChain: [String]
     /// `$0`: the archive version (8 in every known archive).
-    public var archiveVersion: Int64
+    package var archiveVersion: Int64
     /// `$1`: a number of unconfirmed meaning (0 or 1 in known archives).
-    public var unconfirmedHeaderValue: Int64
+    package var unconfirmedHeaderValue: Int64
     /// `$2`: the item count as written (7 in every known archive).
-    public var itemCount: Int64
+    package var itemCount: Int64
     /// Every item in order, verbatim: `items[i]` is item *i*.
-    public var items: [ArchivedObject.FieldValue]
+    package var items: [ArchivedObject.FieldValue]
     /// Every other key of the response object, in archive order (e.g. `$3`, `$4` after secure items).
-    public var namedFields: [ArchivedObject.Field]
+    package var namedFields: [ArchivedObject.Field]
 
     /// Decodes a response archive (binary or XML keyed archive).
     /// - Throws: ``KeyedArchiveError`` naming the object and key at fault.
@@ -51,7 +50,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     /// Decodes a response from a keyed archive, following its top UID.
     /// - Throws: ``KeyedArchiveError/Code/unexpectedClass`` when the root is not an
     ///   `NSURLResponse`, and other ``KeyedArchiveError``s naming the key at fault.
-    public init(archive: KeyedArchive) throws {
+    package init(archive: KeyedArchive) throws {
         try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
     }
 
@@ -60,7 +59,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     ///   - topKey: the top key to archive it under when written stand-alone.
     ///   - keyPath: where the object is, for error messages.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
-    public init(object: ArchivedObject, topKey: String = KeyedArchive.rootKey, keyPath: String) throws {
+    package init(object: ArchivedObject, topKey: String = KeyedArchive.rootKey, keyPath: String) throws {
         guard object.isKind(of: "NSURLResponse") else {
             throw KeyedArchiveError(.unexpectedClass, "the object is an \(object.className), not an NSURLResponse", keyPath: keyPath)
         }
@@ -86,7 +85,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
 
     /// Builds an `NSHTTPURLResponse` the way current systems archive one (the items and extra
     /// keys of the 2020 real archive): secure layout, top key `root`, 7 items.
-    public init(url: String, statusCode: Int64, headers: [(name: String, value: String)], mimeType: String?, date: Date) {
+    package init(url: String, statusCode: Int64, headers: [(name: String, value: String)], mimeType: String?, date: Date) {
         func ref(_ value: ArchivedValue) -> ArchivedObject.FieldValue { .reference(value) }
         layout = .secure
         topKey = KeyedArchive.rootKey
@@ -115,7 +114,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
 
     /// The response object, to archive inline in another archive.
     /// - Throws: ``KeyedArchiveError/Code/keyConflict`` when a named key collides with an item key.
-    public func archivedObject() throws -> ArchivedObject {
+    package func archivedObject() throws -> ArchivedObject {
         var fields: [ArchivedObject.Field] = [
             .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),
             .init(key: "$1", value: .inline(.integer(PropertyListInteger(unconfirmedHeaderValue)))),
@@ -136,7 +135,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
 
     /// The response as a binary keyed archive under ``topKey``.
     /// - Throws: ``KeyedArchiveError`` for malformed items.
-    public func archiveData() throws -> Data {
+    package func archiveData() throws -> Data {
         try KeyedArchive(encoding: .object(archivedObject()), topKey: topKey).data(format: .binary)
     }
 
@@ -169,7 +168,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     }
 
     /// The header fields (item 4 of an `NSHTTPURLResponse`) in archive order, without
-    /// CFNetwork's hidden `__hhaa__` entry (kept in ``items``) and without non-string values.
+    /// CFNetwork's hidden `__hhaa__` entry (kept with the items) and without non-string values.
     public var headers: [(name: String, value: String)] {
         guard isHTTP else { return [] }
         return (item(Item.httpHeaders)?.dictionaryEntries ?? []).compactMap { entry in

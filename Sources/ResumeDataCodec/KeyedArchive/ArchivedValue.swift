@@ -40,7 +40,7 @@ public indirect enum ArchivedValue: Sendable, Hashable {
         /// The value.
         public var value: ArchivedValue
         /// Creates an entry.
-        public init(key: String, value: ArchivedValue) {
+        package init(key: String, value: ArchivedValue) {
             self.key = key
             self.value = value
         }
@@ -51,7 +51,7 @@ extension ArchivedValue {
     /// The value a plain property-list value stands for: dictionaries and arrays become
     /// ``dictionary(_:)`` and ``array(_:)``, the rest maps one to one.
     /// - Throws: ``KeyedArchiveError/Code/unrepresentable`` for sets and UIDs, naming the key path.
-    public init(plain value: PropertyListValue) throws {
+    package init(plain value: PropertyListValue) throws {
         self = try Self.fromPlain(value, keyPath: "")
     }
 
@@ -79,7 +79,7 @@ extension ArchivedValue {
     /// The value as a plain property list, for values that have one.
     /// - Throws: ``KeyedArchiveError/Code/unrepresentable`` for nil, URLs and raw objects,
     ///   naming the key path.
-    public func plainValue() throws -> PropertyListValue {
+    package func plainValue() throws -> PropertyListValue {
         try plainValue(keyPath: "")
     }
 

@@ -1,36 +1,43 @@
 import Foundation
 
 /// An `NSKeyedArchiver` archive: the property list `{ $archiver, $version, $top, $objects }`,
-/// checked at the top level, with bounds-checked access to its objects and classes.
+/// checked at the top level and decoded on demand into an ``ArchivedValue`` tree.
 ///
 /// Creating one checks only the frame (archiver name, version, one top key holding a UID in
 /// range and not nil, `$objects` starting with `"$null"` and within the object limit). Objects
-/// are checked as they are read: ``decodeRoot()`` and ``decodeValue(at:)`` resolve UIDs with
-/// bounds, cycle, depth and expansion checks and turn the graph into an ``ArchivedValue`` tree.
+/// are checked as they are read: ``decodeRoot()`` resolves UIDs with bounds, cycle, depth and
+/// expansion checks and turns the graph into the tree.
+///
+/// ```swift
+/// let archive = try KeyedArchive(data: bytes)
+/// if case .dictionary(let entries) = try archive.decodeRoot() {
+///     for entry in entries { print(entry.key, entry.value) }
+/// }
+/// ```
 public struct KeyedArchive: Sendable, Hashable {
     /// The top key Apple's writer uses (the literal string, not the value of the Foundation
     /// constant of the same name).
     public static let rootObjectKey = "NSKeyedArchiveRootObjectKey"
     /// The top key Foundation's `NSKeyedArchiveRootObjectKey` constant stands for, used by
     /// secure coding and by the legacy request layout.
-    public static let rootKey = "root"
+    package static let rootKey = "root"
     /// The `$archiver` value Apple writes.
-    public static let archiverName = "NSKeyedArchiver"
+    package static let archiverName = "NSKeyedArchiver"
     /// The `$version` value Apple writes.
-    public static let archiveVersion: Int64 = 100_000
+    package static let archiveVersion: Int64 = 100_000
 
     /// `$archiver`.
-    public var archiver: String
+    package var archiver: String
     /// `$version`.
-    public var version: PropertyListInteger
+    package var version: PropertyListInteger
     /// The single key of `$top`: `NSKeyedArchiveRootObjectKey`, `root`, or another.
     public var topKey: String
     /// `$objects`, index 0 being `"$null"`.
-    public var objects: [PropertyListValue]
+    package var objects: [PropertyListValue]
     /// The UID `$top` holds: the index of the root object.
-    public var rootUID: UInt64
+    package var rootUID: UInt64
     /// The limits applied when decoding.
-    public var options: KeyedArchiveOptions
+    package var options: KeyedArchiveOptions
 
     /// Checks the frame of an archive held as a property-list value.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
@@ -98,7 +105,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// The object a UID points at, raw.
     /// - Parameter keyPath: where the UID was found, for the error message.
     /// - Throws: ``KeyedArchiveError/Code/uidOutOfRange``.
-    public func object(at uid: UInt64, keyPath: String? = nil) throws -> PropertyListValue {
+    package func object(at uid: UInt64, keyPath: String? = nil) throws -> PropertyListValue {
         try resolve(uid, keyPath: keyPath)
     }
 
@@ -114,7 +121,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// its `$class` points at.
     /// - Throws: ``KeyedArchiveError`` when the object is not an object dictionary, has no
     ///   `$class`, or the class description is malformed or loops.
-    public func objectClass(at uid: UInt64) throws -> (name: String, chain: [String]) {
+    package func objectClass(at uid: UInt64) throws -> (name: String, chain: [String]) {
         let path = "$objects[\(uid)]"
         guard case .dictionary(let dictionary) = try object(at: uid) else {
             throw KeyedArchiveError(.unexpectedType, "\(Self.show(objects[Int(uid)])) is not an object dictionary", keyPath: path)
@@ -179,7 +186,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// Decodes the object at a UID into a tree, following UIDs with bounds, cycle, depth and
     /// expansion checks.
     /// - Throws: ``KeyedArchiveError`` naming the object at fault.
-    public func decodeValue(at uid: UInt64) throws -> ArchivedValue {
+    package func decodeValue(at uid: UInt64) throws -> ArchivedValue {
         var decoder = KeyedArchiveDecoder(archive: self)
         return try decoder.decode(uid: uid, keyPath: uid == rootUID ? "$top.\(topKey)" : "$objects")
     }

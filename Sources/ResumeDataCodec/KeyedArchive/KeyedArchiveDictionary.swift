@@ -8,13 +8,13 @@ extension KeyedArchive {
     /// - Throws: ``KeyedArchiveError``: ``KeyedArchiveError/Code/unexpectedClass`` when the root
     ///   is not a dictionary, ``KeyedArchiveError/Code/unrepresentable`` (with the key path) for
     ///   nil values, URLs or objects of other classes inside it.
-    public static func decodeDictionary(_ propertyList: PropertyListValue, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
+    package static func decodeDictionary(_ propertyList: PropertyListValue, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
         try KeyedArchive(propertyList, options: options).decodeRootDictionary()
     }
 
     /// Decodes bytes (binary or XML) holding an archived dictionary; see
     /// ``decodeDictionary(_:options:)``.
-    public static func decodeDictionary(data: Data, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
+    package static func decodeDictionary(data: Data, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
         try KeyedArchive(data: data, options: options).decodeRootDictionary()
     }
 
@@ -23,7 +23,7 @@ extension KeyedArchive {
     /// data stored inline in `$objects`, nested dictionaries and arrays as `NSMutableDictionary`
     /// and `NSMutableArray` objects, dates as `NSDate`.
     /// - Throws: ``KeyedArchiveError/Code/unrepresentable`` for sets and UIDs, naming the key.
-    public static func encodeDictionary(
+    package static func encodeDictionary(
         _ dictionary: PropertyListDictionary,
         topKey: String = KeyedArchive.rootObjectKey,
         className: String = "NSMutableDictionary"

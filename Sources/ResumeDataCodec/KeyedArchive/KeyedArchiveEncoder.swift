@@ -146,7 +146,7 @@ extension KeyedArchive {
     /// root at index 1, `$version` 100000, the given top key.
     /// - Throws: ``KeyedArchiveError/Code/nullRoot`` for a nil root, and
     ///   ``KeyedArchiveError/Code/unrepresentable`` for duplicate keys or UIDs in inline values.
-    public init(encoding root: ArchivedValue, topKey: String = KeyedArchive.rootObjectKey) throws {
+    package init(encoding root: ArchivedValue, topKey: String = KeyedArchive.rootObjectKey) throws {
         guard !root.isNull else {
             throw KeyedArchiveError(.nullRoot, "the root object is nil")
         }
@@ -165,7 +165,7 @@ extension KeyedArchive {
     }
 
     /// The archive as a property list, keys in the order Apple's binary writer puts them.
-    public var propertyList: PropertyListValue {
+    package var propertyList: PropertyListValue {
         [
             "$version": .integer(version),
             "$objects": .array(objects),
@@ -176,7 +176,7 @@ extension KeyedArchive {
 
     /// The archive serialised as a property list; binary unless asked otherwise.
     /// - Throws: ``KeyedArchiveError/Code/propertyList`` wrapping the writer's error.
-    public func data(format: PropertyListFormat = .binary) throws -> Data {
+    package func data(format: PropertyListFormat = .binary) throws -> Data {
         do {
             return try PropertyListWriter().write(propertyList, as: format)
         } catch let error as PropertyListError {

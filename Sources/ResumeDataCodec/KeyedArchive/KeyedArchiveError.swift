@@ -62,14 +62,14 @@ public struct KeyedArchiveError: Error, Hashable, CustomStringConvertible, Senda
     public var underlying: PropertyListError?
 
     /// Creates an error; an empty key path (the top of a value) counts as none.
-    public init(_ code: Code, _ reason: String, keyPath: String? = nil) {
+    package init(_ code: Code, _ reason: String, keyPath: String? = nil) {
         self.code = code
         self.reason = reason
         self.keyPath = keyPath?.isEmpty == true ? nil : keyPath
     }
 
     /// Wraps a property-list error, keeping its position text in the reason.
-    public init(_ underlying: PropertyListError) {
+    package init(_ underlying: PropertyListError) {
         self.code = .propertyList
         self.reason = underlying.description
         self.keyPath = nil

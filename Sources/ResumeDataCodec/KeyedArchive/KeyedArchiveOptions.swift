@@ -4,7 +4,7 @@ public struct KeyedArchiveOptions: Sendable, Hashable {
     /// The largest `$objects` array accepted. Default 100,000 (a resume blob holds well under 100).
     public var maximumObjectCount: Int
     /// The deepest nesting of objects followed while decoding. Default 128; values above
-    /// ``PropertyListReadOptions/depthCeiling`` act as that ceiling (decoding recurses once per
+    /// 300, the property-list readers' ceiling, act as that ceiling (decoding recurses once per
     /// level, so a deeper limit would let an archive overflow the stack).
     public var maximumDepth: Int
     /// The most values one decode may produce. An object referred to from several places is
@@ -27,7 +27,7 @@ public struct KeyedArchiveOptions: Sendable, Hashable {
         self.propertyListOptions = propertyListOptions
     }
 
-    /// ``maximumDepth`` capped at ``PropertyListReadOptions/depthCeiling``: the limit the decoder applies.
+    /// ``maximumDepth`` capped at `PropertyListReadOptions.depthCeiling`: the limit the decoder applies.
     var effectiveMaximumDepth: Int { min(maximumDepth, PropertyListReadOptions.depthCeiling) }
 
     /// The defaults.

@@ -9,17 +9,17 @@ import Foundation
 /// to it is a ``Node/seen(uid:className:cycle:)`` marker, `cycle` when it is one of the objects
 /// that contain it. So the tree has at most one expansion per object, and its size is bounded by
 /// the archive's; its depth is bounded by ``KeyedArchiveOptions/maximumDepth``.
-public struct KeyedArchiveTree: Sendable {
+package struct KeyedArchiveTree: Sendable {
     /// The archive shown.
-    public var archive: KeyedArchive
+    package var archive: KeyedArchive
     /// The object `$top` points at.
-    public var root: Node
+    package var root: Node
     /// Whether the bytes were Network-framework resume data, whose first 8 bytes are XOR-ed with
     /// `TedLasso` (spec §6) and were XOR-ed back before reading.
-    public var wasObscured = false
+    package var wasObscured = false
 
     /// One value of the tree.
-    public indirect enum Node: Sendable, Hashable {
+    package indirect enum Node: Sendable, Hashable {
         /// UID 0, `$null`.
         case null
         /// A value stored in `$objects` (with its UID) or inline in an object (`uid` nil).
@@ -33,42 +33,42 @@ public struct KeyedArchiveTree: Sendable {
     }
 
     /// An object expanded in the tree.
-    public struct Object: Sendable, Hashable {
+    package struct Object: Sendable, Hashable {
         /// Its index in `$objects`.
-        public var uid: UInt64
+        package var uid: UInt64
         /// `$classname`.
-        public var className: String
+        package var className: String
         /// `$classes`, most derived first.
-        public var classChain: [String]
+        package var classChain: [String]
         /// The fields other than `$class` (and, for dictionaries and arrays, other than
         /// `NS.keys` / `NS.objects`, shown as ``entries`` and ``items``), in archive order.
-        public var fields: [Field]
+        package var fields: [Field]
         /// For `NSDictionary` and its subclasses: key and value pairs.
-        public var entries: [Entry]?
+        package var entries: [Entry]?
         /// For `NSArray`, `NSSet` and their subclasses: the elements.
-        public var items: [Node]?
+        package var items: [Node]?
     }
 
     /// A field of an object.
-    public struct Field: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
         /// The key, e.g. `NS.relative`.
-        public var key: String
+        package var key: String
         /// What it holds.
-        public var node: Node
+        package var node: Node
     }
 
     /// A key and value of a dictionary.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The key object (a string in every archive Apple writes).
-        public var key: Node
+        package var key: Node
         /// The value object.
-        public var value: Node
+        package var value: Node
     }
 
     /// Reads an archive (binary or XML, or Network-framework resume data, whose XOR is undone)
     /// and resolves it.
     /// - Throws: ``KeyedArchiveError`` naming the key path at fault.
-    public init(data: Data, options: KeyedArchiveOptions = .default) throws {
+    package init(data: Data, options: KeyedArchiveOptions = .default) throws {
         let obscured = NetworkResumeInfo.isObscured(data)
         try self.init(archive: KeyedArchive(data: obscured ? NetworkResumeInfo.xored(data) : data, options: options))
         self.wasObscured = obscured
@@ -77,7 +77,7 @@ public struct KeyedArchiveTree: Sendable {
     /// Resolves an archive.
     /// - Throws: ``KeyedArchiveError``: a UID out of range, a malformed class, objects nested
     ///   deeper than the limit, each with the key path where it was found.
-    public init(archive: KeyedArchive) throws {
+    package init(archive: KeyedArchive) throws {
         self.archive = archive
         var walker = Walker(archive: archive)
         root = try walker.node(uid: archive.rootUID, keyPath: "$top.\(archive.topKey)")

@@ -5,13 +5,13 @@ import Foundation
 ///
 /// The request object is a list of *items* under numbered keys: item *i* under
 /// `__nsurlrequest_proto_prop_obj_<i>` in the secure layout, under `$<i+3>` in the legacy one,
-/// after three header integers under `$0`, `$1`, `$2`. Every item is kept verbatim in ``items``
+/// after three header integers under `$0`, `$1`, `$2`. Every item is kept verbatim
 /// (inline or by reference, as found); the typed properties read and write the items whose
 /// meaning is known. Named keys (`startTimeoutTime`, `allowedProtocolTypes`, …) are kept in
-/// ``namedFields``, in order, so decoding then encoding loses nothing.
+/// order too, so decoding then encoding loses nothing.
 public struct URLRequestArchive: Sendable, Hashable {
     /// How items are keyed inside the request object.
-    public enum Layout: String, Sendable, Hashable, CaseIterable {
+    package enum Layout: String, Sendable, Hashable, CaseIterable {
         /// `__nsurlrequest_proto_prop_obj_<i>` and `__nsurlrequest_proto_props`: what Apple writes
         /// today, and what iOS 10.0/10.1 wrote although their reader wanted ``legacy``.
         case secure
@@ -20,7 +20,7 @@ public struct URLRequestArchive: Sendable, Hashable {
 
         /// The top key that goes with the layout when converting: `root` for legacy (what the
         /// iOS 10 reader expects), `NSKeyedArchiveRootObjectKey` for secure (what Apple writes).
-        public var defaultTopKey: String {
+        package var defaultTopKey: String {
             switch self {
             case .secure: KeyedArchive.rootObjectKey
             case .legacy: KeyedArchive.rootKey
@@ -43,7 +43,7 @@ public struct URLRequestArchive: Sendable, Hashable {
 
     /// The header entry CFNetwork adds (a base64 property list of header arrays); hidden from
     /// ``headers`` but kept in the archive.
-    public static let hiddenHeaderKey = "__hhaa__"
+    package static let hiddenHeaderKey = "__hhaa__"
     static let secureItemPrefix = "__nsurlrequest_proto_prop_obj_"
     static let securePropertiesKey = "__nsurlrequest_proto_props"
     static let headerKeys = ["$0", "$1", "$2"]
@@ -51,25 +51,25 @@ public struct URLRequestArchive: Sendable, Hashable {
                                 Item.mainDocumentURL, Item.httpMethod, Item.headers, Item.body]
 
     /// The layout the items were found in.
-    public var layout: Layout
+    package var layout: Layout
     /// The archive's top key (`NSKeyedArchiveRootObjectKey` in real blobs, `root` after the mend).
-    public var topKey: String
+    package var topKey: String
     /// The request's class: `NSURLRequest` or `NSMutableURLRequest`.
-    public var className: String
+    package var className: String
     /// The class chain, most derived first.
-    public var classChain: [String]
+    package var classChain: [String]
     /// `$0`: the archive version (2 in every known archive).
-    public var archiveVersion: Int64
+    package var archiveVersion: Int64
     /// `$1`: a number of unconfirmed meaning (9 in every known archive).
-    public var unconfirmedHeaderValue: Int64
+    package var unconfirmedHeaderValue: Int64
     /// `$2`: the item count as written (22 for HTTP requests, 16 otherwise).
-    public var itemCount: Int64
+    package var itemCount: Int64
     /// Every item in order, verbatim: `items[i]` is item *i*.
-    public var items: [ArchivedObject.FieldValue]
+    package var items: [ArchivedObject.FieldValue]
     /// The protocol-properties entry, or `nil` when the key is absent.
-    public var protocolProperties: ArchivedObject.FieldValue?
+    package var protocolProperties: ArchivedObject.FieldValue?
     /// Every other key of the request object, in archive order.
-    public var namedFields: [ArchivedObject.Field]
+    package var namedFields: [ArchivedObject.Field]
 
     /// Decodes a request archive (binary or XML keyed archive).
     /// - Throws: ``KeyedArchiveError`` naming the object and key at fault.
@@ -80,7 +80,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// Decodes a request from a keyed archive, following its top UID.
     /// - Throws: ``KeyedArchiveError/Code/unexpectedClass`` when the root is not an
     ///   `NSURLRequest`, and other ``KeyedArchiveError``s naming the key at fault.
-    public init(archive: KeyedArchive) throws {
+    package init(archive: KeyedArchive) throws {
         try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
     }
 
@@ -90,7 +90,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     ///   - topKey: the top key to archive it under when written stand-alone.
     ///   - keyPath: where the object is, for error messages.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
-    public init(object: ArchivedObject, topKey: String = KeyedArchive.rootObjectKey, keyPath: String) throws {
+    package init(object: ArchivedObject, topKey: String = KeyedArchive.rootObjectKey, keyPath: String) throws {
         let path = keyPath
         guard Self.isRequestClass(object) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(object.className), not an NSURLRequest", keyPath: path)
@@ -115,7 +115,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     ///
     /// Headers with the same name keep the first position and the last value, as setting them
     /// one by one on an `NSMutableURLRequest` would.
-    public init(
+    package init(
         url: URL,
         method: String = "GET",
         headers: [(name: String, value: String)] = [],
@@ -162,7 +162,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// key (`nil`: as read when the layout is unchanged, else ``Layout/defaultTopKey``).
     /// - Throws: ``KeyedArchiveError/Code/keyConflict`` when a named key collides with an item
     ///   key of the layout, ``KeyedArchiveError/Code/unrepresentable`` for malformed items.
-    public func keyedArchive(layout: Layout? = nil, topKey: String? = nil) throws -> KeyedArchive {
+    package func keyedArchive(layout: Layout? = nil, topKey: String? = nil) throws -> KeyedArchive {
         let layout = layout ?? self.layout
         let topKey = topKey ?? (layout == self.layout ? self.topKey : layout.defaultTopKey)
         return try KeyedArchive(encoding: .object(archivedObject(layout: layout)), topKey: topKey)
@@ -172,7 +172,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// archive.
     /// - Throws: ``KeyedArchiveError/Code/keyConflict`` when a named key collides with an item
     ///   key of the layout.
-    public func archivedObject(layout: Layout? = nil) throws -> ArchivedObject {
+    package func archivedObject(layout: Layout? = nil) throws -> ArchivedObject {
         let layout = layout ?? self.layout
         var fields: [ArchivedObject.Field] = [
             .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),
@@ -197,7 +197,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     }
 
     /// The request as a binary keyed archive; see ``keyedArchive(layout:topKey:)``.
-    public func archiveData(layout: Layout? = nil, topKey: String? = nil) throws -> Data {
+    package func archiveData(layout: Layout? = nil, topKey: String? = nil) throws -> Data {
         try keyedArchive(layout: layout, topKey: topKey).data(format: .binary)
     }
 
@@ -283,7 +283,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     }
 
     /// CFNetwork's hidden `__hhaa__` header entry, if present.
-    public var hiddenHeaderArchive: String? {
+    package var hiddenHeaderArchive: String? {
         item(Item.headers)?.dictionaryEntries?.first { $0.key == Self.hiddenHeaderKey }?.value.stringValue
     }
 
@@ -294,13 +294,13 @@ public struct URLRequestArchive: Sendable, Hashable {
     }
 
     /// Whether the request was an `NSMutableURLRequest` (item 0).
-    public var isMutable: Bool {
+    package var isMutable: Bool {
         if case .boolean(let value)? = item(Item.isMutable) { return value }
         return className == "NSMutableURLRequest"
     }
 
     /// The items whose meaning is unconfirmed (5–17 and 21), with their numbers, as stored.
-    public var unconfirmedItems: [(index: Int, value: ArchivedObject.FieldValue)] {
+    package var unconfirmedItems: [(index: Int, value: ArchivedObject.FieldValue)] {
         items.indices.filter { (5...17).contains($0) || $0 == Item.bodyStream || $0 > Item.bodyStream }.map { ($0, items[$0]) }
     }
 

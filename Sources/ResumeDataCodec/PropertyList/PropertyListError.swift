@@ -68,7 +68,7 @@ public struct PropertyListError: Error, Hashable, CustomStringConvertible, Senda
     public var keyPath: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ reason: String, at location: Location = .unknown, keyPath: String? = nil) {
+    package init(_ code: Code, _ reason: String, at location: Location = .unknown, keyPath: String? = nil) {
         self.code = code
         self.reason = reason
         self.location = location
@@ -76,7 +76,7 @@ public struct PropertyListError: Error, Hashable, CustomStringConvertible, Senda
     }
 
     /// The position as a diagnostic prefix: `3:17` or `byte 0x1a4`, or `nil` when unknown.
-    public var locationDescription: String? {
+    package var locationDescription: String? {
         switch location {
         case .unknown: nil
         case .lineColumn(let line, let column): "\(line):\(column)"

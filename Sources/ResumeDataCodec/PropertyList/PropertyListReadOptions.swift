@@ -2,7 +2,7 @@
 /// controls; the defaults are generous for resume data and safe against hostile input.
 public struct PropertyListReadOptions: Sendable, Hashable {
     /// The deepest nesting of arrays, sets and dictionaries accepted. Default 256; values above
-    /// ``depthCeiling`` act as ``depthCeiling``.
+    /// 300 act as 300, the depth every reader stays within so that the stack cannot overflow.
     public var maximumDepth: Int
     /// The largest number of objects (binary) or elements (XML) accepted. Default 4,000,000.
     public var maximumObjectCount: Int
@@ -38,9 +38,9 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     /// debug build on a 512 KiB thread stack (Swift concurrency's on Linux): the binary reader
     /// overflows at about 700 levels and the keyed-archive decoder at about 1000; 300 leaves the
     /// caller more than half the stack.
-    public static let depthCeiling = 300
+    package static let depthCeiling = 300
 
-    /// ``maximumDepth`` capped at ``depthCeiling``: the limit readers apply.
+    /// ``maximumDepth`` capped at `depthCeiling`: the limit readers apply.
     var effectiveMaximumDepth: Int { min(maximumDepth, Self.depthCeiling) }
 
     /// The defaults.

@@ -33,7 +33,7 @@ public enum PropertyListValue: Sendable, Hashable {
 
 extension PropertyListValue {
     /// The short name of the value's type, as `resumetool` prints it (`string`, `integer`, …).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: "string"
         case .integer: "integer"

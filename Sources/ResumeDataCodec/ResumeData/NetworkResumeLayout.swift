@@ -1,5 +1,5 @@
 /// The two layouts of Network-framework resume data (spec §6).
-public enum NetworkResumeLayout: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum NetworkResumeLayout: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// iOS 17.4–18.x: `fileURL` and `tempFileName` in a nested
     /// `NWURLSessionResponseConsumerResumeInfo` under `responseConsumerResumeInfo`.
     case nested
@@ -8,7 +8,7 @@ public enum NetworkResumeLayout: String, Sendable, Hashable, CaseIterable, Custo
     case flat
 
     /// `nested (iOS 17.4–18)` or `flat (iOS 26)`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .nested: "nested (iOS 17.4–18)"
         case .flat: "flat (iOS 26)"

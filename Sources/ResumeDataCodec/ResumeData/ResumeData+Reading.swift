@@ -5,7 +5,9 @@ extension ResumeData {
     static let obscuredMagic: [UInt8] = zip(Array("bplist00".utf8), Array("TedLasso".utf8)).map { $0 ^ $1 }
 
     /// Reads a resume blob in any of the containers of ``ResumeDataContainer``.
-    /// - Parameter options: limits applied to the outer property list.
+    /// - Parameters:
+    ///   - data: the blob's bytes, as saved.
+    ///   - options: limits applied to the outer property list.
     /// - Throws: ``ResumeDataError``: `unreadable` with the position of the fault,
     ///   `not-a-dictionary`, `invalid-archive` (with the key path inside the archive).
     public init(data: Data, options: PropertyListReadOptions = .default) throws {

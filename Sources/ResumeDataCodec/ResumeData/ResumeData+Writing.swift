@@ -8,7 +8,7 @@ extension ResumeData {
     /// - `keyed-archive`: as iOS 12+ writes it: top key `NSKeyedArchiveRootObjectKey` (or the key the
     ///   blob was read with), an `NSMutableDictionary` root, keys in Apple's insertion order.
     /// - `keyed-archive-xml`: the same archive as an XML property list.
-    /// - `nwurlsession`: the Network-framework format of spec §6 (its ``networkLayout``, else flat);
+    /// - `nwurlsession`: the Network-framework format of spec §6 (in the layout it was read in, else flat);
     ///   `nwurlsession-webkit` wraps it as WebKit does. Byte count, info version and byte range have
     ///   no place there and are left out; a validator not in the response is an error.
     ///

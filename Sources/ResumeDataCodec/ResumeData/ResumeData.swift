@@ -34,10 +34,10 @@ public struct ResumeData: Sendable, Hashable {
     public var entries: PropertyListDictionary
     /// For keyed-archive containers, the `$top` key the archive used (Apple writes
     /// `NSKeyedArchiveRootObjectKey`); `nil` means that default.
-    public var archiveTopKey: String?
+    package var archiveTopKey: String?
     /// For blobs read from the Network-framework format, its layout; written back in it (a
     /// blob of another container is written in the ``NetworkResumeLayout/flat`` layout).
-    public var networkLayout: NetworkResumeLayout?
+    package var networkLayout: NetworkResumeLayout?
     /// What reading accepted that strict reading refuses (keys given twice, the last value kept),
     /// with positions and key paths; empty for a blob made here. Not part of the value.
     public internal(set) var readWarnings: [PropertyListError] = []
@@ -160,7 +160,7 @@ public struct ResumeData: Sendable, Hashable {
     }
 
     /// Replaces (or with `nil` removes) one of the archived requests, archived in its own layout.
-    public mutating func setRequest(_ request: URLRequestArchive?, _ kind: RequestKind) throws {
+    package mutating func setRequest(_ request: URLRequestArchive?, _ kind: RequestKind) throws {
         guard let request else {
             entries[kind.key] = nil
             return
@@ -187,7 +187,7 @@ public struct ResumeData: Sendable, Hashable {
     }
 
     /// The entries that have no typed field, in their order.
-    public var otherEntries: PropertyListDictionary {
+    package var otherEntries: PropertyListDictionary {
         var others = PropertyListDictionary()
         for (key, value) in entries where !ResumeDataKey.known.contains(key) { others[key] = value }
         return others

@@ -21,13 +21,13 @@ public enum ResumeDataContainer: String, Sendable, Hashable, CaseIterable, Custo
 
     /// Whether the dictionary is wrapped in an NSKeyedArchiver archive (the classic containers
     /// of iOS 12+; not the Network-framework format, which has no resume dictionary).
-    public var isKeyedArchive: Bool { self == .keyedArchive || self == .keyedArchiveXML }
+    package var isKeyedArchive: Bool { self == .keyedArchive || self == .keyedArchiveXML }
 
     /// Whether this is the Network-framework format, bare or wrapped.
-    public var isNetworkFramework: Bool { self == .networkFramework || self == .networkFrameworkWebKit }
+    package var isNetworkFramework: Bool { self == .networkFramework || self == .networkFrameworkWebKit }
 
     /// The property-list format of the outermost layer.
-    public var propertyListFormat: PropertyListFormat {
+    package var propertyListFormat: PropertyListFormat {
         switch self {
         case .xml, .keyedArchiveXML: .xml
         case .binary, .keyedArchive, .networkFramework, .networkFrameworkWebKit: .binary

@@ -40,14 +40,14 @@ public struct ResumeDataError: Error, Hashable, CustomStringConvertible, Sendabl
     public var location: PropertyListError.Location
 
     /// Creates an error.
-    public init(_ code: Code, _ reason: String, at location: PropertyListError.Location = .unknown) {
+    package init(_ code: Code, _ reason: String, at location: PropertyListError.Location = .unknown) {
         self.code = code
         self.reason = reason
         self.location = location
     }
 
     /// `3:17` or `byte 0x1a4`, when a position is known.
-    public var locationDescription: String? {
+    package var locationDescription: String? {
         PropertyListError(.truncated, "", at: location).locationDescription
     }
 

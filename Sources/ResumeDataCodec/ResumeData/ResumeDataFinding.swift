@@ -79,7 +79,7 @@ public struct ResumeDataFinding: Sendable, Hashable, CustomStringConvertible {
     public var key: String?
 
     /// Creates a finding.
-    public init(_ severity: Severity, _ code: Code, _ message: String, key: String? = nil) {
+    package init(_ severity: Severity, _ code: Code, _ message: String, key: String? = nil) {
         self.severity = severity
         self.code = code
         self.message = message

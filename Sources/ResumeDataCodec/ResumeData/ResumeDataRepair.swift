@@ -83,7 +83,7 @@ extension ResumeData {
     }
 
     /// Whether a temp file name names a file inside the tmp folder: not empty, no `/`, not `.` or `..`.
-    public static func isBareFileName(_ name: String) -> Bool {
+    package static func isBareFileName(_ name: String) -> Bool {
         !name.isEmpty && !name.contains("/") && name != "." && name != ".."
     }
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds resumetool and installs the binary, its man page and its bash, zsh and fish completions.
+#   Scripts/install.sh                      # into /usr/local
+#   PREFIX=$HOME/.local Scripts/install.sh  # elsewhere
+#   DESTDIR=/tmp/stage Scripts/install.sh   # staged, for packaging: files land in $DESTDIR$PREFIX
+# CONFIGURATION=debug reuses a debug build (what CI does to check this script quickly).
+# Any failing step fails the script, so a half-installed tool is never reported as installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix="${PREFIX:-/usr/local}"
+root="${DESTDIR:-}${prefix}"
+configuration="${CONFIGURATION:-release}"
+
+swift build -c "$configuration" --product resumetool
+binary="$(swift build -c "$configuration" --show-bin-path)/resumetool"
+
+# The man page comes from the commands themselves, through swift-argument-parser's plugin, which
+# writes it under .build/plugins; an older page there is removed first so that a failed
+# generation cannot install a stale one.
+rm -rf .build/plugins/GenerateManual
+swift package plugin generate-manual --configuration "$configuration"
+manual="$(find .build/plugins/GenerateManual -name resumetool.1 -print -quit)"
+if [ -z "$manual" ]; then
+    echo "install: the manual plugin wrote no resumetool.1" >&2
+    exit 1
+fi
+
+install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
+    "$root/share/zsh/site-functions" "$root/share/fish/vendor_completions.d"
+install -m 755 "$binary" "$root/bin/resumetool"
+install -m 644 "$manual" "$root/share/man/man1/resumetool.1"
+# The directories bash-completion, zsh and fish look in by default under a prefix.
+"$binary" --generate-completion-script bash >"$root/share/bash-completion/completions/resumetool"
+"$binary" --generate-completion-script zsh >"$root/share/zsh/site-functions/_resumetool"
+"$binary" --generate-completion-script fish >"$root/share/fish/vendor_completions.d/resumetool.fish"
+echo "installed resumetool in $root"
