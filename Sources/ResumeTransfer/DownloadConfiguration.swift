@@ -36,6 +36,12 @@ public struct DownloadConfiguration: Sendable {
     /// The defaults above.
     public init() {}
 
+    // MARK: Data path (issue 13)
+
+    /// Body bytes gathered before one write (a `pwrite` per batch on the I/O thread). Internal:
+    /// the fault-injection tests make it small so that a fault can hit any of many writes.
+    var writeBatchBytes = 1 << 20
+
     var machine: DownloadStateMachine.Configuration {
         var machine = DownloadStateMachine.Configuration()
         machine.maximumRetries = self.maximumRetries

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import Synchronization
 
@@ -286,101 +287,109 @@ public final class DownloadTask: Sendable {
         machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         if Task.isCancelled { return machine.pause() }
-        var request = HTTPClientRequest(url: plan.url)
-        request.method = .GET
-        for field in plan.headers { request.headers.add(name: field.name, value: field.value) }
-        let response: HTTPClientResponse
+        let request: HTTPClient.Request
         do {
-            response = try await client.execute(request, timeout: self.configuration.responseTimeout.timeAmount)
+            var headers = HTTPHeaders()
+            for field in plan.headers { headers.add(name: field.name, value: field.value) }
+            request = try HTTPClient.Request(url: plan.url, method: .GET, headers: headers)
         } catch {
-            if Task.isCancelled { return machine.pause() }
-            let failure = Self.transportError(error)
-            if case .tls = failure { return machine.failedForGood(failure) }
-            return machine.transportFailed(failure)
+            return machine.transportFailed(Self.transportError(error))
         }
+        var settings = ResponseReceiver.Settings()
+        settings.bytesPerSecond = self.configuration.maximumBytesPerSecond
+        settings.batchBytes = max(self.configuration.writeBatchBytes, 1)
+        settings.responseTimeout = self.configuration.responseTimeout.timeAmount
+        let events = ResponseEvent.Queue()
+        let receiver = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
+        // The connection and the receiver share one event loop, so no body buffer changes thread
+        // before it is gathered into a batch.
+        receiver.attach(client.execute(request: request, delegate: receiver, eventLoop: .delegateAndChannel(on: receiver.eventLoop)))
+        return await withTaskCancellationHandler {
+            await self.follow(events, receiver: receiver, machine: &machine, part: part, meter: &meter, writer: writer)
+        } onCancel: {
+            receiver.stop()
+        }
+    }
+
+    /// Feeds one response's events to the machine. Once the machine has decided (a redirect, a
+    /// retry, a failed write), the response is stopped but still followed to its last event, which
+    /// comes after every write for it finished: no write of this response can land after the
+    /// next step (a truncation, a checkpoint, the rename) has begun.
+    private func follow(
+        _ events: ResponseEvent.Queue, receiver: ResponseReceiver,
+        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
+    ) async -> DownloadStateMachine.Action {
         let clock = ContinuousClock()
         let origin = clock.now
-        let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
-        let action = machine.receivedResponse(status: Int(response.status.code), headers: fields, now: .zero)
-        guard case .receiveBody(let offset, let overlap, let restart) = action else {
-            await Self.drain(response.body)
-            return action
+        var decided: DownloadStateMachine.Action?
+        var position: Int64 = 0
+        func decide(_ action: DownloadStateMachine.Action) {
+            decided = action
+            receiver.stop()
         }
-        // An older checkpoint landing after the truncation would describe bytes that are gone.
-        if let error = await writer.drain() { return machine.diskFailed(Self.message(error)) }
-        do {
-            if let restart {
-                if try part.size() > 0 { self.continuation.yield(.restarted) }
-                // First a blob that claims no more than will remain, then the cut: a crash in
-                // between leaves a blob that still tells the truth.
-                try self.writeCheckpoint(restart, part: part)
-                try part.truncate(to: offset)
-            } else {
-                try part.truncate(to: offset)
-            }
-        } catch {
-            return machine.diskFailed(Self.message(error))
-        }
-        // The body starts `overlap` bytes before `offset`: those must repeat the file's own bytes.
-        var position = offset - overlap
-        var unverified = overlap
-        var pacer = self.configuration.maximumBytesPerSecond.map(RatePacer.init(bytesPerSecond:))
-        meter.begin(at: offset)
-        do {
-            for try await buffer in response.body {
-                var skip = 0
-                if unverified > 0 {
-                    let count = Int(min(unverified, Int64(buffer.readableBytes)))
-                    let same = try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
-                        try part.holds(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: position)
+        while let event = await events.next() {
+            switch event {
+            case .head(let status, let fields):
+                guard decided == nil else { continue }
+                let action = machine.receivedResponse(status: status, headers: fields, now: .zero)
+                guard case .receiveBody(let offset, let overlap, let restart) = action else {
+                    decided = action
+                    receiver.discard()
+                    continue
+                }
+                // An older checkpoint landing after the truncation would describe bytes that are gone.
+                if let error = await writer.drain() {
+                    decide(machine.diskFailed(Self.message(error)))
+                    continue
+                }
+                do {
+                    if let restart {
+                        if try part.size() > 0 { self.continuation.yield(.restarted) }
+                        // First a blob that claims no more than will remain, then the cut: a crash in
+                        // between leaves a blob that still tells the truth.
+                        try self.writeCheckpoint(restart, part: part)
                     }
-                    guard same else { return machine.overlapMismatched() }
-                    position += Int64(count)
-                    unverified -= Int64(count)
-                    skip = count
-                    if skip == buffer.readableBytes { continue }
+                    try part.truncate(to: offset)
+                } catch {
+                    decide(machine.diskFailed(Self.message(error)))
+                    continue
                 }
-                try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
-                    try part.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]), at: position)
-                }
-                let count = buffer.readableBytes - skip
-                position += Int64(count)
-                if let wait = pacer?.delay(after: count, now: origin.duration(to: clock.now)) {
-                    try await Task.sleep(for: wait)
-                }
-                let next = machine.wroteBytes(count, now: origin.duration(to: clock.now))
+                position = offset
+                meter.begin(at: offset)
+                // The body starts `overlap` bytes before `offset`: those must repeat the file's own bytes.
+                receiver.accept(at: offset - overlap, verifying: overlap)
+            case .written(let count):
+                guard decided == nil else { continue }
+                position += count
+                let next = machine.wroteBytes(Int(count), now: origin.duration(to: clock.now))
                 meter.update(bytes: position, total: machine.checkpoint.totalLength, continuation: self.continuation)
                 switch next {
                 case .none:
-                    continue
+                    break
                 case .checkpoint(let checkpoint):
-                    if let error = writer.submit(checkpoint) { throw error }
+                    if let error = writer.submit(checkpoint) { decide(machine.diskFailed(Self.message(error))) }
                 default:
-                    return next
+                    decide(next)
+                }
+            case .overlapMismatched:
+                if decided == nil { decided = machine.overlapMismatched() }
+            case .ended:
+                if decided == nil { decided = Task.isCancelled ? machine.pause() : machine.bodyEnded() }
+            case .failed(let error):
+                guard decided == nil else { continue }
+                if Task.isCancelled {
+                    decided = machine.pause()
+                } else if case .disk = error {
+                    decided = machine.diskFailed(Self.message(error))
+                } else if case .tls = error {
+                    decided = machine.failedForGood(error)
+                } else {
+                    decided = machine.transportFailed(error)
                 }
             }
-        } catch let error as DownloadError {
-            return machine.diskFailed(Self.message(error))
-        } catch {
-            if Task.isCancelled { return machine.pause() }
-            return machine.transportFailed(Self.transportError(error))
         }
-        if Task.isCancelled { return machine.pause() }
-        // A body that ended before repeating the bytes it had to repeat proved nothing.
-        if unverified > 0 { return machine.overlapMismatched() }
-        return machine.bodyEnded()
-    }
-
-    /// Reads and drops a small body (redirect, error page) so the connection can be reused;
-    /// a large one is abandoned, which closes the connection.
-    private static func drain(_ body: HTTPClientResponse.Body) async {
-        var seen = 0
-        do {
-            for try await buffer in body {
-                seen += buffer.readableBytes
-                if seen > 64 * 1024 { return }
-            }
-        } catch {}
+        if let decided { return decided }
+        return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection("the response ended without a result"))
     }
 
     /// Verifies the partial file, then moves it into place; nil when all went well.
