@@ -164,10 +164,14 @@ public final class DownloadTask: Sendable {
         let part: PartialFile
         do {
             part = try PartialFile(path: self.partialPath, calls: self.files.calls)
-            if try part.size() < checkpoint.bytesReceived {
+            let size = try part.size()
+            // Finished ranges the partial file does not hold (it was cut, or is another file) are fetched again.
+            checkpoint.finishedRanges = checkpoint.finishedRanges.filter { $0.upperBound <= size }
+            if size < checkpoint.bytesReceived {
                 // The blob promises bytes the file does not have; nothing before them can be trusted either.
                 var fresh = checkpoint
                 fresh.bytesReceived = 0
+                fresh.finishedRanges = []
                 return await self.loop(client: client, part: part, checkpoint: fresh)
             }
         } catch {
@@ -299,13 +303,14 @@ public final class DownloadTask: Sendable {
         settings.bytesPerSecond = self.configuration.maximumBytesPerSecond
         settings.batchBytes = max(self.configuration.writeBatchBytes, 1)
         settings.responseTimeout = self.configuration.responseTimeout.timeAmount
+        if self.configuration.segmentConnections > 1 { settings = self.segmentSettings }
         let events = ResponseEvent.Queue()
         let receiver = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
         // The connection and the receiver share one event loop, so no body buffer changes thread
         // before it is gathered into a batch.
         receiver.attach(client.execute(request: request, delegate: receiver, eventLoop: .delegateAndChannel(on: receiver.eventLoop)))
         return await withTaskCancellationHandler {
-            await self.follow(events, receiver: receiver, machine: &machine, part: part, meter: &meter, writer: writer)
+            await self.follow(events, receiver: receiver, client: client, machine: &machine, part: part, meter: &meter, writer: writer)
         } onCancel: {
             receiver.stop()
         }
@@ -316,7 +321,7 @@ public final class DownloadTask: Sendable {
     /// comes after every write for it finished: no write of this response can land after the
     /// next step (a truncation, a checkpoint, the rename) has begun.
     private func follow(
-        _ events: ResponseEvent.Queue, receiver: ResponseReceiver,
+        _ events: ResponseEvent.Queue, receiver: ResponseReceiver, client: HTTPClient,
         machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         let clock = ContinuousClock()
@@ -327,7 +332,10 @@ public final class DownloadTask: Sendable {
             decided = action
             receiver.stop()
         }
-        while let event = await events.next() {
+        var finished = false
+        while !finished {
+            let (_, event) = await events.next()
+            finished = event.isLast
             switch event {
             case .head(let status, let fields):
                 guard decided == nil else { continue }
@@ -342,17 +350,36 @@ public final class DownloadTask: Sendable {
                     decide(machine.diskFailed(Self.message(error)))
                     continue
                 }
+                let acceptsRanges = status == 206 || fields.value(of: "accept-ranges")?.lowercased().contains("bytes") == true
+                let segments = (self.configuration.segmentConnections > 1 || !machine.checkpoint.finishedRanges.isEmpty) && overlap == 0
+                    ? machine.beginSegments(acceptsRanges: acceptsRanges, now: origin.duration(to: clock.now)) : nil
                 do {
                     if let restart {
                         if try part.size() > 0 { self.continuation.yield(.restarted) }
                         // First a blob that claims no more than will remain, then the cut: a crash in
                         // between leaves a blob that still tells the truth.
                         try self.writeCheckpoint(restart, part: part)
+                        try part.truncate(to: offset)
+                    } else if segments == nil {
+                        if !machine.checkpoint.finishedRanges.isEmpty {
+                            // One stream from the prefix: the cut below removes the other ranges,
+                            // so first a blob that no longer counts them.
+                            try self.writeCheckpoint(machine.dropFinishedRanges(), part: part)
+                        }
+                        try part.truncate(to: offset)
                     }
-                    try part.truncate(to: offset)
+                    // Segments keep the bytes after the prefix: the finished ranges are among them.
                 } catch {
                     decide(machine.diskFailed(Self.message(error)))
                     continue
+                }
+                if let total = segments {
+                    let transfer = SegmentedTransfer(
+                        total: total, client: client, part: part, settings: self.segmentSettings,
+                        connections: self.configuration.segmentConnections,
+                        minimumSplit: max(self.configuration.minimumSegmentBytes, 1),
+                        maximumFailures: self.configuration.maximumRetries, progress: self.continuation)
+                    return await transfer.run(primary: receiver, events: events, machine: &machine, meter: &meter, writer: writer)
                 }
                 position = offset
                 meter.begin(at: offset)
@@ -390,6 +417,19 @@ public final class DownloadTask: Sendable {
         }
         if let decided { return decided }
         return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection("the response ended without a result"))
+    }
+
+    /// Receivers of a segmented download: the memory bound holds whatever the number of
+    /// connections (at most 16 × 512 KiB gathered, one batch in flight each), and `--limit-rate`
+    /// is split between them.
+    private var segmentSettings: ResponseReceiver.Settings {
+        let connections = self.configuration.segmentConnections
+        var settings = ResponseReceiver.Settings()
+        settings.batchBytes = max(min(self.configuration.writeBatchBytes, (8 << 20) / connections), 1)
+        settings.batchesInFlight = connections > 1 ? 1 : settings.batchesInFlight
+        settings.bytesPerSecond = self.configuration.maximumBytesPerSecond.map { max($0 / Int64(connections), 1) }
+        settings.responseTimeout = self.configuration.responseTimeout.timeAmount
+        return settings
     }
 
     /// Verifies the partial file, then moves it into place; nil when all went well.
@@ -529,7 +569,7 @@ public final class DownloadTask: Sendable {
         return .connection(String(describing: error))
     }
 
-    private static func message(_ error: DownloadError) -> String {
+    static func message(_ error: DownloadError) -> String {
         if case .disk(let message) = error { return message }
         return error.description
     }

@@ -18,55 +18,54 @@ enum ResponseEvent: Sendable, Equatable {
 }
 
 extension ResponseEvent {
-    /// Carries a response's events from the event loop to the download loop.
+    /// Carries the events of one or more responses (each tagged with its receiver's number)
+    /// from the event loops to the download loop.
     ///
     /// Unlike `AsyncStream`, waiting here ignores task cancellation: a paused download must still
-    /// see its response's last event, which proves that no write for it is still running before
+    /// see each response's last event, which proves that no write for it is still running before
     /// the pause checkpoint is written and the partial file is let go. That event always comes:
     /// the receiver stops the request when cancelled, and AsyncHTTPClient then reports the error.
     final class Queue: Sendable {
         private struct State {
-            var buffered: [ResponseEvent] = []
-            var waiter: CheckedContinuation<ResponseEvent?, Never>?
-            var finished = false
+            var buffered: [(Int, ResponseEvent)] = []
+            var waiter: CheckedContinuation<(Int, ResponseEvent), Never>?
         }
 
         private let state = Mutex(State())
 
-        func yield(_ event: ResponseEvent) {
-            let waiter = self.state.withLock { state -> CheckedContinuation<ResponseEvent?, Never>? in
-                guard !state.finished else { return nil }
+        func yield(_ event: ResponseEvent, from tag: Int) {
+            let waiter = self.state.withLock { state -> CheckedContinuation<(Int, ResponseEvent), Never>? in
                 if let waiter = state.waiter {
                     state.waiter = nil
                     return waiter
                 }
-                state.buffered.append(event)
+                state.buffered.append((tag, event))
                 return nil
             }
-            waiter?.resume(returning: event)
+            waiter?.resume(returning: (tag, event))
         }
 
-        /// No event follows; ``next()`` returns nil once the buffered ones are taken.
-        func finish() {
-            let waiter = self.state.withLock { state -> CheckedContinuation<ResponseEvent?, Never>? in
-                state.finished = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: nil)
-        }
-
-        /// The next event, waiting for it; nil after the last. One reader at a time.
-        func next() async -> ResponseEvent? {
+        /// The next event and the tag of the receiver it comes from, waiting for it. One reader
+        /// at a time, which must know that another event is coming (a response is still open).
+        func next() async -> (Int, ResponseEvent) {
             await withCheckedContinuation { continuation in
-                let ready = self.state.withLock { state -> ResponseEvent?? in
-                    if !state.buffered.isEmpty { return .some(state.buffered.removeFirst()) }
-                    if state.finished { return .some(nil) }
+                let ready = self.state.withLock { state -> (Int, ResponseEvent)? in
+                    if !state.buffered.isEmpty { return state.buffered.removeFirst() }
                     state.waiter = continuation
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }
             }
+        }
+    }
+}
+
+extension ResponseEvent {
+    /// True for the last event of a response.
+    var isLast: Bool {
+        switch self {
+        case .ended, .failed, .overlapMismatched: return true
+        case .head, .written: return false
         }
     }
 }

@@ -64,7 +64,11 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     let eventLoop: any EventLoop
-    private let part: PartialFile
+    /// Tags this receiver's events in a queue shared with others.
+    let tag: Int
+    /// Let go at the last event: the download may reopen (and lock) the partial file at once,
+    /// while AsyncHTTPClient may keep this delegate a while longer.
+    private var part: PartialFile?
     private let settings: Settings
     private let events: ResponseEvent.Queue
 
@@ -97,10 +101,14 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     private var terminalSent = false
     private var stopRequested: DownloadError?
     private var headTimer: Scheduled<Void>?
+    /// Writes a partial batch when the server goes quiet, so the bytes of a stalled response
+    /// reach the disk (and the progress reports) without waiting for the stall timeout.
+    private var flushTimer: Scheduled<Void>?
 
     /// Events go to `events`; the caller must then ``attach(_:)`` the HTTP task.
-    init(eventLoop: any EventLoop, part: PartialFile, settings: Settings, events: ResponseEvent.Queue) {
+    init(eventLoop: any EventLoop, tag: Int = 0, part: PartialFile, settings: Settings, events: ResponseEvent.Queue) {
         self.eventLoop = eventLoop
+        self.tag = tag
         self.part = part
         self.settings = settings
         self.events = events
@@ -165,6 +173,22 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
         }
     }
 
+    /// Moves the limit down to `proposed`, or to the first byte not yet received when that is
+    /// further; nil when the response is not writing or would keep nothing back. What it gives
+    /// up is then another connection's to fetch.
+    func shrink(to proposed: Int64) async -> Int64? {
+        let promise = self.eventLoop.makePromise(of: Int64?.self)
+        self.eventLoop.execute {
+            guard case .writing = self.mode, let limit = self.limit else { return promise.succeed(nil) }
+            let end = max(proposed, self.position)
+            guard end < limit else { return promise.succeed(nil) }
+            self.limit = end
+            if self.position >= end { self.reachLimit() }
+            promise.succeed(end)
+        }
+        return (try? await promise.futureResult.get()) ?? nil
+    }
+
     /// Stop the response (the bytes received so far are still written); the last event is
     /// ``ResponseEvent/failed(_:)`` with `reason` unless the response had ended already.
     func stop(reason: DownloadError = .cancelled) {
@@ -177,7 +201,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
         self.headTimer?.cancel()
         guard case .waitingForHead = self.mode else { return self.eventLoop.makeSucceededVoidFuture() }
         self.mode = .waitingForDecision(held: [], heldBytes: 0, waiter: nil)
-        self.events.yield(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }))
+        self.events.yield(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }), from: self.tag)
         return self.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -248,6 +272,12 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
             }
             self.pending?.writeImmutableBuffer(slice)
             self.position += Int64(count)
+            if self.flushTimer == nil {
+                self.flushTimer = self.eventLoop.scheduleTask(in: self.settings.flushInterval) {
+                    self.flushTimer = nil
+                    if self.isWriting, NIODeadline.now() - self.lastFlush >= self.settings.flushInterval { self.flush() }
+                }
+            }
         }
         if reachedLimit {
             self.reachLimit()
@@ -297,18 +327,18 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
             return
         }
         self.pending = nil
+        guard let part = self.part else { return }
         let start = self.pendingStart
         let verify = Int(min(self.unverified, Int64(batch.readableBytes)))
         self.unverified -= Int64(verify)
         self.inFlight += 1
-        let part = self.part
         Self.ioThread.runIfActive(eventLoop: self.eventLoop) { () -> WriteOutcome in
             Self.write(batch, at: start, verifying: verify, into: part)
         }.whenComplete { result in
             self.inFlight -= 1
             switch result {
             case .success(.written(let count, let error)):
-                if !self.poisoned, count > 0 { self.events.yield(.written(count)) }
+                if !self.poisoned, count > 0 { self.events.yield(.written(count), from: self.tag) }
                 if let error {
                     self.poisoned = true
                     self.failure = error
@@ -399,17 +429,20 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     private func terminateIfSettled() {
         guard self.httpFinished, self.decided, self.inFlight == 0, !self.terminalSent else { return }
         self.terminalSent = true
+        self.part = nil
+        self.flushTimer?.cancel()
+        self.flushTimer = nil
+        self.headTimer?.cancel()
         if let waiter = self.roomWaiter {
             self.roomWaiter = nil
             waiter.succeed(())
         }
         if self.mismatch {
-            self.events.yield(.overlapMismatched)
+            self.events.yield(.overlapMismatched, from: self.tag)
         } else if let failure = self.failure {
-            self.events.yield(.failed(failure))
+            self.events.yield(.failed(failure), from: self.tag)
         } else {
-            self.events.yield(.ended)
+            self.events.yield(.ended, from: self.tag)
         }
-        self.events.finish()
     }
 }

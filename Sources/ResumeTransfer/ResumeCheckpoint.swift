@@ -24,6 +24,11 @@ enum ResumeCheckpoint {
     /// ignores it.
     static let expectedSHA256Key = "ResumeToolExpectedSHA256"
 
+    /// Our own key (spec §8): the ranges a segmented download (`--connections`) wrote beyond
+    /// `NSURLSessionResumeBytesReceived`, as `FIRST-LAST,…`. Apple's reader ignores it and sees
+    /// the contiguous prefix only, which is true of the partial file's first bytes.
+    static let finishedRangesKey = "ResumeToolFinishedRanges"
+
     /// Headers that describe one connection or one range, never the resource: not carried over.
     private static let dropped: Set<String> = ["range", "if-range", "accept-encoding", "host", "content-length", "connection"]
 
@@ -55,6 +60,10 @@ enum ResumeCheckpoint {
         resume.entityTag = checkpoint.entityTag
         if let sha256 = checkpoint.expectedSHA256 {
             resume.entries[expectedSHA256Key] = .string(sha256)
+        }
+        let beyond = checkpoint.finishedRanges.filter { $0.lowerBound > checkpoint.bytesReceived }
+        if !beyond.isEmpty {
+            resume.entries[finishedRangesKey] = .string(SegmentPlan.format(beyond))
         }
         return resume
     }
@@ -117,7 +126,10 @@ enum ResumeCheckpoint {
             // A Network-framework blob keeps its validators only in the archived response.
             entityTag: resume.effectiveEntityTag,
             lastModified: resume.effectiveServerDownloadDate,
-            expectedSHA256: resume.entries[expectedSHA256Key]?.stringValue.flatMap(normalizedSHA256)
+            expectedSHA256: resume.entries[expectedSHA256Key]?.stringValue.flatMap(normalizedSHA256),
+            // A malformed value is dropped: those bytes are fetched again, which is always safe.
+            finishedRanges: (resume.entries[finishedRangesKey]?.stringValue.flatMap { SegmentPlan.parse($0) } ?? [])
+                .filter { $0.lowerBound > bytes }
         )
         return Decoded(
             checkpoint: checkpoint, tempFileName: resume.tempFileName, localPath: resume.localPath,

@@ -47,6 +47,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Downloads at once (1-64; default 1).")
     var parallel = 1
 
+    @Option(help: "Connections per download (1-16; default 1): a server that serves ranges with a strong ETag is fetched in that many segments at once.")
+    var connections = 1
+
     @Option(help: "Failed attempts in a row before a download fails (0-100; default 5).")
     var retries: Int?
 
@@ -84,6 +87,7 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ValidationError("--sha256 needs 64 hex digits")
         }
         guard (1...64).contains(self.parallel) else { throw ValidationError("--parallel must be 1 to 64") }
+        guard (1...16).contains(self.connections) else { throw ValidationError("--connections must be 1 to 16") }
         if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
         for (name, value) in [("--connect-timeout", self.connectTimeout), ("--stall-timeout", self.stallTimeout)] {
             // Bounded before it becomes a Duration: Duration.seconds(1e300) would trap.
@@ -167,6 +171,7 @@ struct DownloadCommand: AsyncParsableCommand {
     private var downloadConfiguration: DownloadConfiguration {
         var configuration = DownloadConfiguration()
         configuration.maximumConcurrentDownloads = self.parallel
+        configuration.connections = self.connections
         if let retries { configuration.maximumRetries = retries }
         if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }
         if let stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }

@@ -1,0 +1,165 @@
+import Foundation
+import ResumeDataCodec
+import Testing
+
+@testable import ResumeTransfer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private let served = testData(count: 4 << 20, seed: 41)
+private let replacement = testData(count: (4 << 20) - 999, seed: 42)
+
+private func segmented(connections: Int = 4) -> DownloadConfiguration {
+    var configuration = fastConfiguration(retries: 4)
+    configuration.connections = connections
+    configuration.minimumSegmentBytes = 64 << 10
+    return configuration
+}
+
+/// The closed ranges (`bytes=N-M`) the server was asked for.
+private func segmentRequests(_ server: TestServer) -> [TestServer.Request] {
+    server.getRequests.filter { $0.headers["range"].map { !$0.hasSuffix("-") } ?? false }
+}
+
+/// `--connections`: segments fetched at once from the in-process server, against servers that
+/// serve ranges, ignore them, cap connections, or change the file mid-way; and `kill -9` of the
+/// built tool at random moments of a 4-connection download.
+@Suite(.serialized) struct SegmentedDownloadTests {
+    @Test func fourConnectionsFetchSegmentsEachWithIfRange() async throws {
+        try await withServer(served, configuration: segmented()) { server, downloader, directory in
+            // 1 MiB/s per response: one connection alone would take 4 s.
+            server.throttle(bytesPerSecond: 1 << 20)
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            #expect(await task.result() == .completed)
+            #expect(contents(destination) == served)
+            #expect(!exists(destination + ".part") && !exists(destination + ".resume"))
+            let ranged = segmentRequests(server)
+            #expect(ranged.count >= 3)
+            for request in ranged { #expect(request.headers["if-range"] == server.file.etag) }
+            // The first request is the plain one; every segment starts where no other did.
+            #expect(server.getRequests.first?.headers["range"] == nil)
+            let starts = ranged.compactMap { $0.headers["range"]?.dropFirst(6).split(separator: "-").first }
+            #expect(Set(starts).count == starts.count)
+        }
+    }
+
+    @Test func aServerIgnoringRangesGetsOneStream() async throws {
+        try await withServer(served, configuration: segmented()) { server, downloader, directory in
+            server.ignoreRanges()
+            let task = downloader.download(from: server.url, to: directory + "/file.bin")
+            #expect(await task.result() == .completed)
+            #expect(contents(directory + "/file.bin") == served)
+            #expect(server.getRequests.count == 1)
+        }
+    }
+
+    @Test func aServerCappingConnectionsStillGivesTheFile() async throws {
+        try await withServer(served, configuration: segmented()) { server, downloader, directory in
+            server.throttle(bytesPerSecond: 2 << 20)
+            server.capConnections(2)
+            let task = downloader.download(from: server.url, to: directory + "/file.bin")
+            #expect(await task.result() == .completed)
+            #expect(contents(directory + "/file.bin") == served)
+        }
+    }
+
+    @Test func aFileChangedMidDownloadRestartsEverythingFromZero() async throws {
+        var configuration = segmented()
+        configuration.stallTimeout = .seconds(1)
+        try await withServer(served, configuration: configuration) { server, downloader, directory in
+            // The first connection stalls, so its segment is asked for again after the file
+            // changed (once 512 KiB of the others' segments went out): If-Range then fails.
+            server.script([.stallAfter(100_000)])
+            server.throttle(bytesPerSecond: 1 << 20)
+            server.replaceFile(with: replacement, afterSending: 512 << 10)
+            let task = downloader.download(from: server.url, to: directory + "/file.bin")
+            var restarted = false
+            for await case .restarted in task.events { restarted = true }
+            #expect(await task.result() == .completed)
+            #expect(restarted)
+            #expect(contents(directory + "/file.bin") == replacement)
+        }
+    }
+
+    /// Paused mid-way: the blob is Apple resume data counting the contiguous prefix, the other
+    /// finished ranges in its own key and on disk; the next run fetches only what is missing.
+    @Test func pausedSegmentsLeaveAValidBlobAndContinue() async throws {
+        try await withServer(served, configuration: segmented()) { server, downloader, directory in
+            // 256 KiB/s per response: the whole file takes about 4 s over four connections.
+            server.throttle(bytesPerSecond: 256 << 10)
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            try await waitForAtLeast(destination + ".part", 3 << 20)
+            try await Task.sleep(for: .milliseconds(300))
+            let blob = try #require(await task.pause())
+            let resume = try ResumeData(data: blob)
+            let decoded = try ResumeCheckpoint.decode(blob).checkpoint
+            let prefix = try #require(resume.bytesReceived)
+            #expect(prefix == decoded.bytesReceived)
+            #expect(prefix < Int64(served.count))
+            let ranges = decoded.finishedRanges
+            #expect(!ranges.isEmpty)
+            let part = try #require(contents(destination + ".part"))
+            #expect(part.prefix(Int(prefix)) == served.prefix(Int(prefix)))
+            for range in ranges {
+                let bounds = Int(range.lowerBound)..<Int(range.upperBound)
+                #expect(part[bounds] == served[bounds], "range \(range)")
+            }
+            let before = server.getRequests.count
+            server.throttle(bytesPerSecond: nil)
+            let again = downloader.download(from: server.url, to: destination)
+            let state = await again.result()
+            #expect(state == .completed)
+            #expect(contents(destination) == served)
+            // No request of the second run starts inside a range the blob said was finished.
+            for request in server.getRequests.dropFirst(before) {
+                guard let value = request.headers["range"], let start = Int64(value.dropFirst(6).split(separator: "-").first ?? "")
+                else { continue }
+                #expect(!ranges.contains { $0.contains(start) }, "\(value) re-fetches a finished range")
+            }
+        }
+    }
+
+    /// `kill -9` of `resumetool download --connections 4` at random moments: every rerun
+    /// continues every segment, and the end result is the server's file, byte for byte.
+    @Test func sigkillDuringFourConnectionsGivesTheServersFile() async throws {
+        let data = testData(count: 6 << 20, seed: 43)
+        let server = try await TestServer.start(serving: data)
+        defer { Task { await server.stop() } }
+        server.throttle(bytesPerSecond: 1 << 20)
+        server.holdBack(256 << 10)
+        try await withTemporaryDirectory { directory in
+            let arguments = ["download", server.url, "-o", "file.bin", "--quiet", "--connections", "4", "--checkpoint-bytes", "131072"]
+            let destination = directory + "/file.bin"
+            var generator = SystemRandomNumberGenerator()
+            var killed = 0
+            for iteration in 0..<6 {
+                let before = fileSize(destination + ".part")
+                let moment = Duration.milliseconds(Int.random(in: 0...300, using: &generator))
+                let run = try await runToolCapturing(
+                    arguments, in: directory, after: moment, when: { fileSize(destination + ".part") > before })
+                if run.status == nil { killed += 1 }
+                #expect(!exists(destination), "iteration \(iteration): a destination before the end")
+                // What the blob claims is on disk and is the server's.
+                if let blob = contents(destination + ".resume"), let part = contents(destination + ".part") {
+                    let checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
+                    #expect(part.prefix(Int(checkpoint.bytesReceived)) == data.prefix(Int(checkpoint.bytesReceived)))
+                    for range in checkpoint.finishedRanges where Int(range.upperBound) <= part.count {
+                        let bounds = Int(range.lowerBound)..<Int(range.upperBound)
+                        #expect(part[bounds] == data[bounds], "iteration \(iteration): range \(range)")
+                    }
+                }
+            }
+            #expect(killed == 6)
+            server.holdBack(0)
+            server.throttle(bytesPerSecond: nil)
+            #expect(try await runTool(arguments, in: directory) == 0)
+            #expect(contents(destination).map(sha256Hex) == sha256Hex(data))
+            #expect(!exists(destination + ".part"))
+            #expect(!exists(destination + ".resume"))
+        }
+    }
+}
