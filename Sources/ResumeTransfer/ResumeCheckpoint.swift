@@ -5,7 +5,7 @@ import ResumeDataCodec
 ///
 /// The blob is Apple's resume data (an iOS 12+ style keyed archive), so a blob written here can
 /// be handed to `downloadTask(withResumeData:)` on a device, and a device's blob can be finished here.
-enum ResumeCheckpoint {
+package enum ResumeCheckpoint {
     /// A blob read back: the checkpoint and where it says the partial file is.
     struct Decoded: Equatable, Sendable {
         var checkpoint: DownloadCheckpoint
@@ -27,7 +27,7 @@ enum ResumeCheckpoint {
     /// Our own key (spec §8): the ranges a segmented download (`--connections`) wrote beyond
     /// `NSURLSessionResumeBytesReceived`, as `FIRST-LAST,…`. Apple's reader ignores it and sees
     /// the contiguous prefix only, which is true of the partial file's first bytes.
-    static let finishedRangesKey = "ResumeToolFinishedRanges"
+    package static let finishedRangesKey = "ResumeToolFinishedRanges"
 
     /// Headers that describe one connection or one range, never the resource: not carried over.
     private static let dropped: Set<String> = ["range", "if-range", "accept-encoding", "host", "content-length", "connection"]

@@ -162,4 +162,33 @@ private func segmentRequests(_ server: TestServer) -> [TestServer.Request] {
             #expect(!exists(destination + ".resume"))
         }
     }
+
+    /// A segmented download's blob handed to a device: `convert` and `repair` refuse it, naming
+    /// `--trim-partial`, which cuts the partial file to the counted prefix and drops the key.
+    @Test func convertAndRepairForADeviceTrimOrRefuse() async throws {
+        try await withTemporaryDirectory { directory in
+            var checkpoint = DownloadCheckpoint(originalURL: "http://127.0.0.1:1/f", currentURL: "http://127.0.0.1:1/f", bytesReceived: 100, entityTag: "\"e\"")
+            checkpoint.finishedRanges = [500..<1000]
+            try ResumeCheckpoint.encode(checkpoint, partialPath: directory + "/f.part").write(to: URL(fileURLWithPath: directory + "/f.resume"))
+            try served.prefix(1000).write(to: URL(fileURLWithPath: directory + "/f.part"))
+            for command in ["convert", "repair"] {
+                let extra = command == "convert" ? ["--to", "xml"] : []
+                let refused = try await runToolCapturing([command, "f.resume"] + extra + ["-o", "out.plist"], in: directory)
+                #expect(refused.status == 1)
+                #expect(refused.stderr.contains("`resumetool \(command) f.resume --trim-partial PARTIAL-FILE …`"), "\(refused.stderr)")
+                #expect(!exists(directory + "/out.plist"))
+                #expect(fileSize(directory + "/f.part") == 1000)
+            }
+            let short = try await runToolCapturing(["convert", "f.resume", "--to", "xml", "-o", "out.plist", "--trim-partial", "missing.part"], in: directory)
+            #expect(short.status == 1)
+            let trimmed = try await runToolCapturing(["convert", "f.resume", "--to", "xml", "-o", "out.plist", "--trim-partial", "f.part"], in: directory)
+            #expect(trimmed.status == 0, "\(trimmed.stderr)")
+            #expect(contents(directory + "/f.part") == served.prefix(100))
+            let resume = try ResumeData(data: try #require(contents(directory + "/out.plist")))
+            #expect(resume.bytesReceived == 100)
+            #expect(resume.entries[ResumeCheckpoint.finishedRangesKey] == nil)
+            // Our own blob still works: ranges past the cut file are dropped, not trusted.
+            #expect(try ResumeCheckpoint.decode(try #require(contents(directory + "/f.resume"))).checkpoint.finishedRanges == [500..<1000])
+        }
+    }
 }
