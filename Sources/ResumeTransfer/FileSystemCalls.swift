@@ -42,10 +42,6 @@ package struct FileSystemCalls: Sendable {
     package var pwrite: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64) -> Result<Int, Failure>
     package var ftruncate: @Sendable (_ descriptor: Int32, _ length: Int64) -> Result<Void, Failure>
     package var fsync: @Sendable (_ descriptor: Int32) -> Result<Void, Failure>
-    /// Starts writing a range of the file back to the disk without waiting (Linux
-    /// `sync_file_range(SYNC_FILE_RANGE_WRITE)`), so the fsync of the next checkpoint finds little
-    /// left to do. Makes nothing durable: only `fsync` does. Succeeds without effect elsewhere.
-    package var startWriteBack: @Sendable (_ descriptor: Int32, _ offset: Int64, _ length: Int64) -> Result<Void, Failure>
     package var rename: @Sendable (_ from: String, _ to: String) -> Result<Void, Failure>
     package var unlink: @Sendable (_ path: String) -> Result<Void, Failure>
     /// The names in a folder, without `.` and `..`.
@@ -63,8 +59,7 @@ package struct FileSystemCalls: Sendable {
         fsync: @escaping @Sendable (Int32) -> Result<Void, Failure>,
         rename: @escaping @Sendable (String, String) -> Result<Void, Failure>,
         unlink: @escaping @Sendable (String) -> Result<Void, Failure>,
-        listDirectory: @escaping @Sendable (String) -> Result<[String], Failure>,
-        startWriteBack: @escaping @Sendable (Int32, Int64, Int64) -> Result<Void, Failure>
+        listDirectory: @escaping @Sendable (String) -> Result<[String], Failure>
     ) {
         self.open = open
         self.close = close
@@ -78,7 +73,6 @@ package struct FileSystemCalls: Sendable {
         self.rename = rename
         self.unlink = unlink
         self.listDirectory = listDirectory
-        self.startWriteBack = startWriteBack
     }
 
     /// The operating system's calls, retried on `EINTR`.
@@ -132,13 +126,6 @@ package struct FileSystemCalls: Sendable {
                 if name != ".", name != ".." { names.append(name) }
             }
             return .success(names)
-        },
-        startWriteBack: { descriptor, offset, length in
-            #if os(Linux)
-            return check { system_sync_file_range(descriptor, offset, length) }.map { _ in }
-            #else
-            return .success(())
-            #endif
         }
     )
 
@@ -178,17 +165,3 @@ private func system_ftruncate(_ descriptor: Int32, _ length: off_t) -> Int32 { f
 private func system_fsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
 private func system_rename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 private func system_unlink(_ path: String) -> Int32 { unlink(path) }
-#if os(Linux)
-/// glibc declares `sync_file_range` only under `_GNU_SOURCE`, which Swift's Glibc module does not
-/// define, so the function is looked up by name once (it has been in glibc since 2.6).
-private let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
-    guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
-}()
-/// `SYNC_FILE_RANGE_WRITE` from <fcntl.h>: start write-back of dirty pages, do not wait.
-private let syncFileRangeWrite: UInt32 = 2
-private func system_sync_file_range(_ descriptor: Int32, _ offset: Int64, _ length: Int64) -> Int32 {
-    guard let syncFileRange else { return 0 }
-    return syncFileRange(descriptor, offset, length, syncFileRangeWrite)
-}
-#endif

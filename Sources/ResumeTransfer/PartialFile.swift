@@ -128,12 +128,6 @@ final class PartialFile: Sendable {
         return memcmp(mine, theirs, bytes.count) == 0
     }
 
-    /// Starts write-back of `length` bytes at `offset` without waiting (see
-    /// ``FileSystemCalls/startWriteBack``). A hint only: a failure here is reported by the next fsync.
-    func startWriteBack(at offset: Int64, length: Int64) {
-        _ = self.calls.startWriteBack(self.descriptor, offset, length)
-    }
-
     /// `fsync`: after it returns, the bytes written so far survive a crash.
     func sync() throws(DownloadError) {
         if case .failure(let failure) = self.calls.fsync(self.descriptor) { throw FileSystem.error("fsync", self.path, failure) }

@@ -17,7 +17,7 @@ import Glibc
 /// (creation, rename, unlink) after `fsync` of their folder. Symbolic links are not modelled.
 final class FakeFileSystem: Sendable {
     enum Call: Hashable, Sendable {
-        case open, close, fstat, lstat, flock, pread, pwrite, ftruncate, fsync, rename, unlink, list, startWriteBack
+        case open, close, fstat, lstat, flock, pread, pwrite, ftruncate, fsync, rename, unlink, list
     }
 
     /// A rename onto a name ending in `.resume`, seen before it happens: the test checks what
@@ -213,15 +213,6 @@ final class FakeFileSystem: Sendable {
                     guard state.folders.contains(folder) else { return .failure(.init(ENOENT)) }
                     return .success(state.names.keys.filter { ($0 as NSString).deletingLastPathComponent == folder }
                         .map { ($0 as NSString).lastPathComponent })
-                }
-            },
-            startWriteBack: { fd, offset, length in
-                // Write-back started is not write-back finished: nothing becomes durable (only
-                // fsync does), so power loss right after it still loses the bytes.
-                self.perform(.startWriteBack) { state in
-                    guard state.descriptors[fd]?.node != nil else { return .failure(.init(EBADF)) }
-                    guard offset >= 0, length >= 0 else { return .failure(.init(EINVAL)) }
-                    return .success(())
                 }
             }
         )
