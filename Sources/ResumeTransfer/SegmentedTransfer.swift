@@ -106,6 +106,7 @@ struct SegmentedTransfer {
         /// those still working: the server caps connections (as many CDNs do).
         var target = self.connections
         var wroteSomething: Set<Int> = []
+        var refused: Set<Int> = []
 
         func stopAll() {
             for receiver in receivers.values { receiver.stop() }
@@ -164,6 +165,7 @@ struct SegmentedTransfer {
                 case .refused(let error):
                     lastError = error
                     failures += 1
+                    refused.insert(tag)
                     target = max(1, min(target, receivers.count - 1))
                     receiver.discard()
                 }
@@ -186,7 +188,12 @@ struct SegmentedTransfer {
             case .ended, .failed, .overlapMismatched:
                 receivers[tag] = nil
                 registry.remove(tag)
+                let unfinished = (plan.active[tag]?.remaining ?? 0) > 0
                 plan.release(tag)
+                if case .ended = event, unfinished, !wroteSomething.contains(tag), !refused.contains(tag) {
+                    // Ended cleanly without a byte of a segment still missing: no help, like a failure.
+                    failures += 1
+                }
                 if case .failed(let error) = event {
                     if case .disk = error {
                         if outcome == nil { outcome = .failed(error) }
