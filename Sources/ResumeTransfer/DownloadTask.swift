@@ -299,18 +299,15 @@ public final class DownloadTask: Sendable {
         } catch {
             return machine.transportFailed(Self.transportError(error))
         }
-        var settings = ResponseReceiver.Settings()
-        settings.bytesPerSecond = self.configuration.maximumBytesPerSecond
-        settings.batchBytes = max(self.configuration.writeBatchBytes, 1)
-        settings.responseTimeout = self.configuration.responseTimeout.timeAmount
-        if self.configuration.segmentConnections > 1 { settings = self.segmentSettings }
+        let settings = self.receiverSettings
         let events = ResponseEvent.Queue()
         let receiver = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
         // The connection and the receiver share one event loop, so no body buffer changes thread
         // before it is gathered into a batch.
         receiver.attach(client.execute(request: request, delegate: receiver, eventLoop: .delegateAndChannel(on: receiver.eventLoop)))
         return await withTaskCancellationHandler {
-            await self.follow(events, receiver: receiver, client: client, machine: &machine, part: part, meter: &meter, writer: writer)
+            await self.follow(
+                events, receiver: receiver, client: client, settings: settings, machine: &machine, part: part, meter: &meter, writer: writer)
         } onCancel: {
             receiver.stop()
         }
@@ -321,7 +318,7 @@ public final class DownloadTask: Sendable {
     /// comes after every write for it finished: no write of this response can land after the
     /// next step (a truncation, a checkpoint, the rename) has begun.
     private func follow(
-        _ events: ResponseEvent.Queue, receiver: ResponseReceiver, client: HTTPClient,
+        _ events: ResponseEvent.Queue, receiver: ResponseReceiver, client: HTTPClient, settings: ResponseReceiver.Settings,
         machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         let clock = ContinuousClock()
@@ -375,7 +372,7 @@ public final class DownloadTask: Sendable {
                 }
                 if let total = segments {
                     let transfer = SegmentedTransfer(
-                        total: total, client: client, part: part, settings: self.segmentSettings,
+                        total: total, client: client, part: part, settings: settings,
                         connections: self.configuration.segmentConnections,
                         minimumSplit: max(self.configuration.minimumSegmentBytes, 1),
                         maximumFailures: self.configuration.maximumRetries, progress: self.continuation)
@@ -419,15 +416,15 @@ public final class DownloadTask: Sendable {
         return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection("the response ended without a result"))
     }
 
-    /// Receivers of a segmented download: the memory bound holds whatever the number of
-    /// connections (at most 16 × 512 KiB gathered, one batch in flight each), and `--limit-rate`
-    /// is split between them.
-    private var segmentSettings: ResponseReceiver.Settings {
+    /// The settings of one attempt's receivers. With several connections the memory bound holds
+    /// whatever their number (at most 16 × 512 KiB gathered, one batch in flight each); the
+    /// rate limit is one for all of them.
+    private var receiverSettings: ResponseReceiver.Settings {
         let connections = self.configuration.segmentConnections
         var settings = ResponseReceiver.Settings()
         settings.batchBytes = max(min(self.configuration.writeBatchBytes, (8 << 20) / connections), 1)
-        settings.batchesInFlight = connections > 1 ? 1 : settings.batchesInFlight
-        settings.bytesPerSecond = self.configuration.maximumBytesPerSecond.map { max($0 / Int64(connections), 1) }
+        if connections > 1 { settings.batchesInFlight = 1 }
+        settings.rateLimit = self.configuration.maximumBytesPerSecond.map(SharedRatePacer.init(bytesPerSecond:))
         settings.responseTimeout = self.configuration.responseTimeout.timeAmount
         return settings
     }

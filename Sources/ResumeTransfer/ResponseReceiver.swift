@@ -27,8 +27,9 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
         /// A batch smaller than `batchBytes` is written anyway when this long has passed since the
         /// last one, so a slow download still shows progress and reaches its checkpoints.
         var flushInterval: TimeAmount = .milliseconds(100)
-        /// `--limit-rate`: reading pauses so that the body arrives at most this fast.
-        var bytesPerSecond: Int64?
+        /// `--limit-rate`: reading pauses so that the download's bodies (all its connections
+        /// together) arrive at most this fast.
+        var rateLimit: SharedRatePacer?
         /// How long the response head may take.
         var responseTimeout: TimeAmount = .seconds(60)
         /// A body that is not wanted (redirect, error page) is read up to this size so the
@@ -85,8 +86,6 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     private var inFlight = 0
     private var roomWaiter: EventLoopPromise<Void>?
     private var lastFlush = NIODeadline.now()
-    private var pacer: RatePacer?
-    private let origin = NIODeadline.now()
     /// The HTTP side is over: no more body parts will come.
     private var httpFinished = false
     /// The HTTP side ended cleanly (didFinishRequest), not with an error.
@@ -112,7 +111,6 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
         self.part = part
         self.settings = settings
         self.events = events
-        self.pacer = settings.bytesPerSecond.map(RatePacer.init(bytesPerSecond:))
     }
 
     // MARK: calls from the download loop (any thread)
@@ -313,8 +311,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     /// `--limit-rate`: a future that completes when reading may go on, nil when it may at once.
     /// Every body byte counts, the ones held before the loop's answer too.
     private func pace(after count: Int) -> EventLoopFuture<Void>? {
-        let now = NIODeadline.now()
-        guard let delay = self.pacer?.delay(after: count, now: .nanoseconds(Int64(now.uptimeNanoseconds - self.origin.uptimeNanoseconds)))
+        guard let limit = self.settings.rateLimit,
+              let delay = limit.delay(after: count, now: .nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds)))
         else { return nil }
         return self.eventLoop.scheduleTask(in: delay.timeAmount) {}.futureResult
     }

@@ -46,6 +46,26 @@ private func segmentRequests(_ server: TestServer) -> [TestServer.Request] {
         }
     }
 
+    /// `--limit-rate` bounds the download, not each of its connections.
+    @Test func theRateLimitHoldsForAllConnectionsTogether() async throws {
+        var configuration = segmented()
+        configuration.maximumBytesPerSecond = 1 << 20
+        let data = testData(count: 3 << 20, seed: 44)
+        try await withServer(data, configuration: configuration) { server, downloader, directory in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let task = downloader.download(from: server.url, to: directory + "/file.bin")
+            #expect(await task.result() == .completed)
+            let elapsed = clock.now - start
+            #expect(contents(directory + "/file.bin") == data)
+            #expect(segmentRequests(server).count >= 1)
+            // 3 MiB at 1 MiB/s: the first chunk is free, so a little under 3 s; four connections
+            // each at the limit would take under 1 s. The limiter's promise: at most 20 % over.
+            let rate = Double(data.count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) / Double(1 << 20)
+            #expect(rate < 1.2, "\(rate) MiB/s")
+        }
+    }
+
     @Test func aServerIgnoringRangesGetsOneStream() async throws {
         try await withServer(served, configuration: segmented()) { server, downloader, directory in
             server.ignoreRanges()
