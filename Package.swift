@@ -47,6 +47,10 @@ let package = Package(
             dependencies: [
                 "ResumeDataCodec",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The body is received on NIO's event loop and written on a NIOThreadPool thread.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]

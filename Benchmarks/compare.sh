@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every benchmark of issue 7 in one command, then one table of medians and ratios.
 #
-#   Benchmarks/compare.sh            # full: 5 runs each, 10,000 blobs, 1 GiB transfer (about 25 minutes on 2 cores)
+#   Benchmarks/compare.sh            # full: 5 runs each, 10,000 blobs, transfers of 1 GiB (disk), 512 MiB (tmpfs) and 96 MiB (capped)
 #   Benchmarks/compare.sh --quick    # smoke test: 1 run, 200 blobs, 64 MiB transfer, small plists
 #
 # Parts: inspect and start-up (Benchmarks/inspect_bench.py), in-process plist decode/encode
@@ -11,9 +11,9 @@
 # folder under /tmp, removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5 blobs=10000 size_mib=1024 plist=() startup_runs=41
+runs=5 blobs=10000 size_mib=1024 tmpfs_mib=512 capped_mib=96 plist=() startup_runs=41
 if [[ "${1:-}" == "--quick" ]]; then
-    runs=1 blobs=200 size_mib=64 plist=(--quick) startup_runs=5
+    runs=1 blobs=200 size_mib=64 tmpfs_mib=64 capped_mib=32 plist=(--quick) startup_runs=5
 elif [[ $# -gt 0 ]]; then
     echo "usage: Benchmarks/compare.sh [--quick]" >&2
     exit 64
@@ -49,8 +49,17 @@ rm -rf "$work/blobs"
 
 "$benchmark" --runs "$runs" ${plist[@]+"${plist[@]}"} | tee "$work/plist.md"
 
+# Issue 13's three transfer goals, each its own alternating run of every tool: the engine alone
+# (tmpfs, 512 MiB: at most 0.67x curl's time), the real disk durable (at most 0.8x the time of
+# curl -o F && sync F, plus the continue case), and nginx capping each connection at 16 MiB/s
+# (96 MiB: --connections 4 at most 0.35x curl's time, aria2c -x4 beside it).
+python3 Benchmarks/transfer/transfer.py --resumetool "$resumetool" --runs "$runs" --size-mib "$tmpfs_mib" \
+    --scenario tmpfs --skip-continue --only resumetool --only curl --only wget --only aria2c --summary "$summary"
 python3 Benchmarks/transfer/transfer.py --resumetool "$resumetool" --runs "$runs" --size-mib "$size_mib" \
-    --work "$work/transfer" --summary "$summary"
+    --scenario disk --work "$work/transfer" --only resumetool --only curl --only "curl + fsync" --only wget \
+    --only aria2c --summary "$summary"
+python3 Benchmarks/transfer/transfer.py --resumetool "$resumetool" --runs "$runs" --size-mib "$capped_mib" \
+    --scenario capped --summary "$summary"
 
 echo "load after: $(uptime | sed 's/.*load average: //')" >&2
 python3 Benchmarks/summary.py "$summary" "$work/plist.md"

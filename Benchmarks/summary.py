@@ -32,7 +32,7 @@ def main():
             if len(cells) == 6 and cells[4].endswith("×") and cells[0].startswith("("):
                 rows.append((f"plist {cells[0]} ({cells[1]}) vs Foundation", cells[2], cells[3], cells[4],
                              cells[5].replace("≥", "≥")))
-    print("\n### Summary (medians; ratio above 1 means resumetool is better)\n")
+    print("\n### Summary (medians; a time ratio below 1, or a speed ratio above 1, means resumetool is better)\n")
     print("| case | resumetool | other | ratio | goal |")
     print("| --- | ---: | ---: | ---: | --- |")
     for row in rows:

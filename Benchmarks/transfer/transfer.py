@@ -121,6 +121,28 @@ def fresh_tools(resumetool, url, out):
     }
 
 
+SCENARIOS = {
+    # name: (what it measures, the row the goal compares with, the most resumetool's time may be of it)
+    "tmpfs": ("server file and destination on tmpfs (/dev/shm): the engine alone, fsync free", "curl", 0.67),
+    "disk": ("destination on the real disk, every tool durable", "curl + fsync", 0.8),
+    "capped": ("nginx capping each connection at 16 MiB/s (limit_rate 16m)", "curl", 0.35),
+    "default": ("destination under the work folder", "curl", None),
+}
+
+
+def capped_tools(resumetool, url, out):
+    """--connections against a server that caps each connection; aria2c -x4 beside it."""
+    aria = ["aria2c", "--quiet", "--allow-overwrite=true", "--auto-file-renaming=false", "--file-allocation=none",
+            "-d", os.path.dirname(out), "-o", os.path.basename(out)]
+    return {
+        "resumetool --connections 4": ([resumetool, "download", "--quiet", "--connections", "4", "-o", out, url], out),
+        "curl": (["curl", "--silent", "--show-error", "--fail", "-o", out, url], out),
+        "aria2c -x4": (aria + ["-x4", "-s4", "-k1M", url], out),
+        # The memory bound holds whatever the number of connections.
+        "resumetool --connections 16": ([resumetool, "download", "--quiet", "--connections", "16", "-o", out, url], out),
+    }
+
+
 def reference_tools(source, url, out):
     """The ceilings: writing the file without the network, the network without writing, and curl
     paying for durability as resumetool does."""
@@ -166,12 +188,13 @@ def transfer_matrix(tools, order, runs, size, out_dir, verify_source):
 
 
 def make_partial(resumetool, nginx, work, size, slow_after):
-    """Pauses a resumetool download at 90 % (the /slow/ location crawls from there) and keeps the
+    """Pauses a resumetool download at 90 % (with the X-Benchmark-Slow header nginx crawls from there;
+    the URL is the continue's own, since a blob for another URL is set aside) and keeps the
     partial file and blob as the pristine starting point of every continue run."""
     out = os.path.join(work, "continue", "big.bin")
     shutil.rmtree(os.path.dirname(out), ignore_errors=True)  # a finished file would mean nothing to do
     os.makedirs(os.path.dirname(out))
-    process = subprocess.Popen([resumetool, "download", "--quiet", "-o", out, nginx.url("slow/big.bin")],
+    process = subprocess.Popen([resumetool, "download", "--quiet", "-H", "X-Benchmark-Slow: 1", "-o", out, nginx.url("big.bin")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
     while time.time() < deadline:
@@ -281,10 +304,16 @@ def main():
     parser.add_argument("--only", action="append", help="tool names to run (repeatable)")
     parser.add_argument("--summary", help="append JSON lines of the medians here (for compare.sh)")
     parser.add_argument("--baseline", help="another resumetool build, measured as an extra row (before/after a change)")
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="default",
+                        help="tmpfs: run in /dev/shm (engine alone); disk: goal against curl + fsync; "
+                             "capped: nginx at 16 MiB/s per connection, --connections 4 vs curl and aria2c -x4")
     args = parser.parse_args()
 
     size = args.size_mib * MIB
-    work = args.work or tempfile.mkdtemp(prefix="transfer-bench.", dir="/tmp")
+    if args.scenario == "capped":
+        args.skip_continue = True
+    base = "/dev/shm" if args.scenario == "tmpfs" else "/tmp"
+    work = args.work or tempfile.mkdtemp(prefix="transfer-bench.", dir=base)
     os.makedirs(work, exist_ok=True)
     root, prefix, out_dir = (os.path.join(work, n) for n in ("www", "nginx", "out"))
     for d in (root, prefix, out_dir):
@@ -307,15 +336,19 @@ def main():
         url = nginx.url("big.bin")
         out = os.path.join(out_dir, "big.bin")
 
-        tools = fresh_tools(args.resumetool, url, out)
-        if args.baseline:
-            argv = [args.baseline] + tools["resumetool"][0][1:]
-            tools["resumetool (baseline)"] = (argv, out)
-        tools.update(reference_tools(source, url, out))
+        if args.scenario == "capped":
+            url = nginx.url("capped/big.bin")
+            tools = capped_tools(args.resumetool, url, out)
+        else:
+            tools = fresh_tools(args.resumetool, url, out)
+            if args.baseline:
+                argv = [args.baseline] + tools["resumetool"][0][1:]
+                tools["resumetool (baseline)"] = (argv, out)
+            tools.update(reference_tools(source, url, out))
         order = [n for n in tools if not args.only or n in args.only]
         log(f"download {args.size_mib} MiB, {args.runs} rounds, order rotating: {', '.join(order)}")
         fresh = transfer_matrix(tools, order, args.runs, size, out_dir, source)
-        report(fresh, None, None, size, args.runs)
+        report_fresh(fresh, size, args.runs, args.scenario)
         sys.stdout.flush()
 
         cont = None
@@ -330,9 +363,9 @@ def main():
                 reads = partial_reads(args.resumetool, url, out_continue)
 
         if cont:
-            report({}, cont, reads, size, args.runs)
+            report_continue(cont, reads, size)
         if args.summary:
-            write_summary(args.summary, fresh, cont, size)
+            write_summary(args.summary, fresh, cont, size, args.scenario)
     finally:
         if nginx is not None:
             nginx.stop()
@@ -340,30 +373,24 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
 
 
-def report(fresh, cont, reads, size, runs):
-    if fresh:
-        report_fresh(fresh, size, runs)
-    if cont:
-        report_continue(cont, reads, size)
-
-
-def report_fresh(fresh, size, runs):
-    print(f"### Transfer: {size // MIB} MiB over loopback from nginx, {runs} rounds, tools alternating\n")
-    print("| tool | throughput median | min – max | vs curl | peak memory median (max) | goal |")
-    print("| --- | ---: | ---: | ---: | ---: | --- |")
-    curl = statistics.median(fresh["curl"]["wall"]) if "curl" in fresh else None
+def report_fresh(fresh, size, runs, scenario):
+    what, reference, limit = SCENARIOS[scenario]
+    print(f"### Transfer ({scenario}): {size // MIB} MiB from nginx over loopback, {what}; {runs} rounds, tools alternating\n")
+    print(f"| tool | time median | min – max | time vs {reference} | throughput | peak memory median (max) | goal |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    theirs = statistics.median(fresh[reference]["wall"]) if reference in fresh else None
     for name, r in fresh.items():
         med, lo, hi = median_spread(r["wall"])
-        rss = statistics.median(r["rss"])
-        ratio = f"{curl / med:.2f}×" if curl else "–"
+        ratio = f"{med / theirs:.2f}×" if theirs else "–"
         goal = "–"
-        if name == "resumetool" and curl:
-            speed_ok = curl / med >= 1.2
-            mem_ok = max(r["rss"]) <= 64 * MIB
-            goal = (f"≥ 1.2× curl {'met' if speed_ok else '**missed**'}; "
-                    f"≤ 64 MiB {'met' if mem_ok else '**missed**'}")
-        print(f"| {name} | {fmt_rate(size, med)} | {fmt_rate(size, hi)} – {fmt_rate(size, lo)} | {ratio} "
-              f"| {rss / MIB:.1f} MiB ({max(r['rss']) / MIB:.1f}) | {goal} |")
+        if name.startswith("resumetool") and "baseline" not in name:
+            parts = []
+            if limit is not None and theirs and name != "resumetool --connections 16":
+                parts.append(f"≤ {limit}× {reference}: {'met' if med / theirs <= limit else '**missed**'}")
+            parts.append(f"≤ 64 MiB: {'met' if max(r['rss']) <= 64 * MIB else '**missed**'}")
+            goal = "; ".join(parts)
+        print(f"| {name} | {med:.3f} s | {lo:.3f} – {hi:.3f} s | {ratio} | {fmt_rate(size, med)} "
+              f"| {statistics.median(r['rss']) / MIB:.1f} MiB ({max(r['rss']) / MIB:.1f}) | {goal} |")
 
 
 def report_continue(cont, reads, size):
@@ -381,28 +408,31 @@ def report_continue(cont, reads, size):
               f"| {statistics.median(r['wall']):.2f} s | {goal} |")
 
 
-def write_summary(path, fresh, cont, size):
+def write_summary(path, fresh, cont, size, scenario):
+    what, reference, limit = SCENARIOS[scenario]
     rows = []
-    if "resumetool" in fresh:
-        ours = statistics.median(fresh["resumetool"]["wall"])
-        for other in ["curl", "wget", "aria2c"]:
-            if other in fresh:
-                theirs = statistics.median(fresh[other]["wall"])
-                met = theirs / ours >= 1.2 if other == "curl" else None
-                rows.append({"case": f"download {size // MIB} MiB vs {other} (throughput)", "ours": size / ours / 1e9,
-                             "theirs": size / theirs / 1e9, "unit": "GB/s", "ratio": theirs / ours,
-                             "goal": "≥ 1.2×" if other == "curl" else "–", "met": met})
-        peak = max(fresh["resumetool"]["rss"])
-        curl_peak = max(fresh["curl"]["rss"]) if "curl" in fresh else None
-        rows.append({"case": "download: peak memory (max over runs)", "ours": peak / MIB,
-                     "theirs": curl_peak / MIB if curl_peak else None, "unit": "MiB (curl)",
-                     "ratio": None, "goal": "≤ 64 MiB", "met": peak <= 64 * MIB})
+    for name in [n for n in fresh if n.startswith("resumetool") and "baseline" not in n]:
+        ours = statistics.median(fresh[name]["wall"])
+        if reference in fresh and name != "resumetool --connections 16":
+            theirs = statistics.median(fresh[reference]["wall"])
+            rows.append({"case": f"{scenario}: {name} {size // MIB} MiB, time vs {reference}", "ours": ours,
+                         "theirs": theirs, "unit": "s", "ratio": ours / theirs,
+                         "goal": f"≤ {limit}×" if limit else "–", "met": ours / theirs <= limit if limit else None})
+        peak = max(fresh[name]["rss"])
+        rows.append({"case": f"{scenario}: {name} peak memory (max over runs)", "ours": peak / MIB, "theirs": None,
+                     "unit": "MiB", "ratio": None, "goal": "≤ 64 MiB", "met": peak <= 64 * MIB})
+    for other in ["wget", "aria2c", "aria2c -x4"]:
+        if other in fresh and reference in fresh:
+            rows.append({"case": f"{scenario}: {other}, time vs {reference}", "ours": statistics.median(fresh[other]["wall"]),
+                         "theirs": statistics.median(fresh[reference]["wall"]), "unit": "s",
+                         "ratio": statistics.median(fresh[other]["wall"]) / statistics.median(fresh[reference]["wall"]),
+                         "goal": "–", "met": None})
     if cont and "resumetool" in cont:
         ours = statistics.median(cont["resumetool"]["first"])
         theirs = statistics.median(cont["curl"]["first"]) if "curl" in cont else None
         rows.append({"case": "continue 90 %: first byte (vs curl -C -)", "ours": ours * 1000,
                      "theirs": theirs * 1000 if theirs else None, "unit": "ms",
-                     "ratio": theirs / ours if theirs else None, "goal": "< 100 ms", "met": ours < 0.1})
+                     "ratio": ours / theirs if theirs else None, "goal": "< 100 ms", "met": ours < 0.1})
     with open(path, "a") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")

@@ -17,6 +17,9 @@ struct DownloadCheckpoint: Equatable, Sendable {
     /// The SHA-256 (lowercase hex) the finished file must have, as the download was started with.
     /// Kept in the blob under ``ResumeCheckpoint/expectedSHA256Key`` so `recover` checks it too.
     var expectedSHA256: String?
+    /// Ranges written by a segmented download beyond `bytesReceived` (sorted, disjoint), kept in
+    /// the blob under ``ResumeCheckpoint/finishedRangesKey``; flushed like the prefix.
+    var finishedRanges: [Range<Int64>] = []
 
     /// What `If-Range` carries: a strong ETag, else Last-Modified (weak tags cannot be used there).
     var ifRangeValidator: String? {

@@ -39,6 +39,27 @@ public struct DownloadConfiguration: Sendable {
     /// The defaults above.
     public init() {}
 
+    // MARK: Data path (issue 13)
+
+    /// Body bytes gathered before one write (a `pwrite` per batch on the I/O thread). Internal:
+    /// the fault-injection tests make it small so that a fault can hit any of many writes.
+    var writeBatchBytes = 1 << 20
+
+    // MARK: Several connections (issue 13)
+
+    /// Connections one download may use at once (aria2c's `-x`), 1 to 16. With more than one,
+    /// a server that serves ranges of a file with a strong ETag is fetched in that many segments
+    /// at once (each request with `If-Range`), which helps when the server or a CDN caps each
+    /// connection's speed; any other server gets one stream. Checkpoints stay Apple resume data:
+    /// the byte count is the contiguous prefix, the other finished ranges are in an extra key.
+    public var connections = 1
+
+    /// ``connections`` within 1...16.
+    var segmentConnections: Int { min(max(self.connections, 1), 16) }
+    /// A segment is split for an idle connection only when both halves keep at least this many
+    /// bytes. Internal: the tests use small files.
+    var minimumSegmentBytes: Int64 = 1 << 20
+
     var machine: DownloadStateMachine.Configuration {
         var machine = DownloadStateMachine.Configuration()
         machine.maximumRetries = self.maximumRetries

@@ -80,6 +80,9 @@ struct DownloadStateMachine: Sendable {
         /// disk and are kept (those from `start` to `prefix` only once the server's match them).
         case requesting(start: Int64, prefix: Int64)
         case receiving(Progress)
+        /// Several connections fetch segments of a file of `total` bytes (see ``SegmentPlan``);
+        /// the checkpoint holds the prefix and the other finished ranges.
+        case segmented(total: Int64, best: Int64, lastCheckpointBytes: Int64, lastCheckpointTime: Duration)
         case waitingToRetry
         case finishing
         case paused
@@ -101,6 +104,11 @@ struct DownloadStateMachine: Sendable {
     private var claimed: Int64
     /// Set when a 206 could not be trusted, so the next request asks for the whole file.
     private var forceFullRequest = false
+    /// The most bytes segments ever had written of this file: only going past it ends a run of
+    /// failed attempts (an attempt that started over and wrote the same bytes again did not help).
+    private var segmentsBest: Int64 = 0
+    /// The server refused segments (it answered a range with the whole file): one stream from now on.
+    private var segmentsDisabled = false
 
     /// `claimedOnDisk` is what a blob already on disk claims, when it claims more than `checkpoint`.
     init(checkpoint: DownloadCheckpoint, configuration: Configuration = .init(), claimedOnDisk: Int64 = 0) {
@@ -178,6 +186,7 @@ struct DownloadStateMachine: Sendable {
             self.checkpoint.lastModified = lastModified
             self.checkpoint.totalLength = headers.value(of: "content-length").flatMap(Int64.init)
             self.checkpoint.bytesReceived = 0
+            self.checkpoint.finishedRanges = []
             self.forceFullRequest = false
             self.state = .receiving(.init(
                 written: 0, prefix: 0, total: self.checkpoint.totalLength, rangeEnd: nil,
@@ -295,6 +304,9 @@ struct DownloadStateMachine: Sendable {
             break
         case .receiving(let progress):
             self.checkpoint.bytesReceived = progress.written
+        case .segmented:
+            // Every connection stopped: the checkpoint holds what they wrote.
+            break
         default:
             return .none
         }
@@ -328,11 +340,132 @@ struct DownloadStateMachine: Sendable {
         return .none
     }
 
+    // MARK: segments (--connections)
+
+    /// What a segment's response head means.
+    enum SegmentVerdict: Equatable, Sendable {
+        /// Write it; the server sends the bytes up to `end` (exclusive), maybe fewer than asked.
+        case accept(end: Int64)
+        /// The file changed on the server (another validator or length): start over from zero.
+        case changedFile
+        /// Not usable (a redirect, an error, a range ignored); the segment goes to another connection.
+        case refused(DownloadError)
+    }
+
+    /// The response head just accepted (``Action/receiveBody(offset:overlap:restartCheckpoint:)``)
+    /// allows segments: the length is known, the validator is a strong ETag (only that proves,
+    /// through If-Range, that bytes fetched apart belong to one file), and the server serves
+    /// ranges (it answered 206, or said `Accept-Ranges: bytes`). Then the download continues in
+    /// segments of a file of the returned length, reported through ``segmentsAdvanced(prefix:ranges:now:)``.
+    mutating func beginSegments(acceptsRanges: Bool, now: Duration) -> Int64? {
+        guard case .receiving(let progress) = self.state, acceptsRanges, !self.segmentsDisabled,
+              progress.prefix == self.checkpoint.bytesReceived,
+              let total = progress.total, total > 0, TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
+        else { return nil }
+        self.state = .segmented(total: total, best: progress.prefix, lastCheckpointBytes: progress.prefix, lastCheckpointTime: now)
+        return total
+    }
+
+    /// The request for bytes `range` of the file, on the current URL with the caller's headers
+    /// as ``TrustPolicy`` allows them there, and `If-Range` with the strong ETag.
+    func segmentRequest(_ range: Range<Int64>) -> RequestPlan {
+        let own: Set<String> = ["range", "if-range", "accept-encoding"]
+        let caller = self.checkpoint.extraHeaders.filter { !own.contains($0.name.lowercased()) }
+        var headers = TrustPolicy.headers(caller, to: self.checkpoint.currentURL, startedAt: self.checkpoint.originalURL)
+        headers.append(HTTPField(name: "Accept-Encoding", value: "identity"))
+        headers.append(HTTPField(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound - 1)"))
+        if let tag = self.checkpoint.entityTag { headers.append(HTTPField(name: "If-Range", value: tag)) }
+        return RequestPlan(url: self.checkpoint.currentURL, headers: headers, offset: range.lowerBound)
+    }
+
+    /// Judges the head of a response to ``segmentRequest(_:)`` for `range`. Every number in it
+    /// is the server's, checked before use.
+    func judgeSegment(status: Int, headers: [HTTPField], range: Range<Int64>) -> SegmentVerdict {
+        guard case .segmented(let total, _, _, _) = self.state else { return .refused(.cancelled) }
+        let etag = headers.value(of: "etag")
+        switch status {
+        case 206:
+            guard let known = self.checkpoint.entityTag, etag == known else { return .changedFile }
+            guard let answer = ContentRange(headers.value(of: "content-range") ?? ""), let end = answer.exclusiveEnd,
+                  let length = answer.length
+            else { return .refused(.invalidContentRange) }
+            if let stated = answer.total, stated != total { return .changedFile }
+            guard answer.start == range.lowerBound, end > range.lowerBound else { return .refused(.invalidContentRange) }
+            if let stated = headers.value(of: "content-length") {
+                guard let count = Int64(stated), count == length else { return .refused(.invalidContentRange) }
+            }
+            return .accept(end: min(end, range.upperBound))
+        case 200:
+            // If-Range failed (another file), or this server ignores Range after all.
+            if let known = self.checkpoint.entityTag, etag != known { return .changedFile }
+            if let stated = headers.value(of: "content-length"), Int64(stated) != total { return .changedFile }
+            return .refused(.unexpectedStatus(200))
+        case 416:
+            return .changedFile
+        default:
+            return .refused(.unexpectedStatus(status))
+        }
+    }
+
+    /// The segments wrote more: the checkpoint holds `prefix` and `ranges` (beyond it). Returns
+    /// ``Action/checkpoint(_:)`` when one is due, else ``Action/none``.
+    mutating func segmentsAdvanced(prefix: Int64, ranges: [Range<Int64>], now: Duration) -> Action {
+        guard case .segmented(let total, let best, let lastBytes, let lastTime) = self.state else { return .none }
+        self.checkpoint.bytesReceived = prefix
+        self.checkpoint.finishedRanges = ranges
+        let done = ranges.reduce(prefix) { $0 + Int64($1.count) }
+        // Progress past the best so far ends a run of failed attempts.
+        if done > self.segmentsBest {
+            self.attempts = 0
+            self.segmentsBest = done
+        }
+        self.furthest = max(self.furthest, prefix)
+        let dueBySize = done - lastBytes >= self.configuration.checkpointBytes
+        let dueByTime = now - lastTime >= self.configuration.checkpointInterval && done > lastBytes
+        if dueBySize || dueByTime {
+            self.state = .segmented(total: total, best: max(best, done), lastCheckpointBytes: done, lastCheckpointTime: now)
+            return .checkpoint(self.handOut(self.checkpoint))
+        }
+        self.state = .segmented(total: total, best: max(best, done), lastCheckpointBytes: lastBytes, lastCheckpointTime: lastTime)
+        return .none
+    }
+
+    /// Every segment is written: verify and move into place.
+    mutating func segmentsFinished() -> Action {
+        guard case .segmented(let total, _, _, _) = self.state else { return .none }
+        self.checkpoint.bytesReceived = total
+        self.checkpoint.finishedRanges = []
+        self.checkpoint.totalLength = total
+        self.state = .finishing
+        return .finish(length: total, checkpoint: self.checkpoint)
+    }
+
+    /// A segment's answer showed another file: nothing written can be kept.
+    mutating func segmentsSawAnotherFile() -> Action {
+        guard case .segmented = self.state else { return .none }
+        self.checkpoint.bytesReceived = 0
+        self.checkpoint.finishedRanges = []
+        self.segmentsBest = 0
+        return self.startOverFromScratch()
+    }
+
+    /// The server answered a segment's range with the whole file: later attempts use one stream.
+    mutating func disableSegments() {
+        self.segmentsDisabled = true
+    }
+
+    /// The checkpoint without the extra ranges, for a response that continues in one stream
+    /// from the prefix and cuts the file there: it must be written before the cut.
+    mutating func dropFinishedRanges() -> DownloadCheckpoint {
+        self.checkpoint.finishedRanges = []
+        return self.handOut(self.checkpoint)
+    }
+
     mutating func pause() -> Action {
         switch self.state {
         case .receiving(let progress):
             self.checkpoint.bytesReceived = progress.written
-        case .idle, .requesting, .waitingToRetry:
+        case .idle, .requesting, .waitingToRetry, .segmented:
             break
         case .finishing, .paused, .done, .failed:
             return .none

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import Synchronization
 
@@ -172,10 +173,14 @@ public final class DownloadTask: Sendable {
         let part: PartialFile
         do {
             part = try PartialFile(path: self.partialPath, calls: self.files.calls)
-            if try part.size() < checkpoint.bytesReceived {
+            let size = try part.size()
+            // Finished ranges the partial file does not hold (it was cut, or is another file) are fetched again.
+            checkpoint.finishedRanges = checkpoint.finishedRanges.filter { $0.upperBound <= size }
+            if size < checkpoint.bytesReceived {
                 // The blob promises bytes the file does not have; nothing before them can be trusted either.
                 var fresh = checkpoint
                 fresh.bytesReceived = 0
+                fresh.finishedRanges = []
                 return await self.loop(clients: clients, part: part, checkpoint: fresh)
             }
         } catch {
@@ -291,104 +296,144 @@ public final class DownloadTask: Sendable {
         machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         if Task.isCancelled { return machine.pause() }
-        var request = HTTPClientRequest(url: plan.url)
-        request.method = .GET
-        for field in plan.headers { request.headers.add(name: field.name, value: field.value) }
-        let response: HTTPClientResponse
+        let request: HTTPClient.Request
         do {
-            response = try await clients.client(for: plan.url).execute(request, timeout: self.configuration.responseTimeout.timeAmount)
+            var headers = HTTPHeaders()
+            for field in plan.headers { headers.add(name: field.name, value: field.value) }
+            request = try HTTPClient.Request(url: plan.url, method: .GET, headers: headers)
         } catch {
-            if Task.isCancelled { return machine.pause() }
-            let failure = Self.transportError(error)
-            switch failure {
-            case .tls, .invalidProxy: return machine.failedForGood(failure)
-            default: break
-            }
-            return machine.transportFailed(failure)
+            return machine.transportFailed(Self.transportError(error))
         }
+        // The client for this request's proxy route (ProxySettings decides per URL).
+        let client = clients.client(for: plan.url)
+        let settings = self.receiverSettings
+        let events = ResponseEvent.Queue()
+        let receiver = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
+        // The connection and the receiver share one event loop, so no body buffer changes thread
+        // before it is gathered into a batch.
+        receiver.attach(client.execute(request: request, delegate: receiver, eventLoop: .delegateAndChannel(on: receiver.eventLoop)))
+        return await withTaskCancellationHandler {
+            await self.follow(
+                events, receiver: receiver, client: client, settings: settings, machine: &machine, part: part, meter: &meter, writer: writer)
+        } onCancel: {
+            receiver.stop()
+        }
+    }
+
+    /// Feeds one response's events to the machine. Once the machine has decided (a redirect, a
+    /// retry, a failed write), the response is stopped but still followed to its last event, which
+    /// comes after every write for it finished: no write of this response can land after the
+    /// next step (a truncation, a checkpoint, the rename) has begun.
+    private func follow(
+        _ events: ResponseEvent.Queue, receiver: ResponseReceiver, client: HTTPClient, settings: ResponseReceiver.Settings,
+        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
+    ) async -> DownloadStateMachine.Action {
         let clock = ContinuousClock()
         let origin = clock.now
-        let fields = response.headers.map { HTTPField(name: $0.name, value: $0.value) }
-        let action = machine.receivedResponse(status: Int(response.status.code), headers: fields, now: .zero)
-        guard case .receiveBody(let offset, let overlap, let restart) = action else {
-            await Self.drain(response.body)
-            return action
+        var decided: DownloadStateMachine.Action?
+        var position: Int64 = 0
+        func decide(_ action: DownloadStateMachine.Action) {
+            decided = action
+            receiver.stop()
         }
-        // An older checkpoint landing after the truncation would describe bytes that are gone.
-        if let error = await writer.drain() { return machine.diskFailed(Self.message(error)) }
-        do {
-            if let restart {
-                if try part.size() > 0 { self.continuation.yield(.restarted) }
-                // First a blob that claims no more than will remain, then the cut: a crash in
-                // between leaves a blob that still tells the truth.
-                try self.writeCheckpoint(restart, part: part)
-                try part.truncate(to: offset)
-            } else {
-                try part.truncate(to: offset)
-            }
-        } catch {
-            return machine.diskFailed(Self.message(error))
-        }
-        // The body starts `overlap` bytes before `offset`: those must repeat the file's own bytes.
-        var position = offset - overlap
-        var unverified = overlap
-        var pacer = self.configuration.maximumBytesPerSecond.map(RatePacer.init(bytesPerSecond:))
-        meter.begin(at: offset)
-        do {
-            for try await buffer in response.body {
-                var skip = 0
-                if unverified > 0 {
-                    let count = Int(min(unverified, Int64(buffer.readableBytes)))
-                    let same = try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
-                        try part.holds(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: position)
+        var finished = false
+        while !finished {
+            let (_, event) = await events.next()
+            finished = event.isLast
+            switch event {
+            case .head(let status, let fields):
+                guard decided == nil else { continue }
+                let action = machine.receivedResponse(status: status, headers: fields, now: .zero)
+                guard case .receiveBody(let offset, let overlap, let restart) = action else {
+                    decided = action
+                    receiver.discard()
+                    continue
+                }
+                // An older checkpoint landing after the truncation would describe bytes that are gone.
+                if let error = await writer.drain() {
+                    decide(machine.diskFailed(Self.message(error)))
+                    continue
+                }
+                let acceptsRanges = status == 206 || fields.value(of: "accept-ranges")?.lowercased().contains("bytes") == true
+                let segments = (self.configuration.segmentConnections > 1 || !machine.checkpoint.finishedRanges.isEmpty) && overlap == 0
+                    ? machine.beginSegments(acceptsRanges: acceptsRanges, now: origin.duration(to: clock.now)) : nil
+                do {
+                    if let restart {
+                        if try part.size() > 0 { self.continuation.yield(.restarted) }
+                        // First a blob that claims no more than will remain, then the cut: a crash in
+                        // between leaves a blob that still tells the truth.
+                        try self.writeCheckpoint(restart, part: part)
+                        try part.truncate(to: offset)
+                    } else if segments == nil {
+                        if !machine.checkpoint.finishedRanges.isEmpty {
+                            // One stream from the prefix: the cut below removes the other ranges,
+                            // so first a blob that no longer counts them.
+                            try self.writeCheckpoint(machine.dropFinishedRanges(), part: part)
+                        }
+                        try part.truncate(to: offset)
                     }
-                    guard same else { return machine.overlapMismatched() }
-                    position += Int64(count)
-                    unverified -= Int64(count)
-                    skip = count
-                    if skip == buffer.readableBytes { continue }
+                    // Segments keep the bytes after the prefix: the finished ranges are among them.
+                } catch {
+                    decide(machine.diskFailed(Self.message(error)))
+                    continue
                 }
-                try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
-                    try part.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]), at: position)
+                if let total = segments {
+                    let transfer = SegmentedTransfer(
+                        total: total, client: client, part: part, settings: settings,
+                        connections: self.configuration.segmentConnections,
+                        minimumSplit: max(self.configuration.minimumSegmentBytes, 1),
+                        maximumFailures: self.configuration.maximumRetries, progress: self.continuation)
+                    return await transfer.run(primary: receiver, events: events, machine: &machine, meter: &meter, writer: writer)
                 }
-                let count = buffer.readableBytes - skip
-                position += Int64(count)
-                if let wait = pacer?.delay(after: count, now: origin.duration(to: clock.now)) {
-                    try await Task.sleep(for: wait)
-                }
-                let next = machine.wroteBytes(count, now: origin.duration(to: clock.now))
+                position = offset
+                meter.begin(at: offset)
+                // The body starts `overlap` bytes before `offset`: those must repeat the file's own bytes.
+                receiver.accept(at: offset - overlap, verifying: overlap)
+            case .written(let count):
+                guard decided == nil else { continue }
+                position += count
+                let next = machine.wroteBytes(Int(count), now: origin.duration(to: clock.now))
                 meter.update(bytes: position, total: machine.checkpoint.totalLength, continuation: self.continuation)
                 switch next {
                 case .none:
-                    continue
+                    break
                 case .checkpoint(let checkpoint):
-                    if let error = writer.submit(checkpoint) { throw error }
+                    if let error = writer.submit(checkpoint) { decide(machine.diskFailed(Self.message(error))) }
                 default:
-                    return next
+                    decide(next)
+                }
+            case .overlapMismatched:
+                if decided == nil { decided = machine.overlapMismatched() }
+            case .ended:
+                if decided == nil { decided = Task.isCancelled ? machine.pause() : machine.bodyEnded() }
+            case .failed(let error):
+                guard decided == nil else { continue }
+                if Task.isCancelled {
+                    decided = machine.pause()
+                } else if case .disk = error {
+                    decided = machine.diskFailed(Self.message(error))
+                } else if error.isFinal {
+                    decided = machine.failedForGood(error)
+                } else {
+                    decided = machine.transportFailed(error)
                 }
             }
-        } catch let error as DownloadError {
-            return machine.diskFailed(Self.message(error))
-        } catch {
-            if Task.isCancelled { return machine.pause() }
-            return machine.transportFailed(Self.transportError(error))
         }
-        if Task.isCancelled { return machine.pause() }
-        // A body that ended before repeating the bytes it had to repeat proved nothing.
-        if unverified > 0 { return machine.overlapMismatched() }
-        return machine.bodyEnded()
+        if let decided { return decided }
+        return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection("the response ended without a result"))
     }
 
-    /// Reads and drops a small body (redirect, error page) so the connection can be reused;
-    /// a large one is abandoned, which closes the connection.
-    private static func drain(_ body: HTTPClientResponse.Body) async {
-        var seen = 0
-        do {
-            for try await buffer in body {
-                seen += buffer.readableBytes
-                if seen > 64 * 1024 { return }
-            }
-        } catch {}
+    /// The settings of one attempt's receivers. With several connections the memory bound holds
+    /// whatever their number (at most 16 × 512 KiB gathered, one batch in flight each); the
+    /// rate limit is one for all of them.
+    private var receiverSettings: ResponseReceiver.Settings {
+        let connections = self.configuration.segmentConnections
+        var settings = ResponseReceiver.Settings()
+        settings.batchBytes = max(min(self.configuration.writeBatchBytes, (8 << 20) / connections), 1)
+        if connections > 1 { settings.batchesInFlight = 1 }
+        settings.rateLimit = self.configuration.maximumBytesPerSecond.map(SharedRatePacer.init(bytesPerSecond:))
+        settings.responseTimeout = self.configuration.responseTimeout.timeAmount
+        return settings
     }
 
     /// Verifies the partial file, then moves it into place; nil when all went well.
@@ -532,7 +577,7 @@ public final class DownloadTask: Sendable {
         return .connection(String(describing: error))
     }
 
-    private static func message(_ error: DownloadError) -> String {
+    static func message(_ error: DownloadError) -> String {
         if case .disk(let message) = error { return message }
         return error.description
     }

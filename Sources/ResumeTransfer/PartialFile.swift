@@ -89,6 +89,13 @@ final class PartialFile: Sendable {
     /// Writes all of `bytes` at `offset` (`pwrite`, repeated for short writes).
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
         var done = 0
+        try self.write(bytes, at: offset, progress: &done)
+    }
+
+    /// ``write(_:at:)`` that leaves in `done` how many bytes were written, also when it throws
+    /// (a short write followed by a failure, as a full disk gives).
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64, progress done: inout Int) throws(DownloadError) {
+        done = 0
         while done < bytes.count {
             switch self.calls.pwrite(self.descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]), offset + Int64(done)) {
             case .success(let count) where count > 0: done += count

@@ -5,7 +5,7 @@ import ResumeDataCodec
 ///
 /// The blob is Apple's resume data (an iOS 12+ style keyed archive), so a blob written here can
 /// be handed to `downloadTask(withResumeData:)` on a device, and a device's blob can be finished here.
-enum ResumeCheckpoint {
+package enum ResumeCheckpoint {
     /// A blob read back: the checkpoint and where it says the partial file is.
     struct Decoded: Equatable, Sendable {
         var checkpoint: DownloadCheckpoint
@@ -23,6 +23,11 @@ enum ResumeCheckpoint {
     /// Our own key (spec §8): the expected SHA-256 the download was started with. Apple's reader
     /// ignores it.
     static let expectedSHA256Key = "ResumeToolExpectedSHA256"
+
+    /// Our own key (spec §8): the ranges a segmented download (`--connections`) wrote beyond
+    /// `NSURLSessionResumeBytesReceived`, as `FIRST-LAST,…`. Apple's reader ignores it and sees
+    /// the contiguous prefix only, which is true of the partial file's first bytes.
+    package static let finishedRangesKey = "ResumeToolFinishedRanges"
 
     /// Headers that describe one connection or one range, never the resource: not carried over.
     private static let dropped: Set<String> = ["range", "if-range", "accept-encoding", "host", "content-length", "connection"]
@@ -55,6 +60,10 @@ enum ResumeCheckpoint {
         resume.entityTag = checkpoint.entityTag
         if let sha256 = checkpoint.expectedSHA256 {
             resume.entries[expectedSHA256Key] = .string(sha256)
+        }
+        let beyond = checkpoint.finishedRanges.filter { $0.lowerBound > checkpoint.bytesReceived }
+        if !beyond.isEmpty {
+            resume.entries[finishedRangesKey] = .string(SegmentPlan.format(beyond))
         }
         return resume
     }
@@ -118,7 +127,10 @@ enum ResumeCheckpoint {
             // A Network-framework blob keeps its validators only in the archived response.
             entityTag: resume.effectiveEntityTag,
             lastModified: resume.effectiveServerDownloadDate,
-            expectedSHA256: resume.entries[expectedSHA256Key]?.stringValue.flatMap(normalizedSHA256)
+            expectedSHA256: resume.entries[expectedSHA256Key]?.stringValue.flatMap(normalizedSHA256),
+            // A malformed value is dropped: those bytes are fetched again, which is always safe.
+            finishedRanges: (resume.entries[finishedRangesKey]?.stringValue.flatMap { SegmentPlan.parse($0) } ?? [])
+                .filter { $0.lowerBound > bytes }
         )
         return Decoded(
             checkpoint: checkpoint, tempFileName: resume.tempFileName, localPath: resume.localPath,

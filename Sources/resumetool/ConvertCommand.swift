@@ -25,13 +25,19 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")
     var output: String?
 
+    @Option(help: ArgumentHelp(
+        "For a segmented download's blob (download --connections): cut this partial file to the bytes the blob counts first, so a device cannot append after the other segments.",
+        valueName: "FILE"))
+    var trimPartial: String?
+
     @OptionGroup var reading: StrictReading
 
     func run() throws {
         try reportingDiagnostics {
             let input = try BlobFile(blob, options: reading.options)
             input.emitWarnings()
-            try BlobFile.write(input.resume, as: to, to: OutputFile(output))
+            let resume = try SegmentedBlob.forDevice(input.resume, file: input.input.displayName, trimming: self.trimPartial, command: "convert")
+            try BlobFile.write(resume, as: to, to: OutputFile(output))
         }
     }
 }

@@ -48,6 +48,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Downloads at once (1-64).")
     var parallel = 1
 
+    @Option(help: "Connections per download (1-16): a server that serves ranges with a strong ETag is fetched in that many segments at once.")
+    var connections = 1
+
     @Option(help: "Expected SHA-256 of the file, in hex (one URL only); a mismatch fails and nothing is kept.")
     var sha256: String?
 
@@ -60,6 +63,7 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ValidationError("--sha256 needs 64 hex digits")
         }
         guard (1...64).contains(self.parallel) else { throw ValidationError("--parallel must be 1 to 64") }
+        guard (1...16).contains(self.connections) else { throw ValidationError("--connections must be 1 to 16") }
         for header in self.headers {
             if case .failure(let error) = HeaderArgument.parse(header) { throw ValidationError("-H: \(error)") }
         }
@@ -101,7 +105,9 @@ struct DownloadCommand: AsyncParsableCommand {
             }
         }
 
-        let downloader = Downloader(configuration: try self.transfer.configuration(parallel: self.parallel))
+        var configuration = try self.transfer.configuration(parallel: self.parallel)
+        configuration.connections = self.connections
+        let downloader = Downloader(configuration: configuration)
         var fields = self.headers.compactMap { try? HeaderArgument.parse($0).get() }
         if let userAgent { fields.append(HTTPField(name: "User-Agent", value: userAgent)) }
         var names = DownloadNames()

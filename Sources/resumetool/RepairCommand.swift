@@ -30,15 +30,21 @@ struct RepairCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")
     var output: String?
 
+    @Option(help: ArgumentHelp(
+        "For a segmented download's blob (download --connections): cut this partial file to the bytes the blob counts first, so a device cannot append after the other segments.",
+        valueName: "FILE"))
+    var trimPartial: String?
+
     @OptionGroup var reading: StrictReading
 
     func run() throws {
         try reportingDiagnostics {
             let input = try BlobFile(blob, options: reading.options)
             input.emitWarnings()
+            let resume = try SegmentedBlob.forDevice(input.resume, file: input.input.displayName, trimming: self.trimPartial, command: "repair")
             let repaired: (resume: ResumeData, changes: [String])
             do {
-                repaired = try target.map { try input.resume.repaired(for: $0) } ?? input.resume.repairedInPlace()
+                repaired = try target.map { try resume.repaired(for: $0) } ?? resume.repairedInPlace()
             } catch {
                 throw Diagnostic(file: input.input.displayName, message: "\(error)")
             }

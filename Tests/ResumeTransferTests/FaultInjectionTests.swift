@@ -18,6 +18,8 @@ private let served = testData(count: 200_000, seed: 21)
     private func configuration() -> DownloadConfiguration {
         var configuration = fastConfiguration(retries: 2)
         configuration.checkpointBytes = 16 << 10
+        // Many writes, so that power loss and faults land between them too.
+        configuration.writeBatchBytes = 8 << 10
         return configuration
     }
 

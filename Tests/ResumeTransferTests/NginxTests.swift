@@ -15,6 +15,29 @@ import Testing
         }
     }
 
+    /// `--connections 4` against nginx capping each connection: segments with If-Range, the
+    /// file byte for byte; paused mid-way and continued, every segment goes on.
+    @Test func fourConnectionsFetchSegmentsAndContinueAfterAPause() async throws {
+        try await withNginx { nginx, directory in
+            try publish(Self.medium, as: "file.bin", in: nginx.root, modified: Date(timeIntervalSince1970: 1_700_000_000))
+            var configuration = fastConfiguration()
+            configuration.connections = 4
+            configuration.minimumSegmentBytes = 256 << 10
+            try await withDownloader(configuration) { downloader in
+                let destination = directory + "/file.bin"
+                let first = downloader.download(from: nginx.url("capped/file.bin"), to: destination)
+                try await waitForAtLeast(destination + ".part", 8 << 20)
+                let blob = try #require(await first.pause())
+                let paused = try ResumeCheckpoint.decode(blob).checkpoint
+                #expect(paused.bytesReceived < Int64(Self.medium.count))
+                #expect(!paused.finishedRanges.isEmpty)
+                let second = downloader.download(from: nginx.url("capped/file.bin"), to: destination, expectedSHA256: sha256Hex(Self.medium))
+                #expect(await second.result() == .completed)
+                #expect(contents(destination).map(sha256Hex) == sha256Hex(Self.medium))
+            }
+        }
+    }
+
     static func bigDownloads(_ nginx: Nginx, _ directory: String, _ downloader: Downloader) async throws {
         do {
             let whole = directory + "/whole.bin"

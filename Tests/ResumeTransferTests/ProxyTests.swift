@@ -32,8 +32,9 @@ import Testing
                 ["download", unresolvable(server), "-o", "out.bin", "--proxy", proxy.url, "--quiet"], in: directory)
             #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
             #expect(contents(directory + "/out.bin") == oneMiB)
-            #expect(proxy.requests.map(\.method) == ["CONNECT"])
-            #expect(proxy.requests.first?.target == "origin.invalid:\(server.port)")
+            // AsyncHTTPClient may open a spare connection; every one is a CONNECT to the URL's host.
+            #expect(!proxy.requests.isEmpty)
+            #expect(proxy.requests.allSatisfy { $0.method == "CONNECT" && $0.target == "origin.invalid:\(server.port)" })
             #expect(server.getRequests.count == 1)
         }
     }
@@ -45,26 +46,27 @@ import Testing
                 environment: ["http_proxy": proxy.url, "no_proxy": "example.com"])
             #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
             #expect(contents(directory + "/out.bin") == oneMiB)
-            #expect(proxy.requests.count == 1)
+            let throughProxy = proxy.requests.count
+            #expect(throughProxy >= 1)
             // HTTP_PROXY is not read (httpoxy): the direct request to an unresolvable host fails.
             let upper = try await runToolCapturing(
                 ["download", unresolvable(server), "-o", "upper.bin", "--quiet", "--retries", "0"], in: directory,
                 environment: ["HTTP_PROXY": proxy.url])
             #expect(upper.status == 1)
-            #expect(proxy.requests.count == 1)
+            #expect(proxy.requests.count == throughProxy)
             // no_proxy names the host: straight to the server, the proxy sees nothing.
             let direct = try await runToolCapturing(
                 ["download", server.url, "-o", "direct.bin", "--quiet"], in: directory,
                 environment: ["http_proxy": proxy.url, "no_proxy": "localhost,127.0.0.0/8"])
             #expect(direct == ToolResult(status: 0, stdout: "", stderr: ""))
             #expect(contents(directory + "/direct.bin") == oneMiB)
-            #expect(proxy.requests.count == 1)
+            #expect(proxy.requests.count == throughProxy)
             // --noproxy wins over no_proxy.
             let overridden = try await runToolCapturing(
                 ["download", server.url, "-o", "again.bin", "--quiet", "--noproxy", "example.com"], in: directory,
                 environment: ["http_proxy": proxy.url, "no_proxy": "127.0.0.1"])
             #expect(overridden == ToolResult(status: 0, stdout: "", stderr: ""))
-            #expect(proxy.requests.count == 2)
+            #expect(proxy.requests.count > throughProxy)
         }
     }
 
@@ -76,9 +78,9 @@ import Testing
                 in: directory, environment: ["https_proxy": proxy.url, "http_proxy": "http://127.0.0.1:9"])
             #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
             #expect(contents(directory + "/out.bin") == oneMiB)
-            #expect(proxy.requests.map(\.method) == ["CONNECT"])
-            #expect(proxy.requests.first?.target == "127.0.0.1:\(server.port)")
-            #expect(proxy.requests.first?.headerNames.contains("authorization") == false)
+            #expect(!proxy.requests.isEmpty)
+            #expect(proxy.requests.allSatisfy { $0.method == "CONNECT" && $0.target == "127.0.0.1:\(server.port)" })
+            #expect(proxy.requests.allSatisfy { !$0.headerNames.contains("authorization") })
             #expect(server.getRequests.first?.headers["authorization"] == "Bearer secret")
         }
     }
@@ -90,7 +92,9 @@ import Testing
                 ["download", unresolvable(server), "-o", "out.bin", "--proxy", "http://ann:p%40ss%3Aw@\(host)", "--quiet"], in: directory)
             #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
             #expect(contents(directory + "/out.bin") == oneMiB)
-            #expect(proxy.requests.map(\.authorization) == ["Basic " + Data("ann:p@ss:w".utf8).base64EncodedString()])
+            let withCredentials = proxy.requests.count
+            #expect(withCredentials >= 1)
+            #expect(proxy.requests.allSatisfy { $0.authorization == "Basic " + Data("ann:p@ss:w".utf8).base64EncodedString() })
             // Without them: 407, a clear error, no retry by the engine (retrying cannot help),
             // nothing kept. (AsyncHTTPClient itself tries the tunnel again within the connect timeout.)
             let refused = try await runToolCapturing(
@@ -102,8 +106,8 @@ import Testing
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
             }
             #expect(events.compactMap { $0["event"] as? String } == ["start", "failed"])
-            #expect(proxy.requests.count >= 2)
-            #expect(proxy.requests.dropFirst().allSatisfy { $0.authorization == nil })
+            #expect(proxy.requests.count > withCredentials)
+            #expect(proxy.requests.dropFirst(withCredentials).allSatisfy { $0.authorization == nil })
             #expect(!exists(directory + "/no.bin") && !exists(directory + "/no.bin.part"))
         }
     }
@@ -147,7 +151,7 @@ import Testing
                 ["recover", ".", "--parallel", "2", "--quiet"], in: directory, environment: ["http_proxy": proxy.url])
             #expect(recovered == ToolResult(status: 0, stdout: "", stderr: ""))
             #expect(contents(directory + "/b.bin") == oneMiB)
-            #expect(proxy.requests.count == 4)
+            #expect(proxy.requests.count >= 4)
             #expect(proxy.requests.allSatisfy { $0.target == "origin.invalid:\(server.port)" })
         }
     }

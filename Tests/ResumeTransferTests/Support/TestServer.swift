@@ -52,6 +52,13 @@ final class TestServer: Sendable {
         var bytesPerSecond: Int?
         var extraHeaders: [(String, String)] = []
         var holdBack = 0
+        /// At most this many TCP connections at once; more are closed at once (a server that
+        /// caps connections per client).
+        var connectionCap: Int?
+        var openConnections = 0
+        /// Replace the file with this one after this many more body bytes were sent (a file that
+        /// changes in the middle of a download).
+        var replaceAfter: (bytes: Int, data: Data)?
     }
 
     private let core: ServerCore
@@ -128,6 +135,17 @@ final class TestServer: Sendable {
         self.core.state.withLock { $0.holdBack = bytes }
     }
 
+    /// From now on, at most `count` connections at once (nil: no cap); others are closed at once.
+    func capConnections(_ count: Int?) {
+        self.core.state.withLock { $0.connectionCap = count }
+    }
+
+    /// The file is replaced with `data` once `bytes` more body bytes have been sent (in
+    /// throttled responses), while downloads are running.
+    func replaceFile(with data: Data, afterSending bytes: Int) {
+        self.core.state.withLock { $0.replaceAfter = (bytes, data) }
+    }
+
     /// Headers added to every response from now on (e.g. Content-Disposition).
     func addHeaders(_ headers: [(String, String)]) {
         self.core.state.withLock { $0.extraHeaders = headers }
@@ -135,14 +153,18 @@ final class TestServer: Sendable {
 
     /// Replace the file with new content, a new ETag and a new Last-Modified.
     func replaceFile(with data: Data) {
-        self.core.state.withLock { state in
-            state.version += 1
-            state.file = File(
-                data: data, etag: "\"v\(state.version)-\(data.count)\"",
-                lastModified: "Sun, 01 Nov 2026 10:00:0\(state.version % 10) GMT")
-        }
+        self.core.state.withLock { $0.replace(with: data) }
     }
 
+}
+
+extension TestServer.State {
+    mutating func replace(with data: Data) {
+        self.version += 1
+        self.file = TestServer.File(
+            data: data, etag: "\"v\(self.version)-\(data.count)\"",
+            lastModified: "Sun, 01 Nov 2026 10:00:0\(self.version % 10) GMT")
+    }
 }
 
 /// The mutable part shared between the test and the channel handlers.
@@ -156,6 +178,32 @@ private final class ServerCore: Sendable {
     var bytesPerSecond: Int? { self.state.withLock { $0.bytesPerSecond } }
     var extraHeaders: [(String, String)] { self.state.withLock { $0.extraHeaders } }
     var holdBack: Int { self.state.withLock { $0.holdBack } }
+
+    /// False when the connection is over the cap (it is closed then).
+    func connectionOpened() -> Bool {
+        self.state.withLock { state in
+            if let cap = state.connectionCap, state.openConnections >= cap { return false }
+            state.openConnections += 1
+            return true
+        }
+    }
+
+    func connectionClosed() {
+        self.state.withLock { $0.openConnections -= 1 }
+    }
+
+    /// Counts body bytes sent, for ``TestServer/replaceFile(with:afterSending:)``.
+    func sent(_ count: Int) {
+        self.state.withLock { state in
+            guard let (left, data) = state.replaceAfter else { return }
+            if count >= left {
+                state.replaceAfter = nil
+                state.replace(with: data)
+            } else {
+                state.replaceAfter = (left - count, data)
+            }
+        }
+    }
 
     func next(for request: TestServer.Request) -> (TestServer.File, TestServer.Behaviour) {
         self.state.withLock { state in
@@ -175,8 +223,25 @@ private final class Handler: ChannelInboundHandler {
     private let core: ServerCore
     private var head: HTTPRequestHead?
 
+    private var counted = false
+
     init(core: ServerCore) {
         self.core = core
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if self.core.connectionOpened() {
+            self.counted = true
+        } else {
+            context.close(promise: nil)
+        }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if self.counted { self.core.connectionClosed() }
+        self.counted = false
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -199,7 +264,10 @@ private final class Handler: ChannelInboundHandler {
         var headers = HTTPHeaders()
         headers.add(name: "ETag", value: file.etag)
         headers.add(name: "Last-Modified", value: file.lastModified)
-        headers.add(name: "Accept-Ranges", value: "bytes")
+        switch behaviour {
+        case .ignoreRange, .ignoreRangeAndDropAfter: break
+        default: headers.add(name: "Accept-Ranges", value: "bytes")
+        }
         for (name, value) in self.core.extraHeaders { headers.add(name: name, value: value) }
         let size = file.data.count
 
@@ -212,7 +280,9 @@ private final class Handler: ChannelInboundHandler {
 
         var start = 0
         var partial = false
-        if let range = request.headers["range"], let requested = Self.rangeStart(range) {
+        var last = size - 1
+        if let range = request.headers["range"], let (requested, upTo) = Self.rangeBounds(range) {
+            if let upTo { last = min(upTo, size - 1) }
             let ifRange = request.headers["if-range"]
             let validatorMatches = ifRange == nil || ifRange == file.etag || ifRange == file.lastModified
             switch behaviour {
@@ -238,16 +308,17 @@ private final class Handler: ChannelInboundHandler {
         if case .wrongContentRange = behaviour, partial {
             bodyStart = max(start - 100, 0)
         }
+        if !partial { last = size - 1 }
         if partial {
-            headers.add(name: "Content-Range", value: "bytes \(bodyStart)-\(size - 1)/\(size)")
+            headers.add(name: "Content-Range", value: "bytes \(bodyStart)-\(last)/\(size)")
         }
-        headers.add(name: "Content-Length", value: String(size - bodyStart))
+        headers.add(name: "Content-Length", value: String(last + 1 - bodyStart))
         let status: HTTPResponseStatus = partial ? .partialContent : .ok
         if request.method == "HEAD" {
             self.send(context: context, status: status, headers: headers, body: nil, then: .end)
             return
         }
-        var body = file.data[file.data.startIndex + bodyStart..<file.data.endIndex]
+        var body = file.data[file.data.startIndex + bodyStart..<file.data.startIndex + last + 1]
         switch behaviour {
         case .dropAfter(let count), .ignoreRangeAndDropAfter(let count):
             body = body.prefix(count)
@@ -271,6 +342,7 @@ private final class Handler: ChannelInboundHandler {
     ) {
         context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         let slice = max(rate / 50, 1024)
+        let core = self.core
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         @Sendable func sendSlice(from offset: Int) {
             let context = bound.value
@@ -283,6 +355,7 @@ private final class Handler: ChannelInboundHandler {
             }
             var buffer = context.channel.allocator.buffer(capacity: end - offset)
             buffer.writeBytes(body[body.startIndex + offset..<body.startIndex + end])
+            core.sent(end - offset)
             context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(buffer))), promise: nil)
             if end == body.count {
                 context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
@@ -318,10 +391,14 @@ private final class Handler: ChannelInboundHandler {
         }
     }
 
-    /// The N of `bytes=N-`.
-    private static func rangeStart(_ value: String) -> Int? {
-        guard value.hasPrefix("bytes="), value.hasSuffix("-") else { return nil }
-        return Int(value.dropFirst(6).dropLast())
+    /// N and M of `bytes=N-M` (M nil for `bytes=N-`).
+    private static func rangeBounds(_ value: String) -> (Int, Int?)? {
+        guard value.hasPrefix("bytes=") else { return nil }
+        let parts = value.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Int(parts[0]) else { return nil }
+        if parts[1].isEmpty { return (start, nil) }
+        guard let end = Int(parts[1]), end >= start else { return nil }
+        return (start, end)
     }
 }
 
