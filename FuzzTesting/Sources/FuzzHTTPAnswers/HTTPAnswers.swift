@@ -13,6 +13,11 @@ import Foundation
 //   restart checkpoint first, and no checkpoint claims more bytes than were written;
 // - a download finishes only with a length a response stated (or the clean end of a 200 without one);
 // - retries stay within the configured count between attempts that made progress.
+// With several connections (`--connections`, after a response that allows segments), also:
+// - segments begin only over a length an answer stated, each segment request carries credentials
+//   only to the starting origin and asks exactly for its range, and a segment answer is accepted
+//   only as a 206 that starts where asked and stays inside the range;
+// - no checkpoint counts a byte (prefix or finished range) the model did not write.
 
 private let startURLs = ["http://127.0.0.1:8080/file.bin", "https://127.0.0.1:8443/file.bin", "http://localhost/a?b=c"]
 private let locations = [
@@ -86,6 +91,18 @@ func checkHTTPAnswers(_ bytes: [UInt8]) -> String? {
     var retriesSeen = 0
     var progressEvents = 0                         // attempts that may legitimately reset the retry count
     var receivingFrom: Int64 = 0
+    var extra: [Range<Int64>] = []                 // bytes segments wrote beyond the contiguous prefix
+
+    /// Whether a checkpoint claims only bytes on the model's disk: the prefix and every finished range.
+    func claimsOnlyWritten(_ point: DownloadCheckpoint) -> String? {
+        let disk = SegmentPlan.merged([0..<fileLength] + extra)
+        let prefix = disk.first.map { $0.lowerBound == 0 ? $0.upperBound : 0 } ?? 0
+        guard point.bytesReceived <= prefix else { return "a checkpoint claims \(point.bytesReceived) bytes of a disk whose prefix is \(prefix)" }
+        for range in point.finishedRanges where !disk.contains(where: { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound }) {
+            return "a checkpoint counts \(range) as finished, not on the disk (\(disk))"
+        }
+        return nil
+    }
 
     var action = machine.start()
     for _ in 0..<400 {
@@ -155,7 +172,97 @@ func checkHTTPAnswers(_ bytes: [UInt8]) -> String? {
                     continue
                 }
             }
+            if overlap == 0, input.flag() == true, let total = machine.beginSegments(acceptsRanges: input.flag() ?? true, now: .zero) {
+                guard total == stated else {
+                    return "segments over \(total) bytes, but the answers stated \(stated.map(String.init) ?? "no length")"
+                }
+                // The engine cuts the file only for a restart; segments keep what is beyond the prefix.
+                if restart != nil {
+                    fileLength = offset
+                    extra = []
+                }
+                var plan = SegmentPlan(total: total, done: [0..<machine.checkpoint.bytesReceived] + machine.checkpoint.finishedRanges, minimumSplit: 64)
+                let before = plan.bytesDone
+                var tag = 0
+                var ended: DownloadStateMachine.Action?
+                steps: for _ in 0..<200 {
+                    if plan.isComplete {
+                        ended = machine.segmentsFinished()
+                        break
+                    }
+                    guard let step = input.byte() else { return nil }
+                    switch step % 8 {
+                    case 0:
+                        ended = machine.transportFailed(.connection("closed"))
+                        break steps
+                    case 1:
+                        ended = machine.pause()
+                        break steps
+                    default:
+                        guard let hole = plan.unassigned.first else {
+                            return "segments: nothing unassigned, yet the plan is not complete (\(plan))"
+                        }
+                        let range = hole.lowerBound..<min(hole.upperBound, hole.lowerBound &+ Int64(step) * 97 &+ 1)
+                        let request = machine.segmentRequest(range)
+                        let sameOrigin = TrustPolicy.origin(of: request.url) != nil && TrustPolicy.origin(of: request.url) == TrustPolicy.origin(of: startURL)
+                        if !sameOrigin, request.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {
+                            return "credentials in a segment request to \(request.url) for a download started at \(startURL)"
+                        }
+                        guard request.headers.value(of: "range") == "bytes=\(range.lowerBound)-\(range.upperBound - 1)" else {
+                            return "segment \(range) asked as \(request.headers.value(of: "range") ?? "no Range")"
+                        }
+                        guard let status = input.pick([206, 206, 206, 200, 416, 404, 503]),
+                              let start = input.number(near: range.lowerBound), let length = input.number(near: Int64(range.count)),
+                              let totalKind = input.byte()
+                        else { return nil }
+                        var headers: [HTTPField] = []
+                        if let tag = input.flag() == true ? machine.checkpoint.entityTag : input.pick(validators) {
+                            headers.append(HTTPField(name: "ETag", value: tag))
+                        }
+                        let statedTotal = totalKind % 3 == 0 ? "*" : String(totalKind % 3 == 1 ? total : total &+ Int64(totalKind))
+                        headers.append(HTTPField(name: "Content-Range", value: "bytes \(start)-\(start &+ length &- 1)/\(statedTotal)"))
+                        if input.flag() == true, let value = input.number(near: length) {
+                            headers.append(HTTPField(name: "Content-Length", value: String(value)))
+                        }
+                        switch machine.judgeSegment(status: status, headers: headers, range: range) {
+                        case .accept(let end):
+                            guard status == 206, start == range.lowerBound, end > range.lowerBound, end <= range.upperBound else {
+                                return "segment \(range) accepted up to \(end) from a \(status) starting at \(start)"
+                            }
+                            tag += 1
+                            plan.assign(tag, range.lowerBound..<end)
+                            let count = min(Int64(input.byte() ?? 0) * 53, end - range.lowerBound)
+                            guard plan.wrote(tag, count: count) else { return "the plan refused \(count) bytes inside its segment" }
+                            if count > 0 { extra = SegmentPlan.merged(extra + [range.lowerBound..<range.lowerBound + count]) }
+                            plan.release(tag)
+                            let next = machine.segmentsAdvanced(prefix: plan.prefix, ranges: plan.rangesBeyondPrefix, now: .seconds(Int64(step)))
+                            if case .checkpoint(let point) = next {
+                                if let broken = claimsOnlyWritten(point) { return broken }
+                                claimed = point.bytesReceived
+                            }
+                        case .changedFile:
+                            ended = machine.segmentsSawAnotherFile()
+                            break steps
+                        case .refused:
+                            continue
+                        }
+                    }
+                }
+                let disk = SegmentPlan.merged([0..<fileLength] + extra)
+                fileLength = disk.first.map { $0.lowerBound == 0 ? $0.upperBound : 0 } ?? 0
+                extra = disk.filter { $0.lowerBound > fileLength }
+                if plan.bytesDone > before { progressEvents += 1 }
+                action = ended ?? machine.transportFailed(.connection("the segments stopped"))
+                continue
+            }
+            if restart == nil, !machine.checkpoint.finishedRanges.isEmpty {
+                // As the engine does before it cuts the file for one stream from the prefix.
+                let point = machine.dropFinishedRanges()
+                guard point.finishedRanges.isEmpty, point.bytesReceived <= offset else { return "dropping the finished ranges gave \(point)" }
+                claimed = point.bytesReceived
+            }
             fileLength = offset
+            extra = []
             receivingFrom = offset
             var next: DownloadStateMachine.Action = .none
             while case .none = next {
@@ -177,6 +284,7 @@ func checkHTTPAnswers(_ bytes: [UInt8]) -> String? {
                     fileLength = grown
                     if case .checkpoint(let point) = next {
                         guard point.bytesReceived <= fileLength else { return "checkpoint claims \(point.bytesReceived) of \(fileLength) written" }
+                        if let broken = claimsOnlyWritten(point) { return broken }
                         claimed = point.bytesReceived
                         next = .none
                     }
@@ -187,6 +295,7 @@ func checkHTTPAnswers(_ bytes: [UInt8]) -> String? {
 
         case .retry(_, let point):
             guard point.bytesReceived <= fileLength else { return "retry checkpoint claims \(point.bytesReceived) of \(fileLength)" }
+            if let broken = claimsOnlyWritten(point) { return broken }
             claimed = point.bytesReceived
             retriesSeen += 1
             if retriesSeen > (configuration.maximumRetries + 1) * (progressEvents + 1) {
@@ -205,6 +314,7 @@ func checkHTTPAnswers(_ bytes: [UInt8]) -> String? {
 
         case .fail(_, let point), .pause(let point):
             guard point.bytesReceived <= fileLength else { return "last checkpoint claims \(point.bytesReceived) of \(fileLength)" }
+            if let broken = claimsOnlyWritten(point) { return broken }
             return nil
 
         case .checkpoint, .none:

@@ -1,0 +1,1 @@
+../../../Sources/ResumeTransfer/SegmentPlan.swift
