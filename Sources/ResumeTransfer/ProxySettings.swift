@@ -115,7 +115,7 @@ public struct ProxySettings: Sendable, Hashable {
         let server = proxy.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try Server(parsing: proxy)
         self.http = server
         self.https = server
-        self.noProxy = Self.list(noProxy)
+        self.noProxy = Self.noProxyList(noProxy)
     }
 
     /// The settings curl takes from the environment: `http_proxy` (lowercase only: a web server
@@ -142,7 +142,22 @@ public struct ProxySettings: Sendable, Hashable {
         }
         self.http = try server("http_proxy", "all_proxy", "ALL_PROXY")
         self.https = try server("https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY")
-        self.noProxy = Self.list(value("no_proxy", "NO_PROXY")?.value ?? "")
+        self.noProxy = Self.noProxyList(environment: environment)
+    }
+
+    /// A `NO_PROXY` value split as curl splits it: at commas and blanks, empty entries dropped.
+    public static func noProxyList(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
+    }
+
+    /// The hosts `no_proxy`, or else `NO_PROXY`, lists; a blank value counts as unset, as in
+    /// ``init(environment:)``. For a caller that takes the proxy from elsewhere (curl's
+    /// `--proxy`) but still honours the environment's exceptions.
+    public static func noProxyList(environment: [String: String]) -> [String] {
+        for name in ["no_proxy", "NO_PROXY"] {
+            if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return noProxyList(value) }
+        }
+        return []
     }
 
     /// The proxy a request to `url` goes through, or `nil` for a direct connection.
@@ -176,10 +191,6 @@ public struct ProxySettings: Sendable, Hashable {
             if trimmedHost == name || (address == nil && trimmedHost.hasSuffix("." + name)) { return true }
         }
         return false
-    }
-
-    private static func list(_ text: String) -> [String] {
-        text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
     }
 
     private static func bare(_ host: String) -> String {

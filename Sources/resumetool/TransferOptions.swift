@@ -95,13 +95,11 @@ struct TransferOptions: ParsableArguments {
         var settings: ProxySettings
         if let proxy {
             settings = try ProxySettings(proxy: proxy)
+            settings.noProxy = ProxySettings.noProxyList(environment: environment)
         } else {
             settings = try ProxySettings(environment: environment)
         }
-        if proxy != nil, noProxy == nil {
-            settings.noProxy = try ProxySettings(environment: ["no_proxy": environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""]).noProxy
-        }
-        if let noProxy { settings.noProxy = try ProxySettings(proxy: "", noProxy: noProxy).noProxy }
+        if let noProxy { settings.noProxy = ProxySettings.noProxyList(noProxy) }
         return settings
     }
 

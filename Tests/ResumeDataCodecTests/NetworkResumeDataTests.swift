@@ -235,6 +235,17 @@ import Testing
         #expect(error.description == "$objects[1].tempFileName: tempFileName appears both on the root object and in responseConsumerResumeInfo")
     }
 
+    /// Fuzz finding 6: a root key spelled like a flattened consumer key used to be written back
+    /// into the consumer (or to overwrite the consumer's own key of that name).
+    @Test(arguments: [NetworkResumeLayout.flat, .nested])
+    func aRootKeyNamedLikeAConsumerKeyIsRefused(layout: NetworkResumeLayout) throws {
+        var root = try Self.rootObject(layout)
+        root.fields.append(Self.field("responseConsumerResumeInfo.Receive", .inline(7)))
+        let error = try #require(throws: ResumeDataError.self) { try ResumeData(data: Self.blob(root)) }
+        #expect(error.code == .invalidArchive)
+        #expect(error.description == "$objects[1].responseConsumerResumeInfo.Receive: a root key named like the consumer's Receive, which this reader calls responseConsumerResumeInfo.Receive: the two would be confused")
+    }
+
     @Test(arguments: ["currentRequest", "response", "responseConsumerResumeInfo", "responseConsumerResumeInfo.originalRequest"])
     func anOtherKeyNamedLikeTheFormatsOwnIsNotWritten(key: String) throws {
         var resume = try ResumeData(data: Self.blob(Self.rootObject(.flat)))

@@ -129,4 +129,16 @@ import Testing
         let off = try TransferOptions.proxySettings(proxy: "", noProxy: nil, environment: environment)
         #expect(off.http == nil && off.https == nil)
     }
+
+    /// A blank `no_proxy` counts as unset whether the proxy comes from the environment or from
+    /// `--proxy` (the command line once read the variables itself and took the blank value).
+    @Test func aBlankNoProxyFallsBackToTheUppercaseOneOnBothPaths() throws {
+        let environment = ["https_proxy": "envs.lan:2", "no_proxy": " ", "NO_PROXY": "skip.lan, other.lan"]
+        #expect(ProxySettings.noProxyList(environment: environment) == ["skip.lan", "other.lan"])
+        #expect(try ProxySettings(environment: environment).noProxy == ["skip.lan", "other.lan"])
+        #expect(try TransferOptions.proxySettings(proxy: nil, noProxy: nil, environment: environment).noProxy == ["skip.lan", "other.lan"])
+        #expect(try TransferOptions.proxySettings(proxy: "cli.lan:9", noProxy: nil, environment: environment).noProxy == ["skip.lan", "other.lan"])
+        #expect(ProxySettings.noProxyList(environment: ["no_proxy": "", "NO_PROXY": " "]) == [])
+        #expect(ProxySettings.noProxyList(" a.lan,,b.lan\t10.0.0.0/8 ") == ["a.lan", "b.lan", "10.0.0.0/8"])
+    }
 }

@@ -151,6 +151,11 @@ package enum NetworkResumeInfo {
                     }
                 }
             default:
+                // Such a name is how this reader spells a consumer's key: written back, the
+                // value would move into the consumer, or overwrite the consumer's own.
+                guard !field.key.hasPrefix(consumerKey + ".") else {
+                    throw KeyedArchiveError(.keyConflict, "a root key named like the consumer's \(field.key.dropFirst(consumerKey.count + 1)), which this reader calls \(field.key): the two would be confused", keyPath: path)
+                }
                 if try !location.take(field, keyPath: path) {
                     others[field.key] = try plainValue(field.value, keyPath: path)
                 }
