@@ -88,6 +88,8 @@ def main():
     parser.add_argument("--named", type=int, default=3000,
                         help="blobs named one by one for the named-files comparison with Python")
     parser.add_argument("--only-named", action="store_true", help="run the named-files part only")
+    parser.add_argument("--static-resumetool",
+                        help="also time this build (`swift build --static-swift-stdlib`) on the named files and at start-up")
     parser.add_argument("--summary", help="append JSON lines of the medians here")
     args = parser.parse_args()
 
@@ -119,6 +121,13 @@ def main():
         f"resumetool inspect --json NAME... ({count} names)": lambda: timed([tool, "inspect", "--json", *names]),
         f"resumetool inspect --json . ({count} blobs)": lambda: timed([tool, "inspect", "--json", "."]),
     }
+    static = args.static_resumetool
+    if static:
+        # Last, so that report_named finds the four rows above in their order.
+        named_commands[f"resumetool (static stdlib) inspect --json NAME... ({len(named)} names)"] = \
+            lambda: timed([static, "inspect", "--json", *named], cpu_as=f"resumetool (static stdlib) inspect --json NAME... ({len(named)} names)")
+        if json.loads(subprocess.run([static, "inspect", "--json", "."], check=True, capture_output=True).stdout) != ours:
+            raise SystemExit("the static build reports differently")
     if json.loads(subprocess.run([tool, "inspect", "--json", *names], check=True, capture_output=True).stdout) != ours:
         raise SystemExit("inspect NAME... and inspect FOLDER report differently")
     log(f"named files: {len(named)} and {count} names, {args.runs} rounds")
@@ -156,6 +165,8 @@ def main():
         "plistutil -i BLOB -f xml": lambda: timed(["plistutil", "-i", one, "-f", "xml", "-o", "/dev/null"]),
         "Python plistlib script": lambda: timed([sys.executable, script, one]),
     }
+    if static:
+        startup["resumetool (static stdlib) inspect"] = lambda: timed([static, "inspect", one])
     log(f"start-up: one blob ({one}), {args.startup_runs} rounds")
     for name in startup:  # warm the page cache and the dynamic loader's caches
         startup[name]()
@@ -166,7 +177,7 @@ def main():
 
 def report_named(times, named, count, runs, summary):
     med = {n: statistics.median(t) for n, t in times.items()}
-    ours, python, many, folder = (med[n] for n in times)
+    ours, python, many, folder = (med[n] for n in list(times)[:4])
     print(f"### inspect: blobs named one by one on the command line, {runs} rounds, tools alternating\n")
     print("| command | median | min – max |")
     print("| --- | ---: | ---: |")
@@ -178,6 +189,8 @@ def report_named(times, named, count, runs, summary):
                   f"({min(values):.3f} – {max(values):.3f} s)")
     print(f"\nGoals: {named:,} named blobs ≥ 10× Python — {python / ours:.1f}× {'met' if python / ours >= 10 else '**missed**'}; "
           f"{count:,} names ≤ 1.3× the folder — {many / folder:.2f}× {'met' if many / folder <= 1.3 else '**missed**'}.\n")
+    for name in list(times)[4:]:
+        print(f"{name}: {python / med[name]:.1f}× Python.\n")
     if summary:
         with open(summary, "a") as f:
             for title, a, b, ratio, goal, met in [
