@@ -4,9 +4,8 @@
 #   PREFIX=$HOME/.local Scripts/install.sh  # elsewhere
 #   DESTDIR=/tmp/stage Scripts/install.sh   # staged, for packaging: files land in $DESTDIR$PREFIX
 # CONFIGURATION=debug reuses a debug build (what CI does to check this script quickly).
-# STATIC=1 links the Swift runtime and Foundation into the
-# binary (`--static-swift-stdlib`): it then runs on a machine without a Swift toolchain and starts
-# faster, because the dynamic loader has 13 fewer libraries to map and relocate (see
+# STATIC=1 links the Swift runtime and Foundation into the binary (`--static-swift-stdlib`): it
+# then runs on a machine without a Swift toolchain and starts faster, because the dynamic loader has 13 fewer libraries to map and relocate (see
 # Benchmarks/RESULTS.md, "inspect: named files"); its own full build, about 9 minutes.
 # Any failing step fails the script, so a half-installed tool is never reported as installed.
 set -euo pipefail
@@ -31,7 +30,7 @@ cp "$(swift build "${build[@]}" --show-bin-path)/resumetool" "$built/resumetool"
 binary="$built/resumetool"
 
 # The man page comes from the commands themselves, through swift-argument-parser's plugin, which
-# writes it under .build/plugins; an older page there is removed first so that a failed
+# writes it under the build folder's plugins/; an older page there is removed first so that a failed
 # generation cannot install a stale one.
 rm -rf "$scratch/plugins/GenerateManual"
 swift package --scratch-path "$scratch" plugin generate-manual --configuration "$configuration"

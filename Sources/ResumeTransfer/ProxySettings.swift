@@ -124,16 +124,8 @@ public struct ProxySettings: Sendable, Hashable {
     /// Empty values count as unset.
     /// - Throws: ``DownloadError/invalidProxy(_:)`` naming the variable.
     public init(environment: [String: String]) throws(DownloadError) {
-        func value(_ names: String...) -> (name: String, value: String)? {
-            for name in names {
-                if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return (name, value) }
-            }
-            return nil
-        }
         func server(_ names: String...) throws(DownloadError) -> Server? {
-            var found: (name: String, value: String)?
-            for name in names where found == nil { found = value(name) }
-            guard let found else { return nil }
+            guard let found = Self.firstSet(names, in: environment) else { return nil }
             do {
                 return try Server(parsing: found.value)
             } catch {
@@ -154,10 +146,16 @@ public struct ProxySettings: Sendable, Hashable {
     /// ``init(environment:)``. For a caller that takes the proxy from elsewhere (curl's
     /// `--proxy`) but still honours the environment's exceptions.
     public static func noProxyList(environment: [String: String]) -> [String] {
-        for name in ["no_proxy", "NO_PROXY"] {
-            if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return noProxyList(value) }
+        firstSet(["no_proxy", "NO_PROXY"], in: environment).map { noProxyList($0.value) } ?? []
+    }
+
+    /// The first of `names` the environment sets to something other than blanks: curl's rule,
+    /// for the proxies and for `no_proxy` alike.
+    private static func firstSet(_ names: [String], in environment: [String: String]) -> (name: String, value: String)? {
+        for name in names {
+            if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return (name, value) }
         }
-        return []
+        return nil
     }
 
     /// The proxy a request to `url` goes through, or `nil` for a direct connection.

@@ -18,6 +18,8 @@ package enum NetworkResumeInfo {
     static let baseClassName = "NWURLSessionResumeInfo"
     static let consumerClassName = "NWURLSessionResponseConsumerResumeInfo"
     static let consumerKey = "responseConsumerResumeInfo"
+    /// How a consumer's key is named in the resume dictionary: `responseConsumerResumeInfo.KEY`.
+    static let consumerEntryPrefix = consumerKey + "."
     static let currentRequestKey = "currentRequest"
     static let originalRequestKey = "originalRequest"
     static let responseKey = "response"
@@ -147,14 +149,14 @@ package enum NetworkResumeInfo {
                 for inner in consumer.fields {
                     let innerPath = "\(path).\(inner.key)"
                     if try !location.take(inner, keyPath: innerPath) {
-                        others["\(consumerKey).\(inner.key)"] = try plainValue(inner.value, keyPath: innerPath)
+                        others[consumerEntryPrefix + inner.key] = try plainValue(inner.value, keyPath: innerPath)
                     }
                 }
             default:
                 // Such a name is how this reader spells a consumer's key: written back, the
                 // value would move into the consumer, or overwrite the consumer's own.
-                guard !field.key.hasPrefix(consumerKey + ".") else {
-                    throw KeyedArchiveError(.keyConflict, "a root key named like the consumer's \(field.key.dropFirst(consumerKey.count + 1)), which this reader calls \(field.key): the two would be confused", keyPath: path)
+                if let inner = consumerField(ofEntry: field.key) {
+                    throw KeyedArchiveError(.keyConflict, "a root key named like the consumer's \(inner), which this reader calls \(field.key): the two would be confused", keyPath: path)
                 }
                 if try !location.take(field, keyPath: path) {
                     others[field.key] = try plainValue(field.value, keyPath: path)
@@ -178,6 +180,12 @@ package enum NetworkResumeInfo {
             entries[key] = value
         }
         return (entries, layout)
+    }
+
+    /// The consumer's key that a resume-dictionary entry named `responseConsumerResumeInfo.KEY`
+    /// stands for; `nil` for any other entry.
+    static func consumerField(ofEntry key: String) -> String? {
+        key.hasPrefix(consumerEntryPrefix) ? String(key.dropFirst(consumerEntryPrefix.count)) : nil
     }
 
     /// `tempFileName` and `fileURL`, wherever the layout puts them.
@@ -309,14 +317,14 @@ package enum NetworkResumeInfo {
         let classicOnly = ResumeDataKey.known.union([fileURLKey, tempFileNameKey])
         let structural: Set<String> = [currentRequestKey, originalRequestKey, responseKey, consumerKey, fileURLKey, tempFileNameKey]
         for (key, value) in entries where !classicOnly.contains(key) {
-            let inConsumer = key.hasPrefix(consumerKey + ".")
-            let name = inConsumer ? String(key.dropFirst(consumerKey.count + 1)) : key
+            let inner = consumerField(ofEntry: key)
+            let name = inner ?? key
             // Written under such a name, the value would be read back as the format's own.
             guard !structural.contains(name) else {
                 throw ResumeDataError(.unencodable, "\(key): the Network-framework format uses the name \(name) for its own \(name)")
             }
             let field = ArchivedObject.Field(key: name, value: try fieldValue(value, keyPath: key))
-            if inConsumer { consumerOthers.append(field) } else { rootFields.append(field) }
+            if inner != nil { consumerOthers.append(field) } else { rootFields.append(field) }
         }
         let chain: [String]
         switch layout {
