@@ -42,15 +42,20 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // splice(2) and pipe2, which Swift's Glibc module does not show (they need _GNU_SOURCE).
+        .target(name: "CSpliceShim"),
         .target(
             name: "ResumeTransfer",
             dependencies: [
                 "ResumeDataCodec",
+                "CSpliceShim",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // The body is received on NIO's event loop and written on a NIOThreadPool thread.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The direct path frames HTTP/1.1 with NIO's encoder and decoder on an EmbeddedChannel.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]

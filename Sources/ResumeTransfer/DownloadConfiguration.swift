@@ -44,6 +44,10 @@ public struct DownloadConfiguration: Sendable {
     /// Body bytes gathered before one write (a `pwrite` per batch on the I/O thread). Internal:
     /// the fault-injection tests make it small so that a fault can hit any of many writes.
     var writeBatchBytes = 1 << 20
+    /// Whether a plain-http download with one connection and no proxy reads its responses from
+    /// a socket of its own and splices the body into the file (``DirectReceiver``; Linux only).
+    /// Internal: the tests run both paths.
+    var usesDirectPath = true
 
     // MARK: Several connections (issue 13)
 

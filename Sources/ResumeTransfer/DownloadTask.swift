@@ -308,10 +308,16 @@ public final class DownloadTask: Sendable {
         let client = clients.client(for: plan.url)
         let settings = self.receiverSettings
         let events = ResponseEvent.Queue()
-        let receiver = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
-        // The connection and the receiver share one event loop, so no body buffer changes thread
-        // before it is gathered into a batch.
-        receiver.attach(client.execute(request: request, delegate: receiver, eventLoop: .delegateAndChannel(on: receiver.eventLoop)))
+        let receiver: any BodyReceiver
+        if let direct = self.directReceiver(for: plan, machine: machine, part: part, events: events) {
+            receiver = direct
+        } else {
+            let viaClient = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
+            // The connection and the receiver share one event loop, so no body buffer changes
+            // thread before it is gathered into a batch.
+            viaClient.attach(client.execute(request: request, delegate: viaClient, eventLoop: .delegateAndChannel(on: viaClient.eventLoop)))
+            receiver = viaClient
+        }
         return await withTaskCancellationHandler {
             await self.follow(
                 events, receiver: receiver, client: client, settings: settings, machine: &machine, part: part, meter: &meter, writer: writer)
@@ -325,7 +331,7 @@ public final class DownloadTask: Sendable {
     /// comes after every write for it finished: no write of this response can land after the
     /// next step (a truncation, a checkpoint, the rename) has begun.
     private func follow(
-        _ events: ResponseEvent.Queue, receiver: ResponseReceiver, client: HTTPClient, settings: ResponseReceiver.Settings,
+        _ events: ResponseEvent.Queue, receiver: any BodyReceiver, client: HTTPClient, settings: ResponseReceiver.Settings,
         machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         let clock = ContinuousClock()
@@ -355,7 +361,10 @@ public final class DownloadTask: Sendable {
                     continue
                 }
                 let acceptsRanges = status == 206 || fields.value(of: "accept-ranges")?.lowercased().contains("bytes") == true
-                let segments = (self.configuration.segmentConnections > 1 || !machine.checkpoint.finishedRanges.isEmpty) && overlap == 0
+                // Segments start from a response of AsyncHTTPClient's: the direct path is never
+                // taken for a download that may use them (see directReceiver).
+                let primary = receiver as? ResponseReceiver
+                let segments = primary != nil && (self.configuration.segmentConnections > 1 || !machine.checkpoint.finishedRanges.isEmpty) && overlap == 0
                     ? machine.beginSegments(acceptsRanges: acceptsRanges, now: origin.duration(to: clock.now)) : nil
                 do {
                     if let restart {
@@ -377,13 +386,13 @@ public final class DownloadTask: Sendable {
                     decide(machine.diskFailed(Self.message(error)))
                     continue
                 }
-                if let total = segments {
+                if let total = segments, let primary {
                     let transfer = SegmentedTransfer(
                         total: total, client: client, part: part, settings: settings,
                         connections: self.configuration.segmentConnections,
                         minimumSplit: max(self.configuration.minimumSegmentBytes, 1),
                         maximumFailures: self.configuration.maximumRetries, progress: self.continuation)
-                    return await transfer.run(primary: receiver, events: events, machine: &machine, meter: &meter, writer: writer)
+                    return await transfer.run(primary: primary, events: events, machine: &machine, meter: &meter, writer: writer)
                 }
                 position = offset
                 meter.begin(at: offset)
@@ -421,6 +430,32 @@ public final class DownloadTask: Sendable {
         }
         if let decided { return decided }
         return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection("the response ended without a result"))
+    }
+
+    /// A receiver that reads the response from a socket of its own and splices the body into
+    /// the partial file (``DirectReceiver``), already sending; nil when the request must go
+    /// through AsyncHTTPClient: not Linux, not plain http (``DirectRoute``), a proxy on the route,
+    /// several connections or finished ranges to continue (segments need AsyncHTTPClient's
+    /// receivers), or a header NIO will not send (AsyncHTTPClient then reports it).
+    private func directReceiver(
+        for plan: DownloadStateMachine.RequestPlan, machine: DownloadStateMachine, part: PartialFile, events: ResponseEvent.Queue
+    ) -> (any BodyReceiver)? {
+        #if os(Linux)
+        guard self.configuration.usesDirectPath, self.configuration.segmentConnections == 1,
+              machine.checkpoint.finishedRanges.isEmpty, self.configuration.proxy.server(for: plan.url) == nil,
+              let route = DirectRoute(url: plan.url),
+              (try? HTTP1Framing())?.request(route, headers: plan.headers) != nil
+        else { return nil }
+        let settings = DirectReceiver.Settings(
+            connectTimeout: self.configuration.connectTimeout, responseTimeout: self.configuration.responseTimeout,
+            stallTimeout: self.configuration.stallTimeout, batchBytes: max(self.configuration.writeBatchBytes, 1),
+            rateLimit: self.configuration.maximumBytesPerSecond.map(SharedRatePacer.init(bytesPerSecond:)))
+        guard let receiver = DirectReceiver(part: part, settings: settings, events: events) else { return nil }
+        receiver.start(route: route, headers: plan.headers)
+        return receiver
+        #else
+        return nil
+        #endif
     }
 
     /// The settings of one attempt's receivers. With several connections the memory bound holds

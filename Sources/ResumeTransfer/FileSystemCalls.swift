@@ -1,3 +1,4 @@
+import CSpliceShim
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,6 +47,9 @@ package struct FileSystemCalls: Sendable {
     package var unlink: @Sendable (_ path: String) -> Result<Void, Failure>
     /// The names in a folder, without `.` and `..`.
     package var listDirectory: @Sendable (_ path: String) -> Result<[String], Failure>
+    /// Moves up to `count` bytes from a pipe into a file at `offset` (`splice`); nil where the
+    /// system has no splice, and in fakes, whose writes then all go through ``pwrite``.
+    package var spliceToFile: (@Sendable (_ pipe: Int32, _ descriptor: Int32, _ count: Int, _ offset: Int64) -> Result<Int, Failure>)?
 
     package init(
         open: @escaping @Sendable (String, Int32, mode_t) -> Result<Int32, Failure>,
@@ -75,8 +79,19 @@ package struct FileSystemCalls: Sendable {
         self.listDirectory = listDirectory
     }
 
-    /// The operating system's calls, retried on `EINTR`.
-    package static let system = FileSystemCalls(
+    /// The operating system's calls, retried on `EINTR`, with ``spliceToFile`` where the system
+    /// has splice(2).
+    package static let system: FileSystemCalls = {
+        var calls = systemWithoutSplice
+        if csplice_available() != 0 {
+            calls.spliceToFile = { pipe, descriptor, count, offset in
+                check { csplice_to_file(pipe, descriptor, count, offset) }
+            }
+        }
+        return calls
+    }()
+
+    private static let systemWithoutSplice = FileSystemCalls(
         open: { path, flags, mode in
             check { system_open(path, flags, mode) }
         },

@@ -105,6 +105,23 @@ final class PartialFile: Sendable {
         }
     }
 
+    /// Whether ``splice(from:count:at:progress:)`` can be used.
+    var canSplice: Bool { self.calls.spliceToFile != nil }
+
+    /// Moves `count` bytes that wait in `pipe` into the file at `offset` (splice(2), repeated for
+    /// short moves), leaving in `done` how many moved, also when it throws.
+    func splice(from pipe: Int32, count: Int, at offset: Int64, progress done: inout Int) throws(DownloadError) {
+        done = 0
+        guard let spliceToFile = self.calls.spliceToFile else { throw .disk("write \(self.path): splice is not available") }
+        while done < count {
+            switch spliceToFile(pipe, self.descriptor, count - done, offset + Int64(done)) {
+            case .success(let moved) where moved > 0: done += moved
+            case .success: throw .disk("write \(self.path): no progress")
+            case .failure(let failure): throw FileSystem.error("write", self.path, failure)
+            }
+        }
+    }
+
     /// Reads up to `count` bytes at `offset` (`pread`).
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(DownloadError) -> Int {
         switch self.calls.pread(self.descriptor, buffer, offset) {

@@ -16,7 +16,7 @@ import NIOPosix
 ///
 /// All mutable state is touched only on `eventLoop` (the delegate's callbacks run there and the
 /// loop's calls hop there), which is why the class is `@unchecked Sendable`.
-final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
+final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @unchecked Sendable {
     typealias Response = Void
 
     struct Settings: Sendable {
@@ -135,7 +135,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Write the body: its first byte is the file's byte at `position`; the first `overlap` bytes
     /// must repeat what the file holds and are compared, not written. With `limit`, the
     /// response ends (cleanly) at that file position.
-    func accept(at position: Int64, verifying overlap: Int64, upTo limit: Int64? = nil) {
+    func accept(at position: Int64, verifying overlap: Int64, upTo limit: Int64?) {
         self.eventLoop.execute {
             guard case .waitingForDecision(let held, _, let waiter) = self.mode else { return }
             self.decided = true
@@ -189,7 +189,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
 
     /// Stop the response (the bytes received so far are still written); the last event is
     /// ``ResponseEvent/failed(_:)`` with `reason` unless the response had ended already.
-    func stop(reason: DownloadError = .cancelled) {
+    func stop(reason: DownloadError) {
         self.eventLoop.execute { self.stop(reason) }
     }
 

@@ -4,8 +4,11 @@ import Synchronization
 /// download, not each connection: every receiver reports its bytes here, from its own event loop.
 final class SharedRatePacer: Sendable {
     private let pacer: Mutex<RatePacer>
+    /// The limit.
+    let bytesPerSecond: Int64
 
     init(bytesPerSecond: Int64) {
+        self.bytesPerSecond = max(bytesPerSecond, 1)
         self.pacer = Mutex(RatePacer(bytesPerSecond: bytesPerSecond))
     }
 

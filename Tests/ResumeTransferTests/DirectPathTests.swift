@@ -1,0 +1,279 @@
+import Foundation
+import Testing
+
+@testable import ResumeTransfer
+
+@Suite struct DirectRouteTests {
+    @Test func plainHTTPURLsBecomeRoutes() throws {
+        #expect(DirectRoute(url: "http://example.com/a/b.iso?x=1&y=%20") == route("example.com", 80, "/a/b.iso?x=1&y=%20", "example.com"))
+        #expect(DirectRoute(url: "http://127.0.0.1:8080") == route("127.0.0.1", 8080, "/", "127.0.0.1:8080"))
+        #expect(DirectRoute(url: "HTTP://Example.com:80/%7Euser/") == route("Example.com", 80, "/%7Euser/", "Example.com"))
+        #expect(DirectRoute(url: "http://h/dir/file%20name.bin") == route("h", 80, "/dir/file%20name.bin", "h"))
+    }
+
+    @Test(arguments: [
+        "https://example.com/file", "ftp://example.com/file", "http:///nohost", "http://[::1]:8080/file",
+        "example.com/file", "", "http://exa mple.com/", "http://host:0/", "http://host:70000/",
+    ])
+    func otherURLsGoThroughTheClient(url: String) {
+        #expect(DirectRoute(url: url) == nil)
+    }
+
+    private func route(_ host: String, _ port: Int, _ target: String, _ hostHeader: String) -> DirectRoute? {
+        guard var value = DirectRoute(url: "http://placeholder/") else { return nil }
+        value.host = host
+        value.port = port
+        value.target = target
+        value.hostHeader = hostHeader
+        return value
+    }
+}
+
+@Suite struct HTTP1FramingTests {
+    @Test func theRequestIsAGETThatClosesTheConnection() throws {
+        let framing = try HTTP1Framing()
+        let route = try #require(DirectRoute(url: "http://127.0.0.1:8080/file.bin?v=2"))
+        let bytes = try #require(framing.request(route, headers: [
+            HTTPField(name: "Range", value: "bytes=100-"), HTTPField(name: "If-Range", value: "\"v1\""),
+            HTTPField(name: "Connection", value: "keep-alive"),
+        ]))
+        #expect(String(decoding: bytes, as: UTF8.self) == """
+            GET /file.bin?v=2 HTTP/1.1\r
+            Range: bytes=100-\r
+            If-Range: "v1"\r
+            Host: 127.0.0.1:8080\r
+            Connection: close\r
+            \r
+
+            """)
+    }
+
+    @Test func aHostGivenByTheCallerIsKept() throws {
+        let framing = try HTTP1Framing()
+        let route = try #require(DirectRoute(url: "http://127.0.0.1/"))
+        let bytes = try #require(framing.request(route, headers: [HTTPField(name: "host", value: "files.example")]))
+        #expect(String(decoding: bytes, as: UTF8.self) == "GET / HTTP/1.1\r\nhost: files.example\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test(arguments: ["a\r\nInjected: 1", "a\nb", "a\rb", "a\u{0}b"])
+    func aHeaderThatWouldSplitTheRequestIsRefused(value: String) throws {
+        let framing = try HTTP1Framing()
+        let route = try #require(DirectRoute(url: "http://127.0.0.1/"))
+        #expect(framing.request(route, headers: [HTTPField(name: "X-Token", value: value)]) == nil)
+        #expect(try HTTP1Framing().request(route, headers: [HTTPField(name: "Bad Name", value: "v")]) == nil)
+    }
+
+    @Test func theDecoderDropsInformationalHeadsAndDecodesChunks() throws {
+        let framing = try HTTP1Framing()
+        let route = try #require(DirectRoute(url: "http://127.0.0.1/"))
+        _ = try #require(framing.request(route, headers: []))
+        let text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+        let parts = try Array(text.utf8).withUnsafeBytes { try framing.feed($0) }
+        guard parts.count == 3, case .head(let head) = parts[0], case .body(let body) = parts[1], case .end = parts[2] else {
+            Issue.record("unexpected parts \(parts)")
+            return
+        }
+        #expect(head.status.code == 200)
+        #expect(String(buffer: body) == "hello")
+    }
+}
+
+/// Downloads through the direct path (``DirectReceiver``): the same engine tests as everywhere
+/// run on it for plain http, and these cover what only it does.
+@Suite struct DirectPathTests {
+    @Test(arguments: [true, false])
+    func plainHTTPReadsItsOwnSocketUnlessTurnedOff(direct: Bool) async throws {
+        var configuration = fastConfiguration()
+        configuration.usesDirectPath = direct
+        try await withServer(oneMiB, configuration: configuration) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            // The direct path asks the server to close the connection; AsyncHTTPClient keeps it.
+            #expect(server.getRequests.first?.headers["connection"] == (direct ? "close" : nil))
+            #expect(server.getRequests.first?.headers["host"] == "127.0.0.1:\(server.port)")
+            #expect(server.getRequests.first?.headers["accept-encoding"] == "identity")
+        }
+    }
+
+    @Test func severalConnectionsKeepTheClientPath() async throws {
+        var configuration = fastConfiguration()
+        configuration.connections = 2
+        try await withServer(oneMiB, configuration: configuration) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.allSatisfy { $0.headers["connection"] == nil })
+        }
+    }
+
+    @Test func aDroppedConnectionContinuesAtTheExactByte() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.script([.dropAfter(300_000)])
+            let destination = directory + "/file.bin"
+            #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            // Every byte that arrived before the close was written and counted.
+            #expect(server.getRequests.map { $0.headers["range"] } == [nil, "bytes=300000-"])
+        }
+    }
+
+    @Test func pausedWhileReceivingThenContinued() async throws {
+        try await withServer(oneMiB) { server, downloader, directory in
+            server.throttle(bytesPerSecond: 400_000)
+            let destination = directory + "/file.bin"
+            let task = downloader.download(from: server.url, to: destination)
+            // Paused once bytes are arriving (a loaded machine may take a while to start).
+            for _ in 0..<1000 where (contents(destination + ".part")?.count ?? 0) < 100_000 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let blob = try #require(await task.pause())
+            #expect(await task.result() == .paused)
+            let checkpoint = try ResumeCheckpoint.decode(blob).checkpoint
+            let size = try #require(contents(destination + ".part")?.count)
+            #expect(checkpoint.bytesReceived == Int64(size))
+            #expect(size > 0 && size < oneMiB.count)
+            #expect(contents(destination + ".part") == oneMiB.prefix(size))
+            server.throttle(bytesPerSecond: nil)
+            #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.last?.headers["range"] == "bytes=\(size)-")
+        }
+    }
+
+    // MARK: answers no HTTP library writes
+
+    @Test func oneBytePiecesMakeTheSameFile() async throws {
+        let body = Array(testData(count: 3000, seed: 7))
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 3000\r\nETag: \"p\"\r\n\r\n".utf8)
+        let (state, file, _) = try await download(from: [(head + body).map { .send([$0]) }])
+        #expect(state == .completed)
+        #expect(file == Data(body))
+    }
+
+    @Test func anInformationalHeadBeforeTheAnswerIsSkipped() async throws {
+        let (state, file, _) = try await download(from: [[.text("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")]])
+        #expect(state == .completed)
+        #expect(file == Data("hello".utf8))
+    }
+
+    @Test func aChunkedBodyIsDecoded() async throws {
+        let answer = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+        let (state, file, _) = try await download(from: [[.text(answer)]])
+        #expect(state == .completed)
+        #expect(file == Data("hello world".utf8))
+    }
+
+    @Test func aBodyThatRunsToTheCloseIsKept() async throws {
+        let (state, file, _) = try await download(from: [[.text("HTTP/1.1 200 OK\r\n\r\nall of it"), .pause(.milliseconds(50))]])
+        #expect(state == .completed)
+        #expect(file == Data("all of it".utf8))
+    }
+
+    @Test func aShortBodyIsContinuedWithRangeAndIfRange() async throws {
+        let first = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nETag: \"x\"\r\nAccept-Ranges: bytes\r\n\r\n0123"
+        let second = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 4-9/10\r\nContent-Length: 6\r\nETag: \"x\"\r\n\r\n456789"
+        let (state, file, server) = try await download(from: [[.text(first)], [.text(second)]], retries: 1)
+        #expect(state == .completed)
+        #expect(file == Data("0123456789".utf8))
+        let again = try #require(server.requests.last?.lowercased())
+        #expect(again.contains("\r\nrange: bytes=4-\r\n"))
+        #expect(again.contains("\r\nif-range: \"x\"\r\n"))
+    }
+
+    @Test func aHugeHeadIsRefused() async throws {
+        let answer = "HTTP/1.1 200 OK\r\nX-Filler: " + String(repeating: "a", count: 100_000) + "\r\n\r\n"
+        let (state, _, _) = try await download(from: [[.text(answer), .hold]])
+        #expect(state == .failed(.retriesExhausted(last: .connection("the response head is longer than 81920 bytes"), attempts: 0)))
+    }
+
+    @Test func aServerClosingBeforeItsHeadIsAConnectionFailure() async throws {
+        let (state, _, _) = try await download(from: [[]])
+        #expect(state == .failed(.retriesExhausted(last: .connection("the server closed the connection before the response head"), attempts: 0)))
+    }
+
+    @Test func aBodyCutShortIsAConnectionFailureAndItsBytesAreKept() async throws {
+        let (state, _, _, directory) = try await downloadKeepingFiles(
+            from: [[.text("HTTP/1.1 200 OK\r\nContent-Length: 10\r\nETag: \"x\"\r\n\r\n0123")]]
+        ) { directory in
+            #expect(contents(directory + "/raw.bin.part") == Data("0123".utf8))
+        }
+        #expect(state == .failed(.retriesExhausted(last: .connection("the server closed the connection 6 bytes before the end of the body"), attempts: 0)))
+        #expect(!exists(directory))
+    }
+
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!", "invalid response from the server"),
+        ("HELLO WORLD\r\n\r\n", "invalid response from the server"),
+        ("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\nhello", "invalid response from the server"),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", "invalid body from the server"),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", "the server closed the connection before the end of the body"),
+    ])
+    func malformedAnswersFailCleanly(answer: String, reason: String) async throws {
+        let (state, file, _) = try await download(from: [[.text(answer)]])
+        guard case .failed(.retriesExhausted(last: .connection(let message), attempts: 0)) = state else {
+            Issue.record("unexpected \(state)")
+            return
+        }
+        #expect(message.hasPrefix(reason))
+        #expect(file == nil)
+    }
+
+    @Test func aServerThatGoesQuietMidBodyStalls() async throws {
+        let configuration = fastConfiguration(retries: 0, stall: .milliseconds(300))
+        let (state, _, _) = try await download(
+            from: [[.text("HTTP/1.1 200 OK\r\nContent-Length: 10\r\nETag: \"x\"\r\n\r\n0123"), .hold]], configuration: configuration)
+        #expect(state == .failed(.retriesExhausted(last: .stalled, attempts: 0)))
+    }
+
+    @Test func aHeadThatNeverComesTimesOut() async throws {
+        var configuration = fastConfiguration(retries: 0, stall: .seconds(30))
+        configuration.responseTimeout = .milliseconds(300)
+        let (state, _, _) = try await download(from: [[.hold]], configuration: configuration)
+        #expect(state == .failed(.retriesExhausted(last: .timedOut, attempts: 0)))
+    }
+
+    @Test func aHeaderThatWouldSplitTheRequestNeverReachesTheServer() async throws {
+        let server = try await RawServer.start([[.text("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")]])
+        try await withDownloader(fastConfiguration(retries: 0)) { downloader in
+            try await withTemporaryDirectory { directory in
+                let task = downloader.download(
+                    from: server.url, to: directory + "/raw.bin", headers: [HTTPField(name: "X-Token", value: "a\r\nInjected: 1")])
+                guard case .failed = await task.result() else {
+                    Issue.record("the download did not fail")
+                    return
+                }
+                #expect(!server.requests.contains { $0.contains("Injected") })
+            }
+        }
+        await server.stop()
+    }
+
+    // MARK: helpers
+
+    private func download(
+        from scripts: [[RawServer.Step]], retries: Int = 0, configuration: DownloadConfiguration? = nil
+    ) async throws -> (DownloadState, Data?, RawServer) {
+        let (state, file, server, _) = try await self.downloadKeepingFiles(from: scripts, retries: retries, configuration: configuration) { _ in }
+        return (state, file, server)
+    }
+
+    private func downloadKeepingFiles(
+        from scripts: [[RawServer.Step]], retries: Int = 0, configuration: DownloadConfiguration? = nil,
+        inspect: (String) throws -> Void
+    ) async throws -> (DownloadState, Data?, RawServer, String) {
+        let server = try await RawServer.start(scripts)
+        var configuration = configuration ?? fastConfiguration(retries: retries)
+        configuration.responseTimeout = min(configuration.responseTimeout, .seconds(10))
+        let result = try await withDownloader(configuration) { downloader in
+            try await withTemporaryDirectory { directory -> (DownloadState, Data?, String) in
+                let destination = directory + "/raw.bin"
+                let state = await downloader.download(from: server.url, to: destination).result()
+                try inspect(directory)
+                return (state, contents(destination), directory)
+            }
+        }
+        await server.stop()
+        return (result.0, result.1, server, result.2)
+    }
+}
