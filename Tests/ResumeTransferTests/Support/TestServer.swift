@@ -77,13 +77,15 @@ final class TestServer: Sendable {
     static func start(serving data: Data, tls: Bool = false) async throws -> TestServer {
         let file = File(data: data, etag: "\"v1-\(data.count)\"", lastModified: "Sun, 01 Nov 2026 10:00:01 GMT")
         let core = ServerCore(file: file)
-        var context: NIOSSLContext?
+        let context: NIOSSLContext?
         if tls {
             let folder = URL(fileURLWithPath: Self.certificateAuthorityFile).deletingLastPathComponent().path
             let configuration = TLSConfiguration.makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/server.pem").map { .certificate($0) },
-                privateKey: .file(folder + "/server-key.pem"))
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: folder + "/server-key.pem", format: .pem)))
             context = try NIOSSLContext(configuration: configuration)
+        } else {
+            context = nil
         }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
