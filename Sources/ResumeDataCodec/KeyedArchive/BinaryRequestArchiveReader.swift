@@ -90,9 +90,14 @@ struct BinaryRequestArchiveReader {
 
     @inline(__always)
     private func bigEndian(at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
-        return value
+        switch size {
+        case 1: return UInt64(bytes[offset])
+        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        default:
+            var value: UInt64 = 0
+            for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
+            return value
+        }
     }
 
     /// Whether `count` bytes from `offset` lie in the object area.
