@@ -46,7 +46,9 @@ struct InputFile {
     /// Reads until end of file, failing as soon as more than `limit` bytes arrived. The size of a
     /// FIFO, a pipe or a file that grows while read is only a hint.
     private func readToEnd(_ descriptor: Int32, sizeHint: Int, limit: Int) throws(Diagnostic) -> Data {
-        var data = Data(count: max(sizeHint, 4096))
+        // One byte more than the size, so the read that finds the end of a regular file does not
+        // first double the buffer.
+        var data = Data(count: max(sizeHint + 1, 4096))
         var filled = 0
         while true {
             if filled == data.count {

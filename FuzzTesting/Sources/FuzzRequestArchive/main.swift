@@ -8,6 +8,16 @@ import FuzzCommon
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequestArchive(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = fuzzData(start, count)
+    // The in-place reader (the public initializer's shortcut) returns nothing or exactly what
+    // the full decoder returns.
+    if let fast = BinaryRequestArchiveReader.request(from: data) {
+        guard let full = try? URLRequestArchive(archive: KeyedArchive(data: data)) else {
+            propertyFailed("FuzzRequestArchive", "the in-place reader decoded \(fast), which the full decoder refuses")
+        }
+        if fast != full || fast.items.map(\.description) != full.items.map(\.description), (try? fast.archiveData()) != (try? full.archiveData()) {
+            propertyFailed("FuzzRequestArchive", "the in-place reader gave \(fast), the full decoder \(full)")
+        }
+    }
     guard let request = try? URLRequestArchive(archiveData: data) else { return 0 }
     // Touch the accessors the CLI prints: they walk the decoded fields.
     _ = (request.urlString, request.mainDocumentURLString, request.timeoutInterval, request.cachePolicy,

@@ -74,6 +74,12 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// Decodes a request archive (binary or XML keyed archive).
     /// - Throws: ``KeyedArchiveError`` naming the object and key at fault.
     public init(archiveData: Data, options: KeyedArchiveOptions = .default) throws {
+        // Binary archives as Apple writes them are read in place, which is faster; anything else,
+        // and every error, is left to the full decoder (see BinaryRequestArchiveReader).
+        if options == .default, let request = BinaryRequestArchiveReader.request(from: archiveData) {
+            self = request
+            return
+        }
         try self.init(archive: KeyedArchive(data: archiveData, options: options))
     }
 
@@ -307,6 +313,19 @@ public struct URLRequestArchive: Sendable, Hashable {
     // MARK: Helpers
 
     static func itemKey(_ index: Int, layout: Layout) -> String {
+        // The usual numbers come from a table: spelling the key of every item of every request
+        // was a string allocation each.
+        if index >= 0, index < commonItemKeyCount {
+            return layout == .secure ? secureItemKeys[index] : legacyItemKeys[index]
+        }
+        return spelledItemKey(index, layout: layout)
+    }
+
+    private static let commonItemKeyCount = 32
+    private static let secureItemKeys = (0 ..< commonItemKeyCount).map { spelledItemKey($0, layout: .secure) }
+    private static let legacyItemKeys = (0 ..< commonItemKeyCount).map { spelledItemKey($0, layout: .legacy) }
+
+    private static func spelledItemKey(_ index: Int, layout: Layout) -> String {
         switch layout {
         case .secure: "\(secureItemPrefix)\(index)"
         case .legacy: "$\(index + headerKeys.count)"
@@ -341,9 +360,10 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// Checks the items this type interprets, so the typed properties never meet a surprise.
     private func validateKnownItems(path: String) throws {
         for index in Self.itemsToDecode where items.indices.contains(index) {
-            let key = "\(path).\(Self.itemKey(index, layout: layout))"
+            // Spelled only for an error: this runs for every request of every blob inspected.
+            func key() -> String { "\(path).\(Self.itemKey(index, layout: layout))" }
             guard let value = items[index].value else {
-                throw KeyedArchiveError(.unexpectedType, "item \(index) is \(items[index]), not a single value", keyPath: key)
+                throw KeyedArchiveError(.unexpectedType, "item \(index) is \(items[index]), not a single value", keyPath: key())
             }
             let valid: Bool
             switch (index, value) {
@@ -358,7 +378,7 @@ public struct URLRequestArchive: Sendable, Hashable {
             default: valid = false
             }
             guard valid else {
-                throw KeyedArchiveError(.unexpectedType, "item \(index) is \(value), not \(Self.expectedType(ofItem: index))", keyPath: key)
+                throw KeyedArchiveError(.unexpectedType, "item \(index) is \(value), not \(Self.expectedType(ofItem: index))", keyPath: key())
             }
         }
     }

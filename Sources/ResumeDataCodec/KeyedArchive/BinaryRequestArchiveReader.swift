@@ -1,0 +1,515 @@
+import Foundation
+
+/// A second, faster way to decode a binary request archive: it reads the archive's `bplist00`
+/// bytes in place and builds the request object's fields directly, without the property-list
+/// tree, the `$objects` array and the hashed dictionary per object that
+/// ``KeyedArchive/init(data:options:)`` builds first. Decoding a blob's two request archives was
+/// the largest part of `inspect`'s time (issue 15).
+///
+/// It is a shortcut, never a second opinion: it handles the archives Apple writes and returns
+/// `nil` for anything else, and then ``URLRequestArchive/init(archiveData:options:)`` decodes
+/// with the full decoder, which gives the result or the error with its key path. So every error
+/// comes from the full decoder, and a request this returns is the one the full decoder returns
+/// (`FuzzRequestArchive` and `BinaryRequestArchiveReaderTests` compare the two).
+///
+/// For that, before building anything it checks every object reachable from the top (the full
+/// reader decodes them all, used or not) at least as strictly as ``BinaryPropertyListReader``:
+/// offsets, lengths, markers, ASCII, references, cycles, nesting, keys given twice. It gives up
+/// on whatever the full decoders accept but it does not mirror: UTF-16 strings, sets, 16-byte
+/// integers, UIDs of more than 8 bytes, dictionary or array fields, `NSDate` and `NS.bytes`
+/// strings, anything nested more than ``maximumDepth`` deep, dictionaries of more than
+/// ``maximumDictionaryCount`` keys, more than ``maximumValueCount`` decoded values, inputs over
+/// ``maximumInputSize`` bytes. All these bounds are below the full decoders' default limits.
+struct BinaryRequestArchiveReader {
+    /// Larger inputs go to the full decoder; below it no container can hold more references
+    /// than the reader's default budget, so that check cannot differ.
+    static let maximumInputSize = 1 << 20
+    /// Property-list containers, and archived objects, nested deeper than this go to the full decoder.
+    static let maximumDepth = 32
+    /// Keys given twice are looked for pair by pair: larger dictionaries go to the full decoder.
+    static let maximumDictionaryCount = 256
+    /// Values decoded for one request (shared objects count once per use, as in the full decoder).
+    static let maximumValueCount = 10_000
+
+    /// The request the full decoder would return, or `nil` when the full decoder must decide.
+    static func request(from data: Data) -> URLRequestArchive? {
+        guard data.count <= maximumInputSize, BinaryPropertyListReader.hasMagic(data) else { return nil }
+        return data.withUnsafeBytes { bytes -> URLRequestArchive? in
+            guard let trailer = try? BinaryPropertyListTrailer(parsing: bytes, maximumObjectCount: PropertyListReadOptions.default.maximumObjectCount) else {
+                return nil
+            }
+            var reader = BinaryRequestArchiveReader(bytes: bytes, trailer: trailer)
+            return reader.request()
+        }
+    }
+
+    /// What an object of the property list is, read in place (after ``validate(_:depth:)``).
+    enum Node {
+        case boolean(Bool)
+        case integer(PropertyListInteger)
+        case real(PropertyListReal)
+        case date(Date)
+        /// Bytes `start ..< start + count`.
+        case data(start: Int, count: Int)
+        /// ASCII bytes `start ..< start + count`.
+        case ascii(start: Int, count: Int)
+        case uid(UInt64)
+        /// `count` references from `references`.
+        case array(references: Int, count: Int)
+        /// `count` key references from `references`, then `count` value references.
+        case dictionary(references: Int, count: Int)
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    private let trailer: BinaryPropertyListTrailer
+    private let objectAreaEnd: Int
+    /// Per object: 0 not yet checked, 1 a container being checked, 2 checked.
+    private var checkState: [UInt8]
+    private static let checking: UInt8 = 1
+    private static let checked: UInt8 = 2
+
+    // The keyed archive, once its frame is read.
+    /// Where `$objects`' references start, and how many.
+    private var objectsReferences = 0
+    private var objectCount = 0
+    /// Archived objects being decoded, outermost first (cycles and depth, as the full decoder).
+    private var inProgress: [UInt64] = []
+    private var valueCount = 0
+    /// Class descriptions already read, by UID: most archives name NSURL and a dictionary class
+    /// more than once.
+    private var classes: [(uid: UInt64, name: String, chain: [String])] = []
+
+    private init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer) {
+        self.bytes = bytes
+        self.trailer = trailer
+        self.objectAreaEnd = trailer.offsetTableOffset
+        self.checkState = [UInt8](repeating: 0, count: trailer.objectCount)
+    }
+
+    // MARK: Reading in place
+
+    @inline(__always)
+    private func bigEndian(at offset: Int, size: Int) -> UInt64 {
+        switch size {
+        case 1: return UInt64(bytes[offset])
+        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        default:
+            var value: UInt64 = 0
+            for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
+            return value
+        }
+    }
+
+    /// Whether `count` bytes from `offset` lie in the object area.
+    @inline(__always)
+    private func fits(_ count: Int, at offset: Int) -> Bool {
+        count >= 0 && count <= objectAreaEnd - offset
+    }
+
+    /// The start of an object, checked to lie in the object area.
+    private func offset(ofObject index: Int) -> Int? {
+        let raw = bigEndian(at: trailer.offsetTableOffset + index * trailer.offsetSize, size: trailer.offsetSize)
+        guard raw >= UInt64(BinaryPropertyListTrailer.headerSize), raw < UInt64(objectAreaEnd) else { return nil }
+        return Int(raw)
+    }
+
+    /// The element count after a marker, and where the elements start; `nil` when malformed.
+    private func count(marker: UInt8, at position: Int) -> (count: Int, start: Int)? {
+        let nibble = Int(marker & 0x0F)
+        guard nibble == 0x0F else { return (nibble, position) }
+        guard fits(1, at: position) else { return nil }
+        let lengthMarker = bytes[position]
+        guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else { return nil }
+        let size = 1 << Int(lengthMarker & 0x0F)
+        guard fits(1 + size, at: position), let length = Int(exactly: bigEndian(at: position + 1, size: size)) else { return nil }
+        return (length, position + 1 + size)
+    }
+
+    /// A reference inside a container, checked to name an object.
+    private func reference(at offset: Int) -> Int? {
+        let raw = bigEndian(at: offset, size: trailer.referenceSize)
+        return raw < UInt64(trailer.objectCount) ? Int(raw) : nil
+    }
+
+    /// Reads an object's marker and extent; `nil` for what this reader leaves to the full one.
+    /// Containers' references are checked to fit, not followed.
+    private func node(_ index: Int) -> Node? {
+        guard let start = offset(ofObject: index) else { return nil }
+        let marker = bytes[start]
+        let position = start + 1
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .boolean(false)
+            case 0x09: return .boolean(true)
+            default: return nil
+            }
+        case 0x1:
+            // 16-byte integers are left to the full reader.
+            guard marker & 0x0F <= 3 else { return nil }
+            let size = 1 << Int(marker & 0x0F)
+            guard fits(size, at: position) else { return nil }
+            let raw = bigEndian(at: position, size: size)
+            // As the full reader: 1-, 2- and 4-byte integers are unsigned, 8-byte ones signed.
+            return .integer(size == 8 ? PropertyListInteger(Int64(bitPattern: raw)) : PropertyListInteger(raw))
+        case 0x2:
+            if marker == 0x22, fits(4, at: position) {
+                return .real(PropertyListReal(Float(bitPattern: UInt32(bigEndian(at: position, size: 4)))))
+            }
+            if marker == 0x23, fits(8, at: position) {
+                return .real(PropertyListReal(Double(bitPattern: bigEndian(at: position, size: 8))))
+            }
+            return nil
+        case 0x3:
+            guard marker == 0x33, fits(8, at: position) else { return nil }
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bigEndian(at: position, size: 8))))
+        case 0x4, 0x5:
+            guard let (length, first) = count(marker: marker, at: position), fits(length, at: first) else { return nil }
+            return marker >> 4 == 0x4 ? .data(start: first, count: length) : .ascii(start: first, count: length)
+        case 0x8:
+            let size = Int(marker & 0x0F) + 1
+            guard size <= 8, fits(size, at: position) else { return nil }
+            return .uid(bigEndian(at: position, size: size))
+        case 0xA, 0xD:
+            guard let (elements, first) = count(marker: marker, at: position) else { return nil }
+            let (references, overflow1) = elements.multipliedReportingOverflow(by: marker >> 4 == 0xD ? 2 : 1)
+            let (length, overflow2) = references.multipliedReportingOverflow(by: trailer.referenceSize)
+            guard !overflow1, !overflow2, fits(length, at: first) else { return nil }
+            return marker >> 4 == 0xA ? .array(references: first, count: elements) : .dictionary(references: first, count: elements)
+        default:
+            // UTF-16 strings, sets, null, fill and unknown markers.
+            return nil
+        }
+    }
+
+    private func isASCII(start: Int, count: Int) -> Bool {
+        var combined: UInt8 = 0
+        for index in start ..< start + count { combined |= bytes[index] }
+        return combined < 0x80
+    }
+
+    // MARK: Checking the whole property list
+
+    /// Whether an object and all it contains are readable here: everything the full reader would
+    /// reject is rejected (and more). Each object is checked once.
+    private mutating func validate(_ index: Int, depth: Int) -> Bool {
+        switch checkState[index] {
+        case Self.checked: return true
+        case Self.checking: return false // a reference cycle
+        default: break
+        }
+        guard let node = node(index) else { return false }
+        switch node {
+        case .ascii(let start, let count):
+            guard isASCII(start: start, count: count) else { return false }
+        case .array(let references, let count):
+            guard depth < Self.maximumDepth else { return false }
+            checkState[index] = Self.checking
+            for element in 0 ..< count {
+                guard let child = reference(at: references + element * trailer.referenceSize),
+                      validate(child, depth: depth + 1) else { return false }
+            }
+        case .dictionary(let references, let count):
+            guard depth < Self.maximumDepth, count <= Self.maximumDictionaryCount else { return false }
+            checkState[index] = Self.checking
+            guard validateDictionary(references: references, count: count, depth: depth) else { return false }
+        default:
+            break
+        }
+        checkState[index] = Self.checked
+        return true
+    }
+
+    /// Keys must be ASCII strings, each once (compared by hash: two keys with one hash are
+    /// treated as a repeat and left to the full reader); keys and values must validate.
+    private mutating func validateDictionary(references: Int, count: Int, depth: Int) -> Bool {
+        let size = trailer.referenceSize
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(count, 1)) { hashes in
+            for entry in 0 ..< count {
+                guard let key = reference(at: references + entry * size),
+                      case .ascii(let start, let length)? = node(key),
+                      validate(key, depth: depth + 1) else { return false }
+                // FNV-1a over the key's bytes.
+                var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+                for byte in start ..< start + length { hash = (hash ^ UInt64(bytes[byte])) &* 0x100_0000_01B3 }
+                for earlier in 0 ..< entry where hashes[earlier] == hash { return false }
+                hashes[entry] = hash
+                guard let value = reference(at: references + (count + entry) * size),
+                      validate(value, depth: depth + 1) else { return false }
+            }
+            return true
+        }
+    }
+
+    // MARK: Strings
+
+    /// Names that archives repeat and that are too long to be stored inline in a `String`: taken
+    /// from here, they cost no allocation.
+    private static let commonStrings: [String] = {
+        var names = ["NSURLRequest", "NSMutableURLRequest", "NSMutableDictionary", "NSDictionary", "NSObject",
+                     "NSURL", "NSMutableArray", "NSArray", "NSMutableString", "NSString", "NSData", "NSMutableData",
+                     URLRequestArchive.securePropertiesKey, KeyedArchive.rootObjectKey, "startTimeoutTime",
+                     "requiresShortConnectionTimeout", "payloadTransmissionTimeout", "allowedProtocolTypes"]
+        names += (0 ..< 40).map { URLRequestArchive.itemKey($0, layout: .secure) }
+        return names.filter { $0.utf8.count > 15 }
+    }()
+
+    private func string(start: Int, count: Int) -> String {
+        let text = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + count])
+        if count > 15, let base = text.baseAddress {
+            for common in Self.commonStrings where common.utf8.count == count {
+                let same = common.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, count) == 0 }
+                if same == true { return common }
+            }
+        }
+        return String(decoding: text.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    }
+
+    private func equals(_ start: Int, _ count: Int, _ literal: StaticString) -> Bool {
+        count == literal.utf8CodeUnitCount
+            && memcmp(bytes.baseAddress! + start, literal.utf8Start, count) == 0
+    }
+
+    /// The value reference of a key in a dictionary node, if the key is there.
+    private func lookup(_ key: StaticString, references: Int, count: Int) -> Int? {
+        let size = trailer.referenceSize
+        for entry in 0 ..< count {
+            guard let keyIndex = reference(at: references + entry * size),
+                  case .ascii(let start, let length)? = node(keyIndex) else { return nil }
+            if equals(start, length, key) { return reference(at: references + (count + entry) * size) }
+        }
+        return nil
+    }
+
+    // MARK: The keyed archive
+
+    private mutating func request() -> URLRequestArchive? {
+        guard validate(trailer.topObject, depth: 0),
+              case .dictionary(let top, let topCount)? = node(trailer.topObject),
+              // The frame, as `KeyedArchive.init(_:options:)` checks it.
+              let archiver = lookup("$archiver", references: top, count: topCount),
+              case .ascii(let archiverStart, let archiverLength)? = node(archiver),
+              equals(archiverStart, archiverLength, "NSKeyedArchiver"),
+              let version = lookup("$version", references: top, count: topCount),
+              case .integer? = node(version),
+              let topEntry = lookup("$top", references: top, count: topCount),
+              case .dictionary(references: let topEntries, count: 1)? = node(topEntry),
+              let topKeyIndex = reference(at: topEntries),
+              case .ascii(let topKeyStart, let topKeyLength)? = node(topKeyIndex),
+              let rootValue = reference(at: topEntries + trailer.referenceSize),
+              case .uid(let rootUID)? = node(rootValue),
+              let objects = lookup("$objects", references: top, count: topCount),
+              case .array(let objectsReferences, let objectCount)? = node(objects),
+              objectCount <= KeyedArchiveOptions.default.maximumObjectCount,
+              objectCount > 0,
+              let null = reference(at: objectsReferences),
+              case .ascii(let nullStart, let nullLength)? = node(null),
+              equals(nullStart, nullLength, "$null"),
+              rootUID < UInt64(objectCount), rootUID != 0
+        else { return nil }
+        self.objectsReferences = objectsReferences
+        self.objectCount = objectCount
+        guard let root = rawRootObject(uid: rootUID) else { return nil }
+        // The request's own checks are the full decoder's code; an error there is left to it,
+        // which finds the same object and throws with its key path.
+        return try? URLRequestArchive(object: root, topKey: string(start: topKeyStart, count: topKeyLength),
+                                      keyPath: "$objects[\(rootUID)]")
+    }
+
+    /// The property-list object a UID names.
+    private func resolve(_ uid: UInt64) -> Int? {
+        guard uid < UInt64(objectCount) else { return nil }
+        return reference(at: objectsReferences + Int(uid) * trailer.referenceSize)
+    }
+
+    private mutating func enter(_ uid: UInt64) -> Bool {
+        guard !inProgress.contains(uid), inProgress.count < Self.maximumDepth else { return false }
+        inProgress.append(uid)
+        return true
+    }
+
+    /// As `KeyedArchiveDecoder.decodeRawObject(uid:)`.
+    private mutating func rawRootObject(uid: UInt64) -> ArchivedObject? {
+        guard let index = resolve(uid), case .dictionary(let references, let count)? = node(index),
+              enter(uid), let objectClass = objectClass(references: references, count: count, uid: uid)
+        else { return nil }
+        defer { inProgress.removeLast() }
+        return rawObject(references: references, count: count, objectClass: objectClass)
+    }
+
+    /// As `KeyedArchive.objectClass(of:at:)`: `$classname` and `$classes` of what `$class` names.
+    private mutating func objectClass(references: Int, count: Int, uid: UInt64) -> (name: String, chain: [String])? {
+        guard let classValue = lookup("$class", references: references, count: count),
+              case .uid(let classUID)? = node(classValue), classUID != uid else { return nil }
+        if let known = classes.first(where: { $0.uid == classUID }) { return (known.name, known.chain) }
+        guard let description = resolve(classUID),
+              case .dictionary(let descriptionReferences, let descriptionCount)? = node(description),
+              let nameIndex = lookup("$classname", references: descriptionReferences, count: descriptionCount),
+              case .ascii(let nameStart, let nameLength)? = node(nameIndex)
+        else { return nil }
+        let name = string(start: nameStart, count: nameLength)
+        var chain: [String] = []
+        if let classesIndex = lookup("$classes", references: descriptionReferences, count: descriptionCount) {
+            guard case .array(let names, let namesCount)? = node(classesIndex) else { return nil }
+            chain.reserveCapacity(namesCount)
+            for position in 0 ..< namesCount {
+                guard let nameReference = reference(at: names + position * trailer.referenceSize),
+                      case .ascii(let start, let length)? = node(nameReference) else { return nil }
+                let superclass = string(start: start, count: length)
+                // ASCII strings are equal exactly when their bytes are.
+                guard !chain.contains(superclass) else { return nil }
+                chain.append(superclass)
+            }
+        } else {
+            chain = [name]
+        }
+        classes.append((classUID, name, chain))
+        return (name, chain)
+    }
+
+    /// As `KeyedArchiveDecoder.rawObject`: every field but `$class`, in order.
+    private mutating func rawObject(references: Int, count: Int, objectClass: (name: String, chain: [String])) -> ArchivedObject? {
+        let size = trailer.referenceSize
+        var fields: [ArchivedObject.Field] = []
+        fields.reserveCapacity(count)
+        for entry in 0 ..< count {
+            guard let keyIndex = reference(at: references + entry * size),
+                  case .ascii(let start, let length)? = node(keyIndex) else { return nil }
+            if equals(start, length, "$class") { continue }
+            guard let valueIndex = reference(at: references + (count + entry) * size),
+                  let value = fieldValue(valueIndex) else { return nil }
+            fields.append(.init(key: string(start: start, count: length), value: value))
+        }
+        return ArchivedObject(className: objectClass.name, classChain: objectClass.chain, fields: fields)
+    }
+
+    /// As `KeyedArchiveDecoder.fieldValue`, for fields that are a UID or a scalar.
+    private mutating func fieldValue(_ index: Int) -> ArchivedObject.FieldValue? {
+        guard let node = node(index) else { return nil }
+        if case .uid(let uid) = node { return decode(uid: uid).map(ArchivedObject.FieldValue.reference) }
+        return plainScalar(node).map(ArchivedObject.FieldValue.inline)
+    }
+
+    private func plainScalar(_ node: Node) -> PropertyListValue? {
+        switch node {
+        case .boolean(let value): .boolean(value)
+        case .integer(let value): .integer(value)
+        case .real(let value): .real(value)
+        case .date(let value): .date(value)
+        case .data(let start, let count): .data(Data(UnsafeRawBufferPointer(rebasing: bytes[start ..< start + count])))
+        case .ascii(let start, let count): .string(string(start: start, count: count))
+        case .uid, .array, .dictionary: nil
+        }
+    }
+
+    /// As `KeyedArchiveDecoder.decode(uid:keyPath:)`.
+    private mutating func decode(uid: UInt64) -> ArchivedValue? {
+        valueCount += 1
+        guard valueCount <= Self.maximumValueCount else { return nil }
+        if uid == 0 { return .null }
+        guard let index = resolve(uid), let node = node(index) else { return nil }
+        switch node {
+        case .boolean(let value): return .boolean(value)
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .date(let value): return .date(value)
+        case .data(let start, let count): return .data(Data(UnsafeRawBufferPointer(rebasing: bytes[start ..< start + count])))
+        case .ascii(let start, let count): return .string(string(start: start, count: count))
+        case .uid, .array: return nil
+        case .dictionary(let references, let count):
+            guard enter(uid) else { return nil }
+            defer { inProgress.removeLast() }
+            return decodeObject(references: references, count: count, uid: uid)
+        }
+    }
+
+    /// As `KeyedArchiveDecoder.decodeObject`, for the classes request archives use.
+    private mutating func decodeObject(references: Int, count: Int, uid: UInt64) -> ArchivedValue? {
+        guard let objectClass = objectClass(references: references, count: count, uid: uid) else { return nil }
+        switch objectClass.name {
+        case "NSDictionary", "NSMutableDictionary":
+            guard let keys = uidArray("NS.keys", references: references, count: count),
+                  let values = uidArray("NS.objects", references: references, count: count),
+                  keys.count == values.count else { return nil }
+            var entries: [ArchivedValue.DictionaryEntry] = []
+            entries.reserveCapacity(keys.count)
+            for position in 0 ..< keys.count {
+                guard case .string(let name)? = decode(uid: uidElement(keys, position)),
+                      let value = decode(uid: uidElement(values, position)) else { return nil }
+                entries.append(.init(key: name, value: value))
+            }
+            return .dictionary(entries)
+        case "NSArray", "NSMutableArray":
+            guard let elements = uidArray("NS.objects", references: references, count: count) else { return nil }
+            var values: [ArchivedValue] = []
+            values.reserveCapacity(elements.count)
+            for position in 0 ..< elements.count {
+                guard let value = decode(uid: uidElement(elements, position)) else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        case "NSString", "NSMutableString":
+            // `NS.bytes` strings (UTF-8 checked by the full decoder) are left to it.
+            guard let string = lookup("NS.string", references: references, count: count),
+                  let text = stringField(string) else { return nil }
+            return .string(text)
+        case "NSData", "NSMutableData":
+            let key = lookup("NS.data", references: references, count: count) ?? lookup("NS.bytes", references: references, count: count)
+            guard let key, let node = node(key) else { return nil }
+            switch node {
+            case .data(let start, let count): return .data(Data(UnsafeRawBufferPointer(rebasing: bytes[start ..< start + count])))
+            case .uid(let dataUID):
+                guard case .data(let data)? = decode(uid: dataUID) else { return nil }
+                return .data(data)
+            default: return nil
+            }
+        case "NSURL":
+            guard let relative = lookup("NS.relative", references: references, count: count),
+                  let relativeString = stringField(relative) else { return nil }
+            var baseString: String?
+            if let base = lookup("NS.base", references: references, count: count) {
+                guard case .uid(let baseUID)? = node(base) else { return nil }
+                switch decode(uid: baseUID) {
+                case .null?: baseString = nil
+                case .url(let baseURL)?: baseString = baseURL.absoluteString
+                default: return nil
+                }
+            }
+            return .url(ArchivedURL(relativeString: relativeString, baseString: baseString))
+        case "NSDate":
+            return nil
+        default:
+            return rawObject(references: references, count: count, objectClass: objectClass).map(ArchivedValue.object)
+        }
+    }
+
+    /// The references of an array of UIDs under a key: where they start and how many; every
+    /// element is checked to be a UID.
+    private func uidArray(_ key: StaticString, references: Int, count: Int) -> (references: Int, count: Int)? {
+        guard let index = lookup(key, references: references, count: count),
+              case .array(let elements, let elementCount)? = node(index) else { return nil }
+        for position in 0 ..< elementCount {
+            guard let element = reference(at: elements + position * trailer.referenceSize),
+                  case .uid? = node(element) else { return nil }
+        }
+        return (elements, elementCount)
+    }
+
+    /// Element `position` of an array ``uidArray(_:references:count:)`` checked.
+    private func uidElement(_ array: (references: Int, count: Int), _ position: Int) -> UInt64 {
+        guard let element = reference(at: array.references + position * trailer.referenceSize),
+              case .uid(let uid)? = node(element) else { return 0 }
+        return uid
+    }
+
+    /// As `KeyedArchiveDecoder.stringField`: a string inline or behind a UID.
+    private mutating func stringField(_ index: Int) -> String? {
+        switch node(index) {
+        case .ascii(let start, let count)?: return string(start: start, count: count)
+        case .uid(let uid)?:
+            guard case .string(let text)? = decode(uid: uid) else { return nil }
+            return text
+        default: return nil
+        }
+    }
+}
