@@ -254,8 +254,28 @@ struct BinaryRequestArchiveReader {
         return names.filter { $0.utf8.count > 15 }
     }()
 
+    /// `__nsurlrequest_proto_prop_obj_`, the spelling of every item key of the secure layout.
+    private static let itemPrefix = Array(URLRequestArchive.secureItemPrefix.utf8)
+    /// The item keys of the secure layout that ``string(start:count:)`` takes from a table.
+    private static let itemKeys = (0 ..< 100).map { URLRequestArchive.itemKey($0, layout: .secure) }
+
     private func string(start: Int, count: Int) -> String {
         let text = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + count])
+        // An item key (most of the keys of a request) is found by its number, without comparing
+        // it with every common name.
+        let prefix = Self.itemPrefix.count
+        if count == prefix + 1 || count == prefix + 2, text.starts(with: Self.itemPrefix) {
+            var number = 0
+            var canonical = count == prefix + 1 || text[prefix] != UInt8(ascii: "0")
+            for digit in text[prefix...] {
+                guard (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(digit) else {
+                    canonical = false
+                    break
+                }
+                number = number * 10 + Int(digit - UInt8(ascii: "0"))
+            }
+            if canonical { return Self.itemKeys[number] }
+        }
         if count > 15, let base = text.baseAddress {
             for common in Self.commonStrings where common.utf8.count == count {
                 let same = common.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, count) == 0 }

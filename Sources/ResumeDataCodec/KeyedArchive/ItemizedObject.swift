@@ -13,22 +13,45 @@ struct ItemizedObject {
     /// - Parameter propertiesKey: the secure layout's key for the entry after the items
     ///   (`__nsurlrequest_proto_props` for requests), or `nil` when the class has none.
     init(_ object: ArchivedObject, keyPath path: String, propertiesKey: String?) throws {
-        // Each field's position, and whether a known key took it: what is left over becomes
-        // `namedFields`. (Positions and flags rather than a set of used keys: this runs for every
-        // request of every blob `inspect` reads, and hashing the keys twice showed in profiles.)
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(object.fields.count)
-        for (index, field) in object.fields.enumerated() { positions[field.key] = index }
-        var taken = [Bool](repeating: false, count: object.fields.count)
-        func take(_ key: String) -> ArchivedObject.FieldValue? {
-            guard let index = positions[key] else { return nil }
+        // Each field's role comes from the spelling of its key, in one pass: a header (`$0` to
+        // `$2`), item *n* of either layout (`__nsurlrequest_proto_prop_obj_<n>`, `$<n+3>`, with
+        // `<n>` spelled as `String(n)` spells it), or the properties key; the fields no role
+        // takes become `namedFields`. (Hashing every key into a dictionary to look the same keys
+        // up again was most of this initializer's time, which runs for every request and
+        // response `inspect` reads.) An item number at or past the field count can never be
+        // reached, since items are taken from 0 without a gap, so such a key stays a named field.
+        let fields = object.fields
+        let slots = fields.count + 1
+        var headerFields: [Int?] = [nil, nil, nil]
+        var secureFields = [Int?](repeating: nil, count: slots)
+        var legacyFields = [Int?](repeating: nil, count: slots)
+        var propertiesField: Int?
+        var isSecure = false
+        let propertiesKeyBytes = propertiesKey.map { Array($0.utf8) }
+        for (index, field) in fields.enumerated() {
+            var key = field.key
+            key.withUTF8 { key in
+                if key.starts(with: Self.securePrefix) {
+                    isSecure = true
+                    if let number = Self.number(key[Self.securePrefix.count...], below: slots) { secureFields[number] = index }
+                } else if key.first == UInt8(ascii: "$"), let number = Self.number(key[1...], below: slots + 3) {
+                    if number < 3 { headerFields[number] = index } else { legacyFields[number - 3] = index }
+                } else if key.elementsEqual(Self.securePropertiesKey) {
+                    isSecure = true
+                }
+                if let propertiesKeyBytes, key.elementsEqual(propertiesKeyBytes) { propertiesField = index }
+            }
+        }
+        var taken = [Bool](repeating: false, count: fields.count)
+        func take(_ index: Int?) -> ArchivedObject.FieldValue? {
+            guard let index else { return nil }
             taken[index] = true
-            return object.fields[index].value
+            return fields[index].value
         }
 
         var header: [Int64] = []
-        for key in URLRequestArchive.headerKeys {
-            guard let value = take(key) else {
+        for (number, key) in URLRequestArchive.headerKeys.enumerated() {
+            guard let value = take(headerFields[number]) else {
                 throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path)
             }
             guard case .inline(.integer(let integer)) = value, let number = integer.int64Value else {
@@ -37,31 +60,46 @@ struct ItemizedObject {
             header.append(number)
         }
         var items: [ArchivedObject.FieldValue] = []
-        let layout = URLRequestArchive.layout(ofKeys: positions.keys)
+        let layout: URLRequestArchive.Layout = isSecure ? .secure : .legacy
         switch layout {
         case .secure:
             // Bounded by the number of fields: each item takes one.
-            while let item = take(URLRequestArchive.itemKey(items.count, layout: .secure)) {
+            while items.count < slots, let item = take(secureFields[items.count]) {
                 items.append(item)
             }
-            properties = propertiesKey.flatMap(take)
+            self.properties = take(propertiesField)
         case .legacy:
             let count = header[2]
             guard count >= 0 else {
                 throw KeyedArchiveError(.unexpectedType, "item count \(count) is negative", keyPath: "\(path).$2")
             }
             while items.count < count {
-                let key = URLRequestArchive.itemKey(items.count, layout: .legacy)
-                guard let item = take(key) else {
+                guard items.count < slots, let item = take(legacyFields[items.count]) else {
+                    let key = URLRequestArchive.itemKey(items.count, layout: .legacy)
                     throw KeyedArchiveError(.missingKey, "$2 announces \(count) items but \(key) (item \(items.count)) is missing", keyPath: path)
                 }
                 items.append(item)
             }
-            properties = propertiesKey == nil ? nil : take(URLRequestArchive.itemKey(items.count, layout: .legacy))
+            self.properties = propertiesKey == nil || items.count >= slots ? nil : take(legacyFields[items.count])
         }
         self.layout = layout
         self.header = header
         self.items = items
-        self.namedFields = zip(object.fields, taken).compactMap { field, isTaken in isTaken ? nil : field }
+        self.namedFields = zip(fields, taken).compactMap { field, isTaken in isTaken ? nil : field }
+    }
+
+    private static let securePrefix = Array(URLRequestArchive.secureItemPrefix.utf8)
+    private static let securePropertiesKey = Array(URLRequestArchive.securePropertiesKey.utf8)
+
+    /// The number `digits` spell as `String(n)` would (no sign, no leading zero), when below `limit`.
+    private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>, below limit: Int) -> Int? {
+        guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1 else { return nil }
+        var value = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+            guard value < limit else { return nil }
+        }
+        return value
     }
 }

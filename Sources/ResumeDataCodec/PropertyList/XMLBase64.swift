@@ -28,9 +28,10 @@ enum XMLBase64 {
     }
 
     private static func decode(_ text: UnsafeBufferPointer<UInt8>, table decodeTable: UnsafeBufferPointer<UInt8>) throws(DecodeFailure) -> Data {
+        // Sized for the text as if all of it were base64 (whitespace only makes it shorter), so
+        // the text is read once.
         var significant = 0
-        for byte in text where decodeTable[Int(byte)] < 64 { significant += 1 }
-        var output = Data(count: significant / 4 * 3 + 3)
+        var output = Data(count: text.count / 4 * 3 + 3)
         var written = 0
         var failure: DecodeFailure?
         output.withUnsafeMutableBytes { raw in
@@ -48,6 +49,7 @@ enum XMLBase64 {
                         return
                     }
                     accumulator = accumulator << 6 | UInt32(sextet)
+                    significant += 1
                     pending += 1
                     if pending == 4 {
                         out[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
