@@ -264,17 +264,9 @@ struct BinaryRequestArchiveReader {
         // An item key (most of the keys of a request) is found by its number, without comparing
         // it with every common name.
         let prefix = Self.itemPrefix.count
-        if count == prefix + 1 || count == prefix + 2, text.starts(with: Self.itemPrefix) {
-            var number = 0
-            var canonical = count == prefix + 1 || text[prefix] != UInt8(ascii: "0")
-            for digit in text[prefix...] {
-                guard (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(digit) else {
-                    canonical = false
-                    break
-                }
-                number = number * 10 + Int(digit - UInt8(ascii: "0"))
-            }
-            if canonical { return Self.itemKeys[number] }
+        if count > prefix, text.starts(with: Self.itemPrefix),
+           let number = URLRequestArchive.itemNumber(text[prefix...], below: Self.itemKeys.count) {
+            return Self.itemKeys[number]
         }
         if count > 15, let base = text.baseAddress {
             for common in Self.commonStrings where common.utf8.count == count {

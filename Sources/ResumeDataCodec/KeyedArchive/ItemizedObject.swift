@@ -33,8 +33,8 @@ struct ItemizedObject {
             key.withUTF8 { key in
                 if key.starts(with: Self.securePrefix) {
                     isSecure = true
-                    if let number = Self.number(key[Self.securePrefix.count...], below: slots) { secureFields[number] = index }
-                } else if key.first == UInt8(ascii: "$"), let number = Self.number(key[1...], below: slots + 3) {
+                    if let number = URLRequestArchive.itemNumber(key[Self.securePrefix.count...], below: slots) { secureFields[number] = index }
+                } else if key.first == UInt8(ascii: "$"), let number = URLRequestArchive.itemNumber(key[1...], below: slots + 3) {
                     if number < 3 { headerFields[number] = index } else { legacyFields[number - 3] = index }
                 } else if key.elementsEqual(Self.securePropertiesKey) {
                     isSecure = true
@@ -90,16 +90,4 @@ struct ItemizedObject {
 
     private static let securePrefix = Array(URLRequestArchive.secureItemPrefix.utf8)
     private static let securePropertiesKey = Array(URLRequestArchive.securePropertiesKey.utf8)
-
-    /// The number `digits` spell as `String(n)` would (no sign, no leading zero), when below `limit`.
-    private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>, below limit: Int) -> Int? {
-        guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1 else { return nil }
-        var value = 0
-        for digit in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
-            value = value * 10 + Int(digit - UInt8(ascii: "0"))
-            guard value < limit else { return nil }
-        }
-        return value
-    }
 }

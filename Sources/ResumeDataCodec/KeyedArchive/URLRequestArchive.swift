@@ -332,6 +332,19 @@ public struct URLRequestArchive: Sendable, Hashable {
         }
     }
 
+    /// The number `digits` spell as `String(n)` spells it (no sign, no leading zero), when it is
+    /// below `limit`: the *n* of an item key, read back without building every key to compare.
+    static func itemNumber(_ digits: some Collection<UInt8>, below limit: Int) -> Int? {
+        guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1 else { return nil }
+        var value = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+            guard value < limit else { return nil }
+        }
+        return value
+    }
+
     static func layout(ofKeys keys: some Sequence<String>) -> Layout {
         keys.contains { $0 == securePropertiesKey || $0.hasPrefix(secureItemPrefix) } ? .secure : .legacy
     }
