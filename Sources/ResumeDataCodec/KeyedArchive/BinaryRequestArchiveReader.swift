@@ -270,7 +270,7 @@ struct BinaryRequestArchiveReader {
         }
         if count > 15, let base = text.baseAddress {
             for common in Self.commonStrings where common.utf8.count == count {
-                let same = common.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, count) == 0 }
+                let same = common.utf8.withContiguousStorageIfAvailable { name in name.baseAddress.map { memcmp($0, base, count) == 0 } }
                 if same == true { return common }
             }
         }
@@ -278,8 +278,8 @@ struct BinaryRequestArchiveReader {
     }
 
     private func equals(_ start: Int, _ count: Int, _ literal: StaticString) -> Bool {
-        count == literal.utf8CodeUnitCount
-            && memcmp(bytes.baseAddress! + start, literal.utf8Start, count) == 0
+        guard count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base + start, literal.utf8Start, count) == 0
     }
 
     /// The value reference of a key in a dictionary node, if the key is there.
