@@ -48,12 +48,13 @@ final class DirectReceiver: BodyReceiver {
     }
 
     let tag: Int
-    private let part: PartialFile
-    private let settings: Settings
+    /// Read by the connection on the receiver's thread, as are `settings` and `wakeRead`.
+    fileprivate let part: PartialFile
+    fileprivate let settings: Settings
     private let events: ResponseEvent.Queue
     private let shared = Mutex(Shared())
     /// The read end of the wake pipe; the thread owns and closes it.
-    private let wakeRead: Int32
+    fileprivate let wakeRead: Int32
 
     /// Fails when no pipe can be made (out of descriptors); the caller then uses AsyncHTTPClient.
     init?(tag: Int = 0, part: PartialFile, settings: Settings, events: ResponseEvent.Queue) {
@@ -119,9 +120,6 @@ final class DirectReceiver: BodyReceiver {
 
     fileprivate var stopReason: DownloadError? { self.shared.withLock { $0.stopReason } }
     fileprivate var decision: Decision? { self.shared.withLock { $0.decision } }
-    fileprivate var wakeDescriptor: Int32 { self.wakeRead }
-    fileprivate var file: PartialFile { self.part }
-    fileprivate var limits: Settings { self.settings }
 
     fileprivate func emit(_ event: ResponseEvent) {
         self.events.yield(event, from: self.tag)
@@ -200,7 +198,7 @@ private final class Connection {
     }
 
     func run(route: DirectRoute, headers: [HTTPField]) -> DirectReceiver.Outcome {
-        let settings = self.receiver.limits
+        let settings = self.receiver.settings
         let start = ContinuousClock.now
         let headDeadline = start + settings.responseTimeout
         do throws(Stop) {
@@ -275,7 +273,7 @@ private final class Connection {
 
     private func send(_ request: [UInt8]) throws(Stop) {
         var sent = 0
-        let stall = self.receiver.limits.stallTimeout
+        let stall = self.receiver.settings.stallTimeout
         while sent < request.count {
             let count = request.withUnsafeBytes { bytes -> Int in
                 guard let base = bytes.baseAddress else { return 0 }
@@ -294,7 +292,7 @@ private final class Connection {
     /// Reads until the decoder gives a head (1xx heads are dropped); what came after it is the
     /// body's first bytes.
     private func readHead(deadline: ContinuousClock.Instant) throws(Stop) -> (HTTPResponseHead, [UInt8]) {
-        let settings = self.receiver.limits
+        let settings = self.receiver.settings
         var pending: [UInt8] = []
         var headBytes = 0
         var scanned = 0
@@ -366,9 +364,9 @@ private final class Connection {
         while true {
             try self.checkStop()
             if let decision = self.receiver.decision { return decision }
-            var wake = pollfd(fd: self.receiver.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            var wake = pollfd(fd: self.receiver.wakeRead, events: Int16(POLLIN), revents: 0)
             _ = poll(&wake, 1, -1)
-            Self.drain(self.receiver.wakeDescriptor)
+            Self.drain(self.receiver.wakeRead)
         }
     }
 
@@ -389,7 +387,7 @@ private final class Connection {
             remaining = remaining.map { $0 - Int64(first) }
         }
         var fds: [Int32] = [-1, -1]
-        if self.receiver.file.canSplice, csplice_pipe(&fds) == 0 {
+        if self.receiver.part.canSplice, csplice_pipe(&fds) == 0 {
             self.pipe = (fds[0], fds[1])
             // 1 MiB pipes move a batch per call; the system may allow less (pipe-max-size).
             let capacity = csplice_set_pipe_size(self.pipe.write, 1 << 20)
@@ -398,10 +396,10 @@ private final class Connection {
         while remaining != 0 {
             try self.checkStop()
             if let limit = self.limit, self.position >= limit { return .ended }
-            var want = Int64(self.pipe.write >= 0 && self.unverified == 0 ? self.pipeCapacity : self.receiver.limits.batchBytes)
+            var want = Int64(self.pipe.write >= 0 && self.unverified == 0 ? self.pipeCapacity : self.receiver.settings.batchBytes)
             if let remaining { want = min(want, remaining) }
             if let limit = self.limit { want = min(want, limit - self.position) }
-            if let rate = self.receiver.limits.rateLimit?.bytesPerSecond {
+            if let rate = self.receiver.settings.rateLimit?.bytesPerSecond {
                 // Small steps keep a limited rate smooth.
                 want = min(want, max(rate / 10, 16 * 1024))
             }
@@ -485,7 +483,7 @@ private final class Connection {
         guard count > 0 else { return 0 }
         var moved = 0
         do {
-            try self.receiver.file.splice(from: self.pipe.read, count: count, at: self.position, progress: &moved)
+            try self.receiver.part.splice(from: self.pipe.read, count: count, at: self.position, progress: &moved)
         } catch {
             self.advance(by: moved)
             throw .outcome(.failed(error))
@@ -521,7 +519,7 @@ private final class Connection {
             let verify = Int(min(self.unverified, Int64(bytes.count)))
             let same: Bool
             do {
-                same = try self.receiver.file.holds(UnsafeRawBufferPointer(rebasing: bytes[0..<verify]), at: self.position)
+                same = try self.receiver.part.holds(UnsafeRawBufferPointer(rebasing: bytes[0..<verify]), at: self.position)
             } catch {
                 throw .outcome(.failed(error))
             }
@@ -533,7 +531,7 @@ private final class Connection {
         guard !bytes.isEmpty else { return }
         var done = 0
         do {
-            try self.receiver.file.write(bytes, at: self.position, progress: &done)
+            try self.receiver.part.write(bytes, at: self.position, progress: &done)
         } catch {
             self.advance(by: done)
             throw .outcome(.failed(error))
@@ -546,7 +544,7 @@ private final class Connection {
         guard count > 0 else { return }
         self.position += Int64(count)
         self.unreported += Int64(count)
-        let settings = self.receiver.limits
+        let settings = self.receiver.settings
         let now = ContinuousClock.now
         if self.unreported >= Int64(settings.batchBytes) || now - self.lastReport >= settings.flushInterval {
             self.receiver.emit(.written(self.unreported))
@@ -557,7 +555,7 @@ private final class Connection {
 
     /// `--limit-rate`: waits (waking for a stop) until reading may go on.
     private func pace(_ count: Int) throws(Stop) {
-        guard let limit = self.receiver.limits.rateLimit,
+        guard let limit = self.receiver.settings.rateLimit,
               let delay = limit.delay(after: count, now: .nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds)))
         else { return }
         let until = ContinuousClock.now + delay
@@ -575,7 +573,7 @@ private final class Connection {
             self.unreported = 0
             self.lastReport = .now
         }
-        if case .timedOut = try self.wait(for: Int16(POLLIN), until: .now + self.receiver.limits.stallTimeout) {
+        if case .timedOut = try self.wait(for: Int16(POLLIN), until: .now + self.receiver.settings.stallTimeout) {
             throw .outcome(.failed(.stalled))
         }
     }
@@ -585,7 +583,7 @@ private final class Connection {
     /// Polls the socket for `events` (0: only the wake pipe) until `deadline`.
     private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(Stop) -> Wait {
         var fds = [
-            pollfd(fd: self.receiver.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: self.receiver.wakeRead, events: Int16(POLLIN), revents: 0),
             pollfd(fd: events == 0 ? -1 : self.socket, events: events, revents: 0),
         ]
         while true {
@@ -599,7 +597,7 @@ private final class Connection {
                 throw .outcome(.failed(.connection("poll: \(String(cString: strerror(errno)))")))
             }
             if fds[0].revents != 0 {
-                Self.drain(self.receiver.wakeDescriptor)
+                Self.drain(self.receiver.wakeRead)
                 try self.checkStop()
                 return .woken
             }
@@ -618,7 +616,7 @@ private final class Connection {
 
     private func scratch() -> UnsafeMutableRawBufferPointer {
         if let buffer = self.buffer { return buffer }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(self.receiver.limits.batchBytes, 16 * 1024), alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(self.receiver.settings.batchBytes, 16 * 1024), alignment: 16)
         self.buffer = buffer
         return buffer
     }

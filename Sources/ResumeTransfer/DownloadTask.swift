@@ -309,7 +309,7 @@ public final class DownloadTask: Sendable {
         let settings = self.receiverSettings
         let events = ResponseEvent.Queue()
         let receiver: any BodyReceiver
-        if let direct = self.directReceiver(for: plan, machine: machine, part: part, events: events) {
+        if let direct = self.directReceiver(for: plan, machine: machine, part: part, settings: settings, events: events) {
             receiver = direct
         } else {
             let viaClient = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
@@ -438,7 +438,8 @@ public final class DownloadTask: Sendable {
     /// several connections or finished ranges to continue (segments need AsyncHTTPClient's
     /// receivers), or a header NIO will not send (AsyncHTTPClient then reports it).
     private func directReceiver(
-        for plan: DownloadStateMachine.RequestPlan, machine: DownloadStateMachine, part: PartialFile, events: ResponseEvent.Queue
+        for plan: DownloadStateMachine.RequestPlan, machine: DownloadStateMachine, part: PartialFile,
+        settings shared: ResponseReceiver.Settings, events: ResponseEvent.Queue
     ) -> (any BodyReceiver)? {
         #if os(Linux)
         guard self.configuration.usesDirectPath, self.configuration.segmentConnections == 1,
@@ -448,8 +449,7 @@ public final class DownloadTask: Sendable {
         else { return nil }
         let settings = DirectReceiver.Settings(
             connectTimeout: self.configuration.connectTimeout, responseTimeout: self.configuration.responseTimeout,
-            stallTimeout: self.configuration.stallTimeout, batchBytes: max(self.configuration.writeBatchBytes, 1),
-            rateLimit: self.configuration.maximumBytesPerSecond.map(SharedRatePacer.init(bytesPerSecond:)))
+            stallTimeout: self.configuration.stallTimeout, batchBytes: shared.batchBytes, rateLimit: shared.rateLimit)
         guard let receiver = DirectReceiver(part: part, settings: settings, events: events) else { return nil }
         receiver.start(route: route, headers: plan.headers)
         return receiver

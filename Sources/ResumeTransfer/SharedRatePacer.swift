@@ -4,12 +4,13 @@ import Synchronization
 /// download, not each connection: every receiver reports its bytes here, from its own event loop.
 final class SharedRatePacer: Sendable {
     private let pacer: Mutex<RatePacer>
-    /// The limit.
+    /// The limit (at least 1, as the pacer keeps it).
     let bytesPerSecond: Int64
 
     init(bytesPerSecond: Int64) {
-        self.bytesPerSecond = max(bytesPerSecond, 1)
-        self.pacer = Mutex(RatePacer(bytesPerSecond: bytesPerSecond))
+        let pacer = RatePacer(bytesPerSecond: bytesPerSecond)
+        self.bytesPerSecond = pacer.bytesPerSecond
+        self.pacer = Mutex(pacer)
     }
 
     /// See ``RatePacer/delay(after:now:)``; `now` is a reading of one monotonic clock for all callers.
