@@ -346,13 +346,14 @@ let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
         var configuration = fastConfiguration(retries: 0)
         configuration.maximumConcurrentDownloads = 1
         try await withServer(oneMiB, configuration: configuration) { server, downloader, directory in
-            server.script([.stallAfter(50_000)])
+            // Both GETs are scripted up front: the queue starts the second one as soon as the
+            // first pauses, which may be before a script set after `pause()` returns.
+            server.script([.stallAfter(50_000), .dropAfter(70_000)])
             let first = downloader.download(from: server.url, to: directory + "/a.bin")
             let second = downloader.download(from: server.url, to: directory + "/b.bin")
             try await waitForSize(directory + "/a.bin.part", 50_000)
             #expect(second.state == .queued)
             _ = await first.pause()
-            server.script([.dropAfter(70_000)])
             let result = await second.result()
             #expect(isDroppedConnection(result))
             let secondPart = try #require(contents(directory + "/b.bin.part")?.count)
