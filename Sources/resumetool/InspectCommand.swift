@@ -41,6 +41,8 @@ struct InspectCommand: ParsableCommand {
                 let report = InspectReport(name: blob.input.displayName, resume: blob.resume, findings: findings)
                 guard json else { return Array(report.text.utf8) }
                 var bytes: [UInt8] = []
+                // A report is a few KiB: one allocation instead of a doubling series.
+                bytes.reserveCapacity(8192)
                 report.json.write(to: &bytes, indent: singleObject ? 0 : 1)
                 return bytes
             }

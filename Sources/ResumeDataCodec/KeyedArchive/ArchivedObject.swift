@@ -40,7 +40,7 @@ public struct ArchivedObject: Sendable, Hashable {
     /// What an object's key holds. NSKeyedArchiver stores scalars (`encodeInt:`, `encodeDouble:`,
     /// `encodeBool:`) in the object itself and objects as UIDs into `$objects`; the two must be
     /// told apart to write the archive back the same way.
-    public indirect enum FieldValue: Sendable, Hashable {
+    public enum FieldValue: Sendable, Hashable {
         /// A value stored in the object itself. Holds no UID.
         case inline(PropertyListValue)
         /// A UID, with the object it points at decoded (``ArchivedValue/null`` for UID 0).

@@ -9,7 +9,7 @@ import Foundation
 /// Collection and string classes are not remembered: encoding writes dictionaries as
 /// `NSMutableDictionary` and arrays as `NSMutableArray`, as Apple's writer does for resume data,
 /// and strings inline.
-public indirect enum ArchivedValue: Sendable, Hashable {
+public enum ArchivedValue: Sendable, Hashable {
     /// nil (UID 0, the `$null` object).
     case null
     /// A string: inline, or `NSString`/`NSMutableString` (`NS.string`, `NS.bytes`).

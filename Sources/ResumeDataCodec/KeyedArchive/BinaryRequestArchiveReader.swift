@@ -65,6 +65,11 @@ struct BinaryRequestArchiveReader {
     private let objectAreaEnd: Int
     /// Per object: 0 not yet checked, 1 a container being checked, 2 checked.
     private var checkState: [UInt8]
+    /// Each object's node once ``validate(_:depth:)`` checked it, so decoding, which looks the
+    /// same keys and objects up again and again, does not read markers and offsets again; empty
+    /// (every node read where used) for property lists of more than ``maximumCachedNodes`` objects.
+    private var checkedNodes: [Node?]
+    private static let maximumCachedNodes = 4096
     private static let checking: UInt8 = 1
     private static let checked: UInt8 = 2
 
@@ -77,13 +82,37 @@ struct BinaryRequestArchiveReader {
     private var valueCount = 0
     /// Class descriptions already read, by UID: most archives name NSURL and a dictionary class
     /// more than once.
-    private var classes: [(uid: UInt64, name: String, chain: [String])] = []
+    private var classes: [(uid: UInt64, objectClass: ObjectClass)] = []
+
+    /// A class description as read, with what ``decodeObject(references:count:uid:)`` does with
+    /// its objects, worked out once per class rather than by comparing names per object.
+    private struct ObjectClass {
+        enum Kind { case dictionary, array, string, data, url, date, other }
+        var name: String
+        var chain: [String]
+        var kind: Kind
+
+        init(name: String, chain: [String]) {
+            self.name = name
+            self.chain = chain
+            switch name {
+            case "NSDictionary", "NSMutableDictionary": kind = .dictionary
+            case "NSArray", "NSMutableArray": kind = .array
+            case "NSString", "NSMutableString": kind = .string
+            case "NSData", "NSMutableData": kind = .data
+            case "NSURL": kind = .url
+            case "NSDate": kind = .date
+            default: kind = .other
+            }
+        }
+    }
 
     private init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer) {
         self.bytes = bytes
         self.trailer = trailer
         self.objectAreaEnd = trailer.offsetTableOffset
         self.checkState = [UInt8](repeating: 0, count: trailer.objectCount)
+        self.checkedNodes = trailer.objectCount <= Self.maximumCachedNodes ? [Node?](repeating: nil, count: trailer.objectCount) : []
     }
 
     // MARK: Reading in place
@@ -133,7 +162,13 @@ struct BinaryRequestArchiveReader {
 
     /// Reads an object's marker and extent; `nil` for what this reader leaves to the full one.
     /// Containers' references are checked to fit, not followed.
+    @inline(__always)
     private func node(_ index: Int) -> Node? {
+        if index < checkedNodes.count, let node = checkedNodes[index] { return node }
+        return readNode(index)
+    }
+
+    private func readNode(_ index: Int) -> Node? {
         guard let start = offset(ofObject: index) else { return nil }
         let marker = bytes[start]
         let position = start + 1
@@ -183,9 +218,36 @@ struct BinaryRequestArchiveReader {
     }
 
     private func isASCII(start: Int, count: Int) -> Bool {
-        var combined: UInt8 = 0
-        for index in start ..< start + count { combined |= bytes[index] }
-        return combined < 0x80
+        // Eight bytes at a time: every key and class name of every archive passes here.
+        var combined: UInt64 = 0
+        var index = start
+        let end = start + count
+        while end - index >= 8 {
+            combined |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < end {
+            combined |= UInt64(bytes[index])
+            index += 1
+        }
+        return combined & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// A hash of `count` bytes from `start`, eight at a time, for finding keys given twice.
+    private func keyHash(start: Int, count: Int) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(count)
+        var index = start
+        let end = start + count
+        while end - index >= 8 {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x100_0000_01B3
+            hash ^= hash >> 29
+            index += 8
+        }
+        while index < end {
+            hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01B3
+            index += 1
+        }
+        return hash
     }
 
     // MARK: Checking the whole property list
@@ -198,7 +260,7 @@ struct BinaryRequestArchiveReader {
         case Self.checking: return false // a reference cycle
         default: break
         }
-        guard let node = node(index) else { return false }
+        guard let node = readNode(index) else { return false }
         switch node {
         case .ascii(let start, let count):
             guard isASCII(start: start, count: count) else { return false }
@@ -217,6 +279,7 @@ struct BinaryRequestArchiveReader {
             break
         }
         checkState[index] = Self.checked
+        if index < checkedNodes.count { checkedNodes[index] = node }
         return true
     }
 
@@ -227,11 +290,9 @@ struct BinaryRequestArchiveReader {
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(count, 1)) { hashes in
             for entry in 0 ..< count {
                 guard let key = reference(at: references + entry * size),
-                      case .ascii(let start, let length)? = node(key),
-                      validate(key, depth: depth + 1) else { return false }
-                // FNV-1a over the key's bytes.
-                var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-                for byte in start ..< start + length { hash = (hash ^ UInt64(bytes[byte])) &* 0x100_0000_01B3 }
+                      validate(key, depth: depth + 1),
+                      case .ascii(let start, let length)? = node(key) else { return false }
+                let hash = keyHash(start: start, count: length)
                 for earlier in 0 ..< entry where hashes[earlier] == hash { return false }
                 hashes[entry] = hash
                 guard let value = reference(at: references + (count + entry) * size),
@@ -350,10 +411,10 @@ struct BinaryRequestArchiveReader {
     }
 
     /// As `KeyedArchive.objectClass(of:at:)`: `$classname` and `$classes` of what `$class` names.
-    private mutating func objectClass(references: Int, count: Int, uid: UInt64) -> (name: String, chain: [String])? {
+    private mutating func objectClass(references: Int, count: Int, uid: UInt64) -> ObjectClass? {
         guard let classValue = lookup("$class", references: references, count: count),
               case .uid(let classUID)? = node(classValue), classUID != uid else { return nil }
-        if let known = classes.first(where: { $0.uid == classUID }) { return (known.name, known.chain) }
+        if let known = classes.first(where: { $0.uid == classUID }) { return known.objectClass }
         guard let description = resolve(classUID),
               case .dictionary(let descriptionReferences, let descriptionCount)? = node(description),
               let nameIndex = lookup("$classname", references: descriptionReferences, count: descriptionCount),
@@ -375,12 +436,13 @@ struct BinaryRequestArchiveReader {
         } else {
             chain = [name]
         }
-        classes.append((classUID, name, chain))
-        return (name, chain)
+        let objectClass = ObjectClass(name: name, chain: chain)
+        classes.append((classUID, objectClass))
+        return objectClass
     }
 
     /// As `KeyedArchiveDecoder.rawObject`: every field but `$class`, in order.
-    private mutating func rawObject(references: Int, count: Int, objectClass: (name: String, chain: [String])) -> ArchivedObject? {
+    private mutating func rawObject(references: Int, count: Int, objectClass: ObjectClass) -> ArchivedObject? {
         let size = trailer.referenceSize
         var fields: [ArchivedObject.Field] = []
         fields.reserveCapacity(count)
@@ -438,8 +500,8 @@ struct BinaryRequestArchiveReader {
     /// As `KeyedArchiveDecoder.decodeObject`, for the classes request archives use.
     private mutating func decodeObject(references: Int, count: Int, uid: UInt64) -> ArchivedValue? {
         guard let objectClass = objectClass(references: references, count: count, uid: uid) else { return nil }
-        switch objectClass.name {
-        case "NSDictionary", "NSMutableDictionary":
+        switch objectClass.kind {
+        case .dictionary:
             guard let keys = uidArray("NS.keys", references: references, count: count),
                   let values = uidArray("NS.objects", references: references, count: count),
                   keys.count == values.count else { return nil }
@@ -451,7 +513,7 @@ struct BinaryRequestArchiveReader {
                 entries.append(.init(key: name, value: value))
             }
             return .dictionary(entries)
-        case "NSArray", "NSMutableArray":
+        case .array:
             guard let elements = uidArray("NS.objects", references: references, count: count) else { return nil }
             var values: [ArchivedValue] = []
             values.reserveCapacity(elements.count)
@@ -460,12 +522,12 @@ struct BinaryRequestArchiveReader {
                 values.append(value)
             }
             return .array(values)
-        case "NSString", "NSMutableString":
+        case .string:
             // `NS.bytes` strings (UTF-8 checked by the full decoder) are left to it.
             guard let string = lookup("NS.string", references: references, count: count),
                   let text = stringField(string) else { return nil }
             return .string(text)
-        case "NSData", "NSMutableData":
+        case .data:
             let key = lookup("NS.data", references: references, count: count) ?? lookup("NS.bytes", references: references, count: count)
             guard let key, let node = node(key) else { return nil }
             switch node {
@@ -475,7 +537,7 @@ struct BinaryRequestArchiveReader {
                 return .data(data)
             default: return nil
             }
-        case "NSURL":
+        case .url:
             guard let relative = lookup("NS.relative", references: references, count: count),
                   let relativeString = stringField(relative) else { return nil }
             var baseString: String?
@@ -488,7 +550,7 @@ struct BinaryRequestArchiveReader {
                 }
             }
             return .url(ArchivedURL(relativeString: relativeString, baseString: baseString))
-        case "NSDate":
+        case .date:
             return nil
         default:
             return rawObject(references: references, count: count, objectClass: objectClass).map(ArchivedValue.object)

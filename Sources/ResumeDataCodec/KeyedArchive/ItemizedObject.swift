@@ -1,3 +1,5 @@
+import Foundation
+
 /// The part that archived requests and responses share (spec §3, §6a): three header integers
 /// under `$0`, `$1`, `$2`, items under `__nsurlrequest_proto_prop_obj_<i>` (secure layout) or
 /// `$<i+3>` (legacy layout, where only the count in `$2` says where they end), an optional
@@ -27,19 +29,20 @@ struct ItemizedObject {
         var legacyFields = [Int?](repeating: nil, count: slots)
         var propertiesField: Int?
         var isSecure = false
-        let propertiesKeyBytes = propertiesKey.map { Array($0.utf8) }
+        // Requests' key is spelled once, not per request.
+        let propertiesKeyBytes = propertiesKey.map { $0 == URLRequestArchive.securePropertiesKey ? Self.securePropertiesKey : Array($0.utf8) }
         for (index, field) in fields.enumerated() {
             var key = field.key
             key.withUTF8 { key in
-                if key.starts(with: Self.securePrefix) {
+                if Self.hasPrefix(key, Self.securePrefix) {
                     isSecure = true
                     if let number = URLRequestArchive.itemNumber(key[Self.securePrefix.count...], below: slots) { secureFields[number] = index }
                 } else if key.first == UInt8(ascii: "$"), let number = URLRequestArchive.itemNumber(key[1...], below: slots + 3) {
                     if number < 3 { headerFields[number] = index } else { legacyFields[number - 3] = index }
-                } else if key.elementsEqual(Self.securePropertiesKey) {
+                } else if key.count == Self.securePropertiesKey.count, Self.hasPrefix(key, Self.securePropertiesKey) {
                     isSecure = true
                 }
-                if let propertiesKeyBytes, key.elementsEqual(propertiesKeyBytes) { propertiesField = index }
+                if let propertiesKeyBytes, key.count == propertiesKeyBytes.count, Self.hasPrefix(key, propertiesKeyBytes) { propertiesField = index }
             }
         }
         var taken = [Bool](repeating: false, count: fields.count)
@@ -86,6 +89,16 @@ struct ItemizedObject {
         self.header = header
         self.items = items
         self.namedFields = zip(fields, taken).compactMap { field, isTaken in isTaken ? nil : field }
+    }
+
+    /// Whether `key` starts with `prefix`, compared as memory (the generic `starts(with:)` goes
+    /// byte by byte, and this runs for every field of every request and response).
+    private static func hasPrefix(_ key: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        guard key.count >= prefix.count else { return false }
+        return prefix.withUnsafeBufferPointer { prefix in
+            guard let keyBase = key.baseAddress, let prefixBase = prefix.baseAddress else { return prefix.isEmpty }
+            return memcmp(keyBase, prefixBase, prefix.count) == 0
+        }
     }
 
     private static let securePrefix = Array(URLRequestArchive.secureItemPrefix.utf8)
