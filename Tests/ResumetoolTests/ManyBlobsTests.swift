@@ -35,6 +35,26 @@ import Testing
         #expect(validate == ToolRunner.Result(status: 0, stdout: "\(folder.path("a.resumedata")): ok\n\(folder.path("b.plist")): ok\n", stderr: ""))
     }
 
+    /// Which arguments are folders is asked of the file system in parallel: files, folders (also
+    /// through a symbolic link), a missing name and a name given twice keep their order.
+    @Test func foldersAmongNamesExpandInPlace() throws {
+        let folder = try folder()
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: folder.path("sub"))
+        let a = folder.path("a.resumedata"), b = folder.path("b.plist")
+        let names = [b, folder.path("sub"), folder.path("missing"), folder.path("link"), a, b]
+        let result = try EndToEnd.run(["validate"] + names)
+        #expect(result == ToolRunner.Result(status: 2, stdout: "\(b): ok\n\(a): ok\n\(b): ok\n", stderr: """
+            \(folder.path("sub/c.plist")):6:66: error: expected </string> (opened on line 6), found </key>
+            \(folder.path("missing")): error: no such file
+            \(folder.path("link/c.plist")):6:66: error: expected </string> (opened on line 6), found </key>
+
+            """))
+        let inspect = try EndToEnd.run(["inspect"] + names)
+        let shownA = try single(["inspect", a]), shownB = try single(["inspect", b])
+        #expect(inspect.stdout == shownB + "\n" + shownA + "\n" + shownB)
+        #expect(inspect.status == 1)
+    }
+
     @Test func aFolderGivesAJSONArrayEvenForOneBlob() throws {
         let folder = try TemporaryDirectory()
         let path = try folder.copySample("ios9-xml.plist")

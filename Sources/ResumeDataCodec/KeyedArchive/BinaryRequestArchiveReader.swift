@@ -113,6 +113,10 @@ struct BinaryRequestArchiveReader {
         self.objectAreaEnd = trailer.offsetTableOffset
         self.checkState = [UInt8](repeating: 0, count: trailer.objectCount)
         self.checkedNodes = trailer.objectCount <= Self.maximumCachedNodes ? [Node?](repeating: nil, count: trailer.objectCount) : []
+        // Sized once: a request names a handful of classes and nests a few objects deep, and
+        // growing these arrays from empty was several allocations per request.
+        classes.reserveCapacity(8)
+        inProgress.reserveCapacity(8)
     }
 
     // MARK: Reading in place

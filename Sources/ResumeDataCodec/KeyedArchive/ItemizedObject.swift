@@ -24,9 +24,12 @@ struct ItemizedObject {
         // reached, since items are taken from 0 without a gap, so such a key stays a named field.
         let fields = object.fields
         let slots = fields.count + 1
-        var headerFields: [Int?] = [nil, nil, nil]
-        var secureFields = [Int?](repeating: nil, count: slots)
-        var legacyFields = [Int?](repeating: nil, count: slots)
+        // One table, one allocation (this runs for every request and response): the field
+        // positions of `$0` to `$2` at [0, 3), of the secure layout's items from `secure`, of the
+        // legacy layout's from `legacy`, -1 where there is none; then, from `takenStart`, 1 for
+        // each field a role took.
+        let secure = 3, legacy = 3 + slots, takenStart = 3 + 2 * slots
+        var table = [Int](repeating: -1, count: takenStart + fields.count)
         var propertiesField: Int?
         var isSecure = false
         // Requests' key is spelled once, not per request.
@@ -36,25 +39,30 @@ struct ItemizedObject {
             key.withUTF8 { key in
                 if Self.hasPrefix(key, Self.securePrefix) {
                     isSecure = true
-                    if let number = URLRequestArchive.itemNumber(key[Self.securePrefix.count...], below: slots) { secureFields[number] = index }
+                    if let number = URLRequestArchive.itemNumber(key[Self.securePrefix.count...], below: slots) { table[secure + number] = index }
                 } else if key.first == UInt8(ascii: "$"), let number = URLRequestArchive.itemNumber(key[1...], below: slots + 3) {
-                    if number < 3 { headerFields[number] = index } else { legacyFields[number - 3] = index }
+                    table[number < 3 ? number : legacy + number - 3] = index
                 } else if key.count == Self.securePropertiesKey.count, Self.hasPrefix(key, Self.securePropertiesKey) {
                     isSecure = true
                 }
                 if let propertiesKeyBytes, key.count == propertiesKeyBytes.count, Self.hasPrefix(key, propertiesKeyBytes) { propertiesField = index }
             }
         }
-        var taken = [Bool](repeating: false, count: fields.count)
-        func take(_ index: Int?) -> ArchivedObject.FieldValue? {
-            guard let index else { return nil }
-            taken[index] = true
+        var takenCount = 0
+        func take(field index: Int?) -> ArchivedObject.FieldValue? {
+            guard let index, index >= 0 else { return nil }
+            if table[takenStart + index] != 1 {
+                table[takenStart + index] = 1
+                takenCount += 1
+            }
             return fields[index].value
         }
+        func take(slot: Int) -> ArchivedObject.FieldValue? { take(field: table[slot]) }
 
         var header: [Int64] = []
+        header.reserveCapacity(3)
         for (number, key) in URLRequestArchive.headerKeys.enumerated() {
-            guard let value = take(headerFields[number]) else {
+            guard let value = take(slot: number) else {
                 throw KeyedArchiveError(.missingKey, "no \(key)", keyPath: path)
             }
             guard case .inline(.integer(let integer)) = value, let number = integer.int64Value else {
@@ -63,32 +71,36 @@ struct ItemizedObject {
             header.append(number)
         }
         var items: [ArchivedObject.FieldValue] = []
+        items.reserveCapacity(fields.count)
         let layout: URLRequestArchive.Layout = isSecure ? .secure : .legacy
         switch layout {
         case .secure:
             // Bounded by the number of fields: each item takes one.
-            while items.count < slots, let item = take(secureFields[items.count]) {
+            while items.count < slots, let item = take(slot: secure + items.count) {
                 items.append(item)
             }
-            self.properties = take(propertiesField)
+            self.properties = take(field: propertiesField)
         case .legacy:
             let count = header[2]
             guard count >= 0 else {
                 throw KeyedArchiveError(.unexpectedType, "item count \(count) is negative", keyPath: "\(path).$2")
             }
             while items.count < count {
-                guard items.count < slots, let item = take(legacyFields[items.count]) else {
+                guard items.count < slots, let item = take(slot: legacy + items.count) else {
                     let key = URLRequestArchive.itemKey(items.count, layout: .legacy)
                     throw KeyedArchiveError(.missingKey, "$2 announces \(count) items but \(key) (item \(items.count)) is missing", keyPath: path)
                 }
                 items.append(item)
             }
-            self.properties = propertiesKey == nil || items.count >= slots ? nil : take(legacyFields[items.count])
+            self.properties = propertiesKey == nil || items.count >= slots ? nil : take(slot: legacy + items.count)
         }
         self.layout = layout
         self.header = header
         self.items = items
-        self.namedFields = zip(fields, taken).compactMap { field, isTaken in isTaken ? nil : field }
+        var namedFields: [ArchivedObject.Field] = []
+        namedFields.reserveCapacity(fields.count - takenCount)
+        for (index, field) in fields.enumerated() where table[takenStart + index] != 1 { namedFields.append(field) }
+        self.namedFields = namedFields
     }
 
     /// Whether `key` starts with `prefix`, compared as memory (the generic `starts(with:)` goes

@@ -84,7 +84,9 @@ extension ResumeData {
 
     /// Whether a temp file name names a file inside the tmp folder: not empty, no `/`, not `.` or `..`.
     package static func isBareFileName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("/") && name != "." && name != ".."
+        // The byte, not `contains("/")`: with Foundation imported that is `range(of:)` through
+        // NSString, which was 2 % of `inspect`'s time.
+        !name.isEmpty && !name.utf8.contains(UInt8(ascii: "/")) && name != "." && name != ".."
     }
 
     /// A copy whose partial file is named by a new absolute local path.
