@@ -12,15 +12,21 @@ import Foundation
 /// comes from the full decoder, and a request this returns is the one the full decoder returns
 /// (`FuzzRequestArchive` and `BinaryRequestArchiveReaderTests` compare the two).
 ///
-/// For that, before building anything it checks every object reachable from the top (the full
-/// reader decodes them all, used or not) at least as strictly as ``BinaryPropertyListReader``:
-/// offsets, lengths, markers, ASCII, references, cycles, nesting, keys given twice. It gives up
-/// on whatever the full decoders accept but it does not mirror: UTF-16 strings, sets, 16-byte
+/// For that, before building anything it checks every object of the property list (the full
+/// reader decodes all those reachable from the top, used or not) at least as strictly as
+/// ``BinaryPropertyListReader``: offsets, lengths, markers, ASCII, references, cycles, nesting,
+/// keys given twice. It gives up on whatever the full decoders accept but it does not mirror:
+/// containers that refer to a container numbered before them (CoreFoundation, plistlib and
+/// ``BinaryPropertyListWriter`` number objects depth-first and never share containers, so
+/// references only go forward, which rules out cycles), more than ``maximumObjectCount``
+/// objects, UTF-16 strings, sets, 16-byte
 /// integers, UIDs of more than 8 bytes, dictionary or array fields, `NSDate` and `NS.bytes`
 /// strings, anything nested more than ``maximumDepth`` deep, dictionaries of more than
 /// ``maximumDictionaryCount`` keys, more than ``maximumValueCount`` decoded values, inputs over
 /// ``maximumInputSize`` bytes. All these bounds are below the full decoders' default limits.
 struct BinaryRequestArchiveReader {
+    /// Property lists of more objects go to the full decoder (a request archive has about 60).
+    static let maximumObjectCount = 4096
     /// Larger inputs go to the full decoder; below it no container can hold more references
     /// than the reader's default budget, so that check cannot differ.
     static let maximumInputSize = 1 << 20
@@ -43,7 +49,7 @@ struct BinaryRequestArchiveReader {
         }
     }
 
-    /// What an object of the property list is, read in place (after ``validate(_:depth:)``).
+    /// What an object of the property list is, read in place (after ``validate()``).
     enum Node {
         case boolean(Bool)
         case integer(PropertyListInteger)
@@ -63,15 +69,9 @@ struct BinaryRequestArchiveReader {
     private let bytes: UnsafeRawBufferPointer
     private let trailer: BinaryPropertyListTrailer
     private let objectAreaEnd: Int
-    /// Per object: 0 not yet checked, 1 a container being checked, 2 checked.
-    private var checkState: [UInt8]
-    /// Each object's node once ``validate(_:depth:)`` checked it, so decoding, which looks the
-    /// same keys and objects up again and again, does not read markers and offsets again; empty
-    /// (every node read where used) for property lists of more than ``maximumCachedNodes`` objects.
-    private var checkedNodes: [Node?]
-    private static let maximumCachedNodes = 4096
-    private static let checking: UInt8 = 1
-    private static let checked: UInt8 = 2
+    /// Each object's node, read once by ``validate()``: decoding looks the same keys and objects
+    /// up again and again.
+    private var nodes: [Node]
 
     // The keyed archive, once its frame is read.
     /// Where `$objects`' references start, and how many.
@@ -111,8 +111,7 @@ struct BinaryRequestArchiveReader {
         self.bytes = bytes
         self.trailer = trailer
         self.objectAreaEnd = trailer.offsetTableOffset
-        self.checkState = [UInt8](repeating: 0, count: trailer.objectCount)
-        self.checkedNodes = trailer.objectCount <= Self.maximumCachedNodes ? [Node?](repeating: nil, count: trailer.objectCount) : []
+        self.nodes = []
         // Sized once: a request names a handful of classes and nests a few objects deep, and
         // growing these arrays from empty was several allocations per request.
         classes.reserveCapacity(8)
@@ -166,10 +165,10 @@ struct BinaryRequestArchiveReader {
 
     /// Reads an object's marker and extent; `nil` for what this reader leaves to the full one.
     /// Containers' references are checked to fit, not followed.
+    /// The node of an object (after ``validate()``, which read them all).
     @inline(__always)
     private func node(_ index: Int) -> Node? {
-        if index < checkedNodes.count, let node = checkedNodes[index] { return node }
-        return readNode(index)
+        nodes[index]
     }
 
     private func readNode(_ index: Int) -> Node? {
@@ -256,51 +255,64 @@ struct BinaryRequestArchiveReader {
 
     // MARK: Checking the whole property list
 
-    /// Whether an object and all it contains are readable here: everything the full reader would
-    /// reject is rejected (and more). Each object is checked once.
-    private mutating func validate(_ index: Int, depth: Int) -> Bool {
-        switch checkState[index] {
-        case Self.checked: return true
-        case Self.checking: return false // a reference cycle
-        default: break
+    /// Whether every object is readable here: everything the full reader would reject is
+    /// rejected (and more). Two passes over the object table, no recursion: each object alone,
+    /// keeping its node; then, from the last object back, each container's references, which
+    /// must name objects (a container only one numbered after it), with every container's
+    /// height known before its parent's.
+    private mutating func validate() -> Bool {
+        let count = trailer.objectCount
+        guard count <= Self.maximumObjectCount else { return false }
+        nodes.reserveCapacity(count)
+        for index in 0 ..< count {
+            guard let node = readNode(index) else { return false }
+            if case .ascii(let start, let length) = node, !isASCII(start: start, count: length) { return false }
+            nodes.append(node)
         }
-        guard let node = readNode(index) else { return false }
-        switch node {
-        case .ascii(let start, let count):
-            guard isASCII(start: start, count: count) else { return false }
-        case .array(let references, let count):
-            guard depth < Self.maximumDepth else { return false }
-            checkState[index] = Self.checking
-            for element in 0 ..< count {
-                guard let child = reference(at: references + element * trailer.referenceSize),
-                      validate(child, depth: depth + 1) else { return false }
-            }
-        case .dictionary(let references, let count):
-            guard depth < Self.maximumDepth, count <= Self.maximumDictionaryCount else { return false }
-            checkState[index] = Self.checking
-            guard validateDictionary(references: references, count: count, depth: depth) else { return false }
-        default:
-            break
-        }
-        checkState[index] = Self.checked
-        if index < checkedNodes.count { checkedNodes[index] = node }
-        return true
-    }
-
-    /// Keys must be ASCII strings, each once (compared by hash: two keys with one hash are
-    /// treated as a repeat and left to the full reader); keys and values must validate.
-    private mutating func validateDictionary(references: Int, count: Int, depth: Int) -> Bool {
         let size = trailer.referenceSize
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(count, 1)) { hashes in
-            for entry in 0 ..< count {
-                guard let key = reference(at: references + entry * size),
-                      validate(key, depth: depth + 1),
-                      case .ascii(let start, let length)? = node(key) else { return false }
-                let hash = keyHash(start: start, count: length)
-                for earlier in 0 ..< entry where hashes[earlier] == hash { return false }
-                hashes[entry] = hash
-                guard let value = reference(at: references + (count + entry) * size),
-                      validate(value, depth: depth + 1) else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { heights in
+            // A container's height: 1 plus its highest container element's (scalars count 0).
+            func containerHeight(of child: Int, under parent: Int) -> UInt8? {
+                switch nodes[child] {
+                case .array, .dictionary: child > parent ? heights[child] : nil
+                default: 0
+                }
+            }
+            var index = count
+            while index > 0 {
+                index -= 1
+                var height: UInt8 = 1
+                switch nodes[index] {
+                case .array(let references, let elements):
+                    for element in 0 ..< elements {
+                        guard let child = reference(at: references + element * size),
+                              let childHeight = containerHeight(of: child, under: index) else { return false }
+                        height = max(height, childHeight + 1)
+                        guard height <= Self.maximumDepth else { return false }
+                    }
+                case .dictionary(let references, let entries):
+                    guard entries <= Self.maximumDictionaryCount else { return false }
+                    let valid = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(entries, 1)) { hashes in
+                        for entry in 0 ..< entries {
+                            // Keys must be ASCII strings, each once (compared by hash: two keys
+                            // with one hash are treated as a repeat and left to the full reader).
+                            guard let key = reference(at: references + entry * size),
+                                  case .ascii(let start, let length) = nodes[key] else { return false }
+                            let hash = keyHash(start: start, count: length)
+                            for earlier in 0 ..< entry where hashes[earlier] == hash { return false }
+                            hashes[entry] = hash
+                            guard let value = reference(at: references + (entries + entry) * size),
+                                  let childHeight = containerHeight(of: value, under: index) else { return false }
+                            height = max(height, childHeight + 1)
+                            guard height <= Self.maximumDepth else { return false }
+                        }
+                        return true
+                    }
+                    guard valid else { return false }
+                default:
+                    height = 0
+                }
+                heights[index] = height
             }
             return true
         }
@@ -361,7 +373,7 @@ struct BinaryRequestArchiveReader {
     // MARK: The keyed archive
 
     private mutating func request() -> URLRequestArchive? {
-        guard validate(trailer.topObject, depth: 0),
+        guard validate(),
               case .dictionary(let top, let topCount)? = node(trailer.topObject),
               // The frame, as `KeyedArchive.init(_:options:)` checks it.
               let archiver = lookup("$archiver", references: top, count: topCount),
