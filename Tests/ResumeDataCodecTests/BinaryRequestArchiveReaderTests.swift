@@ -237,6 +237,43 @@ import Testing
         Self.checkAgreement(data)
     }
 
+    /// The real archive's property list written children first (every container refers back):
+    /// a valid binary plist no Apple writer produces, which the full decoder reads and the fast
+    /// reader leaves to it, since it only takes containers that refer forward.
+    @Test func containersReferringBackAreLeftToTheFullDecoder() throws {
+        let value = try PropertyListReader().read(Support.realFixture(Support.currentRequestName)).value
+        var objects: [[UInt8]] = []
+        func header(_ marker: UInt8, _ count: Int) -> [UInt8] {
+            count < 15 ? [marker | UInt8(count)] : [marker | 0x0F, 0x11] + BinaryPlistBuilder.bigEndian(UInt64(count), size: 2)
+        }
+        func add(_ value: PropertyListValue) -> UInt8 {
+            var bytes: [UInt8]
+            switch value {
+            case .string(let text): bytes = header(0x50, text.utf8.count) + Array(text.utf8)
+            case .integer(let number): bytes = [0x13] + BinaryPlistBuilder.bigEndian(UInt64(bitPattern: number.int64Value ?? 0), size: 8)
+            case .real(let real): bytes = [0x23] + BinaryPlistBuilder.bigEndian(real.value.bitPattern, size: 8)
+            case .boolean(let flag): bytes = [flag ? 0x09 : 0x08]
+            case .data(let data): bytes = header(0x40, data.count) + Array(data)
+            case .uid(let uid): bytes = [0x80, UInt8(uid)]
+            case .array(let elements): bytes = header(0xA0, elements.count) + elements.map(add)
+            case .dictionary(let dictionary):
+                let keys = dictionary.keys.map { add(.string($0)) }
+                bytes = header(0xD0, dictionary.count) + keys + dictionary.values.map(add)
+            case .date, .set: bytes = [0x08]
+            }
+            objects.append(bytes)
+            return UInt8(objects.count - 1)
+        }
+        let top = add(value)
+        #expect(objects.count < 256)
+        var builder = BinaryPlistBuilder(objects)
+        builder.topObject = UInt64(top)
+        let data = builder.data
+        #expect(Self.fast(data) == nil)
+        #expect(try URLRequestArchive(archiveData: data) == (try Self.full(Support.realFixture(Support.currentRequestName))))
+        Self.checkAgreement(data)
+    }
+
     @Test func deepNestingIsLeftToTheFullDecoder() throws {
         // Arrays nested 40 deep: within the full reader's limit, beyond the fast one's.
         var objects: [[UInt8]] = (0 ..< 40).map { [0xA1, UInt8($0 + 1)] }
