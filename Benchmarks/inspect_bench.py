@@ -215,7 +215,10 @@ def report(inspect_times, startup_times, count, runs, startup_runs, per_process,
         n = sample_count if name == per_process else count
         ratio = "–" if m == ours else f"{(m / n) / (ours / count):.1f}× faster per blob"
         print(f"| {name} | {m:.3f} s | {min(times):.3f} – {max(times):.3f} s | {1e6 * m / n:.0f} µs | {ratio} |")
+    # CPU holds the named-files commands too, which their own report printed.
     for name, times in CPU.items():
+        if name not in med:
+            continue
         print(f"\n{name}: CPU time (user + system) median {statistics.median(times):.3f} s "
               f"({min(times):.3f} – {max(times):.3f} s) for {med[name]:.3f} s of wall time")
     print(f"\nGoals: ≥ 5× Python — {python / ours:.1f}× {'met' if python / ours >= 5 else '**missed**'}; "
