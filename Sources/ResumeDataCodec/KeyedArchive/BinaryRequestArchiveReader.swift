@@ -19,11 +19,11 @@ import Foundation
 /// containers that refer to a container numbered before them (CoreFoundation, plistlib and
 /// ``BinaryPropertyListWriter`` number objects depth-first and never share containers, so
 /// references only go forward, which rules out cycles), more than ``maximumObjectCount``
-/// objects, UTF-16 strings, sets, 16-byte
-/// integers, UIDs of more than 8 bytes, dictionary or array fields, `NSDate` and `NS.bytes`
-/// strings, anything nested more than ``maximumDepth`` deep, dictionaries of more than
-/// ``maximumDictionaryCount`` keys, more than ``maximumValueCount`` decoded values, inputs over
-/// ``maximumInputSize`` bytes. All these bounds are below the full decoders' default limits.
+/// objects, UTF-16 strings, sets, 16-byte integers, UIDs of more than 8 bytes, dictionary or
+/// array fields, `NSDate` and `NS.bytes` strings, anything nested more than ``maximumDepth``
+/// deep, dictionaries of more than ``maximumDictionaryCount`` keys, more than
+/// ``maximumValueCount`` decoded values, inputs over ``maximumInputSize`` bytes. All these bounds
+/// are below the full decoders' default limits.
 struct BinaryRequestArchiveReader {
     /// Property lists of more objects go to the full decoder (a request archive has about 60).
     static let maximumObjectCount = 4096
@@ -163,14 +163,14 @@ struct BinaryRequestArchiveReader {
         return raw < UInt64(trailer.objectCount) ? Int(raw) : nil
     }
 
-    /// Reads an object's marker and extent; `nil` for what this reader leaves to the full one.
-    /// Containers' references are checked to fit, not followed.
     /// The node of an object (after ``validate()``, which read them all).
     @inline(__always)
     private func node(_ index: Int) -> Node? {
         nodes[index]
     }
 
+    /// Reads an object's marker and extent; `nil` for what this reader leaves to the full one.
+    /// Containers' references are checked to fit, not followed.
     private func readNode(_ index: Int) -> Node? {
         guard let start = offset(ofObject: index) else { return nil }
         let marker = bytes[start]
