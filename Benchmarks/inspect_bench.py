@@ -183,10 +183,7 @@ def report_named(times, named, count, runs, summary):
     print("| --- | ---: | ---: |")
     for name, values in times.items():
         print(f"| {name} | {med[name]:.3f} s | {min(values):.3f} – {max(values):.3f} s |")
-    for name, values in CPU.items():
-        if "NAME..." in name:
-            print(f"\n{name}: CPU time (user + system) median {statistics.median(values):.3f} s "
-                  f"({min(values):.3f} – {max(values):.3f} s)")
+    print_cpu(times)
     print(f"\nGoals: {named:,} named blobs ≥ 10× Python — {python / ours:.1f}× {'met' if python / ours >= 10 else '**missed**'}; "
           f"{count:,} names ≤ 1.3× the folder — {many / folder:.2f}× {'met' if many / folder <= 1.3 else '**missed**'}.\n")
     for name in list(times)[4:]:
@@ -202,6 +199,16 @@ def report_named(times, named, count, runs, summary):
                                     "goal": goal, "met": met}) + "\n")
 
 
+def print_cpu(times, wall=None):
+    """The CPU time of the commands of one report that were timed with cpu_as (CPU holds every report's)."""
+    for name in times:
+        if name in CPU:
+            values = CPU[name]
+            suffix = f" for {wall[name]:.3f} s of wall time" if wall else ""
+            print(f"\n{name}: CPU time (user + system) median {statistics.median(values):.3f} s "
+                  f"({min(values):.3f} – {max(values):.3f} s){suffix}")
+
+
 def report(inspect_times, startup_times, count, runs, startup_runs, per_process, sample_count, summary):
     med = {n: statistics.median(t) for n, t in inspect_times.items()}
     ours = med["resumetool inspect --json (1 process)"]
@@ -215,12 +222,7 @@ def report(inspect_times, startup_times, count, runs, startup_runs, per_process,
         n = sample_count if name == per_process else count
         ratio = "–" if m == ours else f"{(m / n) / (ours / count):.1f}× faster per blob"
         print(f"| {name} | {m:.3f} s | {min(times):.3f} – {max(times):.3f} s | {1e6 * m / n:.0f} µs | {ratio} |")
-    # CPU holds the named-files commands too, which their own report printed.
-    for name, times in CPU.items():
-        if name not in med:
-            continue
-        print(f"\n{name}: CPU time (user + system) median {statistics.median(times):.3f} s "
-              f"({min(times):.3f} – {max(times):.3f} s) for {med[name]:.3f} s of wall time")
+    print_cpu(inspect_times, wall=med)
     print(f"\nGoals: ≥ 5× Python — {python / ours:.1f}× {'met' if python / ours >= 5 else '**missed**'}; "
           f"≥ 1× plistutil — {plistutil / ours:.1f}× {'met' if plistutil / ours >= 1 else '**missed**'} "
           f"(plistutil takes one file per process; one resumetool process per blob is "
