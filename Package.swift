@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "ResumeDataCodec", targets: ["ResumeDataCodec"]),
         .library(name: "ResumeTransfer", targets: ["ResumeTransfer"]),
+        .library(name: "ResumeScan", targets: ["ResumeScan"]),
+        // The text, JSON and CSV renderers of the CLI; a product so the fuzzing harnesses import it.
+        .library(name: "ResumeReports", targets: ["ResumeReports"]),
         .executable(name: "resumetool", targets: ["resumetool"]),
     ],
     dependencies: [
@@ -42,6 +45,16 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // Finds resume blobs, partial files and app containers in folder trees (resumetool scan).
+        .target(
+            name: "ResumeScan",
+            dependencies: ["ResumeDataCodec"]
+        ),
+        // What the CLI prints: inspect, archive, plist and scan reports as text, JSON and CSV.
+        .target(
+            name: "ResumeReports",
+            dependencies: ["ResumeDataCodec", "ResumeScan"]
+        ),
         // splice(2) and pipe2, which Swift's Glibc module does not show (they need _GNU_SOURCE).
         .target(name: "CSpliceShim"),
         .target(
@@ -65,12 +78,15 @@ let package = Package(
             dependencies: [
                 "ResumeDataCodec",
                 "ResumeTransfer",
+                "ResumeScan",
+                "ResumeReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "ResumeDataCodecTests",
-            dependencies: ["ResumeDataCodec"],
+            // ResumeBlobScanTests drives ResumeScan's decisions with the codec's test blobs.
+            dependencies: ["ResumeDataCodec", "ResumeScan"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

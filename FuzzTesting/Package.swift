@@ -1,12 +1,17 @@
 // swift-tools-version: 6.0
-// libFuzzer harnesses for the parsers of ResumeDataCodec, the CLI's renderers and the download
-// state machine (the last two compile the main package's files in through symlinks). A nested package so that the main
-// package never depends on sanitizer builds; `run.sh` builds it with
-// `--sanitize=fuzzer --sanitize=address` (see README.md).
+// libFuzzer harnesses for the parsers of ResumeDataCodec, the CLI's renderers (the ResumeReports
+// product) and the download state machine. A nested package so that the main package never
+// depends on sanitizer builds; `run.sh` builds it with `--sanitize=fuzzer --sanitize=address`
+// (see README.md). Every harness depends on the main package's products only.
 import PackageDescription
 
 let harnesses = [
     "FuzzXMLPlist", "FuzzBinaryPlist", "FuzzKeyedArchive", "FuzzRequestArchive", "FuzzResumeData", "FuzzRenderers", "FuzzHTTPAnswers",
+]
+
+/// Products beyond the codec that a harness fuzzes.
+let extraProducts: [String: [String]] = [
+    "FuzzRenderers": ["ResumeReports"],
 ]
 
 let package = Package(
@@ -22,11 +27,9 @@ let package = Package(
     ] + harnesses.map { name in
         .executableTarget(
             name: name,
-            dependencies: ["FuzzCommon", .product(name: "ResumeDataCodec", package: "resumetool")],
-            // The main package's files compiled in through symlinks use the library's `package`
-            // API, which this other package reaches only through `@testable import`; they import
-            // it so under this condition.
-            swiftSettings: [.define("FUZZ_HARNESS")]
+            dependencies: ["FuzzCommon", .product(name: "ResumeDataCodec", package: "resumetool")]
+                + (extraProducts[name] ?? []).map { .product(name: $0, package: "resumetool") },
+            swiftSettings: name == "FuzzHTTPAnswers" ? [.define("FUZZ_HARNESS")] : []
         )
     },
     swiftLanguageModes: [.v6]

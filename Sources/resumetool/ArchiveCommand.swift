@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeReports
 
 /// `resumetool archive FILE [--json]`
 struct ArchiveCommand: ParsableCommand {

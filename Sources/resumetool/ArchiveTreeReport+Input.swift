@@ -1,4 +1,5 @@
 import Foundation
+import ResumeReports
 import ResumeDataCodec
 
 extension ArchiveTreeReport {

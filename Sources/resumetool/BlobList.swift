@@ -1,4 +1,5 @@
 import Foundation
+import ResumeScan
 
 /// The blob names a command works on: its arguments, with every folder replaced by the files
 /// directly inside it, then the names read from `--files-from`.

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeReports
 import ResumeTransfer
 
 /// Renders download events as text: a redrawn bar on a terminal, a plain line every few seconds

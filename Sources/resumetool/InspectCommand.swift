@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ResumeScan
+import ResumeReports
 import ResumeDataCodec
 
 /// `resumetool inspect BLOB...`

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeReports
 import ResumeDataCodec
 
 /// `resumetool plist convert --to xml|binary|json FILE [-o OUT]`

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ResumeReports
+import ResumeScan
 
 /// `resumetool scan DIR...`
 struct ScanCommand: ParsableCommand {
@@ -33,14 +35,16 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (inventory, allRootsRead) = ScanJob(roots: folders).run()
+        var progress = ScanProgress()
+        let (inventory, allRootsRead) = ScanJob(roots: folders).run { progress.update($0) }
+        progress.finish()
         let report = ScanReport(inventory: inventory)
         var output = StandardOutput()
         if json {
             report.json.write(to: &output.bytes, indent: 0)
             output.append("\n")
         } else {
-            for error in inventory.errors { error.emit() }
+            for error in inventory.errors { Diagnostic(file: error.path, message: error.message).emit() }
             output.append(csv ? report.csv : report.text)
         }
         output.flush()

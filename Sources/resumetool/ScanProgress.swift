@@ -1,4 +1,6 @@
 import Foundation
+import ResumeReports
+import ResumeScan
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,13 +15,13 @@ struct ScanProgress {
     private var shownAny = false
 
     /// At most five times a second.
-    mutating func update(files: Int, blobs: Int, current: String) {
+    mutating func update(_ scan: ScanJob.Progress) {
         guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - lastShown >= 200_000_000 else { return }
         lastShown = now
         shownAny = true
-        var line = "scanning: \(ByteCount.grouping(Int64(files))) files, \(ByteCount.grouping(Int64(blobs))) blobs, in \(InspectReport.visible(current))"
+        var line = "scanning: \(ByteCount.grouping(Int64(scan.files))) files, \(ByteCount.grouping(Int64(scan.blobs))) blobs, in \(InspectReport.visible(scan.currentPath))"
         // One terminal line: a wrapped line could not be rewritten by a carriage return.
         if line.count > 100 { line = String(line.prefix(99)) + "…" }
         FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeReports
 import ResumeTransfer
 
 /// `download --json`: each task's events as JSON objects, one per line on standard output:

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ResumeDataCodec
+@testable import ResumeScan
 
 /// The I/O-free decisions under `resumetool scan`: what first bytes say, which blobs a file
 /// holds and where, and where an app keeps its partial files.

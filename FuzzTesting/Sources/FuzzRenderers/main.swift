@@ -1,12 +1,12 @@
 import Foundation
 import FuzzCommon
 import ResumeDataCodec
+import ResumeReports
 
 // Every output the CLI renders from a decoded plist or blob: `plist print`, `plist convert` to
 // XML, binary and JSON, `archive` as text and JSON, `inspect` as text and JSON with the
-// validator's findings, `convert` to each container. The renderers are the CLI's own files, compiled in through symlinks (an
-// executable target cannot be imported). Properties: nothing traps; what claims to be JSON,
-// XML or a plist parses again.
+// validator's findings, `convert` to each container, through the ResumeReports product the CLI
+// prints with. Properties: nothing traps; what claims to be JSON, XML or a plist parses again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRenderers(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = fuzzData(start, count)
@@ -14,9 +14,7 @@ public func fuzzRenderers(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let (value, _) = try? reader.read(data) else { return 0 }
 
     _ = PropertyListTree.render(value)
-    var notes: [String] = []
-    let json = PropertyListJSON.json(for: value, path: "", notes: &notes).rendered()
-    mustParseJSON(json, "plist convert --to json")
+    mustParseJSON(PropertyListJSON.text(for: value).json, "plist convert --to json")
     for format in [PropertyListFormat.xml, .binary] {
         // Refusing a value the format cannot spell is fine; writing one that does not read back is not.
         guard let bytes = try? PropertyListWriter().write(value, as: format) else { continue }
@@ -29,14 +27,14 @@ public func fuzzRenderers(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 
     if let archive = try? ArchiveTreeReport(name: "archive", bytes: data) {
         _ = archive.text
-        mustParseJSON(archive.json.rendered(), "archive --json")
+        mustParseJSON(archive.jsonText, "archive --json")
     }
 
     guard let resume = try? ResumeData(data: data) else { return 0 }
     let findings = ResumeDataValidator().findings(for: resume)
     let report = InspectReport(name: "blob", resume: resume, findings: findings)
     _ = report.text
-    mustParseJSON(report.json.rendered(), "inspect --json")
+    mustParseJSON(report.jsonText, "inspect --json")
     for container in ResumeDataContainer.allCases {
         guard let bytes = try? resume.encoded(as: container) else { continue }
         do {

@@ -111,7 +111,7 @@ extension ArchivedValue {
         }
     }
 
-    static func join(_ path: String, _ key: String) -> String {
+    package static func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : "\(path).\(key)"
     }
 

@@ -17,8 +17,8 @@ import OrderedCollections
 /// Hand-written rather than built on Foundation's `PropertyListSerialization`: that one returns an
 /// untyped `Any` tree without key order and reports no position on failure, and no package on
 /// hand reads binary plists into a typed, ordered model.
-struct BinaryPropertyListReader {
-    static func hasMagic(_ bytes: some Collection<UInt8>) -> Bool {
+package struct BinaryPropertyListReader {
+    package static func hasMagic(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.starts(with: BinaryPropertyListTrailer.magic)
     }
 

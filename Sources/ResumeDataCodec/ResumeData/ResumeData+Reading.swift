@@ -2,7 +2,7 @@ import Foundation
 
 extension ResumeData {
     /// The first eight bytes of the newer format (spec §6): `bplist00` XOR-ed with `TedLasso`.
-    static let obscuredMagic: [UInt8] = zip(Array("bplist00".utf8), Array("TedLasso".utf8)).map { $0 ^ $1 }
+    package static let obscuredMagic: [UInt8] = zip(Array("bplist00".utf8), Array("TedLasso".utf8)).map { $0 ^ $1 }
 
     /// Reads a resume blob in any of the containers of ``ResumeDataContainer``.
     /// - Parameters:
@@ -31,7 +31,7 @@ extension ResumeData {
     /// Reads a blob from a property list already parsed (`scan` parses a file once, then decides
     /// whether it is a blob or holds some).
     /// - Throws: ``ResumeDataError``: `not-a-dictionary`, `invalid-archive`.
-    init(propertyList: PropertyListValue, format: PropertyListFormat, options: PropertyListReadOptions = .default,
+    package init(propertyList: PropertyListValue, format: PropertyListFormat, options: PropertyListReadOptions = .default,
          archiveOptions: KeyedArchiveOptions = .default) throws {
         guard case .dictionary(let top) = propertyList else {
             throw ResumeDataError(.notADictionary, "the property list is a \(propertyList.typeName), not a resume dictionary")

@@ -25,7 +25,7 @@ public struct ResumeDataFinding: Sendable, Hashable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The identifier.
         public let name: String
-        init(_ name: String) { self.name = name }
+        package init(_ name: String) { self.name = name }
         /// The identifier.
         public var description: String { name }
 

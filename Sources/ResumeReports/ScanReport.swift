@@ -1,13 +1,18 @@
 import Foundation
 import ResumeDataCodec
+import ResumeScan
 
 /// What `resumetool scan` prints: one block per app container for people, or JSON, or CSV.
-struct ScanReport {
-    let inventory: ScanInventory
+package struct ScanReport {
+    package let inventory: ScanInventory
+
+    package init(inventory: ScanInventory) {
+        self.inventory = inventory
+    }
 
     // MARK: JSON
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("blobs", .array(inventory.blobs.map(Self.json(for:)))),
             ("orphanPartialFiles", .array(inventory.orphanPartialFiles.map { file in
@@ -19,12 +24,12 @@ struct ScanReport {
                 ])
             })),
             ("errors", .array(inventory.errors.map { error in
-                .object([("path", .string(error.file)), ("message", .string(error.message))])
+                .object([("path", .string(error.path)), ("message", .string(error.message))])
             })),
         ])
     }
 
-    static func json(for blob: ScanInventory.Blob) -> JSONValue {
+    package static func json(for blob: ScanInventory.Blob) -> JSONValue {
         let resume = blob.found.resumeData
         return .object([
             ("path", .string(blob.path)),
@@ -50,14 +55,14 @@ struct ScanReport {
 
     // MARK: CSV
 
-    static let csvColumns = [
+    package static let csvColumns = [
         "path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName", "localPath",
         "partialFilePath", "partialFileSize", "modified", "findings",
     ]
 
     /// A header row, then one row per blob; an absent value is an empty field, and the findings
     /// are `severity[code]` separated by `; `.
-    var csv: String {
+    package var csv: String {
         var out = CSVRow.line(Self.csvColumns)
         for blob in inventory.blobs {
             let resume = blob.found.resumeData
@@ -76,7 +81,7 @@ struct ScanReport {
 
     /// Blocks in the order of their container's path, files outside any container last; paths
     /// inside a block are relative to its container.
-    var text: String {
+    package var text: String {
         var containers: [String?] = []
         for container in inventory.blobs.map(\.appContainer) + inventory.orphanPartialFiles.map(\.appContainer)
         where !containers.contains(container) {
@@ -127,7 +132,7 @@ struct ScanReport {
     }
 
     /// `12 files scanned: 3 blobs, 1 orphan partial file, 1 error`.
-    var summary: String {
+    package var summary: String {
         func counted(_ count: Int, _ noun: String) -> String {
             "\(ByteCount.grouping(Int64(count))) \(noun)\(count == 1 ? "" : "s")"
         }

@@ -1,11 +1,12 @@
 import Foundation
+import ResumeDataCodec
 
 /// A JSON document built in memory and printed with keys in the order they were added.
 ///
 /// Written by hand because Foundation's `JSONSerialization` on Linux neither keeps key order
 /// (headers and resume keys must print in their real order) nor prints integers above
 /// `Int64.max` exactly; the encoder of `Codable` has the same limits.
-enum JSONValue: Equatable {
+package enum JSONValue: Equatable {
     case null
     case bool(Bool)
     /// A number already spelled as JSON (integers exactly, reals shortest round-trip).
@@ -14,7 +15,7 @@ enum JSONValue: Equatable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -26,11 +27,11 @@ enum JSONValue: Equatable {
         }
     }
 
-    static func integer(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+    package static func integer(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
 
     /// JSON has no NaN or infinity: those print as strings, as Python's `json` module refuses to
     /// and jq prints them.
-    static func real(_ value: Double) -> JSONValue {
+    package static func real(_ value: Double) -> JSONValue {
         guard value.isFinite else { return .string(value.isNaN ? "nan" : (value > 0 ? "+infinity" : "-infinity")) }
         // Integral values keep a ".0" so they read back as reals (`String(format:)` costs more
         // than everything else in a report).
@@ -38,10 +39,10 @@ enum JSONValue: Equatable {
         return .number("\(value)")
     }
 
-    static func optionalString(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    package static func optionalString(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
     /// Pretty-printed with two-space indentation and a final newline.
-    func rendered() -> String {
+    package func rendered() -> String {
         var out: [UInt8] = []
         write(to: &out, indent: 0)
         out.append(UInt8(ascii: "\n"))
@@ -52,7 +53,7 @@ enum JSONValue: Equatable {
     /// line is not indented, its closing bracket is). Bytes rather than a `String`: appending
     /// scalar by scalar to a `String` was a tenth of `inspect`'s time over thousands of blobs.
     /// On one line, no spaces: for JSON Lines (`download --json`).
-    func writeCompact(to out: inout [UInt8]) {
+    package func writeCompact(to out: inout [UInt8]) {
         switch self {
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -75,7 +76,7 @@ enum JSONValue: Equatable {
         }
     }
 
-    func write(to out: inout [UInt8], indent: Int) {
+    package func write(to out: inout [UInt8], indent: Int) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
@@ -106,7 +107,7 @@ enum JSONValue: Equatable {
         }
     }
 
-    static func writeIndent(_ level: Int, to out: inout [UInt8]) {
+    package static func writeIndent(_ level: Int, to out: inout [UInt8]) {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
     }
 

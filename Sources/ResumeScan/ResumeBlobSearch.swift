@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 
 /// Finds resume blobs in the bytes of one file: the file itself, or data values at any depth of
 /// a property list or keyed archive that are blobs themselves (NSUserDefaults plists, download
@@ -8,7 +9,7 @@ import Foundation
 /// bounded, because every file of a seized device is untrusted: how deep blobs may nest inside
 /// data values, how many data values are parsed, the size and object count of what is parsed,
 /// and how many blobs one file may report.
-package struct ResumeBlobSearch: Sendable {
+public struct ResumeBlobSearch: Sendable {
     /// Data values inside data values followed at most this deep (a blob inside a plist inside
     /// an archive is two).
     package var maximumNesting = 4
@@ -24,7 +25,8 @@ package struct ResumeBlobSearch: Sendable {
     /// Limits for each keyed archive decoded.
     package var archiveOptions = KeyedArchiveOptions(maximumObjectCount: 1_000_000, maximumDepth: 32, maximumValueCount: 1_000_000)
 
-    package init() {}
+    /// A search with the bounds above.
+    public init() {}
 
     /// Keys of which any one makes a dictionary a resume dictionary; an app's own dictionary
     /// has no reason to use Apple's `NSURLSession…` names.
@@ -35,7 +37,7 @@ package struct ResumeBlobSearch: Sendable {
 
     /// Every blob in the bytes, in the order they appear; the file itself is reported with a
     /// `nil` key path. Bytes that are no property list, or a damaged one, hold no blob.
-    package func blobs(in bytes: Data) -> [FoundResumeBlob] {
+    public func blobs(in bytes: Data) -> [FoundResumeBlob] {
         var state = State()
         search(bytes, keyPath: "", nesting: 0, state: &state)
         return state.found

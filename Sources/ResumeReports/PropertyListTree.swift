@@ -3,11 +3,12 @@ import ResumeDataCodec
 
 /// The indented tree `resumetool plist print` shows people: one line a value, with its type,
 /// the size of containers and data, and UIDs as `UID(7)`.
-enum PropertyListTree {
+public enum PropertyListTree {
     /// Data longer than this shows only its first bytes in hex.
-    static let dataPreviewBytes = 16
+    package static let dataPreviewBytes = 16
 
-    static func render(_ value: PropertyListValue) -> String {
+    /// `value` as `resumetool plist print` prints it.
+    public static func render(_ value: PropertyListValue) -> String {
         var out = ""
         append(value, label: nil, indent: 0, to: &out)
         return out
@@ -32,7 +33,7 @@ enum PropertyListTree {
         }
     }
 
-    static func summary(of value: PropertyListValue) -> String {
+    package static func summary(of value: PropertyListValue) -> String {
         switch value {
         case .string(let text): "string \(quoted(text))"
         case .integer(let number): "integer \(number)"
@@ -61,14 +62,14 @@ enum PropertyListTree {
 
     /// A key printed bare when it is plain, quoted when it has spaces, is empty, or could be
     /// mistaken for the tree's own punctuation.
-    static func quotedIfNeeded(_ key: String) -> String {
+    package static func quotedIfNeeded(_ key: String) -> String {
         let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "$_-.".unicodeScalars.contains(scalar)
         }
         return plain ? key : quoted(key)
     }
 
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

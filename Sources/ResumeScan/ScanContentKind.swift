@@ -1,3 +1,4 @@
+import ResumeDataCodec
 /// What the first bytes of a file say about it, for `resumetool scan`: most files are ruled out
 /// here, without reading further.
 package enum ScanContentKind: Sendable, Hashable {

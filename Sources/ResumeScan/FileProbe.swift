@@ -8,40 +8,40 @@ import Darwin
 
 /// What `scan` makes of one file: its first bytes decide whether it is read further, and only a
 /// property list within ``readLimit`` is read whole and searched for blobs.
-struct FileProbe: Sendable {
+package struct FileProbe: Sendable {
     /// Property lists larger than this are not read: a resume blob is a few KiB, a preferences
     /// plist rarely over a MiB, and two workers each holding one at most bound the memory.
-    var readLimit = 64 << 20
-    var search = ResumeBlobSearch()
+    package var readLimit = 64 << 20
+    package var search = ResumeBlobSearch()
 
     /// A file worth reporting: it holds blobs, or is a partial download, or both.
-    struct Finding: Sendable {
+    package struct Finding: Sendable {
         let path: String
         let status: FileStatus
         let blobs: [FoundResumeBlob]
         let isPartialFile: Bool
     }
 
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// Neither a blob nor a partial file: forgotten at once.
         case nothing
         case found(Finding)
-        case failed(Diagnostic)
+        case failed(ScanProblem)
     }
 
-    func probe(_ file: TreeWalker.File) -> Outcome {
+    package func probe(_ file: TreeWalker.File) -> Outcome {
         // O_NONBLOCK: a file replaced by a FIFO after the listing must not block the scan.
         let descriptor = openat(file.folder.descriptor, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             // ELOOP: replaced by a link after the listing; ENOENT: deleted meanwhile.
             if errno == ELOOP || errno == ENOENT { return .nothing }
-            return .failed(Diagnostic(file: file.path, message: "cannot open: \(TreeWalker.describe(errno))"))
+            return .failed(ScanProblem(path: file.path, message: "cannot open: \(TreeWalker.describe(errno))"))
         }
         defer { close(descriptor) }
         let prefixLength = ScanContentKind.prefixLength
         let prefix: (kind: ScanContentKind, count: Int)
         do {
-            prefix = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength) { buffer throws(Diagnostic) in
+            prefix = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength) { buffer throws(ScanProblem) in
                 let count = try readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: file.path)
                 return (ScanContentKind(prefix: UnsafeBufferPointer(rebasing: buffer[..<count])), count)
             }
@@ -51,7 +51,7 @@ struct FileProbe: Sendable {
         guard prefix.kind.isCandidate || file.isPartialFile else { return .nothing }
         var raw = stat()
         guard fstat(descriptor, &raw) == 0 else {
-            return .failed(Diagnostic(file: file.path, message: "cannot read: \(TreeWalker.describe(errno))"))
+            return .failed(ScanProblem(path: file.path, message: "cannot read: \(TreeWalker.describe(errno))"))
         }
         guard raw.st_mode & S_IFMT == S_IFREG else { return .nothing }
         let status = FileStatus(raw)
@@ -61,9 +61,9 @@ struct FileProbe: Sendable {
             var data = Data(count: Int(status.size))
             // Data's closure rethrows untyped errors: carry the diagnostic out as a Result.
             let outcome = data.withUnsafeMutableBytes { buffer in
-                Result { () throws(Diagnostic) in
+                Result { () throws(ScanProblem) in
                     guard lseek(descriptor, 0, SEEK_SET) == 0 else {
-                        throw Diagnostic(file: file.path, message: "cannot read: \(TreeWalker.describe(errno))")
+                        throw ScanProblem(path: file.path, message: "cannot read: \(TreeWalker.describe(errno))")
                     }
                     return try readFully(descriptor, into: buffer, path: file.path)
                 }
@@ -81,13 +81,13 @@ struct FileProbe: Sendable {
     }
 
     /// Reads until the buffer is full or the file ends.
-    private func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(Diagnostic) -> Int {
+    private func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(ScanProblem) -> Int {
         var filled = 0
         while filled < buffer.count {
             let got = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw Diagnostic(file: path, message: "cannot read: \(TreeWalker.describe(errno))")
+                throw ScanProblem(path: path, message: "cannot read: \(TreeWalker.describe(errno))")
             }
             if got == 0 { break }
             filled += got

@@ -1,26 +1,30 @@
 import Foundation
-#if FUZZ_HARNESS
-// Compiled into a fuzzing harness (FuzzTesting, another package), which sees the `package` API
-// only through a testable import.
-@testable import ResumeDataCodec
-#else
 import ResumeDataCodec
-#endif
 
 /// What `resumetool inspect` shows of one blob, as text for people or as JSON.
-struct InspectReport {
-    let name: String
-    let resume: ResumeData
-    let findings: [ResumeDataFinding]
+public struct InspectReport: Sendable {
+    package let name: String
+    package let resume: ResumeData
+    package let findings: [ResumeDataFinding]
 
-    static let cachePolicyNames = [
+    /// The report on `resume`, read from the file `name`, with the validator's `findings`.
+    public init(name: String, resume: ResumeData, findings: [ResumeDataFinding]) {
+        self.name = name
+        self.resume = resume
+        self.findings = findings
+    }
+
+    package static let cachePolicyNames = [
         0: "useProtocolCachePolicy", 1: "reloadIgnoringLocalCacheData", 2: "returnCacheDataElseLoad",
         3: "returnCacheDataDontLoad", 4: "reloadIgnoringLocalAndRemoteCacheData", 5: "reloadRevalidatingCacheData",
     ]
 
     // MARK: JSON
 
-    var json: JSONValue {
+    /// The report as `resumetool inspect --json` prints it for one blob.
+    public var jsonText: String { json.rendered() }
+
+    package var json: JSONValue {
         .object([
             ("container", .string(resume.container.rawValue)),
             ("infoVersion", resume.infoVersion.map(JSONValue.integer) ?? .null),
@@ -46,7 +50,7 @@ struct InspectReport {
         ])
     }
 
-    static func json(for request: URLRequestArchive) -> JSONValue {
+    package static func json(for request: URLRequestArchive) -> JSONValue {
         .object([
             ("url", .optionalString(request.urlString)),
             ("method", .string(request.method)),
@@ -58,7 +62,7 @@ struct InspectReport {
         ])
     }
 
-    static func json(for response: ArchivedURLResponse) -> JSONValue {
+    package static func json(for response: ArchivedURLResponse) -> JSONValue {
         .object([
             ("url", .optionalString(response.urlString)),
             ("statusCode", response.statusCode.map(JSONValue.integer) ?? .null),
@@ -70,7 +74,7 @@ struct InspectReport {
 
     /// `{type, value}` with a value short enough for a listing: scalars as they are, data and
     /// containers by size.
-    static func shortJSON(for value: PropertyListValue) -> JSONValue {
+    package static func shortJSON(for value: PropertyListValue) -> JSONValue {
         let short: JSONValue
         switch value {
         case .string(let text): short = .string(text.count > 200 ? String(text.prefix(200)) + "…" : text)
@@ -92,7 +96,8 @@ struct InspectReport {
 
     // MARK: Text
 
-    var text: String {
+    /// The report as `resumetool inspect` prints it.
+    public var text: String {
         var lines = ["\(name):"]
         func field(_ label: String, _ value: String?) {
             lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(Self.visible) ?? "-"))
@@ -152,7 +157,7 @@ struct InspectReport {
     }
 
     /// `68,188 of 7,936,993 bytes (0.9 %)` when the total is known, else as ``ByteCount`` puts it.
-    static func progress(received: Int64?, total: Int64?, networkFramework: Bool) -> String? {
+    package static func progress(received: Int64?, total: Int64?, networkFramework: Bool) -> String? {
         guard let received else {
             guard networkFramework else { return nil }
             return "not in the blob (the partial file's size)" + (total.map { "; \(ByteCount.grouping($0)) bytes in all" } ?? "")
@@ -164,7 +169,7 @@ struct InspectReport {
 
     /// Text from the blob with control characters escaped: a blob is untrusted input, and a
     /// raw ESC or newline in a header would rewrite the terminal or forge report lines.
-    static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {

@@ -1,27 +1,24 @@
 import Foundation
-#if FUZZ_HARNESS
-// Compiled into a fuzzing harness (FuzzTesting, another package), which sees the `package` API
-// only through a testable import.
-@testable import ResumeDataCodec
-#else
 import ResumeDataCodec
-#endif
 
 /// What `resumetool archive` shows of a keyed archive: the resolved object tree as indented text
 /// (the style of `plist print`) or as JSON.
-struct ArchiveTreeReport {
-    let name: String
-    let tree: KeyedArchiveTree
+public struct ArchiveTreeReport: Sendable {
+    package let name: String
+    package let tree: KeyedArchiveTree
     /// Resolves the archive in `bytes` (Network-framework data too); throws what
     /// ``KeyedArchiveTree`` throws.
-    init(name: String, bytes: Data) throws {
+    /// Decodes the keyed archive in `bytes`, read from the file `name`.
+    /// - Throws: ``KeyedArchiveError`` when `bytes` is no keyed archive this codec reads.
+    public init(name: String, bytes: Data) throws {
         self.name = name
         tree = try KeyedArchiveTree(data: bytes)
     }
 
     // MARK: Text
 
-    var text: String {
+    /// The object tree as `resumetool archive` prints it.
+    public var text: String {
         let archive = tree.archive
         var out = "\(InspectReport.visible(name)): \(InspectReport.visible(archive.archiver)) archive, version \(archive.version), "
             + "\(archive.objects.count) objects, top key \(PropertyListTree.quoted(archive.topKey))"
@@ -88,7 +85,10 @@ struct ArchiveTreeReport {
 
     // MARK: JSON
 
-    var json: JSONValue {
+    /// The object tree as `resumetool archive --json` prints it.
+    public var jsonText: String { json.rendered() }
+
+    package var json: JSONValue {
         let archive = tree.archive
         return .object([
             ("xorUndone", .bool(tree.wasObscured)),
@@ -100,7 +100,7 @@ struct ArchiveTreeReport {
         ])
     }
 
-    static func json(_ node: KeyedArchiveTree.Node) -> JSONValue {
+    package static func json(_ node: KeyedArchiveTree.Node) -> JSONValue {
         switch node {
         case .null:
             return .null
@@ -128,7 +128,7 @@ struct ArchiveTreeReport {
     }
 
     /// A plain value in full: data as base64, containers element by element as `{type, value}`.
-    static func plainJSON(_ value: PropertyListValue) -> JSONValue {
+    package static func plainJSON(_ value: PropertyListValue) -> JSONValue {
         switch value {
         case .string(let text): .string(text)
         case .integer(let number): .number(number.description)

@@ -1,40 +1,51 @@
 import Foundation
 import ResumeDataCodec
 
-/// What `scan` found, once the walk is over: every blob paired with its partial file, the partial
-/// files no blob names, and what could not be read.
-struct ScanInventory {
-    struct Blob {
+/// What a ``ScanJob`` found, once the walk is over: every blob paired with its partial file, the
+/// partial files no blob names, and what could not be read. Paths are spelled from the roots as given.
+public struct ScanInventory: Sendable {
+    /// A resume blob, in a file of its own or as a data value inside one.
+    public struct Blob: Sendable {
         /// The file holding the blob.
-        let path: String
+        public let path: String
         /// Where in the file, `nil` when the file is the blob.
-        let keyPath: String?
-        /// The app container of the file, if any.
-        let appContainer: String?
-        let found: FoundResumeBlob
+        public let keyPath: String?
+        /// The app container of the file (the nearest folder above it holding `Library/` or `tmp/`), if any.
+        public let appContainer: String?
+        /// The blob as decoded.
+        public let found: FoundResumeBlob
         /// The partial file, if one was found in the scanned tree.
-        let partialFile: (path: String, size: Int64)?
+        public let partialFile: (path: String, size: Int64)?
         /// The file's modification time.
-        let modified: Date
-        let findings: [ResumeDataFinding]
+        public let modified: Date
+        /// The validator's findings, and the partial file's, most severe first.
+        public let findings: [ResumeDataFinding]
     }
 
-    struct PartialFile {
-        let path: String
-        let appContainer: String?
-        let status: FileStatus
+    /// A partial download (`CFNetworkDownload_*.tmp`, or a WebKit `.download` folder's data) that no blob names.
+    public struct PartialFile: Sendable {
+        /// Its path.
+        public let path: String
+        /// Its app container, if any.
+        public let appContainer: String?
+        /// Its size and modification time.
+        public let status: FileStatus
     }
 
-    private(set) var blobs: [Blob] = []
-    private(set) var orphanPartialFiles: [PartialFile] = []
-    let errors: [Diagnostic]
-    let fileCount: Int
+    /// The blobs, sorted by path.
+    public private(set) var blobs: [Blob] = []
+    /// The partial files no blob names, sorted by path.
+    public private(set) var orphanPartialFiles: [PartialFile] = []
+    /// What could not be read or was skipped, sorted by path.
+    public let errors: [ScanProblem]
+    /// Regular files seen.
+    public let fileCount: Int
 
     /// Pairs what the walk found.
     /// - Parameters:
     ///   - roots: the scanned folders, as the walk spelled them.
     ///   - found: the files holding blobs or being partial files, in any order.
-    init(roots: [String], found: [FileProbe.Finding], walker: TreeWalker, errors: [Diagnostic]) {
+    init(roots: [String], found: [FileProbe.Finding], walker: TreeWalker, errors: [ScanProblem]) {
         self.errors = errors
         fileCount = walker.fileCount
         let sorted = found.sorted { TreeWalker.byteOrder($0.path, $1.path) }

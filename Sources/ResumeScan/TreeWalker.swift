@@ -16,9 +16,9 @@ import Darwin
 /// loop nor a bind-mount loop can make it go round. An explicit stack, not recursion, and a depth
 /// limit: a hostile tree may be thousands deep. Files within a folder come sorted; folders are
 /// visited in name order.
-struct TreeWalker {
+package struct TreeWalker {
     /// A regular file to look at.
-    struct File: Sendable {
+    package struct File: Sendable {
         let path: String
         /// The open folder holding it, and its name there.
         let folder: FolderHandle
@@ -29,17 +29,17 @@ struct TreeWalker {
 
     /// Folders below a root deeper than this are skipped and reported: each level keeps its
     /// folder open while its subfolders wait to be listed.
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
     /// A batch also ends once its files come from this many folders, which bounds the folders held
     /// open by batches in flight.
-    static let maximumFoldersPerBatch = 32
+    package static let maximumFoldersPerBatch = 32
 
     /// Folders holding a `Library/` or `tmp/` folder: the app containers.
     private(set) var containers: Set<String> = []
     /// Folders named like a container UUID, by that name in upper case.
     private(set) var uuidFolders: [String: [String]] = [:]
     /// Folders and files that could not be read, in the order met.
-    private(set) var errors: [Diagnostic] = []
+    private(set) var errors: [ScanProblem] = []
     /// Regular files seen, for the summary.
     private(set) var fileCount = 0
 
@@ -60,7 +60,7 @@ struct TreeWalker {
     /// Walks one root (followed if it is itself a link: the user named it), calling `visit` with
     /// at most `batchSize` files at a time.
     /// - Returns: false when the root itself could not be read (the error is in ``errors``).
-    mutating func walk(root: String, batchSize: Int = 1024, visit: ([File]) -> Void) -> Bool {
+    package mutating func walk(root: String, batchSize: Int = 1024, visit: ([File]) -> Void) -> Bool {
         var pending: [File] = []
         var foldersInBatch = 0
         var stack = [PendingFolder(path: root, parent: nil, depth: 0)]
@@ -92,7 +92,7 @@ struct TreeWalker {
                 foldersInBatch = 0
             }
             if !listing.folders.isEmpty, folder.depth >= Self.maximumDepth {
-                errors.append(Diagnostic(file: folder.path, message: "skipped its folders: more than \(Self.maximumDepth) levels below \(root)"))
+                errors.append(ScanProblem(path: folder.path, message: "skipped its folders: more than \(Self.maximumDepth) levels below \(root)"))
                 continue
             }
             for name in listing.folders.reversed() {
@@ -126,18 +126,18 @@ struct TreeWalker {
         guard descriptor >= 0 else {
             // ELOOP / ENOTDIR: it was replaced by a link or a file after it was listed.
             if folder.parent != nil, errno == ELOOP || errno == ENOTDIR { return .failed }
-            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
             return .failed
         }
         let handle = FolderHandle(descriptor)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
             return .failed
         }
         guard visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else {
             if folder.parent != nil {
-                errors.append(Diagnostic(file: folder.path, message: "skipped: already scanned (as another DIR, or under another path through a bind mount)"))
+                errors.append(ScanProblem(path: folder.path, message: "skipped: already scanned (as another DIR, or under another path through a bind mount)"))
             }
             return .seenBefore
         }
@@ -145,7 +145,7 @@ struct TreeWalker {
         // handle's stays open for the files and subfolders.
         let listingDescriptor = dup(descriptor)
         guard listingDescriptor >= 0, let directory = fdopendir(listingDescriptor) else {
-            errors.append(Diagnostic(file: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
             if listingDescriptor >= 0 { close(listingDescriptor) }
             return .failed
         }
@@ -155,7 +155,7 @@ struct TreeWalker {
             errno = 0
             guard let entry = readdir(directory) else {
                 if errno != 0 {
-                    errors.append(Diagnostic(file: folder.path, message: "cannot read the whole folder: \(Self.describe(errno))"))
+                    errors.append(ScanProblem(path: folder.path, message: "cannot read the whole folder: \(Self.describe(errno))"))
                 }
                 break
             }
@@ -164,7 +164,7 @@ struct TreeWalker {
                 UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
             }
             guard let name = String(validatingCString: rawName) else {
-                errors.append(Diagnostic(file: folder.path, message: "skipped an entry whose name is not UTF-8"))
+                errors.append(ScanProblem(path: folder.path, message: "skipped an entry whose name is not UTF-8"))
                 continue
             }
             if name == "." || name == ".." { continue }
@@ -192,7 +192,7 @@ struct TreeWalker {
 
     /// Size and modification time of the regular file at `path`, found without following any
     /// link below the root that holds it; `nil` when there is none, or `path` is under no root.
-    static func regularFileStatus(atPath path: String, roots: [String]) -> FileStatus? {
+    package static func regularFileStatus(atPath path: String, roots: [String]) -> FileStatus? {
         guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root else { return nil }
         let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
         let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
@@ -211,11 +211,11 @@ struct TreeWalker {
         return FileStatus(status)
     }
 
-    static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+    package static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
-    static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
-    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+    package static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

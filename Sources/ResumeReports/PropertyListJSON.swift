@@ -8,13 +8,21 @@ import ResumeDataCodec
 /// infinity, 1e300 s) is written as its plain number of seconds since 2001-01-01, and NaN or an
 /// infinite real as a string (see ``JSONValue/real(_:)``). Each such value adds a note naming
 /// its key path, for the command to print as a warning.
-enum PropertyListJSON {
-    static func json(for value: PropertyListValue) -> JSONValue {
+public enum PropertyListJSON {
+    /// `value` as `resumetool plist convert --to json` writes it, and a note for each value JSON
+    /// has no spelling for (data as base64, a date out of range, a UID).
+    public static func text(for value: PropertyListValue) -> (json: String, notes: [String]) {
+        var notes: [String] = []
+        let json = json(for: value, path: "", notes: &notes).rendered()
+        return (json, notes)
+    }
+
+    package static func json(for value: PropertyListValue) -> JSONValue {
         var notes: [String] = []
         return json(for: value, path: "", notes: &notes)
     }
 
-    static func json(for value: PropertyListValue, path: String, notes: inout [String]) -> JSONValue {
+    package static func json(for value: PropertyListValue, path: String, notes: inout [String]) -> JSONValue {
         switch value {
         case .string(let text): return .string(text)
         case .integer(let number): return .number(number.description)

@@ -7,10 +7,10 @@ import Darwin
 /// An open folder that `scan` opens files and subfolders relative to, so no path is resolved
 /// twice and no link can be slipped into it; closed when the last file or subfolder that needs
 /// it is done.
-final class FolderHandle: Sendable {
-    let descriptor: Int32
+package final class FolderHandle: Sendable {
+    package let descriptor: Int32
 
-    init(_ descriptor: Int32) {
+    package init(_ descriptor: Int32) {
         self.descriptor = descriptor
     }
 

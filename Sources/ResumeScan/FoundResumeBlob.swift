@@ -1,9 +1,10 @@
 import Foundation
+import ResumeDataCodec
 
 /// A resume blob found by ``ResumeBlobSearch``: a whole file, or a data value inside one.
-package struct FoundResumeBlob: Sendable, Hashable {
+public struct FoundResumeBlob: Sendable, Hashable {
     /// What the blob holds, as far as the codec reads it.
-    package enum Content: Sendable, Hashable {
+    public enum Content: Sendable, Hashable {
         /// A blob the codec decodes: the four containers of spec §1 and the Network-framework
         /// format of spec §6, bare or in WebKit's wrapper.
         case resumeData(ResumeData)
@@ -14,13 +15,13 @@ package struct FoundResumeBlob: Sendable, Hashable {
     }
 
     /// Where in its file: `pending[1].resumeData`, or `nil` when the file is the blob.
-    package var keyPath: String?
+    public var keyPath: String?
     /// The blob.
-    package var content: Content
+    public var content: Content
     /// Its size in bytes (the file's, or the data value's).
-    package var size: Int
+    public var size: Int
 
-    package init(keyPath: String?, content: Content, size: Int) {
+    public init(keyPath: String?, content: Content, size: Int) {
         self.keyPath = keyPath
         self.content = content
         self.size = size
@@ -28,7 +29,7 @@ package struct FoundResumeBlob: Sendable, Hashable {
 
     /// The container as the codec names it (``ResumeDataContainer``), or `obscured-format` (the
     /// codec's name for the XOR-ed format) for Network-framework bytes that do not decode.
-    package var containerName: String {
+    public var containerName: String {
         switch content {
         case .resumeData(let resume): resume.container.rawValue
         case .undecodedNetworkFramework: ResumeDataError.Code.obscuredFormat.name
@@ -36,13 +37,13 @@ package struct FoundResumeBlob: Sendable, Hashable {
     }
 
     /// The decoded blob, when it is one of the four containers.
-    package var resumeData: ResumeData? {
+    public var resumeData: ResumeData? {
         if case .resumeData(let resume) = content { return resume }
         return nil
     }
 
     /// `NSURLSessionResumeInfoLocalPath`, or the path beside a WebKit-wrapped Network-framework blob.
-    package var localPath: String? {
+    public var localPath: String? {
         switch content {
         case .resumeData(let resume): resume.localPath
         case .undecodedNetworkFramework(let localPath, _): localPath

@@ -1,3 +1,4 @@
+import ResumeDataCodec
 /// Where an app keeps things, decided from paths alone (no I/O), for `resumetool scan`: which
 /// folder is a file's app container, where a blob's partial file should be, and which files are
 /// partial downloads.

@@ -1,8 +1,9 @@
 import Foundation
+import ResumeDataCodec
 
 /// Byte counts for people: `2,339,054 bytes (2.2 MiB)`.
-enum ByteCount {
-    static func describe(_ count: Int64) -> String {
+package enum ByteCount {
+    package static func describe(_ count: Int64) -> String {
         let grouped = grouping(count)
         let noun = count == 1 ? "byte" : "bytes"
         guard abs(count) >= 1024 else { return "\(grouped) \(noun)" }
@@ -18,7 +19,7 @@ enum ByteCount {
     }
 
     /// Binary units with one decimal, for progress lines: `512 B`, `1.5 KiB`, `12.3 MiB`.
-    static func short(_ count: Int64) -> String {
+    package static func short(_ count: Int64) -> String {
         if count < 1024 { return "\(count) B" }
         var value = Double(count) / 1024
         for unit in ["KiB", "MiB", "GiB"] {
@@ -28,7 +29,7 @@ enum ByteCount {
         return String(format: "%.1f TiB", value)
     }
 
-    static func grouping(_ count: Int64) -> String {
+    package static func grouping(_ count: Int64) -> String {
         let digits = String(count.magnitude)
         var out = ""
         for (index, character) in digits.enumerated() {

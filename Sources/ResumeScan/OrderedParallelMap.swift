@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ResumeDataCodec
 
 /// Runs `transform` on every element on all cores, and hands the results to `emit` one by one
 /// in the elements' order, a batch at a time (so memory stays bounded and output starts early).
@@ -7,7 +8,7 @@ import Foundation
 /// Why: `inspect` and `validate` of thousands of blobs are CPU-bound and each blob is
 /// independent; the blobs of a batch are decoded in parallel, and their output is written in
 /// order, so the result is the same as a sequential run, byte for byte.
-func orderedParallelMap<Element: Sendable, Output: Sendable>(
+package func orderedParallelMap<Element: Sendable, Output: Sendable>(
     _ elements: [Element],
     batchSize: Int = 256,
     transform: @escaping @Sendable (Element) -> Output,
@@ -36,16 +37,16 @@ func orderedParallelMap<Element: Sendable, Output: Sendable>(
 private final class ResultSlots<Output>: @unchecked Sendable {
     private var storage: UnsafeMutableBufferPointer<Output?>
 
-    init(count: Int) {
+    package init(count: Int) {
         storage = .allocate(capacity: count)
         storage.initialize(repeating: nil)
     }
 
-    func store(_ output: Output, at index: Int) {
+    package func store(_ output: Output, at index: Int) {
         storage[index] = output
     }
 
-    func take() -> [Output] {
+    package func take() -> [Output] {
         let outputs = storage.compactMap { $0 }
         assert(outputs.count == storage.count, "every iteration stores its result")
         return outputs

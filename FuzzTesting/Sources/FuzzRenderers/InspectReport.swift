@@ -1,1 +1,0 @@
-../../../Sources/resumetool/InspectReport.swift

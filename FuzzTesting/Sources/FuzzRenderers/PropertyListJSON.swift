@@ -1,1 +1,0 @@
-../../../Sources/resumetool/PropertyListJSON.swift

@@ -1,1 +1,0 @@
-../../../Sources/resumetool/PropertyListTree.swift

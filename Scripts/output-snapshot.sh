@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Records what a resumetool binary prints for every sample, fixture and fuzzing fail case, so that
+# a refactoring can be shown to change no output, byte for byte:
+#   Scripts/output-snapshot.sh OLD-BINARY /tmp/before
+#   Scripts/output-snapshot.sh NEW-BINARY /tmp/after
+#   diff -r /tmp/before /tmp/after
+# Each file gets, per command, its standard output, standard error and exit status (converted
+# blobs as their bytes). Paths are relative to the repository, so two checkouts compare equal.
+set -uo pipefail
+binary=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+out=$2
+cd "$(dirname "$0")/.."
+rm -rf "$out"
+mkdir -p "$out"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+run() { # NAME INPUT-LABEL COMMAND...
+    local name=$1 label=$2
+    shift 2
+    local dir="$out/$label"
+    mkdir -p "$dir"
+    (cd "$scratch" && "$binary" "$@") >"$dir/$name.out" 2>"$dir/$name.err"
+    echo "$?" >"$dir/$name.status"
+    # The scratch folder's path is the only thing that differs between two runs.
+    sed -i "s|$scratch|SCRATCH|g" "$dir/$name.out" "$dir/$name.err"
+}
+
+find Samples Tests/ResumeDataCodecTests/Fixtures FuzzTesting/FailCases -type f | LC_ALL=C sort | while read -r file; do
+    input=$PWD/$file
+    run inspect "$file" inspect "$input"
+    run inspect-json "$file" inspect --json "$input"
+    run validate "$file" validate "$input"
+    run plist-print "$file" plist print "$input"
+    run plist-json "$file" plist convert --to json "$input"
+    run archive "$file" archive "$input"
+    run archive-json "$file" archive --json "$input"
+    for to in xml binary keyed-archive nwurlsession; do
+        rm -f "$scratch/converted"
+        run "convert-$to" "$file" convert "$input" --to "$to" -o "$scratch/converted"
+        [ -f "$scratch/converted" ] && cp "$scratch/converted" "$out/$file/convert-$to.bytes"
+    done
+    rm -f "$scratch/repaired"
+    run repair "$file" repair "$input" -o "$scratch/repaired"
+    [ -f "$scratch/repaired" ] && cp "$scratch/repaired" "$out/$file/repair.bytes"
+done
+for tree in Samples Tests/ResumeDataCodecTests/Fixtures FuzzTesting/FailCases; do
+    run scan "scan/$tree" scan "$PWD/$tree"
+    run scan-json "scan/$tree" scan --json "$PWD/$tree"
+    run scan-csv "scan/$tree" scan --csv "$PWD/$tree"
+done
+sed -i "s|$PWD|REPO|g" $(find "$out" -name '*.out' -o -name '*.err')
+echo "$(find "$out" -name '*.status' | wc -l) runs recorded in $out"
