@@ -22,7 +22,7 @@ package enum AppContainerLayout {
     /// Where a blob's `TempFileName` should be: the `tmp/` of its app container. `nil` when the
     /// name is not a bare file name (a path in it could point anywhere) or there is no container.
     package static func tempFilePath(name: String, containerRoot: String?) -> String? {
-        guard let containerRoot, ResumeData.isBareFileName(name) else { return nil }
+        guard let containerRoot, PartialFileResolution.isBareFileName(name) else { return nil }
         return join(join(containerRoot, "tmp"), name)
     }
 

@@ -53,15 +53,16 @@ public struct ScanInventory: Sendable {
         for file in sorted { knownFiles[file.path] = file.status }
         // Names are looked up in the walk's own findings first; the rest (a TempFileName not
         // named like CFNetwork's) costs a few system calls each, and blobs are few.
-        func status(of path: String) -> FileStatus? {
-            knownFiles[path] ?? TreeWalker.regularFileStatus(atPath: path, roots: roots)
+        func entry(at path: String) -> PartialFileResolution.Entry {
+            if let known = knownFiles[path] { return .regularFile(size: known.size) }
+            return TreeWalker.entry(atPath: path, roots: roots)
         }
         let absoluteRoots = roots.map { (absolute: Self.absolutePath(of: $0), spelled: $0) }
         var paired: Set<String> = []
         for file in sorted {
             let container = AppContainerLayout.containerRoot(of: file.path, containers: walker.containers)
             for found in file.blobs {
-                let pairing = Self.pair(found, container: container, roots: absoluteRoots, uuidFolders: walker.uuidFolders, status: status)
+                let pairing = Self.pair(found, container: container, roots: absoluteRoots, uuidFolders: walker.uuidFolders, entry: entry)
                 if let partial = pairing.partial { paired.insert(partial.path) }
                 blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
                                   partialFile: pairing.partial, modified: file.status.modified,
@@ -87,18 +88,32 @@ public struct ScanInventory: Sendable {
         /// The resume key that named the partial file (or would have), and where it was looked for.
         var key: String?
         var expectedPath: String?
+        /// Why the file ``PartialFileResolution`` found in the container's `tmp/` may not be used.
+        var refusal: PartialFileResolution.Verdict?
     }
 
-    /// `TempFileName` in the container's `tmp/` first (what devices since iOS 9 use), then `LocalPath`.
+    /// First ``PartialFileResolution`` with the container's `tmp/` as the folder (what `resume
+    /// --tmp-dir CONTAINER/tmp` would use; devices since iOS 9 keep partial files there), then
+    /// `LocalPath` wherever the scanned tree now holds the device's path.
     private static func pair(_ found: FoundResumeBlob, container: String?, roots: [(absolute: String, spelled: String)], uuidFolders: [String: [String]],
-                             status: (String) -> FileStatus?) -> Pairing {
+                             entry: (String) -> PartialFileResolution.Entry) -> Pairing {
         var pairing = Pairing()
         if let name = found.resumeData?.tempFileName {
             pairing.key = ResumeDataKey.tempFileName
             pairing.expectedPath = AppContainerLayout.tempFilePath(name: name, containerRoot: container) ?? name
-            if let path = AppContainerLayout.tempFilePath(name: name, containerRoot: container), let file = status(path) {
-                pairing.partial = (path, file.size)
+        }
+        if let container, let resume = found.resumeData {
+            let verdict = PartialFileResolution(resume: resume, folder: AppContainerLayout.join(container, "tmp")).resolve(entry)
+            switch verdict {
+            case .file(let path, let size, let key):
+                pairing.partial = (path, size)
+                pairing.key = key
                 return pairing
+            case .refused:
+                pairing.refusal = verdict
+                return pairing
+            case .missing:
+                break
             }
         }
         if let localPath = found.localPath {
@@ -107,9 +122,9 @@ public struct ScanInventory: Sendable {
                 pairing.expectedPath = localPath
             }
             for path in AppContainerLayout.localPathCandidates(localPath, roots: roots, containerRoot: container, uuidFolders: uuidFolders) {
-                if let file = status(path) {
+                if case .regularFile(let size) = entry(path) {
                     pairing.key = ResumeDataKey.localPath
-                    pairing.partial = (path, file.size)
+                    pairing.partial = (path, size)
                     return pairing
                 }
             }
@@ -124,7 +139,9 @@ public struct ScanInventory: Sendable {
             return []
         }
         var findings = ResumeDataValidator(blobSize: found.size).findings(for: resume)
-        if let key = pairing.key, let expected = pairing.partial?.path ?? pairing.expectedPath {
+        if let refusal = pairing.refusal {
+            findings += ResumeDataValidator.partialFileFindings(refusal, bytesReceived: resume.bytesReceived)
+        } else if let key = pairing.key, let expected = pairing.partial?.path ?? pairing.expectedPath {
             findings += ResumeDataValidator.partialFileFindings(path: expected, size: pairing.partial?.size,
                                                                  bytesReceived: resume.bytesReceived, key: key)
         }

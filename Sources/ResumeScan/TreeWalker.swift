@@ -193,6 +193,20 @@ package struct TreeWalker {
     /// Size and modification time of the regular file at `path`, found without following any
     /// link below the root that holds it; `nil` when there is none, or `path` is under no root.
     package static func regularFileStatus(atPath path: String, roots: [String]) -> FileStatus? {
+        guard let status = status(atPath: path, roots: roots), status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileStatus(status)
+    }
+
+    /// What is at `path`, for ``PartialFileResolution/resolve(_:)``, found the same way (a
+    /// folder, a link or a FIFO is reported as what it is).
+    package static func entry(atPath path: String, roots: [String]) -> PartialFileResolution.Entry {
+        guard let status = status(atPath: path, roots: roots) else { return .missing }
+        return PartialFileResolution.entry(mode: UInt32(status.st_mode), size: Int64(status.st_size))
+    }
+
+    /// `fstatat` of `path`'s last component, each folder above it opened relative to the one
+    /// before with `O_NOFOLLOW`.
+    private static func status(atPath path: String, roots: [String]) -> stat? {
         guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root else { return nil }
         let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
         let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
@@ -207,8 +221,8 @@ package struct TreeWalker {
             folder = next
         }
         var status = stat()
-        guard fstatat(folder, last, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return FileStatus(status)
+        guard fstatat(folder, last, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return status
     }
 
     package static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import ResumeDataCodec
 import NIOSSL
 
 /// Runs downloads through its HTTP clients (one per proxy in use), at most
@@ -80,7 +81,7 @@ public final class Downloader: Sendable {
         if let partialFile {
             partial = partialFile
         } else {
-            let found = self.partialFile(for: decoded, in: folder)
+            let found = try self.partialFile(for: decoded, in: folder)
             warnings = found.warnings
             if let path = found.path {
                 partial = path
@@ -156,7 +157,13 @@ public final class Downloader: Sendable {
                 tasks.append(DownloadTask.failed(destination: destination, error: error, configuration: self.configuration))
                 continue
             }
-            let found = self.partialFile(for: decoded, in: directory)
+            let found: (path: String?, warnings: [String])
+            do {
+                found = try self.partialFile(for: decoded, in: directory)
+            } catch {
+                tasks.append(DownloadTask.failed(destination: destination, error: error, configuration: self.configuration))
+                continue
+            }
             var checkpoint = decoded.checkpoint
             if decoded.offsetFromPartialFile {
                 checkpoint.bytesReceived = found.path.flatMap(self.files.size(of:)) ?? 0
@@ -177,12 +184,18 @@ public final class Downloader: Sendable {
         try await self.clients.shutdown()
     }
 
-    /// The partial file a blob names inside `folder`, by ``TrustPolicy``; the first candidate that
-    /// exists wins (a link or a folder there is refused when it is opened, not followed).
-    private func partialFile(for decoded: ResumeCheckpoint.Decoded, in folder: String) -> (path: String?, warnings: [String]) {
-        let absolute = ResumeCheckpoint.absolute(folder)
-        let choice = TrustPolicy.partialFile(tempFileName: decoded.tempFileName, localPath: decoded.localPath, folder: absolute)
-        let path = choice.names.lazy.map { (absolute == "/" ? "" : absolute) + "/" + $0 }.first(where: self.files.exists)
-        return (path, choice.rejected.map { $0 + "; ignored" })
+    /// The partial file a blob names inside `folder`, by ``PartialFileResolution``: the first
+    /// candidate that exists, or none. A folder, a link or anything but a regular file there is
+    /// an error: the download must neither touch it nor start over beside it. (``PartialFile``
+    /// opens the file with `O_NOFOLLOW` and checks again, for a name swapped meanwhile.)
+    private func partialFile(for decoded: ResumeCheckpoint.Decoded, in folder: String) throws(DownloadError) -> (path: String?, warnings: [String]) {
+        let resolution = PartialFileResolution(
+            tempFileName: decoded.tempFileName, localPath: decoded.localPath, folder: ResumeCheckpoint.absolute(folder))
+        let warnings = resolution.rejected.map { $0 + "; ignored" }
+        switch resolution.resolve(self.files.entry(at:)) {
+        case .file(let path, _, _): return (path, warnings)
+        case .refused(let path, _, let reason): throw .untrustedFile("\(path): \(reason)")
+        case .missing: return (nil, warnings)
+        }
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import ResumeDataCodec
 import Synchronization
 
 /// An open file of the engine: the partial file, or a finished file read for its checksum. Each
@@ -163,6 +164,17 @@ struct FileSystem: Sendable {
     func exists(_ path: String) -> Bool {
         if case .success = self.calls.lstat(path) { return true }
         return false
+    }
+
+    /// What is at `path`, by `lstat`, for ``PartialFileResolution/resolve(_:)``.
+    func entry(at path: String) -> PartialFileResolution.Entry {
+        guard case .success(let status) = self.calls.lstat(path) else { return .missing }
+        switch status.kind {
+        case .regular: return .regularFile(size: status.size)
+        case .directory: return .other("a folder")
+        case .symbolicLink: return .other("a symbolic link")
+        case .other: return .other("a special file")
+        }
     }
 
     /// The size of the regular file at `path`, not through a link.

@@ -100,9 +100,10 @@ package enum ResumeCheckpoint {
         guard let url = currentRequest?.urlString ?? resume.downloadURL ?? originalRequest?.urlString else {
             throw .invalidResumeData("no URL: neither a request nor NSURLSessionDownloadURL")
         }
-        // The engine's one rule for a usable URL: http or https with a host.
-        guard TrustPolicy.origin(of: url) != nil else {
-            throw .invalidResumeData("not an absolute http or https URL: \(url)")
+        do {
+            _ = try HTTPURL(validating: url)
+        } catch {
+            throw .invalidResumeData(HTTPURL.message(for: url, error))
         }
         if let method = currentRequest?.httpMethod, method.uppercased() != "GET" {
             throw .invalidResumeData("the request is \(method), only GET can be resumed")
@@ -127,7 +128,8 @@ package enum ResumeCheckpoint {
             // A Network-framework blob keeps its validators only in the archived response.
             entityTag: resume.effectiveEntityTag,
             lastModified: resume.effectiveServerDownloadDate,
-            expectedSHA256: resume.entries[expectedSHA256Key]?.stringValue.flatMap(normalizedSHA256),
+            // A malformed value is ignored rather than failing every finished download.
+            expectedSHA256: resume.entries[expectedSHA256Key]?.stringValue.flatMap(SHA256Hex.init)?.text,
             // A malformed value is dropped: those bytes are fetched again, which is always safe.
             finishedRanges: (resume.entries[finishedRangesKey]?.stringValue.flatMap { SegmentPlan.parse($0) } ?? [])
                 .filter { $0.lowerBound > bytes }
@@ -135,14 +137,6 @@ package enum ResumeCheckpoint {
         return Decoded(
             checkpoint: checkpoint, tempFileName: resume.tempFileName, localPath: resume.localPath,
             container: resume.container, offsetFromPartialFile: offsetFromPartialFile)
-    }
-
-    /// Lowercase hex when `text` is 64 hex digits; nil otherwise (a malformed value is ignored
-    /// rather than failing every finished download).
-    static func normalizedSHA256(_ text: String) -> String? {
-        guard text.utf8.count == 64, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) })
-        else { return nil }
-        return text.lowercased()
     }
 
     static func absolute(_ path: String) -> String {

@@ -10,12 +10,9 @@ import ResumeDataCodec
 /// What the engine believes of a resume blob, a server and a partial file, decided without I/O.
 ///
 /// Everything here is a pure function of its arguments, so the tests drive each rule with plain
-/// assertions, and the engine, `resume`, `recover` and `discard` share one set of rules:
+/// assertions. (Which partial file a blob may touch is the codec's ``PartialFileResolution``;
+/// what a URL is, its ``HTTPURL``.)
 ///
-/// - **Paths**: a blob may only name a partial file *directly inside* the folder the caller gave
-///   (the blob's folder, `--partial`'s folder or `--tmp-dir`). A name with a folder part could pass
-///   through a symbolic link to anywhere, so only bare names are used; the file is then opened
-///   with `O_NOFOLLOW` and must be a regular file (``PartialFile``).
 /// - **Credentials**: `Authorization`, `Cookie` and `Proxy-Authorization` go only to the origin
 ///   (scheme, host, port) of the URL the download was started with, never to one a redirect named.
 /// - **Redirects**: https → http is refused unless the caller allows it.
@@ -35,62 +32,6 @@ package struct TrustPolicy: Sendable, Equatable {
         self.allowsInsecureRedirects = allowsInsecureRedirects
     }
 
-    // MARK: paths
-
-    /// Where a blob's partial file may be, inside the trusted folder.
-    package struct PartialFileChoice: Equatable, Sendable {
-        /// Bare file names inside the folder, in the order to try them (the first that exists wins).
-        package var names: [String] = []
-        /// Paths or names from the blob that may not be used, each with the reason.
-        package var rejected: [String] = []
-    }
-
-    /// The partial-file names a blob may use inside `folder` (an absolute path).
-    ///
-    /// `TempFileName` comes first, as Apple's reader takes it; `LocalPath` is used only when it
-    /// names a file directly inside `folder`. Anything else is rejected with a reason.
-    package static func partialFile(tempFileName: String?, localPath: String?, folder: String) -> PartialFileChoice {
-        var choice = PartialFileChoice()
-        if let name = tempFileName {
-            if ResumeData.isBareFileName(name) {
-                choice.names.append(name)
-            } else {
-                choice.rejected.append("NSURLSessionResumeInfoTempFileName \"\(name)\" is not a bare file name")
-            }
-        }
-        if let path = localPath {
-            let normalized = Self.normalize(path)
-            let parent = Self.parent(of: normalized)
-            let name = String(normalized.dropFirst(parent == "/" ? 1 : parent.count + 1))
-            if path.hasPrefix("/"), parent == Self.normalize(folder), ResumeData.isBareFileName(name) {
-                if !choice.names.contains(name) { choice.names.append(name) }
-            } else {
-                choice.rejected.append("NSURLSessionResumeInfoLocalPath \(path) is not inside \(Self.normalize(folder))")
-            }
-        }
-        return choice
-    }
-
-    /// `path` with `.`, `..` and repeated slashes resolved by spelling alone (no symbolic link is
-    /// read: the result is only compared, and a bare name is what gets opened).
-    package static func normalize(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            switch part {
-            case ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(part)
-            }
-        }
-        let joined = parts.joined(separator: "/")
-        return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
-    }
-
-    private static func parent(of normalized: String) -> String {
-        guard let slash = normalized.lastIndex(of: "/") else { return "." }
-        return slash == normalized.startIndex ? "/" : String(normalized[..<slash])
-    }
-
     // MARK: origins and credentials
 
     /// Scheme, host and port: what must stay the same for credentials to be sent.
@@ -100,12 +41,9 @@ package struct TrustPolicy: Sendable, Equatable {
         package var port: Int
     }
 
-    /// The origin of an absolute http or https URL; nil for anything else.
+    /// The origin of a URL that ``HTTPURL`` accepts; nil for anything else.
     package static func origin(of url: String) -> Origin? {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty
-        else { return nil }
-        return Origin(scheme: scheme, host: host, port: components.port ?? (scheme == "https" ? 443 : 80))
+        HTTPURL(url).map { Origin(scheme: $0.scheme, host: $0.host, port: $0.port) }
     }
 
     /// The caller's headers to send to `url` for a download started at `originalURL`: all of them on

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeTransfer
 import ResumeReports
 
 /// `resumetool archive FILE [--json]`
@@ -27,7 +28,7 @@ struct ArchiveCommand: ParsableCommand {
     func run() throws {
         try reportingDiagnostics {
             let report = try ArchiveTreeReport(file)
-            print(json ? report.json.rendered() : report.text, terminator: "")
+            StandardStream.write(json ? report.json.rendered() : report.text, to: STDOUT_FILENO)
         }
     }
 }

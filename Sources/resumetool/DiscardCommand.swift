@@ -1,7 +1,12 @@
 import ArgumentParser
 import Foundation
-import ResumeDataCodec
 import ResumeTransfer
+import ResumeDataCodec
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `resumetool discard BLOB [--tmp-dir DIR]`
 struct DiscardCommand: ParsableCommand {
@@ -9,7 +14,7 @@ struct DiscardCommand: ParsableCommand {
         commandName: "discard",
         abstract: "Delete a resume blob and the partial file it names.",
         discussion: """
-            Removes the partial file (TempFileName inside DIR, or LocalPath, which must lie inside DIR), then the blob, and says what it removed. DIR defaults to the blob's folder. Paths outside DIR are refused and nothing is deleted.
+            Removes the partial file, then the blob, and says what it removed: the file `resume` would continue, that is the first of TempFileName and LocalPath's file name that exists directly inside DIR. DIR defaults to the blob's folder. A name with a folder part is ignored with a warning; when it is all the blob names, or when the file found is a folder, a symbolic link or anything but a regular file, nothing is deleted.
 
             Example:
               resumetool discard app.resumedata --tmp-dir ./tmp
@@ -36,36 +41,34 @@ struct DiscardCommand: ParsableCommand {
             input.emitWarnings()
             let folderPath = tmpDirectory ?? URL(fileURLWithPath: blob).deletingLastPathComponent().path
             let folder = URL(fileURLWithPath: folderPath, isDirectory: true).standardizedFileURL.path
-            let resume = input.resume
-            if let name = resume.tempFileName, !ResumeData.isBareFileName(name) {
-                throw Diagnostic(file: blob, message: "refusing to delete \"\(name)\": a temp file name must be a bare file name")
-            }
-            // The same rule as the download engine's: only a file directly inside the folder.
-            let choice = TrustPolicy.partialFile(tempFileName: resume.tempFileName, localPath: resume.localPath, folder: folder)
-            if choice.names.isEmpty, let reason = choice.rejected.first {
-                throw Diagnostic(file: blob, message: "refusing to delete: \(reason) (use --tmp-dir)")
-            }
-            let partial = choice.names.first.map { URL(fileURLWithPath: folder).appendingPathComponent($0) }
+            // The rule every command carries out: the first candidate that exists, a regular file
+            // directly inside the folder. Removed with unlink(2), which never removes a folder and
+            // removes a link swapped in meanwhile rather than what it points to.
+            let resolution = PartialFileResolution(resume: input.resume, folder: folder)
             var removed: [String] = []
-            if let partial {
-                if FileManager.default.fileExists(atPath: partial.path) {
-                    do {
-                        try FileManager.default.removeItem(at: partial)
-                    } catch {
-                        throw Diagnostic(file: partial.path, message: "cannot remove: \(error.localizedDescription)")
-                    }
-                    removed.append("removed partial file \(partial.path)")
-                } else {
-                    removed.append("partial file \(partial.path) was already gone")
+            switch resolution.resolve(PartialFileResolution.entry(at:)) {
+            case .refused(let path, _, let reason):
+                throw Diagnostic(file: blob, message: "refusing to delete \(path): \(reason); nothing was deleted")
+            case .missing(nil):
+                if let reason = resolution.rejected.first {
+                    throw Diagnostic(file: blob, message: "refusing to delete: \(reason); nothing was deleted")
                 }
+            case .missing(let expected?):
+                removed.append("partial file \(expected.path) was already gone")
+            case .file(let path, _, _):
+                if unlink(path) != 0, errno != ENOENT {
+                    throw Diagnostic(file: path, message: "cannot remove: \(String(cString: strerror(errno)))")
+                }
+                removed.append("removed partial file \(path)")
             }
-            do {
-                try FileManager.default.removeItem(atPath: blob)
-            } catch {
-                throw Diagnostic(file: blob, message: "cannot remove: \(error.localizedDescription)")
+            for reason in resolution.rejected {
+                Diagnostic(file: blob, severity: .warning, message: "\(reason); ignored").emit()
+            }
+            if unlink(blob) != 0 {
+                throw Diagnostic(file: blob, message: "cannot remove: \(String(cString: strerror(errno)))")
             }
             removed.append("removed blob \(blob)")
-            print(removed.joined(separator: "\n"))
+            StandardStream.write(removed.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
         }
     }
 }

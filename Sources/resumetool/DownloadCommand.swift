@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeDataCodec
 import ResumeTransfer
 
 #if canImport(Glibc)
@@ -58,8 +59,10 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !self.urls.isEmpty || self.inputFile != nil else { throw ValidationError("give a URL or --input-file LIST") }
-        for url in self.urls where !Self.isHTTPURL(url) { throw ValidationError("'\(url)' is not an http or https URL") }
-        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+        for url in self.urls {
+            if let message = HTTPURL.problemMessage(for: url) { throw ValidationError(message) }
+        }
+        if let sha256, SHA256Hex(sha256) == nil {
             throw ValidationError("--sha256 needs 64 hex digits")
         }
         guard (1...64).contains(self.parallel) else { throw ValidationError("--parallel must be 1 to 64") }
@@ -86,8 +89,8 @@ struct DownloadCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             for (line, url) in URLList.parse(text) {
-                guard Self.isHTTPURL(url) else {
-                    throw Diagnostic.usageError("\(inputFile):\(line): '\(url)' is not an http or https URL", command: "download")
+                if let message = HTTPURL.problemMessage(for: url) {
+                    throw Diagnostic.usageError("\(inputFile):\(line): \(message)", command: "download")
                 }
                 list.append(url)
             }
@@ -128,11 +131,6 @@ struct DownloadCommand: AsyncParsableCommand {
         let status = await console.run(transfers, json: self.transfer.json, interactive: self.parallel == 1 && !self.transfer.quiet)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
-    }
-
-    /// The engine's own rule for a URL it can download (``TrustPolicy/origin(of:)``).
-    private static func isHTTPURL(_ text: String) -> Bool {
-        TrustPolicy.origin(of: text) != nil
     }
 }
 
@@ -208,7 +206,7 @@ struct TransferConsole {
     }
 
     private func say(_ text: String) {
-        if !self.quiet { print(text) }
+        if !self.quiet { StandardStream.write(text + "\n", to: STDOUT_FILENO) }
     }
 
     static func error(_ text: String) {

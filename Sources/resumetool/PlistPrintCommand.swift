@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeTransfer
 import ResumeReports
 import ResumeDataCodec
 
@@ -26,7 +27,7 @@ struct PlistPrintCommand: AsyncParsableCommand {
     func run() throws {
         try reportingDiagnostics {
             let value = try InputFile(file).readPropertyList(options: reading.options)
-            print(PropertyListTree.render(value), terminator: "")
+            StandardStream.write(PropertyListTree.render(value), to: STDOUT_FILENO)
         }
     }
 }

@@ -39,7 +39,7 @@ struct RecoverCommand: AsyncParsableCommand {
             try? await downloader.shutdown()
             throw ExitCode(1)
         }
-        if tasks.isEmpty, !self.transfer.quiet, !self.transfer.json { print("\(self.directory): nothing to recover") }
+        if tasks.isEmpty, !self.transfer.quiet, !self.transfer.json { StandardStream.write("\(self.directory): nothing to recover\n", to: STDOUT_FILENO) }
         let console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json,
                                       continueHint: { _ in "run `resumetool recover` again to continue" })
         let status = await console.run(tasks.map { .init(task: $0, url: $0.url, label: $0.destination) },

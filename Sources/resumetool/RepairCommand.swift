@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeTransfer
 import ResumeDataCodec
 
 /// `resumetool repair BLOB [--target ios10|ios11|modern] [-o OUT]`
@@ -53,8 +54,9 @@ struct RepairCommand: ParsableCommand {
             let report = repaired.changes.isEmpty
                 ? "\(input.input.displayName): nothing to repair\n"
                 : repaired.changes.map { "\(input.input.displayName): \($0)\n" }.joined()
-            let stream = destination.path == nil ? FileHandle.standardError : FileHandle.standardOutput
-            stream.write(Data(report.utf8))
+            // A failed write of this report (a full disk, a closed pipe) must not undo or hide
+            // the repaired blob already written: it is dropped, never a trap.
+            StandardStream.write(report, to: destination.path == nil ? STDERR_FILENO : STDOUT_FILENO)
         }
     }
 }

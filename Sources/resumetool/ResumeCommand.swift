@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ArgumentParser
 import ResumeTransfer
 
@@ -39,7 +40,7 @@ struct ResumeCommand: AsyncParsableCommand {
     @OptionGroup var transfer: TransferOptions
 
     func validate() throws {
-        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+        if let sha256, SHA256Hex(sha256) == nil {
             throw ValidationError("--sha256 needs 64 hex digits")
         }
     }

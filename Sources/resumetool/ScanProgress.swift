@@ -1,4 +1,5 @@
 import Foundation
+import ResumeTransfer
 import ResumeReports
 import ResumeScan
 #if canImport(Glibc)
@@ -24,13 +25,13 @@ struct ScanProgress {
         var line = "scanning: \(ByteCount.grouping(Int64(scan.files))) files, \(ByteCount.grouping(Int64(scan.blobs))) blobs, in \(InspectReport.visible(scan.currentPath))"
         // One terminal line: a wrapped line could not be rewritten by a carriage return.
         if line.count > 100 { line = String(line.prefix(99)) + "…" }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        StandardStream.write("\r\u{1B}[K\(line)")
     }
 
     /// Clears the line before the report is printed.
     mutating func finish() {
         guard shownAny else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardStream.write("\r\u{1B}[K")
         shownAny = false
     }
 }

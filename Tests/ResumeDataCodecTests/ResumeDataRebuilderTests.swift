@@ -58,6 +58,6 @@ import Testing
             try ResumeDataRebuilder(url: "ftp://e.example/x").rebuild(fromPartialFile: partial.path)
         }
         #expect(scheme.code == .invalidArgument)
-        #expect(scheme.reason == "\"ftp://e.example/x\" is not an absolute http or https URL")
+        #expect(scheme.reason == #""ftp://e.example/x" is not an absolute http or https URL: its scheme is "ftp""#)
     }
 }

@@ -42,7 +42,7 @@ import Glibc
         try await withTemporaryDirectory { directory in
             let badURL = try await runToolCapturing(["download", "ftp://127.0.0.1/x"], in: directory)
             #expect(badURL.status == 64)
-            #expect(badURL.stderr.hasPrefix("Error: 'ftp://127.0.0.1/x' is not an http or https URL\n"))
+            #expect(badURL.stderr.hasPrefix(#"Error: "ftp://127.0.0.1/x" is not an absolute http or https URL: its scheme is "ftp""# + "\n"))
             let badHash = try await runToolCapturing(["download", "http://127.0.0.1/x", "--sha256", "abc"], in: directory)
             #expect(badHash.status == 64)
             #expect(badHash.stderr.hasPrefix("Error: --sha256 needs 64 hex digits\n"))

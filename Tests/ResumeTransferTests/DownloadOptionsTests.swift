@@ -102,7 +102,7 @@ import Testing
             try Data("http://127.0.0.1:9/a\nftp://x/y\n".utf8).write(to: URL(fileURLWithPath: directory + "/list"))
             let badList = try await runToolCapturing(["download", "-i", "list"], in: directory)
             #expect(badList.status == 64)
-            #expect(badList.stderr.hasPrefix("Error: list:2: 'ftp://x/y' is not an http or https URL\n"))
+            #expect(badList.stderr.hasPrefix(#"Error: list:2: "ftp://x/y" is not an absolute http or https URL: its scheme is "ftp""# + "\n"))
             let noURL = try await runToolCapturing(["download"], in: directory)
             #expect(noURL.status == 64)
             let version = try await runToolCapturing(["--version"], in: directory)

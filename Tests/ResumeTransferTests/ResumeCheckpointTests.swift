@@ -115,14 +115,14 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
         ftp.bytesReceived = 1
         ftp.downloadURL = "ftp://127.0.0.1/x"
         #expect { try ResumeCheckpoint.decode(ftp) } throws: {
-            invalidResumeData($0, containing: "not an absolute http or https URL: ftp://127.0.0.1/x")
+            invalidResumeData($0, containing: #""ftp://127.0.0.1/x" is not an absolute http or https URL: its scheme is "ftp""#)
         }
-        // The same rule as the CLI and the engine's other checks (TrustPolicy.origin): a host is required.
+        // The same rule as the CLI and the engine's other checks (HTTPURL): a host is required.
         for hostless in ["http:///x", "https:x", "http://", "https://:443/x"] {
             var blob = ftp
             blob.downloadURL = hostless
             #expect { try ResumeCheckpoint.decode(blob) } throws: {
-                invalidResumeData($0, containing: "not an absolute http or https URL: \(hostless)")
+                invalidResumeData($0, containing: "\"\(hostless)\" is not an absolute http or https URL: it names no host")
             }
         }
         var post = ResumeData(container: .xml)

@@ -76,13 +76,16 @@ import ResumeDataCodec
         #expect(try folder.contents() == [])
     }
 
-    @Test(arguments: ["not a url", "ftp://downloads.example.com/x.dmg", "downloads.example.com/x.dmg", ""])
-    func badURLIsAUsageError(_ url: String) throws {
+    @Test(arguments: [
+        ("not a url", "it holds a space at byte 3"), ("ftp://downloads.example.com/x.dmg", "its scheme is \"ftp\""),
+        ("downloads.example.com/x.dmg", "it has no scheme"), ("", "it is not a valid URL"), ("http://", "it names no host"),
+    ])
+    func badURLIsAUsageError(_ url: String, _ reason: String) throws {
         let folder = try TemporaryDirectory()
         let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", url, "-o", folder.path("out")])
         #expect(result == ToolRunner.Result(
             status: 64, stdout: "",
-            stderr: "Error: \"\(url)\" is not an absolute http or https URL\n  See 'resumetool rebuild --help' for more information.\n"))
+            stderr: "Error: \"\(url)\" is not an absolute http or https URL: \(reason)\n  See 'resumetool rebuild --help' for more information.\n"))
         #expect(try folder.contents() == [])
     }
 

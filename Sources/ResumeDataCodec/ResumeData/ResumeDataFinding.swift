@@ -59,6 +59,9 @@ public struct ResumeDataFinding: Sendable, Hashable, CustomStringConvertible {
         public static let urlMismatch = Code("url-mismatch")
         /// A scheme other than http or https.
         public static let unsupportedScheme = Code("unsupported-scheme")
+        /// A URL in the blob breaks ``HTTPURL``'s rule in another way than its scheme (no host,
+        /// a control character, not a URL at all).
+        public static let invalidURL = Code("invalid-url")
         /// A method other than GET.
         public static let unsupportedMethod = Code("unsupported-method")
         /// A negative or impossible size.

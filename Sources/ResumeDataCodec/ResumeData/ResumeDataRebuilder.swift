@@ -51,16 +51,15 @@ public struct ResumeDataRebuilder: Sendable {
         } catch {
             throw ResumeDataError(.partialFile, "\(path): no such file")
         }
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        guard url.contains("://"), scheme == "http" || scheme == "https" else {
-            throw ResumeDataError(.invalidArgument, "\"\(url)\" is not an absolute http or https URL")
+        let requestURL: URL
+        do {
+            requestURL = try HTTPURL(validating: url).url
+        } catch {
+            throw ResumeDataError(.invalidArgument, HTTPURL.message(for: url, error))
         }
         // Secure layout for the systems that write it today, legacy for the XML era, where
         // iOS 10.0/10.1 cannot read the secure one (spec §5.1).
         let layout: URLRequestArchive.Layout = container.isKeyedArchive ? .secure : .legacy
-        guard let requestURL = URL(string: url) else {
-            throw ResumeDataError(.invalidArgument, "\"\(url)\" is not a valid URL")
-        }
         let original = URLRequestArchive(url: requestURL, headers: headers).converted(to: layout)
         let current = URLRequestArchive(url: requestURL, headers: headers + [(name: "Range", value: "bytes=\(size)-")])
             .converted(to: layout)

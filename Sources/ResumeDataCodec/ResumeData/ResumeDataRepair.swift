@@ -74,19 +74,12 @@ extension ResumeData {
 
     /// A copy whose partial file is named by a new temp file name (a bare name in the app's tmp folder).
     public func relocated(tempFileName: String) throws -> ResumeData {
-        guard Self.isBareFileName(tempFileName) else {
+        guard PartialFileResolution.isBareFileName(tempFileName) else {
             throw ResumeDataError(.invalidArgument, "a temp file name must be a bare file name, not \"\(tempFileName)\"")
         }
         var copy = self
         copy.tempFileName = tempFileName
         return copy
-    }
-
-    /// Whether a temp file name names a file inside the tmp folder: not empty, no `/`, not `.` or `..`.
-    package static func isBareFileName(_ name: String) -> Bool {
-        // The byte, not `contains("/")`: with Foundation imported that is `range(of:)` through
-        // NSString, which was 2 % of `inspect`'s time.
-        !name.isEmpty && !name.utf8.contains(UInt8(ascii: "/")) && name != "." && name != ".."
     }
 
     /// A copy whose partial file is named by a new absolute local path.

@@ -81,7 +81,7 @@ public struct ResumeDataValidator: Sendable {
            resume.entries[ResumeDataKey.tempFileName] == nil, resume.entries[ResumeDataKey.localPath] == nil {
             findings.append(.init(.error, .missingPartialFile, "neither a temp file name nor a local path: nothing names the partial file", key: ResumeDataKey.tempFileName))
         }
-        if let name = resume.tempFileName, !ResumeData.isBareFileName(name) {
+        if let name = resume.tempFileName, !PartialFileResolution.isBareFileName(name) {
             findings.append(.init(.error, .invalidPath, "the temp file name must be a bare file name, not \"\(name)\"", key: ResumeDataKey.tempFileName))
         }
         if let path = resume.localPath, !path.hasPrefix("/") {
@@ -148,12 +148,18 @@ public struct ResumeDataValidator: Sendable {
         }
     }
 
+    /// ``HTTPURL``'s verdict on a URL in the blob, as a finding.
     private func checkScheme(of url: String, key: String, into findings: inout [ResumeDataFinding]) {
-        let hasScheme = url.utf8.contains(UInt8(ascii: ":"))
-        let scheme = url.prefix { $0 != ":" }
-        if hasScheme, scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https") { return }
-        let shown = hasScheme ? "\"\(scheme.lowercased())\"" : "none (\"\(url)\" is not an absolute URL)"
-        findings.append(.init(.error, .unsupportedScheme, "the URL scheme is \(shown); only http and https downloads resume", key: key))
+        do {
+            _ = try HTTPURL(validating: url)
+        } catch .unsupportedScheme(let scheme) {
+            findings.append(.init(.error, .unsupportedScheme, "the URL scheme is \"\(scheme)\"; only http and https downloads resume", key: key))
+        } catch .notAbsolute {
+            findings.append(.init(.error, .unsupportedScheme,
+                "the URL scheme is none (\"\(HTTPURL.escapingControls(url))\" is not an absolute URL); only http and https downloads resume", key: key))
+        } catch {
+            findings.append(.init(.error, .invalidURL, HTTPURL.message(for: url, error), key: key))
+        }
     }
 
     /// `bytes=N-` → N.
@@ -166,25 +172,31 @@ public struct ResumeDataValidator: Sendable {
         return Int64(text.dropFirst(6).dropLast())
     }
 
+    /// The partial file ``PartialFileResolution`` picks in ``partialFileDirectory``, looked at
+    /// with `lstat` (a symbolic link is not followed, and is refused like a folder).
     private func checkPartialFile(_ resume: ResumeData, into findings: inout [ResumeDataFinding]) {
         guard let directory = partialFileDirectory else { return }
-        let key: String
-        let name: String
-        if let tempFileName = resume.tempFileName {
-            (key, name) = (ResumeDataKey.tempFileName, tempFileName)
-        } else if let localPath = resume.localPath {
-            (key, name) = (ResumeDataKey.localPath, (localPath as NSString).lastPathComponent)
-        } else {
-            return
+        let verdict = PartialFileResolution(resume: resume, folder: directory.path).resolve(PartialFileResolution.entry(at:))
+        findings += Self.partialFileFindings(verdict, bytesReceived: resume.bytesReceived)
+    }
+
+    /// What the partial file a blob resolves to says about it. Kept apart from the file-system
+    /// lookup so `scan`, which finds partial files its own way, reports them in the same words.
+    package static func partialFileFindings(_ verdict: PartialFileResolution.Verdict, bytesReceived: Int64?) -> [ResumeDataFinding] {
+        switch verdict {
+        case .file(let path, let size, let key):
+            return partialFileFindings(path: path, size: size, bytesReceived: bytesReceived, key: key)
+        case .refused(let path, let key, let reason):
+            return [.init(.error, .tempFileMissing, "the partial file \(path) cannot be used: \(reason)", key: key)]
+        case .missing(let expected?):
+            return partialFileFindings(path: expected.path, size: nil, bytesReceived: bytesReceived, key: expected.key)
+        case .missing(nil):
+            return []
         }
-        let path = directory.appendingPathComponent(name).path
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)).flatMap { ($0[.size] as? NSNumber)?.int64Value }
-        findings += Self.partialFileFindings(path: path, size: size, bytesReceived: resume.bytesReceived, key: key)
     }
 
     /// What a partial file's presence and size say about a blob; `size` is `nil` when the file
-    /// was not found. Kept apart from the file-system lookup so `scan`, which finds partial files
-    /// its own way (without following symbolic links), reports them in the same words.
+    /// was not found.
     package static func partialFileFindings(path: String, size: Int64?, bytesReceived received: Int64?, key: String) -> [ResumeDataFinding] {
         guard let size else {
             return [.init(.error, .tempFileMissing, "the partial file \(path) does not exist", key: key)]
