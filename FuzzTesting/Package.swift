@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
-// libFuzzer harnesses for the parsers of ResumeDataCodec, the CLI's renderers and the download
-// state machine (the last two compile the main package's files in through symlinks). A nested package so that the main
+// libFuzzer harnesses for the parsers of ResumeDataCodec, the CLI's renderers (compiled in
+// through symlinks) and the download state machine (through ResumeTransfer's `@_spi(Fuzzing)`
+// entry point). A nested package so that the main
 // package never depends on sanitizer builds; `run.sh` builds it with
 // `--sanitize=fuzzer --sanitize=address` (see README.md).
 import PackageDescription
@@ -22,7 +23,9 @@ let package = Package(
     ] + harnesses.map { name in
         .executableTarget(
             name: name,
-            dependencies: ["FuzzCommon", .product(name: "ResumeDataCodec", package: "resumetool")],
+            // FuzzHTTPAnswers calls the engine's fuzzing entry point (`@_spi(Fuzzing)`).
+            dependencies: ["FuzzCommon", .product(name: "ResumeDataCodec", package: "resumetool")]
+                + (name == "FuzzHTTPAnswers" ? [.product(name: "ResumeTransfer", package: "resumetool")] : []),
             // The main package's files compiled in through symlinks use the library's `package`
             // API, which this other package reaches only through `@testable import`; they import
             // it so under this condition.
