@@ -10,7 +10,9 @@ struct PartialContent: Equatable, Sendable {
     var total: Int64?
     /// False when a `Content-Length` states another body length than the range's.
     var lengthAgrees: Bool
+}
 
+extension PartialContent {
     /// nil when `Content-Range` is missing, not a byte range, or beyond 64 bits.
     init?(headers: [HTTPField]) {
         guard let range = ContentRange(headers.value(of: "content-range") ?? ""), let start = range.start,
