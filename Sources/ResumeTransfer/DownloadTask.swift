@@ -1,13 +1,12 @@
-import AsyncHTTPClient
-import Crypto
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOSSL
 import Synchronization
 
 /// One download: performs what the download state machine decides, writing into `partialPath` and
 /// checkpointing into `resumeDataPath`, and moving the verified file to `destination` at the end.
+///
+/// This file is the handle the caller holds; the work is in the run loop
+/// (`DownloadTask+RunLoop.swift`), which starts from `DownloadTask+Preparation.swift` and stops
+/// through `DownloadTask+Ending.swift`.
 public final class DownloadTask: Sendable {
     /// Where the finished file goes. It never holds a partial or unverified file.
     public let destination: String
