@@ -203,7 +203,9 @@ private struct Choices {
                             guard let hole = plan.unassigned.first else {
                                 return "segments: nothing unassigned, yet the plan is not complete (\(plan))"
                             }
-                            let range = hole.lowerBound..<min(hole.upperBound, hole.lowerBound &+ Int64(step) * 97 &+ 1)
+                            // A hole may end at 2^63 - 1: its wanted end saturates there instead of wrapping.
+                            let (wanted, overflow) = hole.lowerBound.addingReportingOverflow(Int64(step) * 97 + 1)
+                            let range = hole.lowerBound..<(overflow ? hole.upperBound : min(hole.upperBound, wanted))
                             let request = machine.segmentRequest(range)
                             let sameOrigin = TrustPolicy.origin(of: request.url) != nil && TrustPolicy.origin(of: request.url) == TrustPolicy.origin(of: startURL)
                             if !sameOrigin, request.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {

@@ -23,6 +23,26 @@ import Testing
         #expect(HTTPAnswerCheck.check(Array(bytes)) == nil, "\(name)")
     }
 
+    /// Seeded random scripts through the same check: none may break a property, reach a
+    /// `preconditionFailure` of the machine (which would stop this process), or be ignored.
+    @Test func randomScriptsKeepEveryProperty() {
+        var state: UInt64 = 0x5EED_2026
+        func next() -> UInt64 {
+            // SplitMix64: the same scripts on every run.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        for round in 0..<3000 {
+            let script = (0..<Int(next() % 400)).map { _ in UInt8(truncatingIfNeeded: next()) }
+            let broken = HTTPAnswerCheck.check(script)
+            #expect(broken == nil, "script \(round): \(script)")
+            if broken != nil { return }
+        }
+    }
+
     /// An empty script, and the truncating loop with a retry budget of 0, keep every property.
     @Test func shortScriptsKeepEveryProperty() {
         #expect(HTTPAnswerCheck.check([]) == nil)
