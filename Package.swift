@@ -109,9 +109,7 @@ let package = Package(
             ],
             // tls/ is read through #filePath by the HTTPS test server.
             exclude: ["tls"],
-            resources: [.copy("nginx")],
-            // HTTPAnswers.swift is FuzzHTTPAnswers' own check (a symlink), replayed on FailCases.
-            swiftSettings: [.define("FUZZ_REPLAY")]
+            resources: [.copy("nginx")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 // libFuzzer harnesses for the parsers of ResumeDataCodec, the CLI's renderers (the ResumeReports
-// product) and the download state machine. A nested package so that the main package never
-// depends on sanitizer builds; `run.sh` builds it with `--sanitize=fuzzer --sanitize=address`
-// (see README.md). Every harness depends on the main package's products only.
+// product) and the download state machine (ResumeTransfer's `@_spi(Fuzzing)` entry point). A
+// nested package so that the main package never depends on sanitizer builds; `run.sh` builds it
+// with `--sanitize=fuzzer --sanitize=address` (see README.md). Every harness depends on the main
+// package's products only.
 import PackageDescription
 
 let harnesses = [
@@ -12,6 +13,8 @@ let harnesses = [
 /// Products beyond the codec that a harness fuzzes.
 let extraProducts: [String: [String]] = [
     "FuzzRenderers": ["ResumeReports"],
+    // The engine's fuzzing entry point, `@_spi(Fuzzing) HTTPAnswerCheck`.
+    "FuzzHTTPAnswers": ["ResumeTransfer"],
 ]
 
 let package = Package(
@@ -28,8 +31,7 @@ let package = Package(
         .executableTarget(
             name: name,
             dependencies: ["FuzzCommon", .product(name: "ResumeDataCodec", package: "resumetool")]
-                + (extraProducts[name] ?? []).map { .product(name: $0, package: "resumetool") },
-            swiftSettings: name == "FuzzHTTPAnswers" ? [.define("FUZZ_HARNESS")] : []
+                + (extraProducts[name] ?? []).map { .product(name: $0, package: "resumetool") }
         )
     },
     swiftLanguageModes: [.v6]

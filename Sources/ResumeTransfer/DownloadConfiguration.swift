@@ -2,17 +2,30 @@
 public struct DownloadConfiguration: Sendable {
     /// Downloads running at once; the rest wait in the queue.
     public var maximumConcurrentDownloads = 4
-    /// Failed attempts in a row (no byte received in between) before a download fails.
+    /// Retries allowed in a row: after this many, the next failed attempt ends the download
+    /// (``DownloadError/retriesExhausted(last:attempts:)``). An attempt is failed unless it wrote
+    /// bytes past the furthest offset any attempt reached on this file (an attempt that started
+    /// over from zero never counts as progress, even when it received bytes); with
+    /// ``connections``, unless the segments together passed the most they ever held. Retried:
+    /// connection failures, timeouts, stalls, bodies that end short or run past the range they
+    /// announced, and the statuses 408, 429 and 5xx. Not retried: TLS and proxy errors, disk
+    /// errors, a body longer than the file's stated length, other statuses.
+    /// With several connections, the same number bounds the failed or refused connections in a
+    /// row (no connection wrote a byte in between): past it, no new connection opens.
     public var maximumRetries = 5
     /// Redirects followed in one chain of requests.
     public var maximumRedirects = 10
     /// Whether a redirect from https to http is followed (off: such a download fails).
     public var allowsInsecureRedirects = false
-    /// First retry delay; doubles with each failed attempt, up to ``maximumBackoff``.
+    /// First retry delay; doubles with each failed attempt in a row, up to ``maximumBackoff``;
+    /// each delay is then shortened by a random part of up to half, so that downloads that
+    /// failed together do not retry together.
     public var initialBackoff: Duration = .milliseconds(500)
-    /// Longest delay between retries (unless the server's `Retry-After` asks for more).
+    /// Longest delay the doubling reaches (a server's `Retry-After` that asks for more is honoured,
+    /// up to ``maximumRetryAfter``).
     public var maximumBackoff: Duration = .seconds(30)
-    /// Longest `Retry-After` honoured.
+    /// Longest `Retry-After` honoured: a longer one waits this long. A `Retry-After` shorter
+    /// than the backoff delay does not shorten it.
     public var maximumRetryAfter: Duration = .seconds(300)
     /// The most bytes per second each download receives (nil: as fast as the server sends).
     public var maximumBytesPerSecond: Int64?
@@ -64,16 +77,16 @@ public struct DownloadConfiguration: Sendable {
     /// bytes. Internal: the tests use small files.
     var minimumSegmentBytes: Int64 = 1 << 20
 
+    /// The state machine's configuration: these values, the only defaults the engine has.
     var machine: DownloadStateMachine.Configuration {
-        var machine = DownloadStateMachine.Configuration()
-        machine.maximumRetries = self.maximumRetries
-        machine.maximumRedirects = self.maximumRedirects
-        machine.initialBackoff = self.initialBackoff
-        machine.maximumBackoff = self.maximumBackoff
-        machine.maximumRetryAfter = self.maximumRetryAfter
-        machine.checkpointBytes = self.checkpointBytes
-        machine.checkpointInterval = self.checkpointInterval
-        machine.policy = TrustPolicy(allowsInsecureRedirects: self.allowsInsecureRedirects)
-        return machine
+        DownloadStateMachine.Configuration(
+            maximumRedirects: self.maximumRedirects,
+            retry: RetryPolicy(
+                maximumRetries: self.maximumRetries, initialBackoff: self.initialBackoff,
+                maximumBackoff: self.maximumBackoff, maximumRetryAfter: self.maximumRetryAfter,
+                jitter: { Double.random(in: 0..<1) }),
+            policy: TrustPolicy(allowsInsecureRedirects: self.allowsInsecureRedirects),
+            checkpointBytes: self.checkpointBytes,
+            checkpointInterval: self.checkpointInterval)
     }
 }

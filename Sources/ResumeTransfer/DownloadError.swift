@@ -74,14 +74,3 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         }
     }
 }
-
-extension DownloadError {
-    /// Errors that retrying cannot change: an untrusted certificate, a proxy that wants
-    /// credentials or cannot be used. The download fails at once with them.
-    var isFinal: Bool {
-        switch self {
-        case .tls, .invalidProxy: true
-        default: false
-        }
-    }
-}

@@ -2,29 +2,31 @@ import Foundation
 
 /// Decides every step of one download without touching the network or the disk.
 ///
-/// The I/O layer (``DownloadTask``) feeds it events (a response head arrived, bytes were written,
-/// the body ended, the connection failed, a timer fired) and performs the ``Action`` it returns.
-/// Keeping the decisions here lets the tests drive every transition with plain assertions.
+/// The I/O layer (``DownloadTask``'s run loop) feeds it events (a response head arrived, bytes
+/// were written, the body ended, the connection failed, a timer fired) and performs the
+/// ``Action`` it returns. Keeping the decisions here lets the tests drive every transition with
+/// plain assertions.
+///
+/// The machine is total: every event switches over every state. An event that the network can
+/// deliver late (a byte after a pause, a timer after a failure, a failure after the end) is
+/// answered with ``Action/ignored``, which differs from ``Action/none`` ("nothing to do"). A
+/// pair that the run loop's order rules out stops the process with `preconditionFailure`, each
+/// with its reason.
 struct DownloadStateMachine: Sendable {
-    /// Knobs of the machine. (Stalls are detected by the HTTP client's read timeout and reported
-    /// through ``transportFailed(_:)``.)
+    /// The machine's knobs, all from ``DownloadConfiguration`` (``DownloadConfiguration/machine``):
+    /// the machine has no defaults of its own. Stalls are detected by the HTTP client's read
+    /// timeout and reported through ``transportFailed(_:)``.
     struct Configuration: Sendable {
         /// Redirects followed in one chain (reset by any other answer).
-        var maximumRedirects = 10
-        /// Failed attempts in a row before giving up. An attempt that restarted from zero, or that
-        /// ended without passing the furthest offset already reached, counts as failed even when it
-        /// received bytes, so a server that cannot deliver the whole file cannot keep us forever.
-        var maximumRetries = 5
+        var maximumRedirects: Int
+        /// When to retry, how long to wait, when to give up.
+        var retry: RetryPolicy
         /// What to believe of redirects and unproven bytes.
-        var policy = TrustPolicy()
-        var initialBackoff: Duration = .milliseconds(250)
-        var maximumBackoff: Duration = .seconds(30)
-        /// Retry-After values above this are clamped, so a server cannot park us for a day.
-        var maximumRetryAfter: Duration = .seconds(300)
-        var checkpointBytes: Int64 = 4 << 20
-        var checkpointInterval: Duration = .seconds(2)
-        /// Returns a value in 0..<1 used to spread retries; tests make it constant.
-        var jitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
+        var policy: TrustPolicy
+        /// A checkpoint is due after this many new bytes...
+        var checkpointBytes: Int64
+        /// ...or after this much time with new bytes.
+        var checkpointInterval: Duration
     }
 
     /// What the I/O layer must do next.
@@ -37,8 +39,11 @@ struct DownloadStateMachine: Sendable {
         /// When starting over, `restartCheckpoint` must be written before the first byte, so an old
         /// checkpoint never describes new bytes.
         case receiveBody(offset: Int64, overlap: Int64 = 0, restartCheckpoint: DownloadCheckpoint?)
-        /// Nothing to do.
+        /// The event was taken; nothing to do until the next one.
         case none
+        /// The event came too late for the current state (a byte after a pause, a timer after a
+        /// failure, a failure after the end) and changed nothing; the last action still stands.
+        case ignored
         /// fsync the partial file, then write this checkpoint next to it atomically (the bytes it
         /// counts are all written already, so receiving may continue meanwhile).
         case checkpoint(DownloadCheckpoint)
@@ -52,15 +57,7 @@ struct DownloadStateMachine: Sendable {
         case pause(DownloadCheckpoint)
     }
 
-    /// One HTTP request the machine wants sent.
-    struct RequestPlan: Equatable, Sendable {
-        var url: String
-        var headers: [HTTPField]
-        /// The byte offset asked for with `Range`, 0 for a plain request.
-        var offset: Int64
-    }
-
-    fileprivate struct Progress: Sendable {
+    struct Progress: Equatable, Sendable {
         /// The end of the bytes on disk that belong to the file.
         var written: Int64
         /// Where this response's new bytes began.
@@ -74,28 +71,33 @@ struct DownloadStateMachine: Sendable {
         var lastCheckpointTime: Duration
     }
 
-    fileprivate enum State: Sendable {
+    enum State: Equatable, Sendable {
+        /// Before ``start()``.
         case idle
         /// A request is in flight, for the bytes from `start`; the bytes before `prefix` are on
         /// disk and are kept (those from `start` to `prefix` only once the server's match them).
         case requesting(start: Int64, prefix: Int64)
+        /// A response's body is being written.
         case receiving(Progress)
         /// Several connections fetch segments of a file of `total` bytes (see ``SegmentPlan``);
         /// the checkpoint holds the prefix and the other finished ranges.
         case segmented(total: Int64, best: Int64, lastCheckpointBytes: Int64, lastCheckpointTime: Duration)
+        /// A retry timer runs.
         case waitingToRetry
+        /// The partial file is being verified and moved into place.
         case finishing
         case paused
         case done
         case failed
     }
 
-    private var state: State = .idle
+    private(set) var state: State = .idle
     private(set) var checkpoint: DownloadCheckpoint
     private let configuration: Configuration
     /// Why the last ``Action/retry(after:checkpoint:)`` was decided, for progress reports.
     private(set) var lastRetryReason: DownloadError?
     private var redirects = 0
+    /// Failed attempts in a row (see ``RetryPolicy``).
     private var attempts = 0
     /// The furthest offset any attempt has reached on the current file.
     private var furthest: Int64
@@ -111,45 +113,296 @@ struct DownloadStateMachine: Sendable {
     private var segmentsDisabled = false
 
     /// `claimedOnDisk` is what a blob already on disk claims, when it claims more than `checkpoint`.
-    init(checkpoint: DownloadCheckpoint, configuration: Configuration = .init(), claimedOnDisk: Int64 = 0) {
+    init(checkpoint: DownloadCheckpoint, configuration: Configuration, claimedOnDisk: Int64 = 0) {
         self.checkpoint = checkpoint
         self.configuration = configuration
         self.furthest = checkpoint.bytesReceived
         self.claimed = max(checkpoint.bytesReceived, claimedOnDisk)
     }
 
+    /// The retry rules, which the segments' connections follow too.
+    var retryPolicy: RetryPolicy { self.configuration.retry }
+
     var isFinished: Bool {
         switch self.state {
-        case .done, .failed, .paused: return true
-        default: return false
+        case .done, .failed, .paused: true
+        case .idle, .requesting, .receiving, .segmented, .waitingToRetry, .finishing: false
         }
     }
 
     // MARK: events
 
+    /// The first event: plan the first request.
     mutating func start() -> Action {
-        guard case .idle = self.state else { return .none }
-        return self.makeRequest()
+        switch self.state {
+        case .idle:
+            return self.makeRequest()
+        case .requesting, .receiving, .segmented, .waitingToRetry, .finishing, .paused, .done, .failed:
+            preconditionFailure("start() in \(self.state): the run loop starts a machine once, before any other event")
+        }
     }
 
+    /// The delay of the last ``Action/retry(after:checkpoint:)`` is over.
     mutating func retryTimerFired() -> Action {
-        guard case .waitingToRetry = self.state else { return .none }
-        return self.makeRequest()
+        switch self.state {
+        case .waitingToRetry:
+            return self.makeRequest()
+        case .paused, .done, .failed:
+            // A timer that outlived the download (paused or failed while it ran).
+            return .ignored
+        case .idle, .requesting, .receiving, .segmented, .finishing:
+            preconditionFailure("retryTimerFired() in \(self.state): only a retry arms the timer, and it fires once, while waiting")
+        }
     }
 
     /// A response head arrived for the request last planned.
     mutating func receivedResponse(status: Int, headers: [HTTPField], now: Duration, wallClock: Date = Date()) -> Action {
-        guard case .requesting(let start, let prefix) = self.state else { return .none }
+        switch self.state {
+        case .requesting(let start, let prefix):
+            return self.judgeResponse(status: status, headers: headers, start: start, prefix: prefix, now: now, wallClock: wallClock)
+        case .waitingToRetry, .finishing, .paused, .done, .failed:
+            // A head that lost a race: the attempt was already given up, stopped or ended.
+            return .ignored
+        case .idle:
+            preconditionFailure("receivedResponse in idle: no request was sent before start()")
+        case .receiving, .segmented:
+            preconditionFailure("receivedResponse in \(self.state): a response has one head; a new request enters requesting first")
+        }
+    }
+
+    /// The body's first bytes differ from the partial file's bytes they should repeat: the server's
+    /// file is another one, so start over from zero.
+    mutating func overlapMismatched() -> Action {
+        switch self.state {
+        case .receiving:
+            self.checkpoint.bytesReceived = 0
+            return self.startOverFromScratch()
+        case .waitingToRetry, .finishing, .paused, .done, .failed:
+            // The comparison finished after the machine had moved on.
+            return .ignored
+        case .idle, .requesting:
+            preconditionFailure("overlapMismatched() in \(self.state): bytes are compared only after receiveBody accepted a head")
+        case .segmented:
+            preconditionFailure("overlapMismatched() in segmented: segments begin only from a response without overlap")
+        }
+    }
+
+    /// `count` bytes of the body were written at the current end of the partial file.
+    mutating func wroteBytes(_ count: Int, now: Duration) -> Action {
+        switch self.state {
+        case .receiving(let progress):
+            return self.received(count, progress: progress, now: now)
+        case .waitingToRetry, .finishing, .paused, .done, .failed:
+            // Bytes of a response the machine no longer follows (written before it was stopped).
+            return .ignored
+        case .idle, .requesting:
+            preconditionFailure("wroteBytes in \(self.state): bytes are written only after receiveBody accepted a head")
+        case .segmented:
+            preconditionFailure("wroteBytes in segmented: segments report their bytes through segmentsAdvanced")
+        }
+    }
+
+    /// The response body ended cleanly.
+    mutating func bodyEnded() -> Action {
+        switch self.state {
+        case .receiving(let progress):
+            return self.ended(progress)
+        case .waitingToRetry, .finishing, .paused, .done, .failed:
+            // The end of a response the machine no longer follows.
+            return .ignored
+        case .idle, .requesting:
+            preconditionFailure("bodyEnded() in \(self.state): a body ends only after receiveBody accepted its head")
+        case .segmented:
+            preconditionFailure("bodyEnded() in segmented: segments end through segmentsFinished or transportFailed")
+        }
+    }
+
+    /// The request or the body failed: a transport error (``DownloadError/connection(_:)``,
+    /// ``DownloadError/timedOut``, ``DownloadError/stalled``, retried), a final one (TLS, proxy)
+    /// or a write (``DownloadError/disk(_:)``); ``RetryPolicy/handling(of:)`` tells them apart.
+    mutating func transportFailed(_ failure: DownloadError) -> Action {
+        let retryable = RetryPolicy.handling(of: failure) == .retryable
+        switch self.state {
+        case .requesting, .segmented:
+            // Segments: every connection stopped, and the checkpoint holds what they wrote.
+            break
+        case .receiving(let progress):
+            // A final error keeps the last checkpoint's count; a retry counts every byte written.
+            if retryable { self.checkpoint.bytesReceived = progress.written }
+        case .waitingToRetry, .finishing, .paused, .done, .failed:
+            // A failure after the machine stopped following the response (it decided first).
+            return .ignored
+        case .idle:
+            preconditionFailure("transportFailed in idle: no request was sent before start()")
+        }
+        guard retryable else { return self.fail(failure) }
+        return self.scheduleRetry(reason: failure, retryAfter: nil)
+    }
+
+    /// Writing to the partial file or the blob failed (disk full, permissions): not worth retrying.
+    /// The checkpoint keeps the last flushed count, which the partial file still holds.
+    mutating func diskFailed(_ message: String) -> Action {
+        switch self.state {
+        case .idle, .requesting, .receiving, .segmented, .waitingToRetry, .finishing:
+            return self.fail(.disk(message))
+        case .paused, .done, .failed:
+            // Stopped already; the caller reports the error itself.
+            return .ignored
+        }
+    }
+
+    /// Verification after ``Action/finish(length:checkpoint:)`` passed or failed.
+    mutating func finished(_ error: DownloadError?) -> Action {
+        switch self.state {
+        case .finishing:
+            if let error { return self.fail(error) }
+            self.state = .done
+            return .none
+        case .idle, .requesting, .receiving, .segmented, .waitingToRetry, .paused, .done, .failed:
+            preconditionFailure("finished(_:) in \(self.state): it answers a finish action, once")
+        }
+    }
+
+    /// The user asked to stop.
+    mutating func pause() -> Action {
+        switch self.state {
+        case .receiving(let progress):
+            self.checkpoint.bytesReceived = progress.written
+        case .idle, .requesting, .waitingToRetry, .segmented:
+            break
+        case .finishing, .paused, .done, .failed:
+            // Too late to pause: the download is complete or stopped already.
+            return .ignored
+        }
+        self.state = .paused
+        return .pause(self.handOut(self.checkpoint))
+    }
+
+    // MARK: segments (--connections)
+
+    /// What a segment's response head means.
+    enum SegmentVerdict: Equatable, Sendable {
+        /// Write it; the server sends the bytes up to `end` (exclusive), maybe fewer than asked.
+        case accept(end: Int64)
+        /// The file changed on the server (another validator or length): start over from zero.
+        case changedFile
+        /// Not usable (a redirect, an error, a range ignored); the segment goes to another connection.
+        case refused(DownloadError)
+    }
+
+    /// The response head just accepted (``Action/receiveBody(offset:overlap:restartCheckpoint:)``)
+    /// allows segments: the length is known, the validator is a strong ETag (only that proves,
+    /// through If-Range, that bytes fetched apart belong to one file), and the server serves
+    /// ranges (it answered 206, or said `Accept-Ranges: bytes`). Then the download continues in
+    /// segments of a file of the returned length, reported through ``segmentsAdvanced(prefix:ranges:now:)``.
+    mutating func beginSegments(acceptsRanges: Bool, now: Duration) -> Int64? {
+        switch self.state {
+        case .receiving(let progress):
+            guard acceptsRanges, !self.segmentsDisabled, progress.prefix == self.checkpoint.bytesReceived,
+                  let total = progress.total, total > 0, TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
+            else { return nil }
+            self.state = .segmented(total: total, best: progress.prefix, lastCheckpointBytes: progress.prefix, lastCheckpointTime: now)
+            return total
+        case .idle, .requesting, .segmented, .waitingToRetry, .finishing, .paused, .done, .failed:
+            preconditionFailure("beginSegments in \(self.state): asked once per response, right after receiveBody")
+        }
+    }
+
+    /// The request for bytes `range` of the file, on the current URL with the caller's headers
+    /// as ``TrustPolicy`` allows them there, and `If-Range` with the strong ETag.
+    func segmentRequest(_ range: Range<Int64>) -> RequestPlan {
+        RequestPlan(checkpoint: self.checkpoint, range: (range.lowerBound, range.upperBound), ifRange: self.checkpoint.entityTag)
+    }
+
+    /// Judges the head of a response to ``segmentRequest(_:)`` for `range`. Every number in it
+    /// is the server's, checked before use.
+    func judgeSegment(status: Int, headers: [HTTPField], range: Range<Int64>) -> SegmentVerdict {
+        switch self.state {
+        case .segmented(let total, _, _, _):
+            return self.judgeSegment(status: status, headers: headers, range: range, total: total)
+        case .idle, .requesting, .receiving, .waitingToRetry, .finishing, .paused, .done, .failed:
+            preconditionFailure("judgeSegment in \(self.state): segment requests are sent only while segments run")
+        }
+    }
+
+    /// The segments wrote more: the checkpoint holds `prefix` and `ranges` (beyond it). Returns
+    /// ``Action/checkpoint(_:)`` when one is due, else ``Action/none``.
+    mutating func segmentsAdvanced(prefix: Int64, ranges: [Range<Int64>], now: Duration) -> Action {
+        switch self.state {
+        case .segmented(let total, let best, let lastBytes, let lastTime):
+            return self.advanced(prefix: prefix, ranges: ranges, now: now, total: total, best: best, lastBytes: lastBytes, lastTime: lastTime)
+        case .waitingToRetry, .finishing, .paused, .done, .failed:
+            // Bytes a segment wrote before the machine stopped following the segments.
+            return .ignored
+        case .idle, .requesting, .receiving:
+            preconditionFailure("segmentsAdvanced in \(self.state): segments have not begun")
+        }
+    }
+
+    /// Every segment is written: verify and move into place.
+    mutating func segmentsFinished() -> Action {
+        switch self.state {
+        case .segmented(let total, _, _, _):
+            self.checkpoint.bytesReceived = total
+            self.checkpoint.finishedRanges = []
+            self.checkpoint.totalLength = total
+            self.state = .finishing
+            return .finish(length: total, checkpoint: self.checkpoint)
+        case .waitingToRetry, .finishing, .paused, .done, .failed:
+            // The segments' end, after the machine stopped following them.
+            return .ignored
+        case .idle, .requesting, .receiving:
+            preconditionFailure("segmentsFinished() in \(self.state): segments have not begun")
+        }
+    }
+
+    /// A segment's answer showed another file: nothing written can be kept.
+    mutating func segmentsSawAnotherFile() -> Action {
+        switch self.state {
+        case .segmented:
+            self.checkpoint.bytesReceived = 0
+            self.checkpoint.finishedRanges = []
+            self.segmentsBest = 0
+            return self.startOverFromScratch()
+        case .waitingToRetry, .finishing, .paused, .done, .failed:
+            // A segment's answer, after the machine stopped following the segments.
+            return .ignored
+        case .idle, .requesting, .receiving:
+            preconditionFailure("segmentsSawAnotherFile() in \(self.state): segments have not begun")
+        }
+    }
+
+    /// The server answered a segment's range with the whole file: later attempts use one stream.
+    mutating func disableSegments() {
+        self.segmentsDisabled = true
+    }
+
+    /// The checkpoint without the extra ranges, for a response that continues in one stream
+    /// from the prefix and cuts the file there: it must be written before the cut.
+    mutating func dropFinishedRanges() -> DownloadCheckpoint {
+        switch self.state {
+        case .receiving:
+            self.checkpoint.finishedRanges = []
+            return self.handOut(self.checkpoint)
+        case .idle, .requesting, .segmented, .waitingToRetry, .finishing, .paused, .done, .failed:
+            preconditionFailure("dropFinishedRanges() in \(self.state): asked only right after receiveBody, before the cut")
+        }
+    }
+
+    // MARK: decisions
+
+    /// The answer to the request for the bytes from `start`, keeping those before `prefix`.
+    private mutating func judgeResponse(
+        status: Int, headers: [HTTPField], start: Int64, prefix: Int64, now: Duration, wallClock: Date
+    ) -> Action {
         let etag = headers.value(of: "etag")
         let lastModified = headers.value(of: "last-modified")
         if !(300...399).contains(status) { self.redirects = 0 }
 
         switch status {
         case 206:
-            // Every number below comes from the server: each is checked before any arithmetic.
-            guard let range = ContentRange(headers.value(of: "content-range") ?? ""),
-                  range.start == start, let rangeEnd = range.exclusiveEnd, let length = range.length,
-                  rangeEnd >= prefix
+            guard let answer = PartialContent(headers: headers), answer.start == start, answer.end >= prefix,
+                  answer.lengthAgrees
             else {
                 return self.startOverFromScratch()
             }
@@ -158,19 +411,16 @@ struct DownloadStateMachine: Sendable {
                 guard self.validatorsMatch(etag: etag, lastModified: lastModified) else {
                     return self.startOverFromScratch()
                 }
-                if let known = self.checkpoint.totalLength, let total = range.total, known != total {
+                if let known = self.checkpoint.totalLength, let total = answer.total, known != total {
                     return self.startOverFromScratch()
                 }
             }
-            if let stated = headers.value(of: "content-length") {
-                guard let count = Int64(stated), count == length else { return self.startOverFromScratch() }
-            }
             if let etag { self.checkpoint.entityTag = etag }
             if let lastModified { self.checkpoint.lastModified = lastModified }
-            if let total = range.total { self.checkpoint.totalLength = total }
+            if let total = answer.total { self.checkpoint.totalLength = total }
             self.forceFullRequest = false
             self.state = .receiving(.init(
-                written: prefix, prefix: prefix, total: self.checkpoint.totalLength, rangeEnd: rangeEnd,
+                written: prefix, prefix: prefix, total: self.checkpoint.totalLength, rangeEnd: answer.end,
                 restarted: false, lastCheckpointBytes: prefix, lastCheckpointTime: now))
             // The file is cut to `prefix`: from now on nothing may count more. When a blob on disk
             // counts more (this answers a request that started over), it is replaced first.
@@ -217,7 +467,7 @@ struct DownloadStateMachine: Sendable {
                 return self.makeRequest()
             }
 
-        case 408, 429, 500...599:
+        case _ where RetryPolicy.retries(status: status):
             let retryAfter = headers.value(of: "retry-after").flatMap { RetryAfter.parse($0, now: wallClock) }
             return self.scheduleRetry(reason: .unexpectedStatus(status), retryAfter: retryAfter)
 
@@ -226,25 +476,16 @@ struct DownloadStateMachine: Sendable {
         }
     }
 
-    /// The body's first bytes differ from the partial file's bytes they should repeat: the server's
-    /// file is another one, so start over from zero.
-    mutating func overlapMismatched() -> Action {
-        guard case .receiving = self.state else { return .none }
-        self.checkpoint.bytesReceived = 0
-        return self.startOverFromScratch()
-    }
-
-    /// `count` bytes of the body were written at the current end of the partial file.
-    mutating func wroteBytes(_ count: Int, now: Duration) -> Action {
-        guard case .receiving(var progress) = self.state else { return .none }
+    /// `count` more bytes written by the response being received.
+    private mutating func received(_ count: Int, progress before: Progress, now: Duration) -> Action {
+        var progress = before
         let (written, overflow) = progress.written.addingReportingOverflow(Int64(count))
         if overflow {
             return self.fail(.lengthMismatch(expected: progress.total ?? Int64.max, received: Int64.max))
         }
         progress.written = written
         if let total = progress.total, progress.written > total {
-            self.state = .failed
-            return .fail(.lengthMismatch(expected: total, received: progress.written), checkpoint: self.handOut(self.checkpoint))
+            return self.fail(.lengthMismatch(expected: total, received: progress.written))
         }
         if let end = progress.rangeEnd, progress.written > end {
             // More than the range it announced: keep what the range covered, ask again from there.
@@ -267,9 +508,8 @@ struct DownloadStateMachine: Sendable {
         return .none
     }
 
-    /// The response body ended cleanly.
-    mutating func bodyEnded() -> Action {
-        guard case .receiving(let progress) = self.state else { return .none }
+    /// The clean end of the response being received.
+    private mutating func ended(_ progress: Progress) -> Action {
         self.checkpoint.bytesReceived = progress.written
         let advanced = progress.written > progress.prefix && !progress.restarted
         if let total = progress.total, progress.written == total {
@@ -296,105 +536,18 @@ struct DownloadStateMachine: Sendable {
         return self.scheduleRetry(reason: .lengthMismatch(expected: progress.total ?? rangeEnd, received: progress.written), retryAfter: nil)
     }
 
-    /// The request or the body failed at the transport level.
-    /// `failure` is ``DownloadError/connection(_:)``, ``DownloadError/timedOut`` or ``DownloadError/stalled``.
-    mutating func transportFailed(_ failure: DownloadError) -> Action {
-        switch self.state {
-        case .requesting:
-            break
-        case .receiving(let progress):
-            self.checkpoint.bytesReceived = progress.written
-        case .segmented:
-            // Every connection stopped: the checkpoint holds what they wrote.
-            break
-        default:
-            return .none
-        }
-        return self.scheduleRetry(reason: failure, retryAfter: nil)
-    }
-
-    /// A failure that no retry can mend (an untrusted certificate): stop.
-    mutating func failedForGood(_ error: DownloadError) -> Action {
-        switch self.state {
-        case .done, .failed, .paused: return .none
-        default: return self.fail(error)
-        }
-    }
-
-    /// Writing to the partial file failed (disk full, permissions): not worth retrying.
-    /// The checkpoint keeps the last flushed count, which the partial file still holds.
-    mutating func diskFailed(_ message: String) -> Action {
-        switch self.state {
-        case .done, .failed, .paused: return .none
-        default: return self.fail(.disk(message))
-        }
-    }
-
-    /// Verification after ``Action/finish(length:checkpoint:)`` passed or failed.
-    mutating func finished(_ error: DownloadError?) -> Action {
-        guard case .finishing = self.state else { return .none }
-        if let error {
-            return self.fail(error)
-        }
-        self.state = .done
-        return .none
-    }
-
-    // MARK: segments (--connections)
-
-    /// What a segment's response head means.
-    enum SegmentVerdict: Equatable, Sendable {
-        /// Write it; the server sends the bytes up to `end` (exclusive), maybe fewer than asked.
-        case accept(end: Int64)
-        /// The file changed on the server (another validator or length): start over from zero.
-        case changedFile
-        /// Not usable (a redirect, an error, a range ignored); the segment goes to another connection.
-        case refused(DownloadError)
-    }
-
-    /// The response head just accepted (``Action/receiveBody(offset:overlap:restartCheckpoint:)``)
-    /// allows segments: the length is known, the validator is a strong ETag (only that proves,
-    /// through If-Range, that bytes fetched apart belong to one file), and the server serves
-    /// ranges (it answered 206, or said `Accept-Ranges: bytes`). Then the download continues in
-    /// segments of a file of the returned length, reported through ``segmentsAdvanced(prefix:ranges:now:)``.
-    mutating func beginSegments(acceptsRanges: Bool, now: Duration) -> Int64? {
-        guard case .receiving(let progress) = self.state, acceptsRanges, !self.segmentsDisabled,
-              progress.prefix == self.checkpoint.bytesReceived,
-              let total = progress.total, total > 0, TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
-        else { return nil }
-        self.state = .segmented(total: total, best: progress.prefix, lastCheckpointBytes: progress.prefix, lastCheckpointTime: now)
-        return total
-    }
-
-    /// The request for bytes `range` of the file, on the current URL with the caller's headers
-    /// as ``TrustPolicy`` allows them there, and `If-Range` with the strong ETag.
-    func segmentRequest(_ range: Range<Int64>) -> RequestPlan {
-        let own: Set<String> = ["range", "if-range", "accept-encoding"]
-        let caller = self.checkpoint.extraHeaders.filter { !own.contains($0.name.lowercased()) }
-        var headers = TrustPolicy.headers(caller, to: self.checkpoint.currentURL, startedAt: self.checkpoint.originalURL)
-        headers.append(HTTPField(name: "Accept-Encoding", value: "identity"))
-        headers.append(HTTPField(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound - 1)"))
-        if let tag = self.checkpoint.entityTag { headers.append(HTTPField(name: "If-Range", value: tag)) }
-        return RequestPlan(url: self.checkpoint.currentURL, headers: headers, offset: range.lowerBound)
-    }
-
-    /// Judges the head of a response to ``segmentRequest(_:)`` for `range`. Every number in it
-    /// is the server's, checked before use.
-    func judgeSegment(status: Int, headers: [HTTPField], range: Range<Int64>) -> SegmentVerdict {
-        guard case .segmented(let total, _, _, _) = self.state else { return .refused(.cancelled) }
+    /// A segment's answer for `range` of a file of `total` bytes.
+    private func judgeSegment(status: Int, headers: [HTTPField], range: Range<Int64>, total: Int64) -> SegmentVerdict {
         let etag = headers.value(of: "etag")
         switch status {
         case 206:
             guard let known = self.checkpoint.entityTag, etag == known else { return .changedFile }
-            guard let answer = ContentRange(headers.value(of: "content-range") ?? ""), let end = answer.exclusiveEnd,
-                  let length = answer.length
-            else { return .refused(.invalidContentRange) }
+            guard let answer = PartialContent(headers: headers) else { return .refused(.invalidContentRange) }
             if let stated = answer.total, stated != total { return .changedFile }
-            guard answer.start == range.lowerBound, end > range.lowerBound else { return .refused(.invalidContentRange) }
-            if let stated = headers.value(of: "content-length") {
-                guard let count = Int64(stated), count == length else { return .refused(.invalidContentRange) }
+            guard answer.start == range.lowerBound, answer.end > range.lowerBound, answer.lengthAgrees else {
+                return .refused(.invalidContentRange)
             }
-            return .accept(end: min(end, range.upperBound))
+            return .accept(end: min(answer.end, range.upperBound))
         case 200:
             // If-Range failed (another file), or this server ignores Range after all.
             if let known = self.checkpoint.entityTag, etag != known { return .changedFile }
@@ -407,10 +560,10 @@ struct DownloadStateMachine: Sendable {
         }
     }
 
-    /// The segments wrote more: the checkpoint holds `prefix` and `ranges` (beyond it). Returns
-    /// ``Action/checkpoint(_:)`` when one is due, else ``Action/none``.
-    mutating func segmentsAdvanced(prefix: Int64, ranges: [Range<Int64>], now: Duration) -> Action {
-        guard case .segmented(let total, let best, let lastBytes, let lastTime) = self.state else { return .none }
+    /// The segments' new totals; a checkpoint when one is due.
+    private mutating func advanced(
+        prefix: Int64, ranges: [Range<Int64>], now: Duration, total: Int64, best: Int64, lastBytes: Int64, lastTime: Duration
+    ) -> Action {
         self.checkpoint.bytesReceived = prefix
         self.checkpoint.finishedRanges = ranges
         let done = ranges.reduce(prefix) { $0 + Int64($1.count) }
@@ -430,72 +583,24 @@ struct DownloadStateMachine: Sendable {
         return .none
     }
 
-    /// Every segment is written: verify and move into place.
-    mutating func segmentsFinished() -> Action {
-        guard case .segmented(let total, _, _, _) = self.state else { return .none }
-        self.checkpoint.bytesReceived = total
-        self.checkpoint.finishedRanges = []
-        self.checkpoint.totalLength = total
-        self.state = .finishing
-        return .finish(length: total, checkpoint: self.checkpoint)
-    }
-
-    /// A segment's answer showed another file: nothing written can be kept.
-    mutating func segmentsSawAnotherFile() -> Action {
-        guard case .segmented = self.state else { return .none }
-        self.checkpoint.bytesReceived = 0
-        self.checkpoint.finishedRanges = []
-        self.segmentsBest = 0
-        return self.startOverFromScratch()
-    }
-
-    /// The server answered a segment's range with the whole file: later attempts use one stream.
-    mutating func disableSegments() {
-        self.segmentsDisabled = true
-    }
-
-    /// The checkpoint without the extra ranges, for a response that continues in one stream
-    /// from the prefix and cuts the file there: it must be written before the cut.
-    mutating func dropFinishedRanges() -> DownloadCheckpoint {
-        self.checkpoint.finishedRanges = []
-        return self.handOut(self.checkpoint)
-    }
-
-    mutating func pause() -> Action {
-        switch self.state {
-        case .receiving(let progress):
-            self.checkpoint.bytesReceived = progress.written
-        case .idle, .requesting, .waitingToRetry, .segmented:
-            break
-        case .finishing, .paused, .done, .failed:
-            return .none
-        }
-        self.state = .paused
-        return .pause(self.handOut(self.checkpoint))
-    }
-
     // MARK: helpers
 
     private mutating func makeRequest() -> Action {
-        let own: Set<String> = ["range", "if-range", "accept-encoding"]
-        let caller = self.checkpoint.extraHeaders.filter { !own.contains($0.name.lowercased()) }
-        var headers = TrustPolicy.headers(caller, to: self.checkpoint.currentURL, startedAt: self.checkpoint.originalURL)
-        headers.append(HTTPField(name: "Accept-Encoding", value: "identity"))
         let prefix = self.forceFullRequest ? 0 : max(self.checkpoint.bytesReceived, 0)
         var start: Int64 = 0
+        var plan: RequestPlan
         if prefix > 0 {
             // A strong ETag in If-Range proves the bytes on disk are the server's. Anything weaker
             // (a Last-Modified, a weak tag, nothing) is checked by asking again for the last
             // bytes already held and comparing them before appending.
             start = TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
                 ? prefix : max(prefix - TrustPolicy.overlapLength, 0)
-            headers.append(HTTPField(name: "Range", value: "bytes=\(start)-"))
-            if let validator = self.checkpoint.ifRangeValidator {
-                headers.append(HTTPField(name: "If-Range", value: validator))
-            }
+            plan = RequestPlan(checkpoint: self.checkpoint, range: (start, nil), ifRange: self.checkpoint.ifRangeValidator)
+        } else {
+            plan = RequestPlan(checkpoint: self.checkpoint, range: nil, ifRange: nil)
         }
         self.state = .requesting(start: start, prefix: prefix)
-        return .sendRequest(RequestPlan(url: self.checkpoint.currentURL, headers: headers, offset: start))
+        return .sendRequest(plan)
     }
 
     private mutating func startOverFromScratch() -> Action {
@@ -510,25 +615,13 @@ struct DownloadStateMachine: Sendable {
     private mutating func scheduleRetry(reason: DownloadError, retryAfter: Duration?) -> Action {
         self.attempts += 1
         self.lastRetryReason = reason
-        guard self.attempts <= self.configuration.maximumRetries else {
-            return self.fail(.retriesExhausted(last: reason, attempts: self.attempts - 1))
+        switch self.configuration.retry.afterFailure(self.attempts, reason: reason, retryAfter: retryAfter) {
+        case .giveUp(let error):
+            return self.fail(error)
+        case .retry(let delay):
+            self.state = .waitingToRetry
+            return .retry(after: delay, checkpoint: self.handOut(self.checkpoint))
         }
-        self.state = .waitingToRetry
-        return .retry(after: self.backoff(retryAfter: retryAfter), checkpoint: self.handOut(self.checkpoint))
-    }
-
-    /// Exponential backoff with jitter, or the server's Retry-After when it asked for longer.
-    func backoff(retryAfter: Duration?) -> Duration {
-        let exponent = min(self.attempts - 1, 30)
-        var delay = self.configuration.initialBackoff * (1 << exponent)
-        if delay > self.configuration.maximumBackoff { delay = self.configuration.maximumBackoff }
-        let jitter = min(max(self.configuration.jitter(), 0), 1)
-        delay = delay * (0.5 + 0.5 * jitter)
-        if let retryAfter {
-            let clamped = min(retryAfter, self.configuration.maximumRetryAfter)
-            if clamped > delay { delay = clamped }
-        }
-        return delay
     }
 
     private mutating func fail(_ error: DownloadError) -> Action {

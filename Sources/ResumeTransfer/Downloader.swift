@@ -52,9 +52,13 @@ public final class Downloader: Sendable {
     }
 
     /// Downloads `url` to `destination`, continuing from `destination.resume` and
-    /// `destination.part` when an earlier run left them. When only the partial file is there, a
-    /// HEAD request rebuilds the checkpoint. When `destination` exists without them, the task
-    /// completes at once without touching the network.
+    /// `destination.part` when an earlier run left them. When only the partial file is there,
+    /// nothing proves its bytes are the server's: the first request asks again for its last
+    /// 64 KiB, or all of it when shorter (`Range` without `If-Range`), and compares them before
+    /// appending; when they differ, or the server sends the whole file, the download starts over
+    /// from zero. When `destination` exists without a partial file, the task completes at once
+    /// without touching the network (checking `expectedSHA256` when given, and removing a blob
+    /// left beside it).
     public func download(
         from url: String, to destination: String, expectedSHA256: String? = nil, headers: [HTTPField] = []
     ) -> DownloadTask {

@@ -233,7 +233,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @uncheck
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
         self.headTimer?.cancel()
         guard !self.httpFinished else { return }
-        if self.failure == nil { self.failure = DownloadTask.transportError(error) }
+        if self.failure == nil { self.failure = DownloadError(transport: error) }
         self.finishHTTP()
     }
 

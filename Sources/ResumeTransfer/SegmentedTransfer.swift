@@ -13,16 +13,16 @@ import Synchronization
 /// ``ResponseReceiver`` into the one partial file, at their own offsets; their events arrive on
 /// one queue, so the plan, the machine and the checkpoints are only touched here, in order.
 ///
-/// Failures are bounded: a refused or failed segment goes back to the plan for another
-/// connection; after `maximumFailures` in a row without progress no new connection is opened, and
-/// when the last one stops the machine treats it as a failed attempt (retry with backoff, from
-/// the checkpoint, which holds every finished range).
+/// Failures are bounded by the download's ``RetryPolicy``: a refused or failed segment goes back
+/// to the plan for another connection; once ``RetryPolicy/opensConnection(afterFailures:)`` says
+/// no, no new connection is opened, and when the last one stops the machine treats it as a
+/// failed attempt (retry with backoff, from the checkpoint, which holds every finished range).
 struct SegmentedTransfer {
     private let client: HTTPClient
     private let part: PartialFile
     private let settings: ResponseReceiver.Settings
     private let connections: Int
-    private let maximumFailures: Int
+    private let retry: RetryPolicy
     private let progress: AsyncStream<DownloadEvent>.Continuation
     private let minimumSplit: Int64
     private let total: Int64
@@ -61,14 +61,14 @@ struct SegmentedTransfer {
 
     init(
         total: Int64, client: HTTPClient, part: PartialFile, settings: ResponseReceiver.Settings, connections: Int,
-        minimumSplit: Int64, maximumFailures: Int, progress: AsyncStream<DownloadEvent>.Continuation
+        minimumSplit: Int64, retry: RetryPolicy, progress: AsyncStream<DownloadEvent>.Continuation
     ) {
         self.total = total
         self.client = client
         self.part = part
         self.settings = settings
         self.connections = max(connections, 1)
-        self.maximumFailures = max(maximumFailures, 0)
+        self.retry = retry
         self.progress = progress
         self.minimumSplit = minimumSplit
     }
@@ -120,7 +120,7 @@ struct SegmentedTransfer {
                 request = try HTTPClient.Request(url: wanted.url, method: .GET, headers: headers)
             } catch {
                 // Not for the URL the first request went to; counted as a failed connection.
-                lastError = DownloadTask.transportError(error)
+                lastError = DownloadError(transport: error)
                 failures += 1
                 return
             }
@@ -195,7 +195,7 @@ struct SegmentedTransfer {
                     failures += 1
                 }
                 if case .failed(let error) = event {
-                    if case .disk = error {
+                    if RetryPolicy.handling(of: error) == .disk {
                         if outcome == nil { outcome = .failed(error) }
                         stopAll()
                     } else if error != .cancelled {
@@ -210,7 +210,7 @@ struct SegmentedTransfer {
                     continue
                 }
                 // Keep every connection busy: a piece nobody fetches, else half of the largest rest.
-                while receivers.count < target, failures <= self.maximumFailures {
+                while receivers.count < target, self.retry.opensConnection(afterFailures: failures) {
                     if let hole = plan.unassigned.first {
                         launch(hole)
                     } else if let (victim, point) = plan.splitCandidate(), let receiver = receivers[victim],
@@ -233,8 +233,7 @@ struct SegmentedTransfer {
         case .anotherFile:
             return machine.segmentsSawAnotherFile()
         case .failed(let error):
-            if case .disk = error { return machine.diskFailed(DownloadTask.message(error)) }
-            if error.isFinal { return machine.failedForGood(error) }
+            // The machine asks the retry policy whether this is a disk, final or retryable failure.
             if error == .unexpectedStatus(200) { machine.disableSegments() }
             return machine.transportFailed(error)
         }

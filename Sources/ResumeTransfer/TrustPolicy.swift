@@ -1,11 +1,5 @@
 import Foundation
-#if FUZZ_HARNESS
-// Compiled into a fuzzing harness (FuzzTesting, another package), which sees the `package` API
-// only through a testable import.
-@testable import ResumeDataCodec
-#else
 import ResumeDataCodec
-#endif
 
 /// What the engine believes of a resume blob, a server and a partial file, decided without I/O.
 ///

@@ -12,12 +12,14 @@ private func fields(_ pairs: KeyValuePairs<String, String>) -> [HTTPField] {
 }
 
 private func configuration() -> DownloadStateMachine.Configuration {
-    var configuration = DownloadStateMachine.Configuration()
-    configuration.checkpointBytes = 100
-    configuration.checkpointInterval = .seconds(2)
-    configuration.maximumRetries = 2
-    configuration.jitter = { 1 }
-    return configuration
+    DownloadStateMachine.Configuration(
+        maximumRedirects: 10,
+        retry: RetryPolicy(
+            maximumRetries: 2, initialBackoff: .milliseconds(500), maximumBackoff: .seconds(30),
+            maximumRetryAfter: .seconds(300), jitter: { 1 }),
+        policy: TrustPolicy(allowsInsecureRedirects: false),
+        checkpointBytes: 100,
+        checkpointInterval: .seconds(2))
 }
 
 /// A machine that received a 200 for a fresh download of 1000 bytes with these headers.
@@ -46,10 +48,11 @@ private let servable = fields(["ETag": strong, "Content-Length": "1000", "Accept
         #expect(noLength.beginSegments(acceptsRanges: true, now: .zero) == nil)
         var empty = receiving(fields(["ETag": strong, "Content-Length": "0"]))
         #expect(empty.beginSegments(acceptsRanges: true, now: .zero) == nil)
-        // Only once, and only while receiving.
-        #expect(machine.beginSegments(acceptsRanges: true, now: .zero) == nil)
-        var idle = DownloadStateMachine(checkpoint: DownloadCheckpoint(originalURL: url, currentURL: url))
-        #expect(idle.beginSegments(acceptsRanges: true, now: .zero) == nil)
+        // Accepted: the machine follows segments now. Declined: it still receives one stream.
+        // (Asking again, or outside receiving, is a preconditionFailure: see DownloadStateMachineTotalityTests.)
+        #expect(machine.state == .segmented(total: 1000, best: 0, lastCheckpointBytes: 0, lastCheckpointTime: .zero))
+        #expect(noRanges.state == .receiving(.init(
+            written: 0, prefix: 0, total: 1000, rangeEnd: nil, restarted: false, lastCheckpointBytes: 0, lastCheckpointTime: .zero)))
     }
 
     @Test func segmentRequestsCarryIfRangeAndOnlyTheHeadersTrustAllows() {

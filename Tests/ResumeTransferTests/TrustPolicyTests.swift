@@ -69,14 +69,19 @@ private let url = "http://127.0.0.1:8080/file.bin"
 
 /// The state machine against hostile answers, each case one that broke the engine before.
 @Suite struct HostileServerMachineTests {
+    private func configuration(retries: Int = 3) -> DownloadStateMachine.Configuration {
+        DownloadStateMachine.Configuration(
+            maximumRedirects: 10,
+            retry: RetryPolicy(
+                maximumRetries: retries, initialBackoff: .seconds(1), maximumBackoff: .seconds(1),
+                maximumRetryAfter: .seconds(300), jitter: { 1 }),
+            policy: TrustPolicy(allowsInsecureRedirects: false),
+            checkpointBytes: 1 << 40,
+            checkpointInterval: .seconds(2))
+    }
+
     private func machine(_ checkpoint: DownloadCheckpoint, retries: Int = 3) -> DownloadStateMachine {
-        var configuration = DownloadStateMachine.Configuration()
-        configuration.maximumRetries = retries
-        configuration.initialBackoff = .seconds(1)
-        configuration.maximumBackoff = .seconds(1)
-        configuration.checkpointBytes = 1 << 40
-        configuration.jitter = { 1 }
-        return DownloadStateMachine(checkpoint: checkpoint, configuration: configuration)
+        DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration(retries: retries))
     }
 
     private var fresh: DownloadCheckpoint { DownloadCheckpoint(originalURL: url, currentURL: url) }
@@ -155,7 +160,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
     @Test func aBlobOnDiskThatClaimsMoreIsReplacedBeforeTheCut() {
         // The run starts from zero (its partial file was shorter than the blob said).
         var machine = DownloadStateMachine(
-            checkpoint: DownloadCheckpoint(originalURL: url, currentURL: url), configuration: .init(), claimedOnDisk: 5000)
+            checkpoint: DownloadCheckpoint(originalURL: url, currentURL: url), configuration: self.configuration(), claimedOnDisk: 5000)
         _ = machine.start()
         let answer = machine.receivedResponse(status: 206, headers: [HTTPField(name: "Content-Range", value: "bytes 0-9/10")], now: .zero)
         guard case .receiveBody(0, 0, let restart?) = answer else {

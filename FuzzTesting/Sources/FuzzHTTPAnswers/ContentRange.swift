@@ -1,1 +1,0 @@
-../../../Sources/ResumeTransfer/ContentRange.swift

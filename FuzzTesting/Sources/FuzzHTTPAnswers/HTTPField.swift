@@ -1,1 +1,0 @@
-../../../Sources/ResumeTransfer/HTTPField.swift

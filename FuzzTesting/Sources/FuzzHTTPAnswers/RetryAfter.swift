@@ -1,1 +1,0 @@
-../../../Sources/ResumeTransfer/RetryAfter.swift

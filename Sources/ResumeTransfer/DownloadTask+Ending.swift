@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+
+/// How a download ends: verified and moved into place, failed with its checkpoint kept, paused
+/// or cancelled; and the checkpoint writes each of them relies on.
+extension DownloadTask {
+    /// Verifies the partial file, then moves it into place; nil when all went well.
+    func complete(length: Int64, checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadError? {
+        do {
+            let size = try part.size()
+            guard size >= length else { return .lengthMismatch(expected: length, received: size) }
+            if size > length { try part.truncate(to: length) }
+            if let expected = checkpoint.expectedSHA256 {
+                let actual = try Self.sha256(of: part, length: length)
+                if actual != expected {
+                    // Complete but wrong bytes: keeping them would only make the next run finish
+                    // with the same wrong file, so start clean next time.
+                    self.files.remove(self.resumeDataPath)
+                    self.files.remove(self.partialPath)
+                    return .checksumMismatch(expected: expected, actual: actual)
+                }
+            }
+            try part.sync()
+            try part.close()
+            // One folder sync for both changes: a crash leaves the partial file with its blob, or
+            // the finished file alone, never the file beside a blob that no longer fits it.
+            try self.files.rename(self.partialPath, to: self.destination)
+            self.files.remove(self.resumeDataPath)
+            try self.files.syncFolder(of: self.destination)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func sha256(of part: PartialFile, length: Int64) throws(DownloadError) -> String {
+        var hasher = SHA256()
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < length {
+            let wanted = Int(min(Int64(chunk), length - offset))
+            let count = try part.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
+            guard count > 0 else { throw .disk("read \(part.path): file ended at \(offset) of \(length) bytes") }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += Int64(count)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// fsync the partial file first, so the blob never counts bytes that are not on disk.
+    func writeCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) throws(DownloadError) {
+        try Self.writeCheckpoint(checkpoint, part: part, partialPath: self.partialPath, resumeDataPath: self.resumeDataPath, files: self.files)
+    }
+
+    static func writeCheckpoint(
+        _ checkpoint: DownloadCheckpoint, part: PartialFile, partialPath: String, resumeDataPath: String, files: FileSystem
+    ) throws(DownloadError) {
+        try part.sync()
+        let blob = try ResumeCheckpoint.encode(checkpoint, partialPath: partialPath)
+        try files.writeAtomically(blob, to: resumeDataPath)
+    }
+
+    /// Best effort: the error, when the checkpoint could not be written.
+    func saveCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadError? {
+        do {
+            try self.writeCheckpoint(checkpoint, part: part)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func stopped(failing error: DownloadError) -> DownloadState {
+        self.setState(.failed(error))
+        return .failed(error)
+    }
+
+    func stopped(failing error: DownloadError, checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadState {
+        switch error {
+        case .disk:
+            // The blob on disk still describes flushed bytes; writing another could fail the same way.
+            break
+        case .checksumMismatch:
+            // The files are already removed.
+            break
+        default:
+            if checkpoint.bytesReceived == 0, (try? part.size()) == 0 {
+                // Nothing was received: leave no empty files behind.
+                self.files.remove(self.resumeDataPath)
+                self.files.remove(self.partialPath)
+            } else {
+                _ = self.saveCheckpoint(checkpoint, part: part)
+            }
+        }
+        return self.stopped(failing: error)
+    }
+
+    /// Pause or cancel, as the caller asked.
+    func stop(at point: (DownloadCheckpoint, PartialFile)?) -> DownloadState {
+        let intent = self.shared.withLock { $0.intent }
+        var failure: DownloadError?
+        if let (checkpoint, part) = point {
+            if case .cancel(removeFile: true) = intent {
+                // Removed below.
+            } else {
+                failure = self.saveCheckpoint(checkpoint, part: part)
+            }
+        }
+        if case .cancel(let removeFile) = intent {
+            if removeFile {
+                self.files.remove(self.resumeDataPath)
+                self.files.remove(self.partialPath)
+            }
+            self.setState(.cancelled)
+            return .cancelled
+        }
+        if let failure { return self.stopped(failing: failure) }
+        self.setState(.paused)
+        return .paused
+    }
+}

@@ -1,0 +1,292 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The run loop: performs what the download state machine decides, one action at a time, and
+/// feeds it the events of each response (through ``ResponseReceiver``, ``DirectReceiver`` or a
+/// ``SegmentedTransfer``).
+extension DownloadTask {
+    func run(clients: HTTPClientPool) async -> DownloadState {
+        self.setState(.running)
+        for warning in self.warnings { self.continuation.yield(.warning(warning)) }
+        var checkpoint: DownloadCheckpoint
+        switch self.prepare() {
+        case .success(let value?):
+            checkpoint = value
+            // The caller's checksum wins; else the one the download was started with.
+            if let expected = self.expectedSHA256 { checkpoint.expectedSHA256 = expected }
+        case .success(nil):
+            self.shared.withLock { $0.foundComplete = true }
+            if let expected = self.expectedSHA256 {
+                // The user's file is left as it is either way; only the verdict differs.
+                do {
+                    let file = try PartialFile(path: self.destination, access: .readOnly, calls: self.files.calls)
+                    let actual = try Self.sha256(of: file, length: try file.size())
+                    if actual != expected { return self.stopped(failing: .checksumMismatch(expected: expected, actual: actual)) }
+                } catch {
+                    return self.stopped(failing: error)
+                }
+            }
+            self.setState(.completed)
+            return .completed
+        case .failure(let error):
+            return self.stopped(failing: error)
+        }
+        let part: PartialFile
+        do {
+            part = try PartialFile(path: self.partialPath, calls: self.files.calls)
+            let size = try part.size()
+            // Finished ranges the partial file does not hold (it was cut, or is another file) are fetched again.
+            checkpoint.finishedRanges = checkpoint.finishedRanges.filter { $0.upperBound <= size }
+            if size < checkpoint.bytesReceived {
+                // The blob promises bytes the file does not have; nothing before them can be trusted either.
+                var fresh = checkpoint
+                fresh.bytesReceived = 0
+                fresh.finishedRanges = []
+                return await self.loop(clients: clients, part: part, checkpoint: fresh)
+            }
+        } catch {
+            return self.stopped(failing: error)
+        }
+        return await self.loop(clients: clients, part: part, checkpoint: checkpoint)
+    }
+
+    private func loop(clients: HTTPClientPool, part: PartialFile, checkpoint: DownloadCheckpoint) async -> DownloadState {
+        // A blob already on disk may claim more than this run starts from (a partial file shorter
+        // than it claims, a blob for another URL): the machine must replace it before cutting.
+        let onDisk = self.files.contents(of: self.resumeDataPath)
+            .flatMap { try? ResumeCheckpoint.decode($0).checkpoint.bytesReceived } ?? 0
+        var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration.machine, claimedOnDisk: onDisk)
+        var meter = ProgressMeter()
+        var attempt = 0
+        let writer = CheckpointWriter { [partialPath, resumeDataPath, files] checkpoint throws(DownloadError) in
+            try Self.writeCheckpoint(checkpoint, part: part, partialPath: partialPath, resumeDataPath: resumeDataPath, files: files)
+        }
+        var action = machine.start()
+        while true {
+            // Every step but sending writes or relies on the blob: no older checkpoint may still be
+            // in flight then. A failed background write stops the download (the blob before it
+            // is still valid), unless it is stopping with an error of its own already.
+            switch action {
+            case .sendRequest, .fail:
+                _ = await writer.drain()
+            default:
+                if let error = await writer.drain() {
+                    action = machine.diskFailed(error.diskMessage)
+                    // Stopped already (paused, failed, done): the write's error is the outcome.
+                    if case .ignored = action { return self.stopped(failing: error) }
+                }
+            }
+            switch action {
+            case .sendRequest(let plan):
+                action = await self.send(plan, clients: clients, machine: &machine, part: part, meter: &meter, writer: writer)
+            case .retry(let delay, let checkpoint):
+                attempt += 1
+                _ = self.saveCheckpoint(checkpoint, part: part)
+                self.continuation.yield(.retrying(attempt: attempt, delay: delay, reason: machine.lastRetryReason ?? .stalled))
+                do {
+                    try await Task.sleep(for: delay)
+                    action = machine.retryTimerFired()
+                } catch {
+                    action = machine.pause()
+                }
+            case .finish(let length, let checkpoint):
+                let error = self.complete(length: length, checkpoint: checkpoint, part: part)
+                action = machine.finished(error)
+                if error == nil {
+                    meter.finish(bytes: length, total: length, continuation: self.continuation)
+                    self.setState(.completed)
+                    return .completed
+                }
+            case .fail(let error, let checkpoint):
+                return self.stopped(failing: error, checkpoint: checkpoint, part: part)
+            case .pause(let checkpoint):
+                return self.stop(at: (checkpoint, part))
+            case .receiveBody, .checkpoint, .none:
+                // Only produced inside `send`; reaching here would be a machine bug, so stop safely.
+                return self.stopped(failing: .connection("internal: unexpected action \(action)"))
+            case .ignored:
+                // An event the machine ignored decides nothing; `follow` never returns one.
+                return self.stopped(failing: .connection("internal: unexpected action \(action)"))
+            }
+        }
+    }
+
+    private func send(
+        _ plan: RequestPlan, clients: HTTPClientPool,
+        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
+    ) async -> DownloadStateMachine.Action {
+        if Task.isCancelled { return machine.pause() }
+        let request: HTTPClient.Request
+        do {
+            var headers = HTTPHeaders()
+            for field in plan.headers { headers.add(name: field.name, value: field.value) }
+            request = try HTTPClient.Request(url: plan.url, method: .GET, headers: headers)
+        } catch {
+            return machine.transportFailed(DownloadError(transport: error))
+        }
+        // The client for this request's proxy route (ProxySettings decides per URL).
+        let client = clients.client(for: plan.url)
+        let settings = self.receiverSettings
+        let events = ResponseEvent.Queue()
+        let receiver: any BodyReceiver
+        if let direct = self.directReceiver(for: plan, machine: machine, part: part, settings: settings, events: events) {
+            receiver = direct
+        } else {
+            let viaClient = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
+            // The connection and the receiver share one event loop, so no body buffer changes
+            // thread before it is gathered into a batch.
+            viaClient.attach(client.execute(request: request, delegate: viaClient, eventLoop: .delegateAndChannel(on: viaClient.eventLoop)))
+            receiver = viaClient
+        }
+        return await withTaskCancellationHandler {
+            await self.follow(
+                events, receiver: receiver, client: client, settings: settings, machine: &machine, part: part, meter: &meter, writer: writer)
+        } onCancel: {
+            receiver.stop()
+        }
+    }
+
+    /// Feeds one response's events to the machine. Once the machine has decided (a redirect, a
+    /// retry, a failed write), the response is stopped but still followed to its last event, which
+    /// comes after every write for it finished: no write of this response can land after the
+    /// next step (a truncation, a checkpoint, the rename) has begun.
+    private func follow(
+        _ events: ResponseEvent.Queue, receiver: any BodyReceiver, client: HTTPClient, settings: ResponseReceiver.Settings,
+        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
+    ) async -> DownloadStateMachine.Action {
+        let clock = ContinuousClock()
+        let origin = clock.now
+        var decided: DownloadStateMachine.Action?
+        var position: Int64 = 0
+        func decide(_ action: DownloadStateMachine.Action) {
+            decided = action
+            receiver.stop()
+        }
+        var finished = false
+        while !finished {
+            let (_, event) = await events.next()
+            finished = event.isLast
+            switch event {
+            case .head(let status, let fields):
+                guard decided == nil else { continue }
+                let action = machine.receivedResponse(status: status, headers: fields, now: .zero)
+                guard case .receiveBody(let offset, let overlap, let restart) = action else {
+                    decided = action
+                    receiver.discard()
+                    continue
+                }
+                // An older checkpoint landing after the truncation would describe bytes that are gone.
+                if let error = await writer.drain() {
+                    decide(machine.diskFailed(error.diskMessage))
+                    continue
+                }
+                let acceptsRanges = status == 206 || fields.value(of: "accept-ranges")?.lowercased().contains("bytes") == true
+                // Segments start from a response of AsyncHTTPClient's: the direct path is never
+                // taken for a download that may use them (see directReceiver).
+                let primary = receiver as? ResponseReceiver
+                let segments = primary != nil && (self.configuration.segmentConnections > 1 || !machine.checkpoint.finishedRanges.isEmpty) && overlap == 0
+                    ? machine.beginSegments(acceptsRanges: acceptsRanges, now: origin.duration(to: clock.now)) : nil
+                do {
+                    if let restart {
+                        if try part.size() > 0 { self.continuation.yield(.restarted) }
+                        // First a blob that claims no more than will remain, then the cut: a crash in
+                        // between leaves a blob that still tells the truth.
+                        try self.writeCheckpoint(restart, part: part)
+                        try part.truncate(to: offset)
+                    } else if segments == nil {
+                        if !machine.checkpoint.finishedRanges.isEmpty {
+                            // One stream from the prefix: the cut below removes the other ranges,
+                            // so first a blob that no longer counts them.
+                            try self.writeCheckpoint(machine.dropFinishedRanges(), part: part)
+                        }
+                        try part.truncate(to: offset)
+                    }
+                    // Segments keep the bytes after the prefix: the finished ranges are among them.
+                } catch {
+                    decide(machine.diskFailed(error.diskMessage))
+                    continue
+                }
+                if let total = segments, let primary {
+                    let transfer = SegmentedTransfer(
+                        total: total, client: client, part: part, settings: settings,
+                        connections: self.configuration.segmentConnections,
+                        minimumSplit: max(self.configuration.minimumSegmentBytes, 1),
+                        retry: machine.retryPolicy, progress: self.continuation)
+                    return await transfer.run(primary: primary, events: events, machine: &machine, meter: &meter, writer: writer)
+                }
+                position = offset
+                meter.begin(at: offset)
+                // The body starts `overlap` bytes before `offset`: those must repeat the file's own bytes.
+                receiver.accept(at: offset - overlap, verifying: overlap)
+            case .written(let count):
+                guard decided == nil else { continue }
+                position += count
+                let next = machine.wroteBytes(Int(count), now: origin.duration(to: clock.now))
+                meter.update(bytes: position, total: machine.checkpoint.totalLength, continuation: self.continuation)
+                switch next {
+                case .none:
+                    break
+                case .ignored:
+                    // The machine no longer follows this response (cannot happen before it
+                    // decided, which stops these calls); its last event is still awaited.
+                    break
+                case .checkpoint(let checkpoint):
+                    if let error = writer.submit(checkpoint) { decide(machine.diskFailed(error.diskMessage)) }
+                case .sendRequest, .receiveBody, .retry, .finish, .fail, .pause:
+                    decide(next)
+                }
+            case .overlapMismatched:
+                if decided == nil { decided = machine.overlapMismatched() }
+            case .ended:
+                if decided == nil { decided = Task.isCancelled ? machine.pause() : machine.bodyEnded() }
+            case .failed(let error):
+                guard decided == nil else { continue }
+                // The machine asks the retry policy whether this is a disk, final or retryable failure.
+                decided = Task.isCancelled ? machine.pause() : machine.transportFailed(error)
+            }
+        }
+        if let decided { return decided }
+        return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection("the response ended without a result"))
+    }
+
+    /// A receiver that reads the response from a socket of its own and splices the body into
+    /// the partial file (``DirectReceiver``), already sending; nil when the request must go
+    /// through AsyncHTTPClient: not Linux, not plain http (``DirectRoute``), a proxy on the route,
+    /// several connections or finished ranges to continue (segments need AsyncHTTPClient's
+    /// receivers), or a header NIO will not send (AsyncHTTPClient then reports it).
+    private func directReceiver(
+        for plan: RequestPlan, machine: DownloadStateMachine, part: PartialFile,
+        settings shared: ResponseReceiver.Settings, events: ResponseEvent.Queue
+    ) -> (any BodyReceiver)? {
+        #if os(Linux)
+        guard self.configuration.usesDirectPath, self.configuration.segmentConnections == 1,
+              machine.checkpoint.finishedRanges.isEmpty, self.configuration.proxy.server(for: plan.url) == nil,
+              let route = DirectRoute(url: plan.url),
+              (try? HTTP1Framing())?.request(route, headers: plan.headers) != nil
+        else { return nil }
+        let settings = DirectReceiver.Settings(
+            connectTimeout: self.configuration.connectTimeout, responseTimeout: self.configuration.responseTimeout,
+            stallTimeout: self.configuration.stallTimeout, batchBytes: shared.batchBytes, rateLimit: shared.rateLimit)
+        guard let receiver = DirectReceiver(part: part, settings: settings, events: events) else { return nil }
+        receiver.start(route: route, headers: plan.headers)
+        return receiver
+        #else
+        return nil
+        #endif
+    }
+
+    /// The settings of one attempt's receivers. With several connections the memory bound holds
+    /// whatever their number (at most 16 × 512 KiB gathered, one batch in flight each); the
+    /// rate limit is one for all of them.
+    private var receiverSettings: ResponseReceiver.Settings {
+        let connections = self.configuration.segmentConnections
+        var settings = ResponseReceiver.Settings()
+        settings.batchBytes = max(min(self.configuration.writeBatchBytes, (8 << 20) / connections), 1)
+        if connections > 1 { settings.batchesInFlight = 1 }
+        settings.rateLimit = self.configuration.maximumBytesPerSecond.map(SharedRatePacer.init(bytesPerSecond:))
+        settings.responseTimeout = self.configuration.responseTimeout.timeAmount
+        return settings
+    }
+}

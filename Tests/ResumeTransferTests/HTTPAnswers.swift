@@ -1,1 +1,0 @@
-../../FuzzTesting/Sources/FuzzHTTPAnswers/HTTPAnswers.swift
