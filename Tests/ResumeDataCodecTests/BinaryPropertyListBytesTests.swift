@@ -265,6 +265,24 @@ private func extended(_ marker: UInt8, count: UInt64, size: Int) -> [UInt8] {
         }
     }
 
+    @Test(arguments: 0 ... 17)
+    func asciiIsCheckedByteByByteAndWordByWord(count: Int) throws {
+        // Every length around the 8-byte words, with a high byte at each position in turn.
+        let text = [UInt8](repeating: 0x7F, count: count)
+        try withObject([0x5F, 0x10, UInt8(count)] + text) { area in
+            #expect(area.isASCII(start: 11, count: count))
+        }
+        for bad in 0 ..< count {
+            var high = text
+            high[bad] = 0x80
+            try withObject([0x5F, 0x10, UInt8(count)] + high) { area in
+                #expect(!area.isASCII(start: 11, count: count), "high byte at \(bad) of \(count)")
+                // Bytes before the string do not count.
+                #expect(area.isASCII(start: 11, count: bad))
+            }
+        }
+    }
+
     // MARK: Containers
 
     @Test func containerExtents() throws {

@@ -175,22 +175,6 @@ struct BinaryRequestArchiveReader {
         }
     }
 
-    private func isASCII(start: Int, count: Int) -> Bool {
-        // Eight bytes at a time: every key and class name of every archive passes here.
-        var combined: UInt64 = 0
-        var index = start
-        let end = start + count
-        while end - index >= 8 {
-            combined |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < end {
-            combined |= UInt64(bytes[index])
-            index += 1
-        }
-        return combined & 0x8080_8080_8080_8080 == 0
-    }
-
     /// A hash of `count` bytes from `start`, eight at a time, for finding keys given twice.
     private func keyHash(start: Int, count: Int) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(count)
@@ -221,7 +205,7 @@ struct BinaryRequestArchiveReader {
         nodes.reserveCapacity(count)
         for index in 0 ..< count {
             guard let node = readNode(index) else { return false }
-            if case .ascii(let start, let length) = node, !isASCII(start: start, count: length) { return false }
+            if case .ascii(let start, let length) = node, !area.isASCII(start: start, count: length) { return false }
             nodes.append(node)
         }
         let size = trailer.referenceSize

@@ -238,6 +238,25 @@ struct BinaryPropertyListBytes {
         return bigEndian(at: position + max(0, size - 8), size: min(size, 8))
     }
 
+    /// Whether the `count` bytes from `start` (an extent ``string(marker:at:)`` checked) are all
+    /// ASCII, as an ASCII string object's must be.
+    @inline(__always)
+    func isASCII(start: Int, count: Int) -> Bool {
+        // Eight bytes at a time: keys and class names are most of a keyed archive.
+        var combined: UInt64 = 0
+        var index = start
+        let end = start + count
+        while end - index >= 8 {
+            combined |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < end {
+            combined |= UInt64(bytes[index])
+            index += 1
+        }
+        return combined & 0x8080_8080_8080_8080 == 0
+    }
+
     // MARK: Budgets
 
     /// How many more of something (references read, values decoded) a reader may spend, so a small

@@ -201,18 +201,7 @@ private struct BinaryPropertyListDecoder {
 
     func asciiString(at position: Int, count: Int, object: Int) throws -> String {
         let buffer = UnsafeRawBufferPointer(rebasing: bytes[position ..< position + count])
-        // Checked word by word: ASCII strings are most of a keyed archive.
-        var index = 0
-        var combined: UInt64 = 0
-        while index + 8 <= count {
-            combined |= buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < count {
-            combined |= UInt64(buffer[index])
-            index += 1
-        }
-        if combined & 0x8080_8080_8080_8080 != 0, let bad = buffer.firstIndex(where: { $0 >= 0x80 }) {
+        if !area.isASCII(start: position, count: count), let bad = buffer.firstIndex(where: { $0 >= 0x80 }) {
             throw error(.invalidString, "byte 0x\(hex(buffer[bad])) in an ASCII string", at: position + bad, object: object)
         }
         return String(decoding: buffer.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
