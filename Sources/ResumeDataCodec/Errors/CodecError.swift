@@ -22,7 +22,7 @@ public struct CodecError<Domain>: Error, Hashable, CustomStringConvertible, Send
     public var location: Location
     /// The path of the value at fault, e.g. `$objects[1].NS.keys[3]`, when known.
     public var keyPath: String?
-    /// The error underneath, for errors that wrap another (``KeyedArchiveError/underlying``).
+    /// The error underneath, for errors that wrap another (``CodecError/underlying``).
     /// Stored as an existential, as a `CodecError` cannot hold one of its own kind inline.
     var cause: (any Error & Sendable)?
 

@@ -10,7 +10,7 @@ public typealias KeyedArchiveError = CodecError<KeyedArchiveErrorDomain>
 public enum KeyedArchiveErrorDomain {}
 
 extension DiagnosticCode where Domain == KeyedArchiveErrorDomain {
-    /// The bytes are not a property list; ``KeyedArchiveError/underlying`` says why.
+    /// The bytes are not a property list; ``CodecError/underlying`` says why.
     public static var propertyList: Self { Self("property-list") }
     /// The property list is not an NSKeyedArchiver archive (`$archiver`, `$version` wrong or missing).
     public static var notAnArchive: Self { Self("not-an-archive") }

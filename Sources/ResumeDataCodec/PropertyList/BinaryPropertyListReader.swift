@@ -4,7 +4,7 @@ import OrderedCollections
 /// Reads `bplist00` binary property lists.
 ///
 /// Every object type of the format is understood. Two of them have no property-list value and are
-/// rejected with ``PropertyListError/Code/unrepresentable`` when a container or the trailer refers
+/// rejected with `PropertyListError.Code.unrepresentable` when a container or the trailer refers
 /// to them: null (`0x00`) and fill (`0x0F`); Apple's writers never produce either. The `bplist15`+
 /// extensions (URL, UUID, ordered set) are rejected as unknown object types.
 ///
