@@ -48,7 +48,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     }
 
     /// Decodes a response from a keyed archive, following its top UID.
-    /// - Throws: ``KeyedArchiveError/Code/unexpectedClass`` when the root is not an
+    /// - Throws: `KeyedArchiveError.Code.unexpectedClass` when the root is not an
     ///   `NSURLResponse`, and other ``KeyedArchiveError``s naming the key at fault.
     package init(archive: KeyedArchive) throws {
         try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
@@ -113,7 +113,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     // MARK: Encoding
 
     /// The response object, to archive inline in another archive.
-    /// - Throws: ``KeyedArchiveError/Code/keyConflict`` when a named key collides with an item key.
+    /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with an item key.
     package func archivedObject() throws -> ArchivedObject {
         var fields: [ArchivedObject.Field] = [
             .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),

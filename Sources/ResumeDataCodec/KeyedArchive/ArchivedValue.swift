@@ -50,7 +50,7 @@ public enum ArchivedValue: Sendable, Hashable {
 extension ArchivedValue {
     /// The value a plain property-list value stands for: dictionaries and arrays become
     /// ``dictionary(_:)`` and ``array(_:)``, the rest maps one to one.
-    /// - Throws: ``KeyedArchiveError/Code/unrepresentable`` for sets and UIDs, naming the key path.
+    /// - Throws: `KeyedArchiveError.Code.unrepresentable` for sets and UIDs, naming the key path.
     package init(plain value: PropertyListValue) throws {
         self = try Self.fromPlain(value, keyPath: "")
     }
@@ -77,7 +77,7 @@ extension ArchivedValue {
     }
 
     /// The value as a plain property list, for values that have one.
-    /// - Throws: ``KeyedArchiveError/Code/unrepresentable`` for nil, URLs and raw objects,
+    /// - Throws: `KeyedArchiveError.Code.unrepresentable` for nil, URLs and raw objects,
     ///   naming the key path.
     package func plainValue() throws -> PropertyListValue {
         try plainValue(keyPath: "")

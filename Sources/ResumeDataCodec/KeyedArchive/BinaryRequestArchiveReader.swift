@@ -66,9 +66,10 @@ struct BinaryRequestArchiveReader {
         case dictionary(references: Int, count: Int)
     }
 
-    private let bytes: UnsafeRawBufferPointer
-    private let trailer: BinaryPropertyListTrailer
-    private let objectAreaEnd: Int
+    /// The object area, with every bounds-checked read (shared with ``BinaryPropertyListReader``).
+    private let area: BinaryPropertyListBytes
+    private var bytes: UnsafeRawBufferPointer { area.bytes }
+    private var trailer: BinaryPropertyListTrailer { area.trailer }
     /// Each object's node, read once by ``validate()``: decoding looks the same keys and objects
     /// up again and again.
     private var nodes: [Node]
@@ -79,7 +80,7 @@ struct BinaryRequestArchiveReader {
     private var objectCount = 0
     /// Archived objects being decoded, outermost first (cycles and depth, as the full decoder).
     private var inProgress: [UInt64] = []
-    private var valueCount = 0
+    private var valueBudget = BinaryPropertyListBytes.Budget(Self.maximumValueCount)
     /// Class descriptions already read, by UID: most archives name NSURL and a dictionary class
     /// more than once.
     private var classes: [(uid: UInt64, objectClass: ObjectClass)] = []
@@ -108,9 +109,7 @@ struct BinaryRequestArchiveReader {
     }
 
     private init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer) {
-        self.bytes = bytes
-        self.trailer = trailer
-        self.objectAreaEnd = trailer.offsetTableOffset
+        self.area = BinaryPropertyListBytes(bytes, trailer: trailer)
         self.nodes = []
         // Sized once: a request names a handful of classes and nests a few objects deep, and
         // growing these arrays from empty was several allocations per request.
@@ -120,47 +119,10 @@ struct BinaryRequestArchiveReader {
 
     // MARK: Reading in place
 
-    @inline(__always)
-    private func bigEndian(at offset: Int, size: Int) -> UInt64 {
-        switch size {
-        case 1: return UInt64(bytes[offset])
-        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
-        default:
-            var value: UInt64 = 0
-            for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
-            return value
-        }
-    }
-
-    /// Whether `count` bytes from `offset` lie in the object area.
-    @inline(__always)
-    private func fits(_ count: Int, at offset: Int) -> Bool {
-        count >= 0 && count <= objectAreaEnd - offset
-    }
-
-    /// The start of an object, checked to lie in the object area.
-    private func offset(ofObject index: Int) -> Int? {
-        let raw = bigEndian(at: trailer.offsetTableOffset + index * trailer.offsetSize, size: trailer.offsetSize)
-        guard raw >= UInt64(BinaryPropertyListTrailer.headerSize), raw < UInt64(objectAreaEnd) else { return nil }
-        return Int(raw)
-    }
-
-    /// The element count after a marker, and where the elements start; `nil` when malformed.
-    private func count(marker: UInt8, at position: Int) -> (count: Int, start: Int)? {
-        let nibble = Int(marker & 0x0F)
-        guard nibble == 0x0F else { return (nibble, position) }
-        guard fits(1, at: position) else { return nil }
-        let lengthMarker = bytes[position]
-        guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else { return nil }
-        let size = 1 << Int(lengthMarker & 0x0F)
-        guard fits(1 + size, at: position), let length = Int(exactly: bigEndian(at: position + 1, size: size)) else { return nil }
-        return (length, position + 1 + size)
-    }
-
     /// A reference inside a container, checked to name an object.
+    @inline(__always)
     private func reference(at offset: Int) -> Int? {
-        let raw = bigEndian(at: offset, size: trailer.referenceSize)
-        return raw < UInt64(trailer.objectCount) ? Int(raw) : nil
+        try? area.reference(at: offset)
     }
 
     /// The node of an object (after ``validate()``, which read them all).
@@ -172,68 +134,45 @@ struct BinaryRequestArchiveReader {
     /// Reads an object's marker and extent; `nil` for what this reader leaves to the full one.
     /// Containers' references are checked to fit, not followed.
     private func readNode(_ index: Int) -> Node? {
-        guard let start = offset(ofObject: index) else { return nil }
-        let marker = bytes[start]
-        let position = start + 1
-        switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case 0x08: return .boolean(false)
-            case 0x09: return .boolean(true)
-            default: return nil
+        // Every read is checked by `area`, as the full reader checks it; here a fault only means
+        // the full reader decides.
+        do throws(BinaryPropertyListBytes.Fault) {
+            let start = try area.offset(ofObject: index)
+            let marker = bytes[start]
+            let position = start + 1
+            switch marker >> 4 {
+            case 0x0:
+                switch marker {
+                case 0x08: return .boolean(false)
+                case 0x09: return .boolean(true)
+                default: return nil
+                }
+            case 0x1:
+                // 16-byte integers are left to the full reader.
+                guard marker & 0x0F <= 3 else { return nil }
+                return .integer(try area.integer(marker: marker, at: position))
+            case 0x2:
+                return .real(try area.real(marker: marker, at: position))
+            case 0x3:
+                guard marker == 0x33 else { return nil }
+                return .date(Date(timeIntervalSinceReferenceDate: try area.date(at: position)))
+            case 0x4, 0x5:
+                let (first, length) = try area.string(marker: marker, at: position)
+                return marker >> 4 == 0x4 ? .data(start: first, count: length) : .ascii(start: first, count: length)
+            case 0x8:
+                // UIDs of more than 8 bytes are left to the full reader.
+                guard marker & 0x0F < 8 else { return nil }
+                return .uid(try area.uid(marker: marker, at: position))
+            case 0xA, 0xD:
+                let (first, elements) = try area.container(marker: marker, at: position)
+                return marker >> 4 == 0xA ? .array(references: first, count: elements) : .dictionary(references: first, count: elements)
+            default:
+                // UTF-16 strings, sets, null, fill and unknown markers.
+                return nil
             }
-        case 0x1:
-            // 16-byte integers are left to the full reader.
-            guard marker & 0x0F <= 3 else { return nil }
-            let size = 1 << Int(marker & 0x0F)
-            guard fits(size, at: position) else { return nil }
-            let raw = bigEndian(at: position, size: size)
-            // As the full reader: 1-, 2- and 4-byte integers are unsigned, 8-byte ones signed.
-            return .integer(size == 8 ? PropertyListInteger(Int64(bitPattern: raw)) : PropertyListInteger(raw))
-        case 0x2:
-            if marker == 0x22, fits(4, at: position) {
-                return .real(PropertyListReal(Float(bitPattern: UInt32(bigEndian(at: position, size: 4)))))
-            }
-            if marker == 0x23, fits(8, at: position) {
-                return .real(PropertyListReal(Double(bitPattern: bigEndian(at: position, size: 8))))
-            }
-            return nil
-        case 0x3:
-            guard marker == 0x33, fits(8, at: position) else { return nil }
-            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bigEndian(at: position, size: 8))))
-        case 0x4, 0x5:
-            guard let (length, first) = count(marker: marker, at: position), fits(length, at: first) else { return nil }
-            return marker >> 4 == 0x4 ? .data(start: first, count: length) : .ascii(start: first, count: length)
-        case 0x8:
-            let size = Int(marker & 0x0F) + 1
-            guard size <= 8, fits(size, at: position) else { return nil }
-            return .uid(bigEndian(at: position, size: size))
-        case 0xA, 0xD:
-            guard let (elements, first) = count(marker: marker, at: position) else { return nil }
-            let (references, overflow1) = elements.multipliedReportingOverflow(by: marker >> 4 == 0xD ? 2 : 1)
-            let (length, overflow2) = references.multipliedReportingOverflow(by: trailer.referenceSize)
-            guard !overflow1, !overflow2, fits(length, at: first) else { return nil }
-            return marker >> 4 == 0xA ? .array(references: first, count: elements) : .dictionary(references: first, count: elements)
-        default:
-            // UTF-16 strings, sets, null, fill and unknown markers.
+        } catch {
             return nil
         }
-    }
-
-    private func isASCII(start: Int, count: Int) -> Bool {
-        // Eight bytes at a time: every key and class name of every archive passes here.
-        var combined: UInt64 = 0
-        var index = start
-        let end = start + count
-        while end - index >= 8 {
-            combined |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < end {
-            combined |= UInt64(bytes[index])
-            index += 1
-        }
-        return combined & 0x8080_8080_8080_8080 == 0
     }
 
     /// A hash of `count` bytes from `start`, eight at a time, for finding keys given twice.
@@ -266,7 +205,7 @@ struct BinaryRequestArchiveReader {
         nodes.reserveCapacity(count)
         for index in 0 ..< count {
             guard let node = readNode(index) else { return false }
-            if case .ascii(let start, let length) = node, !isASCII(start: start, count: length) { return false }
+            if case .ascii(let start, let length) = node, !area.isASCII(start: start, count: length) { return false }
             nodes.append(node)
         }
         let size = trailer.referenceSize
@@ -494,8 +433,7 @@ struct BinaryRequestArchiveReader {
 
     /// As `KeyedArchiveDecoder.decode(uid:keyPath:)`.
     private mutating func decode(uid: UInt64) -> ArchivedValue? {
-        valueCount += 1
-        guard valueCount <= Self.maximumValueCount else { return nil }
+        guard valueBudget.spend(1) else { return nil }
         if uid == 0 { return .null }
         guard let index = resolve(uid), let node = node(index) else { return nil }
         switch node {

@@ -91,7 +91,7 @@ public struct KeyedArchive: Sendable, Hashable {
 
     /// Reads a keyed archive from bytes in either property-list format.
     /// - Throws: ``KeyedArchiveError``; a property-list error is wrapped with code
-    ///   ``KeyedArchiveError/Code/propertyList``, keeping its position.
+    ///   `KeyedArchiveError.Code.propertyList`, keeping its position.
     public init(data: Data, options: KeyedArchiveOptions = .default) throws {
         let value: PropertyListValue
         do {
@@ -104,7 +104,7 @@ public struct KeyedArchive: Sendable, Hashable {
 
     /// The object a UID points at, raw.
     /// - Parameter keyPath: where the UID was found, for the error message.
-    /// - Throws: ``KeyedArchiveError/Code/uidOutOfRange``.
+    /// - Throws: `KeyedArchiveError.Code.uidOutOfRange`.
     package func object(at uid: UInt64, keyPath: String? = nil) throws -> PropertyListValue {
         try resolve(uid, keyPath: keyPath)
     }

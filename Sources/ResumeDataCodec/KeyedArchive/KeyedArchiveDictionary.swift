@@ -5,8 +5,8 @@ import Foundation
 extension KeyedArchive {
     /// Decodes an archive whose root is an `NSDictionary`/`NSMutableDictionary` into a plain
     /// dictionary (nested dictionaries and arrays allowed).
-    /// - Throws: ``KeyedArchiveError``: ``KeyedArchiveError/Code/unexpectedClass`` when the root
-    ///   is not a dictionary, ``KeyedArchiveError/Code/unrepresentable`` (with the key path) for
+    /// - Throws: ``KeyedArchiveError``: `KeyedArchiveError.Code.unexpectedClass` when the root
+    ///   is not a dictionary, `KeyedArchiveError.Code.unrepresentable` (with the key path) for
     ///   nil values, URLs or objects of other classes inside it.
     package static func decodeDictionary(_ propertyList: PropertyListValue, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
         try KeyedArchive(propertyList, options: options).decodeRootDictionary()
@@ -22,7 +22,7 @@ extension KeyedArchive {
     /// object of `className` (`NSMutableDictionary` by default), strings, numbers, booleans and
     /// data stored inline in `$objects`, nested dictionaries and arrays as `NSMutableDictionary`
     /// and `NSMutableArray` objects, dates as `NSDate`.
-    /// - Throws: ``KeyedArchiveError/Code/unrepresentable`` for sets and UIDs, naming the key.
+    /// - Throws: `KeyedArchiveError.Code.unrepresentable` for sets and UIDs, naming the key.
     package static func encodeDictionary(
         _ dictionary: PropertyListDictionary,
         topKey: String = KeyedArchive.rootObjectKey,

@@ -144,8 +144,8 @@ struct KeyedArchiveEncoder {
 extension KeyedArchive {
     /// Archives a value the way Apple's `NSKeyedArchiver` lays it out (see ``KeyedArchive``):
     /// root at index 1, `$version` 100000, the given top key.
-    /// - Throws: ``KeyedArchiveError/Code/nullRoot`` for a nil root, and
-    ///   ``KeyedArchiveError/Code/unrepresentable`` for duplicate keys or UIDs in inline values.
+    /// - Throws: `KeyedArchiveError.Code.nullRoot` for a nil root, and
+    ///   `KeyedArchiveError.Code.unrepresentable` for duplicate keys or UIDs in inline values.
     package init(encoding root: ArchivedValue, topKey: String = KeyedArchive.rootObjectKey) throws {
         guard !root.isNull else {
             throw KeyedArchiveError(.nullRoot, "the root object is nil")
@@ -175,7 +175,7 @@ extension KeyedArchive {
     }
 
     /// The archive serialised as a property list; binary unless asked otherwise.
-    /// - Throws: ``KeyedArchiveError/Code/propertyList`` wrapping the writer's error.
+    /// - Throws: `KeyedArchiveError.Code.propertyList` wrapping the writer's error.
     package func data(format: PropertyListFormat = .binary) throws -> Data {
         do {
             return try PropertyListWriter().write(propertyList, as: format)

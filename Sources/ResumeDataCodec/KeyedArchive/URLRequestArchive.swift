@@ -84,7 +84,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     }
 
     /// Decodes a request from a keyed archive, following its top UID.
-    /// - Throws: ``KeyedArchiveError/Code/unexpectedClass`` when the root is not an
+    /// - Throws: `KeyedArchiveError.Code.unexpectedClass` when the root is not an
     ///   `NSURLRequest`, and other ``KeyedArchiveError``s naming the key at fault.
     package init(archive: KeyedArchive) throws {
         try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
@@ -166,8 +166,8 @@ public struct URLRequestArchive: Sendable, Hashable {
 
     /// The request as a keyed archive in the given layout (`nil`: as read) under the given top
     /// key (`nil`: as read when the layout is unchanged, else ``Layout/defaultTopKey``).
-    /// - Throws: ``KeyedArchiveError/Code/keyConflict`` when a named key collides with an item
-    ///   key of the layout, ``KeyedArchiveError/Code/unrepresentable`` for malformed items.
+    /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with an item
+    ///   key of the layout, `KeyedArchiveError.Code.unrepresentable` for malformed items.
     package func keyedArchive(layout: Layout? = nil, topKey: String? = nil) throws -> KeyedArchive {
         let layout = layout ?? self.layout
         let topKey = topKey ?? (layout == self.layout ? self.topKey : layout.defaultTopKey)
@@ -176,7 +176,7 @@ public struct URLRequestArchive: Sendable, Hashable {
 
     /// The request object in the given layout (`nil`: as read), to archive inline in another
     /// archive.
-    /// - Throws: ``KeyedArchiveError/Code/keyConflict`` when a named key collides with an item
+    /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with an item
     ///   key of the layout.
     package func archivedObject(layout: Layout? = nil) throws -> ArchivedObject {
         let layout = layout ?? self.layout

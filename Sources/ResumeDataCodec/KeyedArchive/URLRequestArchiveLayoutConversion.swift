@@ -14,7 +14,7 @@ extension URLRequestArchive {
     /// An archive already in the target layout is returned unchanged, byte for byte, so the
     /// conversion is idempotent.
     /// - Throws: ``KeyedArchiveError`` when the bytes are not a request archive, or a renamed key
-    ///   would overwrite one that is present (``KeyedArchiveError/Code/keyConflict``).
+    ///   would overwrite one that is present (`KeyedArchiveError.Code.keyConflict`).
     package static func convertLayout(of archiveData: Data, to layout: Layout, options: KeyedArchiveOptions = .default) throws -> Data {
         let propertyList: PropertyListValue
         do {

@@ -4,7 +4,7 @@ import OrderedCollections
 /// Reads `bplist00` binary property lists.
 ///
 /// Every object type of the format is understood. Two of them have no property-list value and are
-/// rejected with ``PropertyListError/Code/unrepresentable`` when a container or the trailer refers
+/// rejected with `PropertyListError.Code.unrepresentable` when a container or the trailer refers
 /// to them: null (`0x00`) and fill (`0x0F`); Apple's writers never produce either. The `bplist15`+
 /// extensions (URL, UUID, ordered set) are rejected as unknown object types.
 ///
@@ -53,17 +53,17 @@ package struct BinaryPropertyListReader {
 /// large plist) does not pay a cache slot per object on top of the values. Every read is bounds-checked against the object area (`8..<offsetTableOffset`);
 /// a length is compared with what remains before anything is allocated for it.
 private struct BinaryPropertyListDecoder {
-    let bytes: UnsafeRawBufferPointer
-    let trailer: BinaryPropertyListTrailer
+    /// The object area, with every bounds-checked read (shared with ``BinaryRequestArchiveReader``).
+    let area: BinaryPropertyListBytes
+    var bytes: UnsafeRawBufferPointer { area.bytes }
+    var trailer: BinaryPropertyListTrailer { area.trailer }
     let maximumDepth: Int
     let maximumObjectCount: Int
     let duplicateKeys: PropertyListReadOptions.DuplicateKeyPolicy
-    /// How many more container references may be read. Each becomes a value slot in memory
+    /// Container references that may still be read. Each becomes a value slot in memory
     /// whatever object it names, so a file of one-byte references to one object could otherwise
     /// ask for many times its size in memory; counted against the object limit like XML counts elements.
-    var referenceBudget: Int
-    /// Where objects end: the start of the offset table.
-    let objectAreaEnd: Int
+    var referenceBudget: BinaryPropertyListBytes.Budget
     /// Per object: in the low bits how many container references name it, counted up to 2 (see
     /// ``countReferences``); in ``inProgressBit`` whether it is a container being decoded on the
     /// current path (meeting one again is a reference cycle). One byte per object, as memory
@@ -93,14 +93,12 @@ private struct BinaryPropertyListDecoder {
     }
 
     init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, options: PropertyListReadOptions) {
-        self.bytes = bytes
-        self.trailer = trailer
+        self.area = BinaryPropertyListBytes(bytes, trailer: trailer)
         self.maximumDepth = options.effectiveMaximumDepth
         self.maximumObjectCount = options.maximumObjectCount
         self.duplicateKeys = options.duplicateKeys
-        self.referenceBudget = options.maximumObjectCount
-        self.objectAreaEnd = trailer.offsetTableOffset
-        self.objectState = Self.countReferences(bytes: bytes, trailer: trailer, budget: options.maximumObjectCount)
+        self.referenceBudget = .init(options.maximumObjectCount)
+        self.objectState = Self.countReferences(area, budget: options.maximumObjectCount)
     }
 
     mutating func decodeTopObject() throws -> PropertyListValue {
@@ -113,75 +111,30 @@ private struct BinaryPropertyListDecoder {
         PropertyListError(code, reason, at: .byteOffset(offset, objectIndex: object))
     }
 
-    /// Fails with `.truncated` unless `count` bytes from `offset` lie inside the object area.
-    @inline(__always)
-    func require(_ count: Int, at offset: Int, object: Int, for what: @autoclosure () -> String) throws {
-        guard count <= objectAreaEnd - offset else {
-            throw error(.truncated, "\(what()) needs \(count) bytes at 0x\(String(offset, radix: 16)) but only \(max(0, objectAreaEnd - offset)) remain before the offset table", at: offset, object: object)
-        }
-    }
-
-    // MARK: Raw reads (callers have checked bounds)
-
-    @inline(__always)
-    func bigEndian(at offset: Int, size: Int) -> UInt64 {
-        Self.bigEndian(bytes, at: offset, size: size)
-    }
-
-    @inline(__always)
-    static func bigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
-        switch size {
-        case 1: return UInt64(bytes[offset])
-        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        case 8: return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        default:
-            var value: UInt64 = 0
-            for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
-            return value
-        }
-    }
-
     /// For each object, how many references in containers name it: 0, 1, or 2 for two or more.
     ///
     /// Every container in the offset table is looked at, reachable or not; what is malformed is
     /// skipped here and reported by decoding if it is reachable. References are read only while
     /// `budget` lasts (overlapping containers could otherwise make this pass quadratic); past it
     /// every object counts as shared, so decoding keeps every value as it would without the pass.
-    static func countReferences(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, budget: Int) -> [UInt8] {
-        let objectCount = trailer.objectCount
-        let end = trailer.offsetTableOffset
-        let referenceSize = trailer.referenceSize
+    static func countReferences(_ area: BinaryPropertyListBytes, budget: Int) -> [UInt8] {
+        let objectCount = area.trailer.objectCount
+        let referenceSize = area.trailer.referenceSize
         var counts = [UInt8](repeating: 0, count: objectCount)
-        var remaining = budget
+        var remaining = BinaryPropertyListBytes.Budget(budget)
         for index in 0 ..< objectCount {
-            let raw = bigEndian(bytes, at: trailer.offsetTableOffset + index * trailer.offsetSize, size: trailer.offsetSize)
-            guard raw >= UInt64(BinaryPropertyListTrailer.headerSize), raw < UInt64(end) else { continue }
-            let start = Int(raw)
-            let marker = bytes[start]
+            guard let start = try? area.offset(ofObject: index) else { continue }
+            let marker = area.bytes[start]
             let kind = marker >> 4
-            guard kind == 0xA || kind == 0xC || kind == 0xD else { continue }
-            var position = start + 1
-            var count = Int(marker & 0x0F)
-            if count == 0x0F {
-                guard position < end else { continue }
-                let lengthMarker = bytes[position]
-                guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else { continue }
-                let size = 1 << Int(lengthMarker & 0x0F)
-                guard size < end - position, let length = Int(exactly: bigEndian(bytes, at: position + 1, size: size)) else { continue }
-                count = length
-                position += 1 + size
-            }
-            let (references, overflow1) = count.multipliedReportingOverflow(by: kind == 0xD ? 2 : 1)
-            let (length, overflow2) = references.multipliedReportingOverflow(by: referenceSize)
-            guard !overflow1, !overflow2, length <= end - position else { continue }
-            guard references <= remaining else {
+            guard kind == 0xA || kind == 0xC || kind == 0xD,
+                  let (position, count) = try? area.container(marker: marker, at: start + 1) else { continue }
+            let references = kind == 0xD ? 2 * count : count
+            guard remaining.spend(references) else {
                 return [UInt8](repeating: 2, count: objectCount)
             }
-            remaining -= references
             var offset = position
             for _ in 0 ..< references {
-                let target = bigEndian(bytes, at: offset, size: referenceSize)
+                let target = area.bigEndian(at: offset, size: referenceSize)
                 if target < UInt64(objectCount), counts[Int(target)] < 2 { counts[Int(target)] += 1 }
                 offset += referenceSize
             }
@@ -189,153 +142,66 @@ private struct BinaryPropertyListDecoder {
         return counts
     }
 
-    /// The start of an object, from the offset table, checked to lie in the object area.
-    func offset(ofObject index: Int) throws -> Int {
-        let entry = trailer.offsetTableOffset + index * trailer.offsetSize
-        let raw = bigEndian(at: entry, size: trailer.offsetSize)
-        guard raw >= UInt64(BinaryPropertyListTrailer.headerSize), raw < UInt64(objectAreaEnd) else {
-            throw error(.referenceOutOfRange, "object \(index) is at 0x\(String(raw, radix: 16)), outside the object area 0x8..<0x\(String(objectAreaEnd, radix: 16))", at: entry, object: index)
-        }
-        return Int(raw)
-    }
-
-    /// A reference inside a container, checked to name an object.
-    @inline(__always)
-    func reference(at offset: Int, object: Int) throws -> Int {
-        let raw = bigEndian(at: offset, size: trailer.referenceSize)
-        guard raw < UInt64(trailer.objectCount) else {
-            throw error(.referenceOutOfRange, "reference to object \(raw), but there are only \(trailer.objectCount) objects", at: offset, object: object)
-        }
-        return Int(raw)
-    }
-
-    /// The element count of a data, string or container object: the low nibble of the marker, or
-    /// (nibble 0xF) an integer object that follows. Advances `position` past it.
-    func count(marker: UInt8, position: inout Int, object: Int) throws -> Int {
-        let nibble = Int(marker & 0x0F)
-        guard nibble == 0x0F else { return nibble }
-        try require(1, at: position, object: object, for: "the length of the object")
-        let lengthMarker = bytes[position]
-        guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else {
-            throw error(.invalidValue, "the length after marker 0x\(String(marker, radix: 16)) must be an integer object of 1 to 8 bytes, found marker 0x\(String(lengthMarker, radix: 16))", at: position, object: object)
-        }
-        let size = 1 << Int(lengthMarker & 0x0F)
-        try require(1 + size, at: position, object: object, for: "a \(size)-byte length")
-        let raw = bigEndian(at: position + 1, size: size)
-        guard let length = Int(exactly: raw) else {
-            throw error(.integerOverflow, "length \(raw) (0x\(String(raw, radix: 16))) does not fit a count", at: position + 1, object: object)
-        }
-        position += 1 + size
-        return length
-    }
-
     // MARK: Objects
 
     mutating func decodeObject(_ index: Int, depth: Int) throws -> PropertyListValue {
         let isShared = objectState[index] & ~Self.inProgressBit > 1
         if isShared, let value = shared[index] { return value }
-        let start = try offset(ofObject: index)
-        let marker = bytes[start]
-        var position = start + 1
         let value: PropertyListValue
-        switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case 0x08: value = .boolean(false)
-            case 0x09: value = .boolean(true)
-            case 0x00: throw error(.unrepresentable, "a null object (marker 0x00) has no property-list value; Apple's writers never produce one", at: start, object: index)
-            case 0x0F: throw error(.unrepresentable, "a fill byte (marker 0x0f) is padding, not an object", at: start, object: index)
-            default: throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker))", at: start, object: index)
-            }
-        case 0x1:
-            value = .integer(try integer(marker: marker, at: position, object: index))
-        case 0x2:
-            switch marker {
-            case 0x22:
-                try require(4, at: position, object: index, for: "a 4-byte real")
-                value = .real(PropertyListReal(Float(bitPattern: UInt32(bigEndian(at: position, size: 4)))))
-            case 0x23:
-                try require(8, at: position, object: index, for: "an 8-byte real")
-                value = .real(PropertyListReal(Double(bitPattern: bigEndian(at: position, size: 8))))
-            default:
-                throw error(.invalidValue, "a real of \(1 << Int(marker & 0x0F)) bytes (marker 0x\(hex(marker))); only 4 and 8 exist", at: start, object: index)
-            }
-        case 0x3:
-            guard marker == 0x33 else { throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker)); a date is 0x33", at: start, object: index) }
-            try require(8, at: position, object: index, for: "a date")
-            value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bigEndian(at: position, size: 8))))
-        case 0x4:
-            let length = try count(marker: marker, position: &position, object: index)
-            try require(length, at: position, object: index, for: "a data object of \(length) bytes")
-            value = .data(Data(UnsafeRawBufferPointer(rebasing: bytes[position ..< position + length])))
-        case 0x5:
-            let length = try count(marker: marker, position: &position, object: index)
-            try require(length, at: position, object: index, for: "an ASCII string of \(length) bytes")
-            value = .string(try asciiString(at: position, count: length, object: index))
-        case 0x6:
-            let units = try count(marker: marker, position: &position, object: index)
-            let (length, overflow) = units.multipliedReportingOverflow(by: 2)
-            guard !overflow else { throw error(.integerOverflow, "a UTF-16 string of \(units) code units is too long", at: start, object: index) }
-            try require(length, at: position, object: index, for: "a UTF-16 string of \(units) code units")
-            value = .string(try utf16String(at: position, units: units, object: index))
-        case 0x8:
-            let size = Int(marker & 0x0F) + 1
-            try require(size, at: position, object: index, for: "a \(size)-byte UID")
-            if size > 8 {
-                for byte in position ..< position + size - 8 where bytes[byte] != 0 {
-                    throw error(.integerOverflow, "a \(size)-byte UID above 2^64 - 1", at: byte, object: index)
-                }
-            }
-            value = .uid(bigEndian(at: position + max(0, size - 8), size: min(size, 8)))
-        case 0xA, 0xC:
-            let elements = try containerElements(marker: marker, position: position, index: index, depth: depth)
-            value = marker >> 4 == 0xA ? .array(elements) : .set(elements)
-        case 0xD:
-            value = .dictionary(try dictionary(marker: marker, position: position, index: index, depth: depth))
-        default:
-            throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker))", at: start, object: index)
+        do {
+            value = try decodeUnshared(index, depth: depth)
+        } catch let fault as BinaryPropertyListBytes.Fault {
+            throw area.propertyListError(fault, object: index)
         }
         if isShared { shared[index] = value }
         return value
     }
 
-    func integer(marker: UInt8, at position: Int, object: Int) throws -> PropertyListInteger {
-        let exponent = Int(marker & 0x0F)
-        guard exponent <= 4 else {
-            throw error(.invalidValue, "an integer of 2^\(exponent) bytes (marker 0x\(hex(marker))); the largest is 16", at: position - 1, object: object)
-        }
-        let size = 1 << exponent
-        try require(size, at: position, object: object, for: "a \(size)-byte integer")
-        switch size {
-        case 8:
-            return PropertyListInteger(Int64(bitPattern: bigEndian(at: position, size: 8)))
-        case 16:
-            let high = bigEndian(at: position, size: 8)
-            let low = bigEndian(at: position + 8, size: 8)
-            if high == 0 { return PropertyListInteger(low) }
-            if high == .max, Int64(bitPattern: low) < 0 { return PropertyListInteger(Int64(bitPattern: low)) }
-            throw error(.integerOverflow, "a 16-byte integer (0x\(String(high, radix: 16))\(String(low, radix: 16))) outside -2^63…2^64-1", at: position, object: object)
+    /// Decodes an object; a ``BinaryPropertyListBytes/Fault`` it throws is in object `index`.
+    mutating func decodeUnshared(_ index: Int, depth: Int) throws -> PropertyListValue {
+        let start = try area.offset(ofObject: index)
+        let marker = bytes[start]
+        let position = start + 1
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .boolean(false)
+            case 0x09: return .boolean(true)
+            case 0x00: throw error(.unrepresentable, "a null object (marker 0x00) has no property-list value; Apple's writers never produce one", at: start, object: index)
+            case 0x0F: throw error(.unrepresentable, "a fill byte (marker 0x0f) is padding, not an object", at: start, object: index)
+            default: throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker))", at: start, object: index)
+            }
+        case 0x1:
+            return .integer(try area.integer(marker: marker, at: position))
+        case 0x2:
+            return .real(try area.real(marker: marker, at: position))
+        case 0x3:
+            guard marker == 0x33 else { throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker)); a date is 0x33", at: start, object: index) }
+            return .date(Date(timeIntervalSinceReferenceDate: try area.date(at: position)))
+        case 0x4:
+            let (first, length) = try area.string(marker: marker, at: position)
+            return .data(Data(UnsafeRawBufferPointer(rebasing: bytes[first ..< first + length])))
+        case 0x5:
+            let (first, length) = try area.string(marker: marker, at: position)
+            return .string(try asciiString(at: first, count: length, object: index))
+        case 0x6:
+            let (first, units) = try area.string(marker: marker, at: position)
+            return .string(try utf16String(at: first, units: units, object: index))
+        case 0x8:
+            return .uid(try area.uid(marker: marker, at: position))
+        case 0xA, 0xC:
+            let elements = try containerElements(marker: marker, position: position, index: index, depth: depth)
+            return marker >> 4 == 0xA ? .array(elements) : .set(elements)
+        case 0xD:
+            return .dictionary(try dictionary(marker: marker, position: position, index: index, depth: depth))
         default:
-            // 1-, 2- and 4-byte integers are unsigned in format 00 (CoreFoundation writes negative
-            // numbers in 8 bytes).
-            return PropertyListInteger(bigEndian(at: position, size: size))
+            throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker))", at: start, object: index)
         }
     }
 
     func asciiString(at position: Int, count: Int, object: Int) throws -> String {
         let buffer = UnsafeRawBufferPointer(rebasing: bytes[position ..< position + count])
-        // Checked word by word: ASCII strings are most of a keyed archive.
-        var index = 0
-        var combined: UInt64 = 0
-        while index + 8 <= count {
-            combined |= buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < count {
-            combined |= UInt64(buffer[index])
-            index += 1
-        }
-        if combined & 0x8080_8080_8080_8080 != 0, let bad = buffer.firstIndex(where: { $0 >= 0x80 }) {
+        if !area.isASCII(start: position, count: count), let bad = buffer.firstIndex(where: { $0 >= 0x80 }) {
             throw error(.invalidString, "byte 0x\(hex(buffer[bad])) in an ASCII string", at: position + bad, object: object)
         }
         return String(decoding: buffer.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
@@ -345,7 +211,7 @@ private struct BinaryPropertyListDecoder {
         try withUnsafeTemporaryAllocation(of: UInt16.self, capacity: units) { buffer in
             var index = 0
             while index < units {
-                let unit = UInt16(truncatingIfNeeded: bigEndian(at: position + 2 * index, size: 2))
+                let unit = UInt16(truncatingIfNeeded: area.bigEndian(at: position + 2 * index, size: 2))
                 buffer[index] = unit
                 index += 1
             }
@@ -370,7 +236,12 @@ private struct BinaryPropertyListDecoder {
     /// Decodes one referenced object of a container, rejecting cycles and deep nesting.
     @inline(__always)
     mutating func child(at referenceOffset: Int, of parent: Int, depth: Int) throws -> (index: Int, value: PropertyListValue) {
-        let index = try reference(at: referenceOffset, object: parent)
+        let index: Int
+        do throws(BinaryPropertyListBytes.Fault) {
+            index = try area.reference(at: referenceOffset)
+        } catch {
+            throw area.propertyListError(error, object: parent)
+        }
         if objectState[index] & Self.inProgressBit != 0 {
             throw error(.cycle, index == parent
                 ? "object \(index) contains itself"
@@ -383,20 +254,15 @@ private struct BinaryPropertyListDecoder {
         guard depth < maximumDepth else {
             throw error(.tooDeep, "containers nested deeper than the limit of \(maximumDepth)", at: start, object: index)
         }
-        referenceBudget -= references
-        guard referenceBudget >= 0 else {
+        guard referenceBudget.spend(references) else {
             throw error(.tooManyObjects, "containers hold more than \(maximumObjectCount) references in all, the object limit", at: start, object: index)
         }
         objectState[index] |= Self.inProgressBit
     }
 
     mutating func containerElements(marker: UInt8, position start: Int, index: Int, depth: Int) throws -> [PropertyListValue] {
-        var position = start
-        let count = try count(marker: marker, position: &position, object: index)
+        let (position, count) = try area.container(marker: marker, at: start)
         let referenceSize = trailer.referenceSize
-        let (length, overflow) = count.multipliedReportingOverflow(by: referenceSize)
-        guard !overflow else { throw error(.integerOverflow, "a container of \(count) elements is too large", at: start - 1, object: index) }
-        try require(length, at: position, object: index, for: "\(count) references of \(referenceSize) bytes")
         try enterContainer(index, at: start - 1, depth: depth, references: count)
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)
@@ -415,13 +281,10 @@ private struct BinaryPropertyListDecoder {
     }
 
     mutating func dictionary(marker: UInt8, position start: Int, index: Int, depth: Int) throws -> PropertyListDictionary {
-        var position = start
-        let count = try count(marker: marker, position: &position, object: index)
+        let (position, count) = try area.container(marker: marker, at: start)
         let referenceSize = trailer.referenceSize
-        let (half, overflow1) = count.multipliedReportingOverflow(by: referenceSize)
-        let (length, overflow2) = half.multipliedReportingOverflow(by: 2)
-        guard !overflow1, !overflow2 else { throw error(.integerOverflow, "a dictionary of \(count) entries is too large", at: start - 1, object: index) }
-        try require(length, at: position, object: index, for: "\(count) key and \(count) value references of \(referenceSize) bytes")
+        // Checked by `container`: the key and the value references fit the object area.
+        let half = count * referenceSize
         try enterContainer(index, at: start - 1, depth: depth, references: 2 * count)
         let slot = count == 0 ? 0 : keyListSlot(referencesStart: position, count: count)
         if count > 0, !keyLists.isEmpty, let keyList = keyLists[slot], keyList.count == count, let base = bytes.baseAddress,
@@ -489,15 +352,14 @@ private struct BinaryPropertyListDecoder {
     /// their count and first and last reference; the entry is compared in full before use).
     func keyListSlot(referencesStart: Int, count: Int) -> Int {
         let size = trailer.referenceSize
-        let first = bigEndian(at: referencesStart, size: size)
-        let last = bigEndian(at: referencesStart + (count - 1) * size, size: size)
+        let first = area.bigEndian(at: referencesStart, size: size)
+        let last = area.bigEndian(at: referencesStart + (count - 1) * size, size: size)
         let mixed = (UInt64(count) &* 0x9E37_79B9_7F4A_7C15) ^ (first &* 0xBF58_476D_1CE4_E5B9) ^ (last &* 0x94D0_49BB_1331_11EB)
         return Int(mixed >> 60) & (Self.keyListSlots - 1)
     }
 
     func hex(_ value: some BinaryInteger) -> String {
-        let digits = String(value, radix: 16)
-        return digits.count % 2 == 0 ? digits : "0" + digits
+        BinaryPropertyListBytes.hex(value)
     }
 
     func article(_ noun: String) -> String {

@@ -49,9 +49,7 @@ struct BinaryPropertyListTrailer: Hashable, Sendable {
         }
         let start = length - Self.size
         func field(_ offset: Int, _ size: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for index in start + offset ..< start + offset + size { value = value << 8 | UInt64(bytes[index]) }
-            return value
+            BinaryPropertyListBytes.bigEndian(bytes, at: start + offset, size: size)
         }
         // Writers leave the first six trailer bytes zero; when they are not, the end of the
         // file is most likely missing, which says more to a person than the field that broke.

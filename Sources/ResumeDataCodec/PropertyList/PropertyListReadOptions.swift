@@ -14,7 +14,7 @@ public struct PropertyListReadOptions: Sendable, Hashable {
 
     /// What a reader does with a key that appears twice in one dictionary.
     public enum DuplicateKeyPolicy: Sendable, Hashable {
-        /// Fail with ``PropertyListError/Code/duplicateKey`` (strict reading: `--strict` in the
+        /// Fail with `PropertyListError.Code.duplicateKey` (strict reading: `--strict` in the
         /// CLI): no Apple writer makes such a file, so it was damaged or crafted.
         case reject
         /// Keep the key where it first appeared, with the last value, as CoreFoundation,

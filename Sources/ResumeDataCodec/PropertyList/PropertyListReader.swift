@@ -22,7 +22,7 @@ public struct PropertyListReader: Sendable {
         /// The format the input was in.
         public var format: PropertyListFormat
         /// Faults the options let through, in input order: today, each key a dictionary held
-        /// twice (``PropertyListError/Code/duplicateKey``, with its position and key path; the
+        /// twice (`PropertyListError.Code.duplicateKey`, with its position and key path; the
         /// last value was kept, as Apple's reader does). Empty for a clean file.
         public var warnings: [PropertyListError]
     }

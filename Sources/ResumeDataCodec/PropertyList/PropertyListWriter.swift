@@ -19,7 +19,7 @@ public struct PropertyListWriter: Sendable {
     }
 
     /// Serialises a value in the given format.
-    /// - Throws: ``PropertyListError`` with code ``PropertyListError/Code/unrepresentable`` when
+    /// - Throws: ``PropertyListError`` with code `PropertyListError.Code.unrepresentable` when
     ///   the format cannot hold the value.
     public func write(_ value: PropertyListValue, as format: PropertyListFormat) throws -> Data {
         switch format {

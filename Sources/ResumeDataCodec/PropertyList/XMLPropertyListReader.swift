@@ -13,7 +13,7 @@ internal import CXMLShim
 /// or loaded (an external entity naming a local file), and a reference to one is an error.
 /// ``PropertyListReadOptions/maximumDepth`` bounds nesting (the builder keeps containers on its
 /// own stack); libxml2 2.9's push parser sets no limit of its own, newer versions refuse elements
-/// nested more than 256 deep, which is reported as ``PropertyListError/Code/tooDeep`` too.
+/// nested more than 256 deep, which is reported as `PropertyListError.Code.tooDeep` too.
 struct XMLPropertyListReader {
     var options: PropertyListReadOptions
 

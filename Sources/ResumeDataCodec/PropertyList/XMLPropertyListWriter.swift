@@ -14,7 +14,7 @@ import Foundation
 /// - A set, which XML cannot hold, is written as an `<array>` (Apple refuses sets altogether).
 ///
 /// Strings holding characters XML 1.0 cannot carry (controls other than tab, line feed and
-/// carriage return; U+FFFE, U+FFFF) are refused with ``PropertyListError/Code/unrepresentable``.
+/// carriage return; U+FFFE, U+FFFF) are refused with `PropertyListError.Code.unrepresentable`.
 struct XMLPropertyListWriter {
     var keyOrder: PropertyListWriter.KeyOrder
 
