@@ -2,6 +2,7 @@
 # Counts the public declarations of a library target, per top-level type, from its symbol graph
 # (what a client can name; protocol members the compiler synthesizes are left out).
 #   Scripts/public-surface.sh [TARGET]    (default ResumeDataCodec; builds the target first)
+# TARGET: ResumeDataCodec, ResumeScan, ResumeReports or ResumeTransfer.
 # VERBOSE=1 also lists every declaration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,10 @@ trap 'rm -rf "$out"' EXIT
 # The C shim's module map sits in its build folder, not on the default search path.
 maps=()
 for map in "$bin"/*.build/module.modulemap; do maps+=(-Xcc "-fmodule-map-file=$map"); done
+# And the C modules of the dependencies (swift-numerics' shims, NIO's, BoringSSL's), which
+# ResumeTransfer's interface reaches.
+while IFS= read -r map; do maps+=(-Xcc "-fmodule-map-file=$map"); done \
+    < <(find .build/checkouts -path '*/include/module.modulemap' 2>/dev/null)
 swift-symbolgraph-extract -module-name "$target" -I "$bin/Modules" "${maps[@]}" \
     -target "$(uname -m)-unknown-linux-gnu" -minimum-access-level public -output-dir "$out"
 if [ "${VERBOSE:-0}" = 1 ]; then detail=1; else detail=0; fi
