@@ -27,7 +27,7 @@ public struct FoundResumeBlob: Sendable, Hashable {
         self.size = size
     }
 
-    /// The container as the codec names it (``ResumeDataContainer``), or `obscured-format` (the
+    /// The container as the codec names it (`ResumeDataContainer`), or `obscured-format` (the
     /// codec's name for the XOR-ed format) for Network-framework bytes that do not decode.
     public var containerName: String {
         switch content {
