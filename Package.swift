@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "ResumeDataCodecTests",
             // ResumeBlobScanTests drives ResumeScan's decisions with the codec's test blobs.
-            dependencies: ["ResumeDataCodec", "ResumeScan"],
+            dependencies: ["ResumeDataCodec", "ResumeScan", "ResumeSystemCalls"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
