@@ -14,8 +14,9 @@ import Foundation
 /// any single one) kept as plain closures, because the tests need more than errors: their fake
 /// keeps what was fsynced apart from what was only written, to play power loss at every step.
 /// Each call returns the errno on failure (retried on `EINTR` by ``retryingOnInterrupt(_:)``);
-/// callers turn it into their own error naming the path. The members after
-/// ``listDirectory`` have the system's calls as defaults, so a fake replaces only what it models.
+/// callers turn it into their own error naming the path. The members after ``spliceToFile``
+/// (`stat` through ``sockets``) default to the system's calls and are not in the initializer, so
+/// a fake replaces only what it models.
 package struct FileSystemCalls: Sendable {
     /// What `fstat` / `lstat` / `fstatat` report that the package uses.
     package struct Status: Equatable, Sendable {
