@@ -38,30 +38,37 @@ let package = Package(
             name: "CXMLShim",
             dependencies: ["CLibXML2"]
         ),
+        // splice(2) and pipe2, which Swift's Glibc module does not show (they need _GNU_SOURCE).
+        .target(name: "CSpliceShim"),
+        // Every system call of the package (files, folders, sockets, pipes, standard streams) as
+        // one seam the fault tests can replace, each retried on EINTR by one helper; not a product.
+        .target(
+            name: "ResumeSystemCalls",
+            dependencies: ["CSpliceShim"]
+        ),
         .target(
             name: "ResumeDataCodec",
             dependencies: [
                 "CXMLShim",
+                "ResumeSystemCalls",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         // Finds resume blobs, partial files and app containers in folder trees (resumetool scan).
         .target(
             name: "ResumeScan",
-            dependencies: ["ResumeDataCodec"]
+            dependencies: ["ResumeDataCodec", "ResumeSystemCalls"]
         ),
         // What the CLI prints: inspect, archive, plist and scan reports as text, JSON and CSV.
         .target(
             name: "ResumeReports",
             dependencies: ["ResumeDataCodec", "ResumeScan"]
         ),
-        // splice(2) and pipe2, which Swift's Glibc module does not show (they need _GNU_SOURCE).
-        .target(name: "CSpliceShim"),
         .target(
             name: "ResumeTransfer",
             dependencies: [
                 "ResumeDataCodec",
-                "CSpliceShim",
+                "ResumeSystemCalls",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // The body is received on NIO's event loop and written on a NIOThreadPool thread.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -80,18 +87,19 @@ let package = Package(
                 "ResumeTransfer",
                 "ResumeScan",
                 "ResumeReports",
+                "ResumeSystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "ResumeDataCodecTests",
             // ResumeBlobScanTests drives ResumeScan's decisions with the codec's test blobs.
-            dependencies: ["ResumeDataCodec", "ResumeScan"],
+            dependencies: ["ResumeDataCodec", "ResumeScan", "ResumeSystemCalls"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "ResumetoolTests",
-            dependencies: ["resumetool", "ResumeDataCodec"],
+            dependencies: ["resumetool", "ResumeDataCodec", "ResumeSystemCalls"],
             // Golden outputs, read from the source tree through #filePath (not bundled).
             exclude: ["Expected"]
         ),
@@ -101,6 +109,7 @@ let package = Package(
                 "ResumeTransfer",
                 "resumetool",
                 "ResumeDataCodec",
+                "ResumeSystemCalls",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +14,8 @@ package struct FileProbe: Sendable {
     /// plist rarely over a MiB, and two workers each holding one at most bound the memory.
     package var readLimit = 64 << 20
     package var search = ResumeBlobSearch()
+    /// The system's calls; a failing wrapper in tests.
+    package var calls: FileSystemCalls = .system
 
     /// A file worth reporting: it holds blobs, or is a partial download, or both.
     package struct Finding: Sendable {
@@ -31,13 +34,15 @@ package struct FileProbe: Sendable {
 
     package func probe(_ file: TreeWalker.File) -> Outcome {
         // O_NONBLOCK: a file replaced by a FIFO after the listing must not block the scan.
-        let descriptor = openat(file.folder.descriptor, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
+        let descriptor: Int32
+        switch calls.openat(file.folder.descriptor, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure):
             // ELOOP: replaced by a link after the listing; ENOENT: deleted meanwhile.
-            if errno == ELOOP || errno == ENOENT { return .nothing }
-            return .failed(ScanProblem(path: file.path, message: "cannot open: \(TreeWalker.describe(errno))"))
+            if failure.code == ELOOP || failure.code == ENOENT { return .nothing }
+            return .failed(ScanProblem(path: file.path, message: "cannot open: \(TreeWalker.describe(failure.code))"))
         }
-        defer { close(descriptor) }
+        defer { _ = calls.close(descriptor) }
         let prefixLength = ScanContentKind.prefixLength
         let prefix: (kind: ScanContentKind, count: Int)
         do {
@@ -49,11 +54,13 @@ package struct FileProbe: Sendable {
             return .failed(error)
         }
         guard prefix.kind.isCandidate || file.isPartialFile else { return .nothing }
-        var raw = stat()
-        guard fstat(descriptor, &raw) == 0 else {
-            return .failed(ScanProblem(path: file.path, message: "cannot read: \(TreeWalker.describe(errno))"))
+        let raw: FileSystemCalls.Status
+        switch calls.fstat(descriptor) {
+        case .success(let found): raw = found
+        case .failure(let failure):
+            return .failed(ScanProblem(path: file.path, message: "cannot read: \(TreeWalker.describe(failure.code))"))
         }
-        guard raw.st_mode & S_IFMT == S_IFREG else { return .nothing }
+        guard raw.kind == .regular else { return .nothing }
         let status = FileStatus(raw)
         var blobs: [FoundResumeBlob] = []
         if prefix.kind.isCandidate, status.size <= Int64(readLimit) {
@@ -62,8 +69,8 @@ package struct FileProbe: Sendable {
             // Data's closure rethrows untyped errors: carry the diagnostic out as a Result.
             let outcome = data.withUnsafeMutableBytes { buffer in
                 Result { () throws(ScanProblem) in
-                    guard lseek(descriptor, 0, SEEK_SET) == 0 else {
-                        throw ScanProblem(path: file.path, message: "cannot read: \(TreeWalker.describe(errno))")
+                    if case .failure(let failure) = calls.seek(descriptor, 0) {
+                        throw ScanProblem(path: file.path, message: "cannot read: \(TreeWalker.describe(failure.code))")
                     }
                     return try readFully(descriptor, into: buffer, path: file.path)
                 }
@@ -84,10 +91,10 @@ package struct FileProbe: Sendable {
     private func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(ScanProblem) -> Int {
         var filled = 0
         while filled < buffer.count {
-            let got = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ScanProblem(path: path, message: "cannot read: \(TreeWalker.describe(errno))")
+            let got: Int
+            switch calls.read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) {
+            case .success(let count): got = count
+            case .failure(let failure): throw ScanProblem(path: path, message: "cannot read: \(TreeWalker.describe(failure.code))")
             }
             if got == 0 { break }
             filled += got

@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,9 +14,9 @@ public struct FileStatus: Sendable, Hashable {
     /// The modification time (`st_mtim`).
     public let modified: Date
 
-    init(_ status: stat) {
-        size = Int64(status.st_size)
-        modified = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+    init(_ status: FileSystemCalls.Status) {
+        size = status.size
+        modified = Date(timeIntervalSince1970: Double(status.modifiedSeconds) + Double(status.modifiedNanoseconds) / 1e9)
     }
 
     /// A status with these values.

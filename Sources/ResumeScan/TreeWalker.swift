@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,6 +43,8 @@ package struct TreeWalker {
     private(set) var errors: [ScanProblem] = []
     /// Regular files seen, for the summary.
     private(set) var fileCount = 0
+    /// The system's calls; a failing wrapper in tests.
+    package var calls: FileSystemCalls = .system
 
     private struct FolderIdentity: Hashable {
         let device: UInt64
@@ -122,68 +125,52 @@ package struct TreeWalker {
     /// pipes left out. A folder that cannot be read gets an error recorded.
     private mutating func list(_ folder: PendingFolder) -> ListingOutcome {
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
-        let descriptor = folder.parent.map { openat($0.handle.descriptor, $0.name, flags | O_NOFOLLOW) } ?? open(folder.path, flags)
-        guard descriptor >= 0 else {
+        let opened = folder.parent.map { calls.openat($0.handle.descriptor, $0.name, flags | O_NOFOLLOW) } ?? calls.open(folder.path, flags, 0)
+        let descriptor: Int32
+        switch opened {
+        case .success(let found): descriptor = found
+        case .failure(let failure):
             // ELOOP / ENOTDIR: it was replaced by a link or a file after it was listed.
-            if folder.parent != nil, errno == ELOOP || errno == ENOTDIR { return .failed }
-            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+            if folder.parent != nil, failure.code == ELOOP || failure.code == ENOTDIR { return .failed }
+            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(failure.code))"))
             return .failed
         }
-        let handle = FolderHandle(descriptor)
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
+        let handle = FolderHandle(descriptor, calls: calls)
+        let status: FileSystemCalls.Status
+        switch calls.fstat(descriptor) {
+        case .success(let found): status = found
+        case .failure(let failure):
+            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(failure.code))"))
             return .failed
         }
-        guard visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else {
+        guard visited.insert(FolderIdentity(device: status.device, inode: status.inode)).inserted else {
             if folder.parent != nil {
                 errors.append(ScanProblem(path: folder.path, message: "skipped: already scanned (as another DIR, or under another path through a bind mount)"))
             }
             return .seenBefore
         }
-        // The listing gets its own descriptor: closedir closes the one it was given, and the
-        // handle's stays open for the files and subfolders.
-        let listingDescriptor = dup(descriptor)
-        guard listingDescriptor >= 0, let directory = fdopendir(listingDescriptor) else {
-            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(errno))"))
-            if listingDescriptor >= 0 { close(listingDescriptor) }
+        let entries: FileSystemCalls.FolderListing
+        switch calls.listFolder(descriptor) {
+        case .success(let found): entries = found
+        case .failure(let failure):
+            errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(failure.code))"))
             return .failed
         }
-        defer { closedir(directory) }
         var listing = Listing(handle: handle)
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 {
-                    errors.append(ScanProblem(path: folder.path, message: "cannot read the whole folder: \(Self.describe(errno))"))
-                }
-                break
-            }
-            let type = entry.pointee.d_type
-            let rawName = withUnsafePointer(to: &entry.pointee.d_name) {
-                UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
-            }
-            guard let name = String(validatingCString: rawName) else {
+        for entry in entries.entries {
+            guard let name = entry.name else {
                 errors.append(ScanProblem(path: folder.path, message: "skipped an entry whose name is not UTF-8"))
                 continue
             }
-            if name == "." || name == ".." { continue }
-            var kind = Int32(type)
-            if type == UInt8(DT_UNKNOWN) {
-                // Some file systems leave the type out of directory entries.
-                var entryStatus = stat()
-                guard fstatat(descriptor, rawName, &entryStatus, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-                switch entryStatus.st_mode & S_IFMT {
-                case S_IFREG: kind = Int32(DT_REG)
-                case S_IFDIR: kind = Int32(DT_DIR)
-                default: continue
-                }
+            switch entry.kind {
+            case .regular: listing.files.append(name)
+            case .directory: listing.folders.append(name)
+            // Links, devices, sockets, pipes, and entries gone before their type was asked.
+            case .symbolicLink, .other, nil: continue
             }
-            if kind == Int32(DT_REG) {
-                listing.files.append(name)
-            } else if kind == Int32(DT_DIR) {
-                listing.folders.append(name)
-            }
+        }
+        if let failure = entries.failure {
+            errors.append(ScanProblem(path: folder.path, message: "cannot read the whole folder: \(Self.describe(failure.code))"))
         }
         listing.files.sort(by: Self.byteOrder)
         listing.folders.sort(by: Self.byteOrder)
@@ -193,7 +180,7 @@ package struct TreeWalker {
     /// Size and modification time of the regular file at `path`, found without following any
     /// link below the root that holds it; `nil` when there is none, or `path` is under no root.
     package static func regularFileStatus(atPath path: String, roots: [String]) -> FileStatus? {
-        guard let status = status(atPath: path, roots: roots), status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard let status = status(atPath: path, roots: roots), status.kind == .regular else { return nil }
         return FileStatus(status)
     }
 
@@ -201,27 +188,25 @@ package struct TreeWalker {
     /// folder, a link or a FIFO is reported as what it is).
     package static func entry(atPath path: String, roots: [String]) -> PartialFileResolution.Entry {
         guard let status = status(atPath: path, roots: roots) else { return .missing }
-        return PartialFileResolution.entry(mode: UInt32(status.st_mode), size: Int64(status.st_size))
+        return PartialFileResolution.entry(mode: status.mode, size: status.size)
     }
 
     /// `fstatat` of `path`'s last component, each folder above it opened relative to the one
     /// before with `O_NOFOLLOW`.
-    private static func status(atPath path: String, roots: [String]) -> stat? {
+    private static func status(atPath path: String, roots: [String], calls: FileSystemCalls = .system) -> FileSystemCalls.Status? {
         guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root else { return nil }
         let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
         let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         guard let last = components.last, !components.contains("..") else { return nil }
-        var folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { return nil }
-        defer { close(folder) }
+        guard case .success(let rootFolder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return nil }
+        var folder = rootFolder
+        defer { _ = calls.close(folder) }
         for component in components.dropLast() {
-            let next = openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard next >= 0 else { return nil }
-            close(folder)
+            guard case .success(let next) = calls.openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { return nil }
+            _ = calls.close(folder)
             folder = next
         }
-        var status = stat()
-        guard fstatat(folder, last, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        guard case .success(let status) = calls.fstatat(folder, last) else { return nil }
         return status
     }
 

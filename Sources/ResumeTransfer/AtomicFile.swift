@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import ResumeSystemCalls
 
 /// The package's one way to replace a file: a crash or a full disk leaves either the old file or
 /// the whole new one, never a mix, and never a file another user can read.

@@ -1,8 +1,8 @@
 #if os(Linux)
-import CSpliceShim
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ResumeSystemCalls
 import Synchronization
 
 import Glibc
@@ -15,6 +15,7 @@ import Glibc
 /// stays SwiftNIO's (``HTTP1Framing``); only the body bytes bypass it, and only when the body is
 /// delimited by `Content-Length` or by the close. A chunked body goes through NIO's decoder and
 /// `pwrite`, and so does every write when the file-system calls have no splice (the tests' fakes).
+/// Every socket and pipe call goes through the partial file's ``FileSystemCalls/sockets``.
 ///
 /// It keeps ``ResponseReceiver``'s promises (``BodyReceiver``): events on the queue in order, no
 /// body byte before the loop's answer, each ``ResponseEvent/written(_:)`` only once its bytes are
@@ -55,17 +56,18 @@ final class DirectReceiver: BodyReceiver {
     private let shared = Mutex(Shared())
     /// The read end of the wake pipe; the thread owns and closes it.
     fileprivate let wakeRead: Int32
+    fileprivate let sockets: SocketCalls
 
     /// Fails when no pipe can be made (out of descriptors); the caller then uses AsyncHTTPClient.
     init?(tag: Int = 0, part: PartialFile, settings: Settings, events: ResponseEvent.Queue) {
-        var fds: [Int32] = [-1, -1]
-        guard csplice_pipe(&fds) == 0 else { return nil }
+        guard case .success(let fds) = part.calls.sockets.pipe() else { return nil }
         self.tag = tag
         self.part = part
         self.settings = settings
         self.events = events
-        self.wakeRead = fds[0]
-        self.shared.withLock { $0.wakeWrite = fds[1] }
+        self.sockets = part.calls.sockets
+        self.wakeRead = fds.read
+        self.shared.withLock { $0.wakeWrite = fds.write }
     }
 
     /// Sends a `GET` of `route` with `headers` and follows the response on a new thread. The
@@ -97,23 +99,23 @@ final class DirectReceiver: BodyReceiver {
     func stop(reason: DownloadError) {
         self.shared.withLock { shared in
             if shared.stopReason == nil { shared.stopReason = reason }
-            Self.poke(shared.wakeWrite)
+            self.poke(shared.wakeWrite)
         }
     }
 
     private func decide(_ decision: Decision) {
         self.shared.withLock { shared in
             if shared.decision == nil { shared.decision = decision }
-            Self.poke(shared.wakeWrite)
+            self.poke(shared.wakeWrite)
         }
     }
 
     /// One byte into the wake pipe (a full pipe already wakes the thread). Called under the
     /// lock, so the descriptor cannot be closed, and its number reused, in between.
-    private static func poke(_ descriptor: Int32) {
+    private func poke(_ descriptor: Int32) {
         guard descriptor >= 0 else { return }
         var byte: UInt8 = 1
-        _ = write(descriptor, &byte, 1)
+        _ = withUnsafeBytes(of: &byte) { self.sockets.write(descriptor, $0) }
     }
 
     // MARK: the thread's side
@@ -130,10 +132,10 @@ final class DirectReceiver: BodyReceiver {
         // Closed under the lock, so a late stop() never writes into a descriptor number that
         // has been reused.
         self.shared.withLock { shared in
-            if shared.wakeWrite >= 0 { _ = Glibc.close(shared.wakeWrite) }
+            if shared.wakeWrite >= 0 { _ = self.sockets.close(shared.wakeWrite) }
             shared.wakeWrite = -1
         }
-        _ = Glibc.close(self.wakeRead)
+        _ = self.sockets.close(self.wakeRead)
         switch outcome {
         case .ended: self.emit(.ended)
         case .failed(let error): self.emit(.failed(error))
@@ -168,6 +170,7 @@ private final class Connection {
     }
 
     let receiver: DirectReceiver
+    private let calls: SocketCalls
     private let framing: HTTP1Framing
     private var socket: Int32 = -1
     private var pipe: (read: Int32, write: Int32) = (-1, -1)
@@ -184,13 +187,14 @@ private final class Connection {
 
     init(receiver: DirectReceiver) throws {
         self.receiver = receiver
+        self.calls = receiver.sockets
         self.framing = try HTTP1Framing()
     }
 
     func close() {
-        if self.socket >= 0 { _ = Glibc.close(self.socket) }
-        if self.pipe.read >= 0 { _ = Glibc.close(self.pipe.read) }
-        if self.pipe.write >= 0 { _ = Glibc.close(self.pipe.write) }
+        if self.socket >= 0 { _ = self.calls.close(self.socket) }
+        if self.pipe.read >= 0 { _ = self.calls.close(self.pipe.read) }
+        if self.pipe.write >= 0 { _ = self.calls.close(self.pipe.write) }
         self.socket = -1
         self.pipe = (-1, -1)
         self.buffer?.deallocate()
@@ -243,19 +247,27 @@ private final class Connection {
         while let address = entry {
             entry = address.pointee.ai_next
             try self.checkStop()
-            let fd = Glibc.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            guard fd >= 0 else {
-                lastError = String(cString: strerror(errno))
+            let fd: Int32
+            switch self.calls.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)) {
+            case .success(let opened): fd = opened
+            case .failure(let failure):
+                lastError = failure.description
                 continue
             }
-            if Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
+            let connected = self.calls.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
+            // EALREADY: a connect interrupted by a signal and retried goes on in the background.
+            if case .failure(let failure) = connected, failure.code != EINPROGRESS, failure.code != EALREADY {
+                lastError = failure.description
+            } else {
                 self.socket = fd
                 switch try self.wait(for: Int16(POLLOUT), until: deadline) {
                 case .ready:
-                    var error: Int32 = 0
-                    var length = socklen_t(MemoryLayout<Int32>.size)
-                    if getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 { return }
-                    lastError = String(cString: strerror(error))
+                    let pending = self.calls.pendingError(fd)
+                    if case .success(0) = pending { return }
+                    switch pending {
+                    case .success(let error): lastError = String(cString: strerror(error))
+                    case .failure(let failure): lastError = failure.description
+                    }
                 case .timedOut:
                     throw .outcome(.failed(.timedOut))
                 case .woken:
@@ -263,10 +275,8 @@ private final class Connection {
                     lastError = "interrupted"
                 }
                 self.socket = -1
-            } else {
-                lastError = String(cString: strerror(errno))
             }
-            _ = Glibc.close(fd)
+            _ = self.calls.close(fd)
         }
         throw .outcome(.failed(.connection("connect to \(route.host) port \(route.port): \(lastError)")))
     }
@@ -275,16 +285,17 @@ private final class Connection {
         var sent = 0
         let stall = self.receiver.settings.stallTimeout
         while sent < request.count {
-            let count = request.withUnsafeBytes { bytes -> Int in
-                guard let base = bytes.baseAddress else { return 0 }
-                return Glibc.send(self.socket, base + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
-            }
-            if count > 0 {
+            let result = request.withUnsafeBytes { bytes in self.calls.send(self.socket, UnsafeRawBufferPointer(rebasing: bytes[sent...])) }
+            switch result {
+            case .success(let count) where count > 0:
                 sent += count
-            } else if count < 0, errno == EAGAIN || errno == EINTR {
+            case .failure(let failure) where failure.code == EAGAIN:
                 if case .timedOut = try self.wait(for: Int16(POLLOUT), until: .now + stall) { throw .outcome(.failed(.stalled)) }
-            } else {
-                throw .outcome(.failed(.connection("send: \(String(cString: strerror(errno)))")))
+            case .success:
+                // Only an empty buffer sends nothing, and the loop never passes one.
+                throw .outcome(.failed(.connection("send: no byte sent")))
+            case .failure(let failure):
+                throw .outcome(.failed(.connection("send: \(failure)")))
             }
         }
     }
@@ -321,19 +332,19 @@ private final class Connection {
                 throw .outcome(.failed(.connection("the response head is longer than \(settings.maximumHeadBytes) bytes")))
             }
             let stallDeadline = ContinuousClock.now + settings.stallTimeout
-            let count = Glibc.recv(self.socket, chunk.baseAddress, min(chunk.count, settings.maximumHeadBytes), 0)
-            if count > 0 {
+            switch self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, settings.maximumHeadBytes)])) {
+            case .success(let count) where count > 0:
                 pending += UnsafeRawBufferPointer(rebasing: chunk[0..<count])
-            } else if count == 0 {
+            case .success:
                 throw .outcome(.failed(.connection("the server closed the connection before the response head")))
-            } else if errno == EAGAIN || errno == EINTR {
+            case .failure(let failure) where failure.code == EAGAIN:
                 switch try self.wait(for: Int16(POLLIN), until: min(deadline, stallDeadline)) {
                 case .ready, .woken: break
                 case .timedOut:
                     throw .outcome(.failed(ContinuousClock.now >= deadline ? .timedOut : .stalled))
                 }
-            } else {
-                throw .outcome(.failed(.connection("receive: \(String(cString: strerror(errno)))")))
+            case .failure(let failure):
+                throw .outcome(.failed(.connection("receive: \(failure)")))
             }
         }
     }
@@ -365,8 +376,8 @@ private final class Connection {
             try self.checkStop()
             if let decision = self.receiver.decision { return decision }
             var wake = pollfd(fd: self.receiver.wakeRead, events: Int16(POLLIN), revents: 0)
-            _ = poll(&wake, 1, -1)
-            Self.drain(self.receiver.wakeRead)
+            _ = withUnsafeMutablePointer(to: &wake) { self.calls.poll(UnsafeMutableBufferPointer(start: $0, count: 1), -1) }
+            self.drain(self.receiver.wakeRead)
         }
     }
 
@@ -386,12 +397,10 @@ private final class Connection {
             try self.deliver(leftover[0..<first])
             remaining = remaining.map { $0 - Int64(first) }
         }
-        var fds: [Int32] = [-1, -1]
-        if self.receiver.part.canSplice, csplice_pipe(&fds) == 0 {
-            self.pipe = (fds[0], fds[1])
+        if self.receiver.part.canSplice, case .success(let fds) = self.calls.pipe() {
+            self.pipe = fds
             // 1 MiB pipes move a batch per call; the system may allow less (pipe-max-size).
-            let capacity = csplice_set_pipe_size(self.pipe.write, 1 << 20)
-            if capacity > 0 { self.pipeCapacity = Int(capacity) }
+            if case .success(let capacity) = self.calls.setPipeSize(self.pipe.write, 1 << 20), capacity > 0 { self.pipeCapacity = Int(capacity) }
         }
         while remaining != 0 {
             try self.checkStop()
@@ -449,20 +458,21 @@ private final class Connection {
                 if let limit = self.limit, self.position >= limit { return .ended }
             }
             try self.checkStop()
-            let count = Glibc.recv(self.socket, buffer.baseAddress, buffer.count, 0)
+            let received = self.calls.recv(self.socket, buffer)
             do {
-                if count > 0 {
+                switch received {
+                case .success(let count) where count > 0:
                     parts = try self.framing.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                } else if count == 0 {
+                case .success:
                     parts = (try? self.framing.feedEnd()) ?? []
                     if !parts.contains(where: { if case .end = $0 { true } else { false } }) {
                         return .failed(.connection("the server closed the connection before the end of the body"))
                     }
-                } else if errno == EAGAIN || errno == EINTR {
+                case .failure(let failure) where failure.code == EAGAIN:
                     parts = []
                     try self.waitForData()
-                } else {
-                    return .failed(.connection("receive: \(String(cString: strerror(errno)))"))
+                case .failure(let failure):
+                    return .failed(.connection("receive: \(failure)"))
                 }
             } catch let stop as Stop {
                 throw stop
@@ -475,10 +485,11 @@ private final class Connection {
     /// Socket to pipe to file: the bytes moved, 0 at the end of the stream, -1 when nothing is
     /// waiting.
     private func spliceStep(_ want: Int) throws(Stop) -> Int {
-        let count = csplice_from_socket(self.socket, self.pipe.write, want)
-        if count < 0 {
-            if errno == EAGAIN || errno == EINTR { return -1 }
-            throw .outcome(.failed(.connection("receive: \(String(cString: strerror(errno)))")))
+        let count: Int
+        switch self.calls.spliceFromSocket(self.socket, self.pipe.write, want) {
+        case .success(let moved): count = moved
+        case .failure(let failure) where failure.code == EAGAIN: return -1
+        case .failure(let failure): throw .outcome(.failed(.connection("receive: \(failure)")))
         }
         guard count > 0 else { return 0 }
         var moved = 0
@@ -495,10 +506,11 @@ private final class Connection {
     /// Socket to buffer to file (`pwrite`, or the comparison of bytes the file must already hold).
     private func readStep(_ want: Int) throws(Stop) -> Int {
         let buffer = self.scratch()
-        let count = Glibc.recv(self.socket, buffer.baseAddress, min(want, buffer.count), 0)
-        if count < 0 {
-            if errno == EAGAIN || errno == EINTR { return -1 }
-            throw .outcome(.failed(.connection("receive: \(String(cString: strerror(errno)))")))
+        let count: Int
+        switch self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(want, buffer.count)])) {
+        case .success(let received): count = received
+        case .failure(let failure) where failure.code == EAGAIN: return -1
+        case .failure(let failure): throw .outcome(.failed(.connection("receive: \(failure)")))
         }
         if count > 0 { try self.deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
         return count
@@ -591,13 +603,11 @@ private final class Connection {
             guard left > .zero else { return .timedOut }
             let (seconds, attoseconds) = left.components
             let milliseconds = Int32(clamping: seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000 + 1)
-            let ready = poll(&fds, 2, milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .outcome(.failed(.connection("poll: \(String(cString: strerror(errno)))")))
+            if case .failure(let failure) = fds.withUnsafeMutableBufferPointer({ self.calls.poll($0, milliseconds) }) {
+                throw .outcome(.failed(.connection("poll: \(failure)")))
             }
             if fds[0].revents != 0 {
-                Self.drain(self.receiver.wakeRead)
+                self.drain(self.receiver.wakeRead)
                 try self.checkStop()
                 return .woken
             }
@@ -609,9 +619,9 @@ private final class Connection {
         if let reason = self.receiver.stopReason { throw .outcome(.failed(reason)) }
     }
 
-    private static func drain(_ descriptor: Int32) {
+    private func drain(_ descriptor: Int32) {
         var bytes = [UInt8](repeating: 0, count: 64)
-        while read(descriptor, &bytes, bytes.count) > 0 {}
+        while case .success(let count) = bytes.withUnsafeMutableBytes({ self.calls.read(descriptor, $0) }), count > 0 {}
     }
 
     private func scratch() -> UnsafeMutableRawBufferPointer {

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 import Synchronization
 
 /// One download: performs what the download state machine decides, writing into `partialPath` and

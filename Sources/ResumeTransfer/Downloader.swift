@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import ResumeSystemCalls
 import ResumeDataCodec
 import NIOSSL
 

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import ResumeSystemCalls
 import ResumeDataCodec
 import Synchronization
 
@@ -12,7 +13,7 @@ import Synchronization
 final class PartialFile: Sendable {
     let path: String
     private let descriptor: Int32
-    private let calls: FileSystemCalls
+    let calls: FileSystemCalls
     private let closed = Mutex(false)
 
     /// How a file is opened.

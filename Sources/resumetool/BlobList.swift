@@ -1,5 +1,6 @@
 import Foundation
 import ResumeScan
+import ResumeSystemCalls
 
 /// The blob names a command works on: its arguments, with every folder replaced by the files
 /// directly inside it, then the names read from `--files-from`.
@@ -38,8 +39,8 @@ struct BlobList {
     /// Whether `path` names a folder, following symbolic links (as `FileManager.fileExists`),
     /// with one `stat` and no Foundation path handling.
     private static func isFolder(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        guard case .success(let status) = FileSystemCalls.system.statFollowingLinks(path) else { return false }
+        return status.kind == .directory
     }
 
     /// The regular files directly inside `path`, sorted, hidden files skipped (as `ls` does);

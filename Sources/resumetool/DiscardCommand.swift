@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeSystemCalls
 import ResumeTransfer
 import ResumeDataCodec
 #if canImport(Glibc)
@@ -56,16 +57,16 @@ struct DiscardCommand: ParsableCommand {
             case .missing(let expected?):
                 removed.append("partial file \(expected.path) was already gone")
             case .file(let path, _, _):
-                if unlink(path) != 0, errno != ENOENT {
-                    throw Diagnostic(file: path, message: "cannot remove: \(String(cString: strerror(errno)))")
+                if case .failure(let failure) = FileSystemCalls.system.unlink(path), failure.code != ENOENT {
+                    throw Diagnostic(file: path, message: "cannot remove: \(failure)")
                 }
                 removed.append("removed partial file \(path)")
             }
             for reason in resolution.rejected {
                 Diagnostic(file: blob, severity: .warning, message: "\(reason); ignored").emit()
             }
-            if unlink(blob) != 0 {
-                throw Diagnostic(file: blob, message: "cannot remove: \(String(cString: strerror(errno)))")
+            if case .failure(let failure) = FileSystemCalls.system.unlink(blob) {
+                throw Diagnostic(file: blob, message: "cannot remove: \(failure)")
             }
             removed.append("removed blob \(blob)")
             StandardStream.write(removed.joined(separator: "\n") + "\n", to: STDOUT_FILENO)

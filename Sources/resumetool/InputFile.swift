@@ -1,12 +1,10 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc
-/// The system call, not `InputFile.read`.
-private let readBytes = Glibc.read
 #elseif canImport(Darwin)
 import Darwin
-private let readBytes = Darwin.read
 #endif
 
 /// A command's input: a named file, or standard input when the name is `-`.
@@ -14,6 +12,8 @@ struct InputFile {
     /// The name as given, used in diagnostics (`<stdin>` for `-`).
     let displayName: String
     let path: String?
+    /// The system's calls; a failing wrapper in tests.
+    var calls: FileSystemCalls = .system
 
     init(_ argument: String) {
         if argument == "-" {
@@ -30,13 +30,19 @@ struct InputFile {
         guard let path else { return try readToEnd(STDIN_FILENO, sizeHint: 0, limit: limit) }
         // One open, one fstat, reads into the final buffer: inspecting thousands of blobs spent
         // more time in FileManager's existence and attribute lookups than in decoding.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(errno) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
-        guard status.st_mode & S_IFMT != S_IFDIR else { throw Diagnostic(file: displayName, message: "is a directory") }
-        let size = Int(status.st_size)
+        let descriptor: Int32
+        switch calls.open(path, O_RDONLY | O_CLOEXEC, 0) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error): throw failure(error.code)
+        }
+        defer { _ = calls.close(descriptor) }
+        let status: FileSystemCalls.Status
+        switch calls.fstat(descriptor) {
+        case .success(let found): status = found
+        case .failure(let error): throw failure(error.code)
+        }
+        guard status.kind != .directory else { throw Diagnostic(file: displayName, message: "is a directory") }
+        let size = Int(status.size)
         if size > limit {
             throw Diagnostic(file: displayName, message: "file is \(size) bytes, larger than the limit of \(limit)")
         }
@@ -55,12 +61,10 @@ struct InputFile {
                 guard data.count < limit + 1 else { break }
                 data.count = min(data.count * 2, limit + 1)
             }
-            let got = data.withUnsafeMutableBytes { buffer in
-                readBytes(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw failure(errno)
+            let got: Int
+            switch data.withUnsafeMutableBytes({ buffer in calls.read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) }) {
+            case .success(let count): got = count
+            case .failure(let error): throw failure(error.code)
             }
             if got == 0 { break }
             filled += got

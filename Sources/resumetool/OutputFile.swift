@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 import ResumeTransfer
 
 /// Where a command writes its result: a file replaced atomically, or standard output for `-`

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeSystemCalls
 import ResumeTransfer
 import ResumeReports
 import ResumeDataCodec

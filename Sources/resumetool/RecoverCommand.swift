@@ -1,4 +1,5 @@
 import ArgumentParser
+import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

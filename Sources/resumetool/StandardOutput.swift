@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 import ResumeTransfer
 
 /// Standard output buffered in memory and written in chunks, so a report on thousands of blobs

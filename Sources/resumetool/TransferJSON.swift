@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 import ResumeReports
 import ResumeTransfer
 

@@ -3,14 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ResumeSystemCalls
 
 extension PartialFileResolution {
     /// What is at `path`, by `lstat` (a symbolic link is reported as one, not followed): the
     /// look-up for callers without a system-call seam of their own.
     public static func entry(at path: String) -> Entry {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return .missing }
-        return entry(mode: UInt32(status.st_mode), size: Int64(status.st_size))
+        guard case .success(let status) = FileSystemCalls.system.lstat(path) else { return .missing }
+        return entry(mode: status.mode, size: status.size)
     }
 
     /// What a `stat` of this mode and size is.

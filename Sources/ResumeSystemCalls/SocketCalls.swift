@@ -1,0 +1,76 @@
+import CSpliceShim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The socket and pipe calls of the direct receiver (``FileSystemCalls/sockets``): the system's
+/// by default; a test replaces one member to fail a receive or a splice mid-body.
+///
+/// Each goes through ``retryingOnInterrupt(_:)``, so `EAGAIN` (nothing waiting on a non-blocking
+/// socket) and `EINPROGRESS` (a connect under way) come back as failures for the caller to wait on.
+package struct SocketCalls: Sendable {
+    package typealias Failure = FileSystemCalls.Failure
+
+    package var socket: @Sendable (_ family: Int32, _ type: Int32) -> Result<Int32, Failure> = { family, type in
+        retryingOnInterrupt { Glibc.socket(family, type, 0) }
+    }
+    package var connect: @Sendable (_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Result<Void, Failure> = {
+        socket, address, length in
+        retryingOnInterrupt { Glibc.connect(socket, address, length) }.map { _ in }
+    }
+    /// The socket's pending error (`getsockopt(SO_ERROR)`): 0 once a connect succeeded.
+    package var pendingError: @Sendable (_ socket: Int32) -> Result<Int32, Failure> = { socket in
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return retryingOnInterrupt { getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) }.map { _ in error }
+    }
+    /// `send` with `MSG_NOSIGNAL`: a closed connection is `EPIPE`, not a signal.
+    package var send: @Sendable (_ socket: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Failure> = { socket, bytes in
+        guard let base = bytes.baseAddress else { return .success(0) }
+        return retryingOnInterrupt { Glibc.send(socket, base, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+    /// The count received, 0 when the peer closed the connection.
+    package var recv: @Sendable (_ socket: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Failure> = { socket, buffer in
+        guard let base = buffer.baseAddress else { return .success(0) }
+        return retryingOnInterrupt { Glibc.recv(socket, base, buffer.count, 0) }
+    }
+    /// `poll` for at most `milliseconds` (-1: no limit): how many descriptors are ready.
+    package var poll: @Sendable (_ descriptors: UnsafeMutableBufferPointer<pollfd>, _ milliseconds: Int32) -> Result<Int32, Failure> = {
+        descriptors, milliseconds in
+        guard let base = descriptors.baseAddress else { return .success(0) }
+        return retryingOnInterrupt { Glibc.poll(base, nfds_t(descriptors.count), milliseconds) }
+    }
+    /// A non-blocking, close-on-exec pipe.
+    package var pipe: @Sendable () -> Result<(read: Int32, write: Int32), Failure> = {
+        var fds: [Int32] = [-1, -1]
+        return retryingOnInterrupt { csplice_pipe(&fds) }.map { _ in (fds[0], fds[1]) }
+    }
+    /// Asks for a pipe of `size` bytes: the capacity granted.
+    package var setPipeSize: @Sendable (_ pipe: Int32, _ size: Int32) -> Result<Int32, Failure> = { pipe, size in
+        retryingOnInterrupt { csplice_set_pipe_size(pipe, size) }
+    }
+    /// Moves up to `count` bytes from the socket into the pipe without blocking: the count
+    /// moved, 0 when the peer closed the connection.
+    package var spliceFromSocket: @Sendable (_ socket: Int32, _ pipe: Int32, _ count: Int) -> Result<Int, Failure> = { socket, pipe, count in
+        retryingOnInterrupt { csplice_from_socket(socket, pipe, count) }
+    }
+    package var read: @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Failure> = { descriptor, buffer in
+        guard let base = buffer.baseAddress else { return .success(0) }
+        return retryingOnInterrupt { Glibc.read(descriptor, base, buffer.count) }
+    }
+    package var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Failure> = { descriptor, bytes in
+        guard let base = bytes.baseAddress else { return .success(0) }
+        return retryingOnInterrupt { Glibc.write(descriptor, base, bytes.count) }
+    }
+    /// Not retried (see ``retryingOnInterrupt(_:)``).
+    package var close: @Sendable (_ descriptor: Int32) -> Result<Void, Failure> = { descriptor in
+        Glibc.close(descriptor) == 0 ? .success(()) : .failure(Failure(errno))
+    }
+
+    package init() {}
+
+    /// The operating system's calls.
+    package static let system = SocketCalls()
+}
