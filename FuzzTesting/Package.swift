@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
-// libFuzzer harnesses for the parsers of ResumeDataCodec, the CLI's renderers (the ResumeReports
-// product) and the download state machine (ResumeTransfer's `@_spi(Fuzzing)` entry point). A
-// nested package so that the main package never depends on sanitizer builds; `run.sh` builds it
-// with `--sanitize=fuzzer --sanitize=address` (see README.md). Every harness depends on the main
-// package's products only.
+// libFuzzer harnesses for the parsers of ResumeDataCodec (its `@_spi(Fuzzing) RoundTripCheck`),
+// the CLI's renderers (the ResumeReports product) and the download state machine (ResumeTransfer's
+// `@_spi(Fuzzing) HTTPAnswerCheck`). A nested package so that the main package never depends on
+// sanitizer builds; `run.sh` builds it with `--sanitize=fuzzer --sanitize=address` (see
+// README.md). Every harness depends on the main package's products only, through their public
+// and `@_spi(Fuzzing)` API (no `@testable import`, no symlinked sources).
 import PackageDescription
 
 let harnesses = [
@@ -23,10 +24,7 @@ let package = Package(
         .package(name: "resumetool", path: ".."),
     ],
     targets: [
-        .target(
-            name: "FuzzCommon",
-            dependencies: [.product(name: "ResumeDataCodec", package: "resumetool")]
-        ),
+        .target(name: "FuzzCommon"),
     ] + harnesses.map { name in
         .executableTarget(
             name: name,

@@ -22,9 +22,7 @@ cd "$here"
 # SwiftPM passes `-sanitize=fuzzer -sanitize=address` to swiftc as two flags, and Swift 6.3's
 # driver keeps only the last one: Swift code got AddressSanitizer but no coverage, so libFuzzer
 # saw only the C shim. One combined flag, given last, restores coverage instrumentation.
-# -enable-testing: the harnesses reach the library's `package` API (encoders, the CLI's renderers)
-# through `@testable import`, which a release build otherwise refuses.
-build=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -enable-testing -Xswiftc -sanitize=fuzzer,address)
+build=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
 # Swift 6.3.1's SwiftPM kept using its cached build plan after files were added to the root
 # package (this package's path dependency), so the new files were never compiled and the build
 # failed. Dropping the plan makes SwiftPM rescan the sources; compiled objects are kept.
@@ -60,7 +58,11 @@ fi
 artifacts="$here/FailCases/$target"
 mkdir -p "$artifacts"
 dict=()
-if [ -f "$here/$target.dict" ]; then dict=("-dict=$here/$target.dict"); fi
+case "$target" in
+    FuzzXMLPlist) dict=("-dict=$here/FuzzXMLPlist.dict") ;;
+    # The archive keys serve every harness that decodes keyed archives.
+    FuzzKeyedArchive | FuzzRequestArchive | FuzzResumeData) dict=("-dict=$here/archive-keys.dict") ;;
+esac
 
 exec "$binary" "$corpus" \
     -rss_limit_mb=2048 -timeout=1 -max_total_time="$seconds" \

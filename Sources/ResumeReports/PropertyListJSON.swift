@@ -31,7 +31,7 @@ public enum PropertyListJSON {
             return .real(real.value)
         case .boolean(let flag): return .bool(flag)
         case .date(let date):
-            if !DateText.isSpellable(date) {
+            if !ISO8601DateText.isSpellable(date) {
                 let spelling = date.timeIntervalSinceReferenceDate.isFinite ? "a number" : "a string"
                 notes.append("\(path.isEmpty ? "top" : path): date \(DateText.text(date)) written as \(spelling)")
             }

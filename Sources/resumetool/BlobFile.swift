@@ -30,12 +30,10 @@ struct BlobFile {
     }
 
     /// Writes a blob in a container to `-o` (or standard output), refusing binary on a terminal.
-    /// A keyed archive always gets the top key Apple's writer uses, `NSKeyedArchiveRootObjectKey`,
-    /// whatever key the input had (`root`, say): the blob is meant for a device.
+    /// A keyed archive gets the top key Apple's writer uses, `NSKeyedArchiveRootObjectKey`,
+    /// whatever key the input had (`root`, say), as ``ResumeData/encoded(as:)`` always writes it.
     static func write(_ resume: ResumeData, as container: ResumeDataContainer, to output: OutputFile) throws(Diagnostic) {
         try output.checkCanReceive(binary: container.propertyListFormat == .binary)
-        var resume = resume
-        resume.archiveTopKey = nil
         let bytes: Data
         do {
             bytes = try resume.encoded(as: container)

@@ -43,7 +43,7 @@ import Testing
         #expect(decoded == untouched)
         #expect(decoded.hashValue == untouched.hashValue)
         var other = untouched
-        other.archiveTopKey = "root"
+        other.entries["ZZUnknownKey"] = "kept"
         #expect(other != untouched)
     }
 

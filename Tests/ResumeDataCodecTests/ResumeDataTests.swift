@@ -57,7 +57,7 @@ import Testing
             ResumeDataKey.downloadURL, ResumeDataKey.currentRequest, ResumeDataKey.originalRequest,
             ResumeDataKey.serverDownloadDate, ResumeDataKey.entityTag, "ZZUnknownKey",
         ])
-        #expect(decoded.archiveTopKey == nil)
+        #expect(try KeyedArchive(data: try resume.encoded(as: .keyedArchiveXML)).topKey == "NSKeyedArchiveRootObjectKey")
     }
 
     @Test func xmlIsSortedByKey() throws {
@@ -79,12 +79,20 @@ import Testing
         #expect(resume.otherEntries["NSURLSessionResumeExtractor"] == .data(Data([1, 2, 3])))
     }
 
-    @Test func aNonDefaultArchiveTopKeyIsReportedAndKept() throws {
-        let archive = try KeyedArchive.encodeDictionary(try Support.realDictionary(), topKey: "root")
-        let blob = try PropertyListWriter().write(archive, as: .binary)
-        let resume = try ResumeData(data: blob)
-        #expect(resume.archiveTopKey == "root")
-        #expect(try KeyedArchive(data: try resume.encoded()).topKey == "root")
+    @Test func aNonDefaultArchiveTopKeyIsReadAndWrittenAsApples() throws {
+        for (format, container) in [(PropertyListFormat.binary, ResumeDataContainer.keyedArchive), (.xml, .keyedArchiveXML)] {
+            let archive = try KeyedArchive.encodeDictionary(try Support.realDictionary(), topKey: "root")
+            let blob = try PropertyListWriter().write(archive, as: format)
+            let resume = try ResumeData(data: blob)
+            #expect(try KeyedArchive(data: blob).topKey == "root")
+            #expect(resume.container == container)
+            #expect(resume.entries == (try Support.realDictionary()))
+            // The key is not part of the value, and every keyed archive written gets Apple's.
+            #expect(resume == ResumeData(entries: try Support.realDictionary(), container: container))
+            #expect(try KeyedArchive(data: try resume.encoded()).topKey == "NSKeyedArchiveRootObjectKey")
+            #expect(try KeyedArchive(data: try resume.encoded(as: .keyedArchive)).topKey == "NSKeyedArchiveRootObjectKey")
+            #expect(try KeyedArchive(data: try resume.encoded(as: .keyedArchiveXML)).topKey == "NSKeyedArchiveRootObjectKey")
+        }
     }
 
     @Test func anObscuredArchiveOfAResumeDictionaryIsNotNetworkResumeData() throws {

@@ -177,11 +177,11 @@ import ResumeDataCodec
 
     @Test func keyedArchiveOutputAlwaysHasApplesTopKey() throws {
         let folder = try TemporaryDirectory()
-        var resume = try ResumeData(data: try EndToEnd.sample("ios12-keyed-archive.resumedata"))
-        resume.archiveTopKey = "root"
+        let resume = try ResumeData(data: try EndToEnd.sample("ios12-keyed-archive.resumedata"))
+        let archive = try KeyedArchive.encodeDictionary(resume.entries, topKey: "root")
         let input = folder.path("root-key.resumedata")
-        try resume.encoded().write(to: URL(fileURLWithPath: input))
-        #expect(try ResumeData(data: Data(contentsOf: URL(fileURLWithPath: input))).archiveTopKey == "root")
+        try PropertyListWriter().write(archive, as: .binary).write(to: URL(fileURLWithPath: input))
+        #expect(try KeyedArchive(data: Data(contentsOf: URL(fileURLWithPath: input))).topKey == "root")
         for container in ["keyed-archive", "keyed-archive-xml"] {
             let output = folder.path("out-\(container)")
             #expect(try EndToEnd.run(["convert", input, "--to", container, "-o", output]).status == 0)
@@ -190,7 +190,7 @@ import ResumeDataCodec
             #expect(top.dictionaryValue?["$top"]?.dictionaryValue?.keys == ["NSKeyedArchiveRootObjectKey"], "\(container)")
             let repaired = folder.path("repaired-\(container)")
             #expect(try EndToEnd.run(["repair", input, "--target", "modern", "-o", repaired]).status == 0)
-            #expect(try ResumeData(data: Data(contentsOf: URL(fileURLWithPath: repaired))).archiveTopKey == nil)
+            #expect(try KeyedArchive(data: Data(contentsOf: URL(fileURLWithPath: repaired))).topKey == "NSKeyedArchiveRootObjectKey")
         }
     }
 }

@@ -135,7 +135,9 @@ extension ArchivedValue {
 }
 
 extension ArchivedValue: CustomStringConvertible {
-    /// A compact one-line rendering for people: `nil`, `"text"`, `60.0`, `<3 bytes>`, `{k = v}`.
+    /// A compact one-line rendering for people: `nil`, `"text"`, `60.0`, `<3 bytes>`, `{k = v}`;
+    /// a date in whole seconds, `2015-04-20T08:05:49Z`, or for a date outside years 1-9999 (a
+    /// binary plist can hold NaN or 1e300) `1e+300 seconds since 2001-01-01 (out of range)`.
     public var description: String {
         switch self {
         case .null: "nil"
@@ -144,7 +146,7 @@ extension ArchivedValue: CustomStringConvertible {
         case .real(let real): real.description
         case .boolean(let bool): bool ? "true" : "false"
         case .data(let data): "<\(data.count) bytes>"
-        case .date(let date): date.formatted(.iso8601)
+        case .date(let date): ISO8601DateText.text(date, fractionalSeconds: false)
         case .array(let elements): "(" + elements.map(\.description).joined(separator: ", ") + ")"
         case .dictionary(let entries): "{" + entries.map { "\($0.key) = \($0.value)" }.joined(separator: "; ") + "}"
         case .url(let url): "<\(url.absoluteString)>"

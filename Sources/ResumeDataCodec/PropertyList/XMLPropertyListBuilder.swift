@@ -181,7 +181,7 @@ struct XMLPropertyListBuilder {
             }
             value = .real(PropertyListReal(number))
         case .date:
-            guard let date = XMLDateText.parse(text) else {
+            guard let date = ISO8601DateText.parse(text) else {
                 throw error(.invalidValue, "expected a date like 2015-04-20T08:05:49Z in <date>, found \"\(Self.excerpt(text))\"", open.line, open.column)
             }
             value = .date(date)

@@ -57,15 +57,16 @@ struct XMLPropertyListWriter {
         case .boolean(let flag):
             output.append(contentsOf: (flag ? "<true/>\n" : "<false/>\n").utf8)
         case .date(let date):
-            // NaN, infinities and dates beyond ±2^53 s have no calendar spelling: refuse them
-            // rather than write a date that reads back as another one.
-            guard date.timeIntervalSince1970.isFinite, abs(date.timeIntervalSince1970) <= 9.0e15 else {
+            // NaN, infinities and dates beyond ±9e15 s have no calendar spelling: refuse them
+            // rather than write a date that reads back as another one. Whole seconds, as Apple's
+            // writer does.
+            guard let text = ISO8601DateText.string(date, fractionalSeconds: false) else {
                 throw PropertyListError(
                     .unrepresentable,
                     "a date of \(date.timeIntervalSinceReferenceDate) seconds since 2001-01-01 has no XML spelling")
             }
             output.append(contentsOf: "<date>".utf8)
-            XMLDateText.format(date, into: &output)
+            output.append(contentsOf: text.utf8)
             output.append(contentsOf: "</date>\n".utf8)
         case .data(let data):
             output.append(contentsOf: "<data>\n".utf8)

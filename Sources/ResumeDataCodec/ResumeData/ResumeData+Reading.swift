@@ -53,7 +53,6 @@ extension ResumeData {
                 return
             }
             self.init(entries: dictionary, container: format == .binary ? .keyedArchive : .keyedArchiveXML)
-            archiveTopKey = archive.topKey == KeyedArchive.rootObjectKey ? nil : archive.topKey
         } else {
             self.init(entries: top, container: format == .binary ? .binary : .xml)
         }

@@ -5,8 +5,11 @@ extension ResumeData {
     ///
     /// - `xml`: Apple's XML layout with sorted keys, as iOS 7–11 wrote it.
     /// - `binary`: a binary property list of the dictionary, keys in their order.
-    /// - `keyed-archive`: as iOS 12+ writes it: top key `NSKeyedArchiveRootObjectKey` (or the key the
-    ///   blob was read with), an `NSMutableDictionary` root, keys in Apple's insertion order.
+    /// - `keyed-archive`: as iOS 12+ writes it: top key `NSKeyedArchiveRootObjectKey`, an
+    ///   `NSMutableDictionary` root, keys in Apple's insertion order. The top key is always that
+    ///   literal string, the one Apple's writer uses, whatever key the blob was read with (`root`,
+    ///   the value of Foundation's constant of that name, say): what is written is meant for a
+    ///   device, and the key carries nothing of the blob.
     /// - `keyed-archive-xml`: the same archive as an XML property list.
     /// - `nwurlsession`: the Network-framework format of spec §6 (in the layout it was read in, else flat);
     ///   `nwurlsession-webkit` wraps it as WebKit does. Byte count, info version and byte range have
@@ -38,7 +41,7 @@ extension ResumeData {
                 return try PropertyListWriter().write(.dictionary(source.entries), as: .binary)
             case .keyedArchive, .keyedArchiveXML:
                 let archive = try KeyedArchive.encodeDictionary(
-                    source.entriesInAppleOrder, topKey: archiveTopKey ?? KeyedArchive.rootObjectKey)
+                    source.entriesInAppleOrder, topKey: KeyedArchive.rootObjectKey)
                 return try PropertyListWriter().write(archive, as: target.propertyListFormat)
             case .networkFramework, .networkFrameworkWebKit:
                 return try NetworkResumeInfo.encode(self, layout: networkLayout ?? .flat, webKit: target == .networkFrameworkWebKit)

@@ -32,9 +32,6 @@ public struct ResumeData: Sendable, Hashable {
     public var container: ResumeDataContainer
     /// The whole resume dictionary, in its order.
     public var entries: PropertyListDictionary
-    /// For keyed-archive containers, the `$top` key the archive used (Apple writes
-    /// `NSKeyedArchiveRootObjectKey`); `nil` means that default.
-    package var archiveTopKey: String?
     /// For blobs read from the Network-framework format, its layout; written back in it (a
     /// blob of another container is written in the ``NetworkResumeLayout/flat`` layout).
     package var networkLayout: NetworkResumeLayout?
@@ -49,7 +46,6 @@ public struct ResumeData: Sendable, Hashable {
     public init(entries: PropertyListDictionary = PropertyListDictionary(), container: ResumeDataContainer = .keyedArchive) {
         self.entries = entries
         self.container = container
-        self.archiveTopKey = nil
     }
 
     // MARK: Typed fields (spec §2)
@@ -172,17 +168,16 @@ public struct ResumeData: Sendable, Hashable {
         }
     }
 
-    /// Equal when the container, the entries, the archive's top key and the network layout are.
+    /// Equal when the container, the entries and the network layout are (a keyed archive's top
+    /// key is not kept: see ``encoded(as:)``).
     public static func == (lhs: ResumeData, rhs: ResumeData) -> Bool {
-        lhs.container == rhs.container && lhs.entries == rhs.entries && lhs.archiveTopKey == rhs.archiveTopKey
-            && lhs.networkLayout == rhs.networkLayout
+        lhs.container == rhs.container && lhs.entries == rhs.entries && lhs.networkLayout == rhs.networkLayout
     }
 
     /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(container)
         hasher.combine(entries)
-        hasher.combine(archiveTopKey)
         hasher.combine(networkLayout)
     }
 

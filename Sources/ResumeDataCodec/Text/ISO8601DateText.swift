@@ -1,9 +1,69 @@
 import Foundation
 
-/// The `<date>` text form, `yyyy-MM-ddTHH:mm:ssZ` in UTC on the proleptic Gregorian calendar
-/// (as CoreFoundation and Python's plistlib use). Converted by arithmetic rather than with
-/// `Calendar`/`DateFormatter`, which are slow and locale-dependent for a fixed format.
-enum XMLDateText {
+/// The one ISO 8601 date text of the package, `yyyy-MM-ddTHH:mm:ssZ` in UTC on the proleptic
+/// Gregorian calendar: the XML plist `<date>` (read and written, as CoreFoundation and Python's
+/// plistlib do), the dates of every report (with fractional seconds, which binary plists keep)
+/// and ``ArchivedValue``'s description. Converted by arithmetic rather than with
+/// `Calendar`/`DateFormatter`/`Date.ISO8601FormatStyle`, which are slow and locale-dependent for
+/// a fixed format, and which switch to the Julian calendar before 1582 and print nonsense for
+/// NaN, infinities and huge dates (a binary plist can hold any double as a date).
+package enum ISO8601DateText {
+    /// From 0001-01-01T00:00:00Z up to 10000-01-01T00:00:00Z, seconds since 1970: the dates
+    /// ISO 8601's four-digit years spell.
+    private static let spellable: Range<Double> = -62_135_596_800..<253_402_300_800
+
+    /// Beyond ±9e15 s (about ±285 million years) the calendar arithmetic would overflow, and no
+    /// plist reader takes such a year anyway.
+    private static let calendarLimit: Double = 9.0e15
+
+    /// True when the date has an ISO 8601 spelling: finite, and in years 1 to 9999.
+    package static func isSpellable(_ date: Date) -> Bool {
+        spellable.contains(date.timeIntervalSince1970)
+    }
+
+    /// `2015-04-20T08:05:49Z`; with `fractionalSeconds`, `2015-04-20T08:05:49.25Z` (up to six
+    /// digits, rounded half to even as `%.6f` does, trailing zeros dropped, none when they round
+    /// to zero). Whole seconds are rounded down, as Apple's XML writer does. Years outside 1-9999
+    /// are written as `%04d` prints them (`-001`, `10000`), which the XML writer needs to keep
+    /// every finite date; `nil` for NaN, infinities and dates beyond ±9e15 s, which have no
+    /// calendar spelling at all.
+    package static func string(_ date: Date, fractionalSeconds: Bool) -> String? {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) <= calendarLimit else { return nil }
+        var whole = seconds.rounded(.down)
+        var microseconds = 0
+        if fractionalSeconds {
+            microseconds = roundedMicroseconds(seconds - whole)
+            // 0.9999996 s is the next second; only dates within 2^32 s of 1970 have such digits.
+            if microseconds == 1_000_000 {
+                whole += 1
+                microseconds = 0
+            }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(27)
+        appendCalendar(Int(whole), to: &output)
+        if microseconds > 0 {
+            output.append(UInt8(ascii: "."))
+            var digits = 6
+            while microseconds % 10 == 0 {
+                microseconds /= 10
+                digits -= 1
+            }
+            appendPadded(microseconds, width: digits, to: &output)
+        }
+        output.append(UInt8(ascii: "Z"))
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// For people: the spelling of ``string(_:fractionalSeconds:)`` when the date
+    /// ``isSpellable(_:)``, otherwise the raw number with a note,
+    /// `1e+300 seconds since 2001-01-01 (out of range)`.
+    package static func text(_ date: Date, fractionalSeconds: Bool) -> String {
+        if isSpellable(date), let text = string(date, fractionalSeconds: fractionalSeconds) { return text }
+        return "\(date.timeIntervalSinceReferenceDate) seconds since 2001-01-01 (out of range)"
+    }
+
     /// Parses `yyyy-MM-ddTHH:mm:ssZ` (or `-yyy…` before year 1, as `%04d` prints it), XML
     /// whitespace around it allowed; `nil` when the text is not in that form or names no real
     /// day or time.
@@ -47,12 +107,8 @@ enum XMLDateText {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    /// Formats a date as Apple does: whole seconds, rounded down, `%04d-%02d-%02dT%02d:%02d:%02dZ`.
-    static func format(_ date: Date, into output: inout [UInt8]) {
-        let interval = date.timeIntervalSince1970.rounded(.down)
-        // Beyond ±2^53 s the calendar arithmetic below would overflow; such dates are far outside
-        // any year a plist can spell, so clamp them.
-        let total = Int(max(min(interval, 9.0e15), -9.0e15))
+    /// `yyyy-MM-ddTHH:mm:ss` of a whole number of seconds since 1970, within ±9e15.
+    private static func appendCalendar(_ total: Int, to output: inout [UInt8]) {
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
         let (year, month, day) = civilFromDays(days)
@@ -72,7 +128,22 @@ enum XMLDateText {
         appendPadded(secondOfDay / 60 % 60, width: 2, to: &output)
         output.append(UInt8(ascii: ":"))
         appendPadded(secondOfDay % 60, width: 2, to: &output)
-        output.append(UInt8(ascii: "Z"))
+    }
+
+    /// A fraction in [0, 1) times 10^6, rounded to the nearest integer and half to even on its
+    /// exact value, as C's `%.6f` rounds: `fraction * 1e6` alone is rounded once already and can
+    /// land on the wrong side of a half (0.0078125 = 2^-7 is an exact tie, 7812.5, kept at 7812).
+    /// The fused multiply-add gives the product's rounding error exactly, and the sign of
+    /// "distance past the half plus that error" is exact too (the distance is computed exactly
+    /// wherever it is near zero), so the result is 0...1_000_000.
+    private static func roundedMicroseconds(_ fraction: Double) -> Int {
+        let product = fraction * 1_000_000
+        let error = (-product).addingProduct(fraction, 1_000_000)
+        let down = product.rounded(.down)
+        let pastHalf = (product - down - 0.5) + error
+        var result = Int(down)
+        if pastHalf > 0 || (pastHalf == 0 && result % 2 == 1) { result += 1 }
+        return result
     }
 
     private static func appendPadded(_ value: Int, width: Int, to output: inout [UInt8]) {
