@@ -22,7 +22,7 @@ package enum StandardStream {
     }
 
     package static func write(_ data: Data, to descriptor: Int32) {
-        data.withUnsafeBytes { raw in write(raw, to: descriptor, calls: .system) }
+        _ = data.withUnsafeBytes { raw in write(raw, to: descriptor, calls: .system) }
     }
 
     /// Writes all of `bytes` with `calls.write` (the tests' injection point): a short write goes
