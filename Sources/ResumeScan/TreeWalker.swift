@@ -177,15 +177,9 @@ package struct TreeWalker {
         return .listed(listing)
     }
 
-    /// Size and modification time of the regular file at `path`, found without following any
-    /// link below the root that holds it; `nil` when there is none, or `path` is under no root.
-    package static func regularFileStatus(atPath path: String, roots: [String]) -> FileStatus? {
-        guard let status = status(atPath: path, roots: roots), status.kind == .regular else { return nil }
-        return FileStatus(status)
-    }
-
-    /// What is at `path`, for ``PartialFileResolution/resolve(_:)``, found the same way (a
-    /// folder, a link or a FIFO is reported as what it is).
+    /// What is at `path`, for ``PartialFileResolution/resolve(_:)``: found without following
+    /// any link below the root that holds it (a folder, a link or a FIFO is reported as what it
+    /// is); `.missing` when there is nothing, or `path` is under no root.
     package static func entry(atPath path: String, roots: [String]) -> PartialFileResolution.Entry {
         guard let status = status(atPath: path, roots: roots) else { return .missing }
         return PartialFileResolution.entry(mode: status.mode, size: status.size)
