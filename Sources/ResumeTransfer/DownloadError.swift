@@ -33,6 +33,8 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case retriesExhausted(last: DownloadError, attempts: Int)
     /// The finished file's SHA-256 differs from the expected one (lowercase hex).
     case checksumMismatch(expected: String, actual: String)
+    /// The expected SHA-256 given is not 64 hexadecimal digits (``SHA256Hex``).
+    case invalidChecksum(String)
     /// Reading or writing local files failed (disk full, permissions).
     case disk(String)
     /// Another download (in this or another process) is writing this partial file.
@@ -66,6 +68,7 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .retriesExhausted(let last, let attempts): return "gave up after \(attempts) retries: \(last)"
         case .checksumMismatch(let expected, let actual):
             return "SHA-256 mismatch: expected \(expected), got \(actual)"
+        case .invalidChecksum(let text): return "not a SHA-256 digest (64 hex digits): \(text)"
         case .disk(let message): return "file error: \(message)"
         case .inUse(let path): return "\(path) is being downloaded by another process"
         case .invalidResumeData(let message): return "unusable resume data: \(message)"

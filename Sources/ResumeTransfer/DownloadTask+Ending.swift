@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ResumeDataCodec
 
 /// How a download ends: verified and moved into place, failed with its checkpoint kept, paused
 /// or cancelled; and the checkpoint writes each of them relies on.
@@ -46,7 +47,7 @@ extension DownloadTask {
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             offset += Int64(count)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return SHA256Hex(digest: hasher.finalize()).text
     }
 
     /// fsync the partial file first, so the blob never counts bytes that are not on disk.

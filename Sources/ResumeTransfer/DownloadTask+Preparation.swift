@@ -1,10 +1,12 @@
 import Foundation
+import ResumeDataCodec
 
 /// Where a download starts: a blob beside the destination, a lone partial file, a finished
 /// destination, or nothing; each decided by ``TrustPolicy``'s rules before any request.
 extension DownloadTask {
     /// The checkpoint to start from; nil when the destination is already complete.
     func prepare() -> Result<DownloadCheckpoint?, DownloadError> {
+        if let expected = self.expectedSHA256, SHA256Hex(expected) == nil { return .failure(.invalidChecksum(expected)) }
         switch self.origin {
         case .checkpoint(let checkpoint):
             return .success(checkpoint)

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 import Synchronization
 
@@ -60,7 +61,8 @@ public final class DownloadTask: Sendable {
         self.destination = destination
         self.partialPath = partialPath ?? destination + ".part"
         self.resumeDataPath = destination + ".resume"
-        self.expectedSHA256 = expectedSHA256?.lowercased()
+        // Spelled as SHA256Hex spells it; one it refuses is kept as given, for prepare() to report.
+        self.expectedSHA256 = expectedSHA256.map { SHA256Hex($0)?.text ?? $0 }
         self.configuration = configuration
         (self.events, self.continuation) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }

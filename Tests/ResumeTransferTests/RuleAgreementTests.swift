@@ -70,6 +70,25 @@ import ResumeScan
         }
     }
 
+    @Test func theLibraryTakesTheSameChecksumsAsTheCLI() async throws {
+        var configuration = fastConfiguration(retries: 0)
+        configuration.connectTimeout = .seconds(2)
+        let valid = String(repeating: "Ab", count: 32)
+        try await withTemporaryDirectory { directory in
+            try await withDownloader(configuration) { downloader in
+                for (index, text) in [valid, valid.lowercased(), "abc", String(repeating: "g", count: 64),
+                                      String(repeating: "\u{FF11}", count: 64), ""].enumerated() {
+                    let state = await downloader.download(from: "http://127.0.0.1:9/x", to: directory + "/out\(index)", expectedSHA256: text).result()
+                    if SHA256Hex(text) == nil {
+                        #expect(state == .failed(.invalidChecksum(text)), "\(text)")
+                    } else if case .failed(.invalidChecksum) = state {
+                        Issue.record("a valid digest was refused: \(text)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Blobs naming partial files every way a blob can, in one folder: a regular file, one named
     /// only by LocalPath, a folder, a link, a name with a folder part, nothing there.
     @Test func resumeRecoverValidateAndScanAgreeOnThePartialFile() async throws {
