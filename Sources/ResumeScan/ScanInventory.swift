@@ -88,11 +88,11 @@ public struct ScanInventory: Sendable {
         /// The resume key that named the partial file (or would have), and where it was looked for.
         var key: String?
         var expectedPath: String?
-        /// Why the file ``PartialFileResolution`` found in the container's `tmp/` may not be used.
+        /// Why the file `PartialFileResolution` found in the container's `tmp/` may not be used.
         var refusal: PartialFileResolution.Verdict?
     }
 
-    /// First ``PartialFileResolution`` with the container's `tmp/` as the folder (what `resume
+    /// First `PartialFileResolution` with the container's `tmp/` as the folder (what `resume
     /// --tmp-dir CONTAINER/tmp` would use; devices since iOS 9 keep partial files there), then
     /// `LocalPath` wherever the scanned tree now holds the device's path.
     private static func pair(_ found: FoundResumeBlob, container: String?, roots: [(absolute: String, spelled: String)], uuidFolders: [String: [String]],

@@ -177,7 +177,7 @@ package struct TreeWalker {
         return .listed(listing)
     }
 
-    /// What is at `path`, for ``PartialFileResolution/resolve(_:)``: found without following
+    /// What is at `path`, for `PartialFileResolution/resolve(_:)`: found without following
     /// any link below the root that holds it (a folder, a link or a FIFO is reported as what it
     /// is); `.missing` when there is nothing, or `path` is under no root.
     package static func entry(atPath path: String, roots: [String]) -> PartialFileResolution.Entry {

@@ -33,7 +33,7 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case retriesExhausted(last: DownloadError, attempts: Int)
     /// The finished file's SHA-256 differs from the expected one (lowercase hex).
     case checksumMismatch(expected: String, actual: String)
-    /// The expected SHA-256 given is not 64 hexadecimal digits (``SHA256Hex``).
+    /// The expected SHA-256 given is not 64 hexadecimal digits (`SHA256Hex`).
     case invalidChecksum(String)
     /// Reading or writing local files failed (disk full, permissions).
     case disk(String)

@@ -189,7 +189,7 @@ public final class Downloader: Sendable {
         try await self.clients.shutdown()
     }
 
-    /// The partial file a blob names inside `folder`, by ``PartialFileResolution``: the first
+    /// The partial file a blob names inside `folder`, by `PartialFileResolution`: the first
     /// candidate that exists, or none. A folder, a link or anything but a regular file there is
     /// an error: the download must neither touch it nor start over beside it. (``PartialFile``
     /// opens the file with `O_NOFOLLOW` and checks again, for a name swapped meanwhile.)

@@ -167,7 +167,7 @@ struct FileSystem: Sendable {
         return false
     }
 
-    /// What is at `path`, by `lstat`, for ``PartialFileResolution/resolve(_:)``.
+    /// What is at `path`, by `lstat`, for `PartialFileResolution/resolve(_:)`.
     func entry(at path: String) -> PartialFileResolution.Entry {
         guard case .success(let status) = self.calls.lstat(path) else { return .missing }
         switch status.kind {

@@ -4,8 +4,8 @@ import ResumeDataCodec
 /// What the engine believes of a resume blob, a server and a partial file, decided without I/O.
 ///
 /// Everything here is a pure function of its arguments, so the tests drive each rule with plain
-/// assertions. (Which partial file a blob may touch is the codec's ``PartialFileResolution``;
-/// what a URL is, its ``HTTPURL``.)
+/// assertions. (Which partial file a blob may touch is the codec's `PartialFileResolution`;
+/// what a URL is, its `HTTPURL`.)
 ///
 /// - **Credentials**: `Authorization`, `Cookie` and `Proxy-Authorization` go only to the origin
 ///   (scheme, host, port) of the URL the download was started with, never to one a redirect named.
@@ -35,7 +35,7 @@ package struct TrustPolicy: Sendable, Equatable {
         package var port: Int
     }
 
-    /// The origin of a URL that ``HTTPURL`` accepts; nil for anything else.
+    /// The origin of a URL that `HTTPURL` accepts; nil for anything else.
     package static func origin(of url: String) -> Origin? {
         HTTPURL(url).map { Origin(scheme: $0.scheme, host: $0.host, port: $0.port) }
     }
