@@ -182,7 +182,7 @@ package struct TreeWalker {
     /// is); `.missing` when there is nothing, or `path` is under no root.
     package static func entry(atPath path: String, roots: [String]) -> PartialFileResolution.Entry {
         guard let status = status(atPath: path, roots: roots) else { return .missing }
-        return PartialFileResolution.entry(mode: status.mode, size: status.size)
+        return PartialFileResolution.entry(status)
     }
 
     /// `fstatat` of `path`'s last component, each folder above it opened relative to the one

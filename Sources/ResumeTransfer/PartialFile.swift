@@ -170,12 +170,7 @@ struct FileSystem: Sendable {
     /// What is at `path`, by `lstat`, for `PartialFileResolution/resolve(_:)`.
     func entry(at path: String) -> PartialFileResolution.Entry {
         guard case .success(let status) = self.calls.lstat(path) else { return .missing }
-        switch status.kind {
-        case .regular: return .regularFile(size: status.size)
-        case .directory: return .other("a folder")
-        case .symbolicLink: return .other("a symbolic link")
-        case .other: return .other("a special file")
-        }
+        return PartialFileResolution.entry(status)
     }
 
     /// The size of the regular file at `path`, not through a link.
