@@ -32,8 +32,8 @@ final class DirectReceiver: BodyReceiver {
         /// A smaller batch is reported anyway after this long.
         var flushInterval: Duration = .milliseconds(100)
         var rateLimit: SharedRatePacer?
-        /// The longest response head (with any 1xx heads before it) read before giving up.
-        var maximumHeadBytes = 80 * 1024
+        /// The bounds of the response head, 1xx heads included.
+        var headLimits = ResponseHeadLimits()
     }
 
     fileprivate enum Decision: Sendable {
@@ -300,39 +300,45 @@ private final class Connection {
         }
     }
 
-    /// Reads until the decoder gives a head (1xx heads are dropped); what came after it is the
-    /// body's first bytes.
+    /// Reads until the decoder gives the final head, counting every head (1xx ones too) against
+    /// the bounds (``ResponseHeadMeter``); what came after it is the body's first bytes.
     private func readHead(deadline: ContinuousClock.Instant) throws(Stop) -> (HTTPResponseHead, [UInt8]) {
         let settings = self.receiver.settings
+        var meter = ResponseHeadMeter(limits: settings.headLimits)
         var pending: [UInt8] = []
-        var headBytes = 0
         var scanned = 0
         let chunk = self.scratch()
         while true {
             // Each head ends at the first empty line; only the head goes to the decoder, so the
             // body's bytes stay ours.
             if let end = Self.headEnd(in: pending, from: scanned) {
-                guard headBytes + end <= settings.maximumHeadBytes else {
-                    throw .outcome(.failed(.connection("the response head is longer than \(settings.maximumHeadBytes) bytes")))
-                }
                 let parts: [HTTP1Framing.Part]
                 do {
+                    try meter.checkPending(end)
                     parts = try pending[0..<end].withUnsafeBytes { try self.framing.feed($0) }
+                    pending.removeFirst(end)
+                    scanned = 0
+                    // Blank lines before a head give none, and count all the same.
+                    guard case .head(let head)? = parts.first else {
+                        try meter.countWithoutHead(bytes: end)
+                        continue
+                    }
+                    if try meter.count(head, bytes: end) { return (head, pending) }
+                } catch let exceeded as ResponseHeadLimits.Exceeded {
+                    throw .outcome(.failed(.connection(exceeded.description)))
                 } catch {
                     throw .outcome(.failed(.connection("invalid response from the server: \(error)")))
                 }
-                headBytes += end
-                pending.removeFirst(end)
-                scanned = 0
-                if case .head(let head)? = parts.first { return (head, pending) }
                 continue
             }
             scanned = max(pending.count - 3, 0)
-            guard headBytes + pending.count <= settings.maximumHeadBytes else {
-                throw .outcome(.failed(.connection("the response head is longer than \(settings.maximumHeadBytes) bytes")))
+            do {
+                try meter.checkPending(pending.count)
+            } catch {
+                throw .outcome(.failed(.connection(error.description)))
             }
             let stallDeadline = ContinuousClock.now + settings.stallTimeout
-            switch self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, settings.maximumHeadBytes)])) {
+            switch self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, settings.headLimits.maximumHeadBytes)])) {
             case .success(let count) where count > 0:
                 pending += UnsafeRawBufferPointer(rebasing: chunk[0..<count])
             case .success:

@@ -61,6 +61,8 @@ public struct DownloadConfiguration: Sendable {
     /// a socket of its own and splices the body into the file (``DirectReceiver``; Linux only).
     /// Internal: the tests run both paths.
     var usesDirectPath = true
+    /// The bounds of an answer's head on both paths (issue 23). Internal: the tests lower them.
+    var responseHeadLimits = ResponseHeadLimits()
 
     // MARK: Several connections (issue 13)
 

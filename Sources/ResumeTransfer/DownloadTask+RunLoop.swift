@@ -268,7 +268,8 @@ extension DownloadTask {
         else { return nil }
         let settings = DirectReceiver.Settings(
             connectTimeout: self.configuration.connectTimeout, responseTimeout: self.configuration.responseTimeout,
-            stallTimeout: self.configuration.stallTimeout, batchBytes: shared.batchBytes, rateLimit: shared.rateLimit)
+            stallTimeout: self.configuration.stallTimeout, batchBytes: shared.batchBytes, rateLimit: shared.rateLimit,
+            headLimits: self.configuration.responseHeadLimits)
         guard let receiver = DirectReceiver(part: part, settings: settings, events: events) else { return nil }
         receiver.start(route: route, headers: plan.headers)
         return receiver

@@ -42,12 +42,20 @@ public final class Downloader: Sendable {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
         if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
-        let clientConfiguration = HTTPClient.Configuration(
+        var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,
             timeout: .init(connect: configuration.connectTimeout.timeAmount, read: configuration.stallTimeout.timeAmount),
             decompression: .disabled
         )
+        // HTTP/1.1 on every path, as the direct path speaks it: one framing, one decoder and one
+        // set of head bounds (``ResponseHeadGuard``); a single large body gains nothing from h2.
+        clientConfiguration.httpVersion = .http1Only
+        let limits = configuration.responseHeadLimits
+        clientConfiguration.http1_1ConnectionDebugInitializer = { ResponseHeadGuard.install(on: $0, limits: limits) }
+        // One connection per attempt: the retry policy counts attempts, and the client's own
+        // retries of a failed connection (6 through a proxy refusing CONNECT) would not be counted.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         self.clients = HTTPClientPool(configuration: clientConfiguration, proxy: configuration.proxy)
         self.slots = AsyncSemaphore(limit: configuration.maximumConcurrentDownloads)
     }

@@ -21,11 +21,13 @@ final class HTTP1Framing {
         self.channel = EmbeddedChannel()
         // Outbound writes pass the decoder first (it notes the method, so it knows which
         // responses have no body), then the validator (no CR, LF or NUL in a header), then the
-        // encoder. 1xx responses are dropped; a leftover after the response is not ours.
+        // encoder. 1xx heads come out, to be counted (``ResponseHeadMeter``: the decoder only
+        // ever gets whole heads that passed its byte bound, so its own limits are never the
+        // ones that stop an answer); a leftover after the response is not ours.
         try self.channel.pipeline.syncOperations.addHandlers([
             HTTPRequestEncoder(),
             NIOHTTPRequestHeadersValidator(),
-            ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop)),
+            ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)),
         ])
     }
 

@@ -112,6 +112,24 @@ import Testing
         }
     }
 
+    /// Issue 23: AsyncHTTPClient used to try a refused tunnel again by itself (6 connections for
+    /// `--retries 0`, 11 for `--retries 2`) while the engine said it gave up after 0 retries; now
+    /// each attempt is one connection, and the count the engine reports is the count made.
+    @Test(arguments: [0, 2])
+    func aRefusedTunnelIsOneConnectionPerAttempt(retries: Int) async throws {
+        try await withProxy { server, proxy, directory in
+            let url = unresolvable(server)
+            await server.stop()
+            let result = try await runToolCapturing(
+                ["download", url, "-o", "out.bin", "--proxy", proxy.url, "--retries", "\(retries)"], in: directory)
+            #expect(result.status == 1)
+            #expect(result.stderr.hasSuffix(
+                "out.bin: error: gave up after \(retries) retries: connection failed: the proxy refused to open a tunnel to the server\n"))
+            #expect(proxy.requests.count == retries + 1)
+            #expect(proxy.requests.allSatisfy { $0.method == "CONNECT" })
+        }
+    }
+
     @Test func badProxySettingsAreClearErrors() async throws {
         try await withTemporaryDirectory { directory in
             let option = try await runToolCapturing(["download", "http://example.com/f", "--proxy", "https://u:secret@p.lan"], in: directory)

@@ -17,6 +17,8 @@ final class RawServer: Sendable {
         case pause(Duration)
         /// Keep the connection open without sending anything more.
         case hold
+        /// Send the text again and again, as fast as the client reads, until it closes.
+        case forever(String)
     }
 
     fileprivate final class Log: Sendable {
@@ -108,6 +110,18 @@ private final class RawHandler: ChannelInboundHandler {
             }
         case .hold:
             break
+        case .forever(let text):
+            let chunk = ByteBuffer(string: String(repeating: text, count: max(1, 16_384 / max(text.utf8.count, 1))))
+            self.sendForever(chunk, context: context)
+        }
+    }
+
+    private func sendForever(_ chunk: ByteBuffer, context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.writeAndFlush(self.wrapOutboundOut(chunk)).whenSuccess {
+            let (handler, context) = loopBound.value
+            handler.sendForever(chunk, context: context)
         }
     }
 }
