@@ -31,6 +31,8 @@ package struct FileSystemCalls: Sendable {
         /// `st_mtim`.
         package var modifiedSeconds: Int64 = 0
         package var modifiedNanoseconds: Int64 = 0
+        /// `st_uid`; nil in fakes that do not set it.
+        package var owner: UInt32?
 
         package init(kind: Kind, size: Int64) {
             self.kind = kind
@@ -121,6 +123,11 @@ package struct FileSystemCalls: Sendable {
     }
     /// Sockets, pipes and the wake pipes of the direct receiver.
     package var sockets: SocketCalls = .system
+    /// Whether a process with this ID exists (`kill(pid, 0)`: it does unless ESRCH; EPERM means
+    /// it exists under another user). Stale temporary files are those of ended processes.
+    package var processExists: @Sendable (_ pid: Int32) -> Bool = { pid in
+        system_kill(pid, 0) == 0 || errno != ESRCH
+    }
 
     package init(
         open: @escaping @Sendable (String, Int32, mode_t) -> Result<Int32, Failure>,
@@ -224,6 +231,7 @@ private func status(_ info: stat) -> FileSystemCalls.Status {
     status.inode = UInt64(info.st_ino)
     status.modifiedSeconds = Int64(info.st_mtim.tv_sec)
     status.modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+    status.owner = UInt32(info.st_uid)
     return status
 }
 
@@ -290,6 +298,7 @@ private func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int3
 private func system_close(_ descriptor: Int32) -> Int32 { close(descriptor) }
 private func system_fstat(_ descriptor: Int32, _ info: inout stat) -> Int32 { fstat(descriptor, &info) }
 private func system_lstat(_ path: String, _ info: inout stat) -> Int32 { lstat(path, &info) }
+private func system_kill(_ pid: Int32, _ signal: Int32) -> Int32 { kill(pid_t(pid), signal) }
 private func system_flock(_ descriptor: Int32, _ operation: Int32) -> Int32 { flock(descriptor, operation) }
 private func system_pread(_ descriptor: Int32, _ base: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int {
     pread(descriptor, base, count, offset)

@@ -18,6 +18,9 @@ package enum AtomicFile {
     package struct Failure: Error, CustomStringConvertible {
         package var operation: String
         package var code: Int32
+        /// The new file is in place and whole; only the folder's fsync after the rename failed,
+        /// so a power loss might still bring the old one back.
+        package var afterRename = false
         package var description: String { "\(operation): \(String(cString: strerror(code)))" }
     }
 
@@ -27,7 +30,8 @@ package enum AtomicFile {
     ) throws(Failure) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let name = TemporaryFileName(target: url.lastPathComponent, pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
+        let temporary = directory + "/" + name.text
         let descriptor: Int32
         switch calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions) {
         case .success(let value): descriptor = value
@@ -51,7 +55,35 @@ package enum AtomicFile {
             _ = calls.unlink(temporary)
             throw failure
         }
-        try syncFolder(of: path, calls: calls)
+        do {
+            try syncFolder(of: path, calls: calls)
+        } catch {
+            var late = error
+            late.afterRename = true
+            throw late
+        }
+    }
+
+    /// Removes the temporary files a crashed writer left in `folder` (``TemporaryFileName``),
+    /// those for `target` only when it is given: regular files (a link or anything else of the
+    /// same shape is left alone) owned by this user, whose process has ended. A running
+    /// writer's file, our own process's included, is never touched.
+    /// - Returns: the names removed.
+    @discardableResult
+    package static func removeStaleTemporaries(in folder: String, for target: String? = nil, calls: FileSystemCalls = .system) -> [String] {
+        guard case .success(let names) = calls.listDirectory(folder.isEmpty ? "." : folder) else { return [] }
+        var removed: [String] = []
+        for name in names.sorted() {
+            guard let temporary = TemporaryFileName(parsing: name), target == nil || temporary.target == target,
+                  !calls.processExists(temporary.pid)
+            else { continue }
+            let path = (folder.isEmpty ? "." : folder) + "/" + name
+            guard case .success(let status) = calls.lstat(path), status.kind == .regular,
+                  status.owner.map({ $0 == getuid() }) ?? true
+            else { continue }
+            if case .success = calls.unlink(path) { removed.append(name) }
+        }
+        return removed
     }
 
     /// fsync of the folder holding `path`, so a rename or a new name in it survives power loss.

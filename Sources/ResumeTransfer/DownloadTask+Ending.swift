@@ -26,8 +26,18 @@ extension DownloadTask {
             // One folder sync for both changes: a crash leaves the partial file with its blob, or
             // the finished file alone, never the file beside a blob that no longer fits it.
             try self.files.rename(self.partialPath, to: self.destination)
-            self.files.remove(self.resumeDataPath)
-            try self.files.syncFolder(of: self.destination)
+            // The file is whole and in place from here: what fails now is said as a warning,
+            // not as a failed download (issue 23).
+            if let failure = self.files.removeIfPresent(self.resumeDataPath) {
+                self.continuation.yield(.warning(
+                    "\(self.resumeDataPath): could not be removed (\(failure)); the download it describes is finished, remove it by hand"))
+            }
+            do {
+                try self.files.syncFolder(of: self.destination)
+            } catch {
+                self.continuation.yield(.warning(
+                    "\(self.destination): finished, but its folder could not be flushed to disk (\(error.diskMessage)); a power loss may undo it"))
+            }
             return nil
         } catch {
             return error

@@ -4,19 +4,28 @@ import ResumeDataCodec
 /// Where a download starts: a blob beside the destination, a lone partial file, a finished
 /// destination, or nothing; each decided by ``TrustPolicy``'s rules before any request.
 extension DownloadTask {
-    /// The checkpoint to start from; nil when the destination is already complete.
-    func prepare() -> Result<DownloadCheckpoint?, DownloadError> {
+    /// Where to start: a checkpoint, or the verdict on a destination that exists without a
+    /// partial file (nothing is downloaded then).
+    enum Start {
+        case download(DownloadCheckpoint)
+        case existing(ExistingFile)
+    }
+
+    func prepare() -> Result<Start, DownloadError> {
         if let expected = self.expectedSHA256, SHA256Hex(expected) == nil { return .failure(.invalidChecksum(expected)) }
         switch self.origin {
         case .checkpoint(let checkpoint):
-            return .success(checkpoint)
+            return .success(.download(checkpoint))
         case .url(let url, let headers):
             guard TrustPolicy.origin(of: url) != nil else { return .failure(.invalidURL(url)) }
             if self.files.exists(self.destination), !self.files.exists(self.partialPath) {
-                // Completed earlier; a blob left beside it means the process died between the
-                // rename and the blob's removal.
-                self.files.remove(self.resumeDataPath)
-                return .success(nil)
+                // Left as it is. A blob of ours for this URL beside it means a run died between
+                // the final rename and the blob's removal: the blob goes, and may vouch for it.
+                let beside = self.files.contents(of: self.resumeDataPath)
+                    .flatMap { try? ResumeCheckpoint.decode($0).checkpoint }
+                    .flatMap { Self.sameURL($0.originalURL, url) ? $0 : nil }
+                if beside != nil { self.files.remove(self.resumeDataPath) }
+                return .success(.existing(ExistingFile.verdict(size: self.files.size(of: self.destination) ?? -1, checkpointBeside: beside)))
             }
             let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
             if let blob = self.files.contents(of: self.resumeDataPath) {
@@ -30,19 +39,19 @@ extension DownloadTask {
                     // Another download's leftovers: never continue a file the user did not ask for.
                     self.continuation.yield(.warning(
                         "\(self.resumeDataPath) is for \(checkpoint.originalURL), not \(url); starting over"))
-                    return .success(fresh)
+                    return .success(.download(fresh))
                 }
                 checkpoint.extraHeaders = headers
-                return .success(checkpoint)
+                return .success(.download(checkpoint))
             }
             if let size = self.files.size(of: self.partialPath), size > 0 {
                 // A partial file without a blob: nothing proves it is a prefix of the server's file,
                 // so the first response is compared with its last bytes before anything is appended.
                 var unproven = fresh
                 unproven.bytesReceived = size
-                return .success(unproven)
+                return .success(.download(unproven))
             }
-            return .success(fresh)
+            return .success(.download(fresh))
         }
     }
 

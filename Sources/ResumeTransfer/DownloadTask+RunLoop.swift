@@ -10,14 +10,16 @@ extension DownloadTask {
     func run(clients: HTTPClientPool) async -> DownloadState {
         self.setState(.running)
         for warning in self.warnings { self.continuation.yield(.warning(warning)) }
+        // A run killed between writing a checkpoint and renaming it left the new one beside the
+        // blob; only its own leftovers, of ended processes, so a running writer keeps its file.
+        self.files.removeStaleTemporaries(of: self.resumeDataPath)
         var checkpoint: DownloadCheckpoint
         switch self.prepare() {
-        case .success(let value?):
+        case .success(.download(let value)):
             checkpoint = value
             // The caller's checksum wins; else the one the download was started with.
             if let expected = self.expectedSHA256 { checkpoint.expectedSHA256 = expected }
-        case .success(nil):
-            self.shared.withLock { $0.foundComplete = true }
+        case .success(.existing(var verdict)):
             if let expected = self.expectedSHA256 {
                 // The user's file is left as it is either way; only the verdict differs.
                 do {
@@ -27,7 +29,14 @@ extension DownloadTask {
                 } catch {
                     return self.stopped(failing: error)
                 }
+                verdict = .matchesChecksum
             }
+            if verdict == .unchecked {
+                self.continuation.yield(.warning(
+                    "\(self.destination) exists with no partial download beside it: left as it is, not checked against the server "
+                        + "(an expected SHA-256, --sha256, would check it; remove it to download again, or rename it to \(URL(fileURLWithPath: self.destination).lastPathComponent).part to continue it)"))
+            }
+            self.shared.withLock { $0.existingFile = verdict }
             self.setState(.completed)
             return .completed
         case .failure(let error):

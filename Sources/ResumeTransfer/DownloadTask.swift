@@ -37,7 +37,7 @@ public final class DownloadTask: Sendable {
         var state: DownloadState = .queued
         var intent: Intent = .run
         var runner: Task<DownloadState, Never>?
-        var foundComplete = false
+        var existingFile: ExistingFile?
     }
 
     let origin: Origin
@@ -84,9 +84,10 @@ public final class DownloadTask: Sendable {
         }
     }
 
-    /// True when the destination already existed without a partial file or blob, so nothing was downloaded.
-    public var foundComplete: Bool {
-        self.shared.withLock { $0.foundComplete }
+    /// Set when the destination already existed without a partial file, so nothing was
+    /// downloaded and the file was left as it is: what, if anything, vouches for it.
+    public var existingFile: ExistingFile? {
+        self.shared.withLock { $0.existingFile }
     }
 
     /// The current state.

@@ -153,9 +153,20 @@ public final class Downloader: Sendable {
         return DownloadFileName.choose(url: url, contentDisposition: disposition)
     }
 
+    /// Removes the temporary files that runs killed between a write and its rename left in
+    /// `directory` (`.NAME.tmp-PID-RANDOM` of this tool, regular files of this user whose process
+    /// has ended: checkpoints, and the outputs of `convert`, `repair` and the like); `recover`
+    /// does it first.
+    /// - Returns: the names removed.
+    public func removeStaleTemporaryFiles(in directory: String) -> [String] {
+        AtomicFile.removeStaleTemporaries(in: directory, calls: self.files.calls)
+    }
+
     /// Finds every `*.resume` blob in `directory` that an interrupted process left and continues
-    /// them all (the call to make after a crash). Each destination is the blob's path without `.resume`.
+    /// them all (the call to make after a crash). Each destination is the blob's path without
+    /// `.resume`. Stale temporary files go first (``removeStaleTemporaryFiles(in:)``).
     public func recover(in directory: String) throws(DownloadError) -> [DownloadTask] {
+        self.removeStaleTemporaryFiles(in: directory)
         let names = try self.files.list(directory)
         var tasks: [DownloadTask] = []
         for name in names.sorted() where name.hasSuffix(".resume") && name.count > ".resume".count {

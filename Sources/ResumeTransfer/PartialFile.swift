@@ -226,6 +226,18 @@ struct FileSystem: Sendable {
         _ = self.calls.unlink(path)
     }
 
+    /// `unlink`: the failure, unless there was nothing to remove.
+    func removeIfPresent(_ path: String) -> FileSystemCalls.Failure? {
+        if case .failure(let failure) = self.calls.unlink(path), failure.code != ENOENT { return failure }
+        return nil
+    }
+
+    /// Removes what a crashed writer of `path` left beside it (``AtomicFile/removeStaleTemporaries(in:for:calls:)``).
+    func removeStaleTemporaries(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        AtomicFile.removeStaleTemporaries(in: url.deletingLastPathComponent().path, for: url.lastPathComponent, calls: self.calls)
+    }
+
     func list(_ directory: String) throws(DownloadError) -> [String] {
         switch self.calls.listDirectory(directory) {
         case .success(let names): return names

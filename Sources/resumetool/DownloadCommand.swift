@@ -25,7 +25,7 @@ struct DownloadCommand: AsyncParsableCommand {
               resumetool download -i urls.txt -P downloads --parallel 3 --json
               resumetool download --proxy http://proxy.lan:3128 --noproxy localhost,.lan https://example.com/big.iso
 
-            Exit status: 0 every download finished (or was already complete), 1 one or more failed (partial files and blobs are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            Exit status: 0 every download finished (or its file already existed: it is left as it is, and called complete only when --sha256 or this tool's own checkpoint vouches for it), 1 one or more failed (partial files and blobs are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
             """
     )
 
@@ -181,10 +181,11 @@ struct TransferConsole {
     func finish(_ task: DownloadTask, state: DownloadState, label: String, signal: Int32?) -> Int32 {
         switch state {
         case .completed:
-            if task.foundComplete {
-                self.say("\(label) is already complete; nothing to do")
-            } else {
-                self.say("\(label): done")
+            switch task.existingFile {
+            case nil: self.say("\(label): done")
+            case .matchesChecksum: self.say("\(label) is already complete (its SHA-256 matches); nothing to do")
+            case .finishedEarlier: self.say("\(label) is already complete (an earlier run finished it); nothing to do")
+            case .unchecked: self.say("\(label) exists and was left as it is, unchecked; nothing downloaded")
             }
             return 0
         case .paused, .cancelled:

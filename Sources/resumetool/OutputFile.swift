@@ -31,8 +31,14 @@ struct OutputFile {
         }
         do {
             try AtomicFile.write(data, to: path, permissions: permissions)
+        } catch where error.afterRename {
+            // The output is whole and in place; saying "cannot write" would be untrue.
+            StandardStream.write("\(path): warning: written, but its folder could not be flushed to disk (\(error)); a power loss may undo it\n", to: STDERR_FILENO)
         } catch {
             throw Diagnostic(file: path, message: "cannot write: \(error)")
         }
+        // What an earlier run killed before its rename left beside the file.
+        let url = URL(fileURLWithPath: path)
+        AtomicFile.removeStaleTemporaries(in: url.deletingLastPathComponent().path, for: url.lastPathComponent)
     }
 }

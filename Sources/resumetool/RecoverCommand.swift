@@ -38,6 +38,9 @@ struct RecoverCommand: AsyncParsableCommand {
     func run() async throws {
         let downloader = Downloader(configuration: try self.transfer.configuration(parallel: self.parallel))
         let tasks: [DownloadTask]
+        for name in downloader.removeStaleTemporaryFiles(in: self.directory) where !self.transfer.quiet {
+            TransferConsole.error("\(self.directory)/\(name): note: removed, a temporary file a killed run left")
+        }
         do {
             tasks = try downloader.recover(in: self.directory)
         } catch {

@@ -9,7 +9,7 @@ struct ResumeCommand: AsyncParsableCommand {
         commandName: "resume",
         abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file.",
         discussion: """
-            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically; the blob and partial file are removed once it is complete.
+            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. Once it is complete the partial file is gone (it became the file); the blob given is left as it is (it may be evidence, or an app's), and the checkpoint written beside the output (OUTPUT.resume) is removed.
 
             Example:
               resumetool resume app.resumedata --partial CFNetworkDownload_Occ2S2.tmp -o Example.dmg

@@ -15,9 +15,17 @@ import Glibc
             #expect(first.status == 0)
             #expect(first.stdout == "out.bin: done\n")
             #expect(contents(directory + "/out.bin") == oneMiB)
+            let checked = try await runToolCapturing(["download", server.url, "-o", "out.bin", "--sha256", sha256Hex(oneMiB)], in: directory)
+            #expect(checked == ToolResult(status: 0, stdout: "out.bin is already complete (its SHA-256 matches); nothing to do\n", stderr: ""))
+            // Issue 23: without a checksum nothing vouches for the file: it is neither called
+            // complete nor replaced, and the message says so.
             let again = try await runToolCapturing(["download", server.url, "-o", "out.bin"], in: directory)
-            #expect(again == ToolResult(status: 0, stdout: "out.bin is already complete; nothing to do\n", stderr: ""))
+            #expect(again == ToolResult(
+                status: 0, stdout: "out.bin exists and was left as it is, unchecked; nothing downloaded\n",
+                stderr: "out.bin: warning: out.bin exists with no partial download beside it: left as it is, not checked against the server "
+                    + "(an expected SHA-256, --sha256, would check it; remove it to download again, or rename it to out.bin.part to continue it)\n"))
             #expect(server.getRequests.count == 1)
+            #expect(contents(directory + "/out.bin") == oneMiB)
         }
     }
 
