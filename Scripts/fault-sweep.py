@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Black-box fault injection over the built resumetool (issue 23).
+
+Runs real commands under `strace -f -e inject=SYSCALL:error=ERRNO:when=N` (and `signal=SIGKILL`)
+against a real nginx on 127.0.0.1, at early, middle and late N counted from a clean traced run of
+the same command, and checks what a user is promised whatever the fault:
+
+  * the process is never killed by anything but the injected SIGKILL (exit < 128: no trap);
+  * when the fault hit the command's own files, it says so on standard error (an error, or a
+    warning when the output is whole anyway) and exits non-zero unless the output is right;
+  * the destination is absent or byte-identical; no other output is left half-written;
+  * every resume blob left behind is readable and counts only bytes the partial file really
+    holds (the source's own prefix);
+  * a clean rerun of the same command gives the byte-identical file and leaves nothing beside it
+    (no .part, no .resume, no .NAME.tmp-PID-RANDOM).
+
+    Scripts/fault-sweep.py --binary .build/release/resumetool            # the full sweep
+    Scripts/fault-sweep.py --binary .build/debug/resumetool --short      # CI's short form
+
+Exit status: 0 no violation, 1 violations (each printed), 2 the sweep could not run (no strace,
+no nginx). strace counts `when=N` per thread; N is taken as the most calls one thread made of
+that system call in the clean run, so every thread that gets that far is hit at its N-th call.
+`--seccomp-bpf` is not used: it makes signal injection a no-op in strace 6.1.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SAMPLES = os.path.join(ROOT, "Samples")
+TEMPORARY = re.compile(r"^\..+\.tmp-[1-9][0-9]*-(0|[1-9][0-9]*)$")
+
+NGINX_CONF = """worker_processes 1;
+daemon off;
+master_process on;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    sendfile on;
+    default_type application/octet-stream;
+    client_body_temp_path {prefix}/body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        root {root};
+        location / {{ }}
+    }}
+}}
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Nginx:
+    def __init__(self, root, prefix):
+        binary = next((p for p in ("/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None)
+        if binary is None:
+            raise SystemExit("fault-sweep: nginx is not installed (apt-get install nginx-light)")
+        self.port = free_port()
+        os.makedirs(prefix, exist_ok=True)
+        with open(os.path.join(prefix, "nginx.conf"), "w") as f:
+            f.write(NGINX_CONF.format(prefix=prefix, root=root, port=self.port))
+        self.process = subprocess.Popen([binary, "-p", prefix, "-c", os.path.join(prefix, "nginx.conf"), "-e", os.path.join(prefix, "error.log")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(500):
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.1):
+                    return
+            except OSError:
+                time.sleep(0.01)
+        raise SystemExit("fault-sweep: nginx did not start")
+
+    def stop(self):
+        self.process.send_signal(signal.SIGQUIT)
+        self.process.wait()
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+class Scenario:
+    """One command, run in a fresh copy of `seed` (a folder); `output` is the file it makes and
+    `expected` its right bytes; `blob` the checkpoint it may leave; `streams` where its standard
+    output and error go."""
+
+    def __init__(self, name, arguments, output, expected, seed=None, blob=None, partial=None, source=None, stdout=None):
+        self.name, self.arguments, self.output, self.expected = name, arguments, output, expected
+        self.seed, self.blob, self.partial, self.source, self.stdout = seed, blob, partial, source, stdout
+
+
+class Sweep:
+    def __init__(self, binary, work, short, verbose):
+        self.binary, self.work, self.short, self.verbose = binary, work, short, verbose
+        self.runs = 0
+        self.violations = []
+        self.counter = 0
+
+    # A fresh folder for one run, holding the scenario's seed.
+    def folder(self, scenario):
+        self.counter += 1
+        path = os.path.join(self.work, "runs", "%s-%d" % (scenario.name, self.counter))
+        if scenario.seed:
+            shutil.copytree(scenario.seed, path, symlinks=True)
+        else:
+            os.makedirs(path)
+        return path
+
+    def run(self, scenario, folder, strace=None):
+        command = [self.binary] + scenario.arguments
+        if strace:
+            command = ["strace", "-f", "-qq", "-o", os.path.join(folder, ".strace-log")] + strace + command
+        stdout = open(scenario.stdout, "wb") if scenario.stdout else subprocess.PIPE
+        try:
+            done = subprocess.run(command, cwd=folder, stdout=stdout, stderr=subprocess.PIPE if not scenario.stdout else stdout,
+                                  stdin=subprocess.DEVNULL, timeout=120)
+        except subprocess.TimeoutExpired:
+            return None, b"", b"(timed out after 120 s)"
+        finally:
+            if scenario.stdout:
+                stdout.close()
+        return done.returncode, done.stdout or b"", done.stderr or b""
+
+    # Per thread, the most calls of `syscall` in a clean traced run.
+    def count(self, scenario, syscall):
+        folder = self.folder(scenario)
+        status, _, _ = self.run(scenario, folder, ["-e", "trace=" + syscall])
+        counts = {}
+        with open(os.path.join(folder, ".strace-log")) as log:
+            for line in log:
+                match = re.match(r"^(\d+)\s+" + re.escape(syscall) + r"\(", line)
+                if match:
+                    counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+        shutil.rmtree(folder, ignore_errors=True)
+        if status != 0:
+            self.violation(scenario, "clean traced run", "exit %s without a fault" % status)
+        return max(counts.values()) if counts else 0
+
+    def violation(self, scenario, fault, text):
+        line = "%s [%s]: %s" % (scenario.name, fault, text)
+        self.violations.append(line)
+        print("VIOLATION " + line, flush=True)
+
+    def injected(self, folder):
+        try:
+            with open(os.path.join(folder, ".strace-log"), errors="replace") as log:
+                return [line.rstrip("\n") for line in log if "(INJECTED" in line]
+        except OSError:
+            return []
+
+    def leftovers(self, folder, scenario):
+        names = set(os.listdir(folder)) - {".strace-log"}
+        if scenario.seed:
+            names -= set(os.listdir(scenario.seed)) - {os.path.basename(p) for p in (scenario.blob, scenario.partial) if p}
+        return names
+
+    def check(self, scenario, fault, folder, status, stderr, killed_on_purpose):
+        self.runs += 1
+        injected = self.injected(folder)
+        if status is None:
+            return self.violation(scenario, fault, "hung: " + stderr.decode(errors="replace"))
+        if status < 0 and not (killed_on_purpose and status == -signal.SIGKILL):
+            return self.violation(scenario, fault, "killed by signal %d: %s" % (-status, stderr.decode(errors="replace")[-400:]))
+        if status >= 128:
+            return self.violation(scenario, fault, "exit %d: %s" % (status, stderr.decode(errors="replace")[-400:]))
+        output = read(os.path.join(folder, scenario.output)) if scenario.output else None
+        if output is not None and output != scenario.expected:
+            self.violation(scenario, fault, "the output exists and differs (%d bytes, expected %d)" % (len(output), len(scenario.expected)))
+        if status > 0 and not stderr.strip() and not scenario.stdout:
+            self.violation(scenario, fault, "exit %d with no message" % status)
+        if status == 0 and scenario.output and output is None:
+            self.violation(scenario, fault, "exit 0 without the output")
+        if injected and status == 0 and not killed_on_purpose and scenario.output and any(self.touches_output(l, scenario) for l in injected):
+            # The fault hit the command's own files and it still says success: only true when the
+            # output is whole (checked above) and it said what happened.
+            if not stderr.strip():
+                self.violation(scenario, fault, "a fault on its own files, exit 0 and no word of it: %s" % injected[0])
+        # A blob left behind is readable and counts only the partial file's true bytes.
+        if scenario.blob and os.path.exists(os.path.join(folder, scenario.blob)):
+            inspect = subprocess.run([self.binary, "inspect", "--json", scenario.blob], cwd=folder, capture_output=True)
+            try:
+                received = json.loads(inspect.stdout)["bytesReceived"]
+            except (ValueError, KeyError, TypeError):
+                self.violation(scenario, fault, "the blob left behind is unreadable: %s" % inspect.stderr.decode(errors="replace")[:300])
+            else:
+                part = read(os.path.join(folder, scenario.partial))
+                if part is None and output == scenario.expected:
+                    # The finished file, beside a blob whose removal failed (and was reported).
+                    part = output
+                part = part or b""
+                if received > len(part) or part[:received] != scenario.source[:received]:
+                    self.violation(scenario, fault, "the blob counts %d bytes; the partial file holds %d true ones" % (
+                        received, len(os.path.commonprefix([part, scenario.source[:len(part)]]))))
+        # A clean rerun finishes byte-identical and leaves nothing beside the file.
+        if scenario.arguments[0] in ("download", "convert", "repair", "rebuild"):
+            again, _, err = self.run(scenario, folder)
+            if again != 0:
+                self.violation(scenario, fault, "the clean rerun exits %s: %s" % (again, err.decode(errors="replace")[-300:]))
+            elif read(os.path.join(folder, scenario.output)) != scenario.expected:
+                self.violation(scenario, fault, "the clean rerun's output differs")
+            extra = {n for n in self.leftovers(folder, scenario) if n != scenario.output}
+            if scenario.arguments[0] == "download":
+                extra |= {n for n in os.listdir(folder) if TEMPORARY.match(n)}
+            if extra:
+                self.violation(scenario, fault, "left beside the file after the rerun: %s" % ", ".join(sorted(extra)))
+        if self.verbose:
+            print("  %s [%s]: exit %s%s" % (scenario.name, fault, status, " (hit: %s)" % injected[0][:120] if injected else ""), flush=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+    @staticmethod
+    def touches_output(line, scenario):
+        return scenario.output in line or ".tmp-" in line or (scenario.partial or "\0") in line
+
+    def sweep(self, scenario, faults):
+        for syscall, how in faults:
+            total = self.count(scenario, syscall)
+            if total == 0:
+                continue
+            points = sorted({1, max(1, total // 4), max(1, total // 2), max(1, 3 * total // 4), total}) if not self.short else sorted({1, total})
+            for when in points:
+                folder = self.folder(scenario)
+                fault = "%s:%s:when=%d" % (syscall, how, when)
+                status, _, stderr = self.run(scenario, folder, ["-e", "trace=" + syscall, "-e", "inject=%s:%s:when=%d" % (syscall, how, when)])
+                self.check(scenario, fault, folder, status, stderr, killed_on_purpose=how == "signal=SIGKILL")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--short", action="store_true", help="the first and last N only, fewer faults (CI)")
+    parser.add_argument("--size-mib", type=int, default=None, help="the downloaded file's size (default 24, short 4)")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    if shutil.which("strace") is None:
+        print("fault-sweep: strace is not installed (apt-get install strace)", file=sys.stderr)
+        return 2
+    binary = os.path.abspath(args.binary)
+    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    work = tempfile.mkdtemp(prefix="resumetool-fault-sweep-", dir=base)
+    # nginx's worker drops to an unprivileged user when started as root: it must read the file.
+    os.chmod(work, 0o755)
+    size = (args.size_mib or (4 if args.short else 24)) << 20
+    source = os.urandom(size)
+    served = os.path.join(work, "served")
+    os.makedirs(served)
+    with open(os.path.join(served, "file.bin"), "wb") as f:
+        f.write(source)
+    os.chmod(os.path.join(served, "file.bin"), 0o644)
+    nginx = Nginx(served, os.path.join(work, "nginx"))
+    started = time.time()
+    sweep = Sweep(binary, work, args.short, args.verbose)
+    try:
+        url = "http://127.0.0.1:%d/file.bin" % nginx.port
+        common = ["--retries", "0", "--checkpoint-bytes", "262144"]
+        direct = Scenario("download", ["download", url, "-o", "out.bin"] + common, "out.bin", source,
+                          blob="out.bin.resume", partial="out.bin.part", source=source)
+        two = Scenario("download-2", ["download", url, "-o", "out.bin", "--connections", "2"] + common, "out.bin", source,
+                       blob="out.bin.resume", partial="out.bin.part", source=source)
+        # A download to continue: a run killed at its second checkpoint's rename (which itself
+        # leaves a temporary file for the next run to remove).
+        seed = os.path.join(work, "seed-continue")
+        os.makedirs(seed)
+        # Two runs: the first is killed at a later rename, so a blob and a partial file are left;
+        # the second at its first rename, a checkpoint's, so a temporary file is left beside them.
+        for when in (2, 1):
+            subprocess.run(["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:signal=SIGKILL:when=%d" % when,
+                            binary] + direct.arguments, cwd=seed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not os.path.exists(os.path.join(seed, "out.bin.resume")) or not any(TEMPORARY.match(n) for n in os.listdir(seed)):
+            sweep.violation(direct, "seed", "a kill at the checkpoint rename left no blob and temporary file: %s" % os.listdir(seed))
+        continuing = Scenario("download-continue", direct.arguments, "out.bin", source, seed=seed,
+                              blob="out.bin.resume", partial="out.bin.part", source=source)
+        samples = os.path.join(work, "samples")
+        shutil.copytree(SAMPLES, samples)
+
+        def expected(arguments):
+            folder = os.path.join(work, "expected-" + arguments[0])
+            shutil.copytree(samples, folder)
+            done = subprocess.run([binary] + arguments, cwd=folder, capture_output=True)
+            if done.returncode != 0:
+                raise SystemExit("fault-sweep: %s failed without a fault: %s" % (arguments, done.stderr.decode()))
+            return read(os.path.join(folder, "out.plist"))
+
+        convert_args = ["convert", "ios12-keyed-archive.resumedata", "--to", "xml", "-o", "out.plist"]
+        repair_args = ["repair", "ios10-corrupted-requests.plist", "--target", "ios10", "-o", "out.plist"]
+        rebuild_args = ["rebuild", "--from", "CFNetworkDownload_Occ2S2.tmp", "--url", "https://example.com/big.dmg",
+                        "--etag", '"afda885a"', "-o", "out.plist"]
+        convert = Scenario("convert", convert_args, "out.plist", expected(convert_args), seed=samples)
+        repair = Scenario("repair", repair_args, "out.plist", expected(repair_args), seed=samples)
+        rebuild = Scenario("rebuild", rebuild_args, "out.plist", expected(rebuild_args), seed=samples)
+
+        data = [("pwrite64", "error=ENOSPC"), ("pwrite64", "error=EIO"), ("splice", "error=ENOSPC"), ("splice", "error=EIO"),
+                ("fsync", "error=EIO"), ("rename", "error=EXDEV"), ("rename", "error=EIO"), ("rename", "error=ENOSPC"),
+                ("openat", "error=ENOSPC"), ("unlink", "error=EACCES"), ("ftruncate", "error=EIO"), ("close", "error=EIO"),
+                ("write", "error=ENOSPC"), ("write", "error=EIO"), ("fsync", "signal=SIGKILL"), ("rename", "signal=SIGKILL"),
+                ("pwrite64", "signal=SIGKILL")]
+        if args.short:
+            data = [("pwrite64", "error=ENOSPC"), ("splice", "error=EIO"), ("fsync", "error=EIO"), ("rename", "error=EXDEV"),
+                    ("unlink", "error=EACCES"), ("rename", "signal=SIGKILL")]
+        files = [("pwrite64", "error=ENOSPC"), ("pwrite64", "error=EIO"), ("fsync", "error=EIO"), ("rename", "error=EXDEV"),
+                 ("rename", "error=EIO"), ("openat", "error=ENOSPC"), ("close", "error=EIO"), ("write", "error=ENOSPC"),
+                 ("write", "error=EPIPE"), ("fsync", "signal=SIGKILL"), ("rename", "signal=SIGKILL")]
+        if args.short:
+            files = [("pwrite64", "error=ENOSPC"), ("fsync", "error=EIO"), ("rename", "signal=SIGKILL")]
+        for scenario in (direct, two, continuing):
+            sweep.sweep(scenario, data)
+        for scenario in (convert, repair, rebuild):
+            sweep.sweep(scenario, files)
+        # Standard output and error on a full disk: the work stands, nothing traps.
+        for arguments in (["inspect", "ios9-xml.plist"], ["repair", "ios10-corrupted-requests.plist", "--target", "ios10", "-o", "out.plist"],
+                          ["validate", "broken-missing-validator.resumedata"], ["download", url, "-o", "out.bin", "--retries", "0"]):
+            scenario = Scenario("full-" + arguments[0], arguments, None, None, seed=samples, stdout="/dev/full")
+            folder = sweep.folder(scenario)
+            status, _, _ = sweep.run(scenario, folder)
+            sweep.runs += 1
+            if status is None or status < 0 or status >= 128:
+                sweep.violation(scenario, "stdout and stderr on /dev/full", "exit %s" % status)
+            if arguments[0] == "download" and read(os.path.join(folder, "out.bin")) != source:
+                sweep.violation(scenario, "stdout and stderr on /dev/full", "the download did not finish")
+            shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        nginx.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    print("fault-sweep: %d runs, %d violations, %.0f s (%s, %s)" % (
+        sweep.runs, len(sweep.violations), time.time() - started, "short" if args.short else "full", binary))
+    return 1 if sweep.violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
