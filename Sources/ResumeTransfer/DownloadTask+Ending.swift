@@ -105,6 +105,9 @@ extension DownloadTask {
                 _ = self.saveCheckpoint(checkpoint, part: part)
             }
         }
+        // The lock goes with the result: a receiver's thread may hold the file a moment longer,
+        // and the next run of the same download must not find it "in use".
+        try? part.close()
         return self.stopped(failing: error)
     }
 
@@ -118,6 +121,7 @@ extension DownloadTask {
             } else {
                 failure = self.saveCheckpoint(checkpoint, part: part)
             }
+            try? part.close()
         }
         if case .cancel(let removeFile) = intent {
             if removeFile {

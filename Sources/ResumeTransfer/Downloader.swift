@@ -42,6 +42,10 @@ public final class Downloader: Sendable {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
         if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
+        // Closing a TLS connection waits for the server's close_notify, 5 s by default: a
+        // server refused mid-answer (an endless head) never sends it, and every byte of a
+        // finished answer is already in, so there is nothing to wait for.
+        tls.shutdownTimeout = .milliseconds(250)
         var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import NIOHTTP1
 import NIOSSL
 
 extension DownloadError {
@@ -22,6 +23,12 @@ extension DownloadError {
                 return
             default: break
             }
+        }
+        if let error = error as? HTTPParserError, error == .headerOverflow {
+            // The client's decoder met its own per-head bound (NIO's default, the same 80 KiB as
+            // ResponseHeadLimits) before ResponseHeadGuard saw a head: said in the same words.
+            self = .connection(ResponseHeadLimits.Exceeded.headBytes(NIOHTTPDecoderLimitConfiguration().maxHeaderListSize).description)
+            return
         }
         if let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error {
             // BoringSSL's text names a source file of the build; the reason alone is what helps.
