@@ -38,6 +38,17 @@ let package = Package(
             name: "CXMLShim",
             dependencies: ["CLibXML2"]
         ),
+        // libarchive as the system provides it (zip and tar extractions for scan, issue 25).
+        .systemLibrary(
+            name: "CLibArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
+        // One streaming pass over an archive: an opaque reader and plain structs, as CXMLShim.
+        .target(
+            name: "CArchiveShim",
+            dependencies: ["CLibArchive"]
+        ),
         // splice(2) and pipe2, which Swift's Glibc module does not show (they need _GNU_SOURCE).
         .target(name: "CSpliceShim"),
         // Every system call of the package (files, folders, sockets, pipes, standard streams) as
@@ -57,7 +68,7 @@ let package = Package(
         // Finds resume blobs, partial files and app containers in folder trees (resumetool scan).
         .target(
             name: "ResumeScan",
-            dependencies: ["ResumeDataCodec", "ResumeSystemCalls"]
+            dependencies: ["ResumeDataCodec", "ResumeSystemCalls", "CArchiveShim"]
         ),
         // What the CLI prints: inspect, archive, plist and scan reports as text, JSON and CSV.
         .target(

@@ -1,0 +1,101 @@
+#define _GNU_SOURCE
+#include "CArchiveShim.h"
+
+#include <fcntl.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+struct carchive_reader {
+    struct archive *archive;
+};
+
+carchive_reader *carchive_open_fd(int fd, size_t block_size) {
+    struct archive *archive = archive_read_new();
+    if (archive == NULL) return NULL;
+    archive_read_support_filter_gzip(archive);
+    archive_read_support_filter_bzip2(archive);
+    archive_read_support_filter_xz(archive);
+    archive_read_support_format_zip(archive);
+    archive_read_support_format_tar(archive);
+    archive_read_support_format_gnutar(archive);
+    archive_read_support_format_cpio(archive);
+    archive_read_support_format_7zip(archive);
+    if (archive_read_open_fd(archive, fd, block_size) != ARCHIVE_OK) {
+        archive_read_free(archive);
+        return NULL;
+    }
+    carchive_reader *reader = malloc(sizeof(carchive_reader));
+    if (reader == NULL) {
+        archive_read_free(archive);
+        return NULL;
+    }
+    reader->archive = archive;
+    return reader;
+}
+
+int carchive_next(carchive_reader *reader, carchive_member *member) {
+    struct archive_entry *entry = NULL;
+    int status = archive_read_next_header(reader->archive, &entry);
+    if (status == ARCHIVE_EOF) return 0;
+    // ARCHIVE_WARN still gives a usable header (an unknown extension, say).
+    if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return -1;
+    const char *name = archive_entry_pathname_utf8(entry);
+    if (name == NULL) name = archive_entry_pathname(entry);
+    member->name = name != NULL ? name : "";
+    if (archive_entry_hardlink(entry) != NULL) {
+        member->kind = CARCHIVE_HARDLINK;
+    } else {
+        switch (archive_entry_filetype(entry)) {
+        case AE_IFREG: member->kind = CARCHIVE_REGULAR; break;
+        case AE_IFDIR: member->kind = CARCHIVE_DIRECTORY; break;
+        case AE_IFLNK: member->kind = CARCHIVE_SYMLINK; break;
+        default: member->kind = CARCHIVE_OTHER; break;
+        }
+    }
+    member->size = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : -1;
+    member->has_modified = archive_entry_mtime_is_set(entry);
+    member->modified = member->has_modified ? (int64_t)archive_entry_mtime(entry) : 0;
+    member->has_changed = archive_entry_ctime_is_set(entry);
+    member->changed = member->has_changed ? (int64_t)archive_entry_ctime(entry) : 0;
+    member->has_created = archive_entry_birthtime_is_set(entry);
+    member->created = member->has_created ? (int64_t)archive_entry_birthtime(entry) : 0;
+    member->mode = (uint32_t)archive_entry_mode(entry);
+    return 1;
+}
+
+long carchive_read(carchive_reader *reader, void *buffer, size_t capacity) {
+    la_ssize_t count = archive_read_data(reader->archive, buffer, capacity);
+    if (count < 0) return -1;
+    return (long)count;
+}
+
+const char *carchive_error(carchive_reader *reader) {
+    const char *text = archive_error_string(reader->archive);
+    return text != NULL ? text : "";
+}
+
+const char *carchive_format(carchive_reader *reader) {
+    const char *name = archive_format_name(reader->archive);
+    return name != NULL ? name : "";
+}
+
+int64_t carchive_compressed_position(carchive_reader *reader) {
+    return (int64_t)archive_filter_bytes(reader->archive, -1);
+}
+
+void carchive_close(carchive_reader *reader) {
+    if (reader == NULL) return;
+    archive_read_free(reader->archive);
+    free(reader);
+}
+
+int carchive_noatime_flag(void) {
+#ifdef O_NOATIME
+    return O_NOATIME;
+#else
+    return 0;
+#endif
+}

@@ -1,0 +1,63 @@
+#ifndef CARCHIVESHIM_H
+#define CARCHIVESHIM_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/// A narrow surface over libarchive for reading one archive in one streaming pass: an opaque
+/// reader, plain structs, no libarchive type reaches Swift.
+typedef struct carchive_reader carchive_reader;
+
+/// What a member is.
+enum carchive_kind {
+    CARCHIVE_REGULAR = 0,
+    CARCHIVE_DIRECTORY = 1,
+    CARCHIVE_SYMLINK = 2,
+    CARCHIVE_HARDLINK = 3,
+    CARCHIVE_OTHER = 4,
+};
+
+typedef struct {
+    /// The member's name as the archive spells it (UTF-8 when the archive says so, else the
+    /// raw bytes); valid until the next call on the reader.
+    const char *name;
+    int kind;
+    /// The size the header declares; -1 when it declares none.
+    int64_t size;
+    /// Seconds since 1970, and whether the header had them.
+    int64_t modified;
+    int has_modified;
+    int64_t changed;
+    int has_changed;
+    int64_t created;
+    int has_created;
+    uint32_t mode;
+} carchive_member;
+
+/// Reads from the open descriptor `fd` (the caller opened it read-only with O_NOFOLLOW and
+/// closes it); zip, tar (ustar, pax, gnu), 7-zip's and cpio formats, gzip, bzip2 and xz filters.
+/// NULL when libarchive cannot start.
+carchive_reader *carchive_open_fd(int fd, size_t block_size);
+
+/// 1 a member, 0 the end, -1 an error (carchive_error says which).
+int carchive_next(carchive_reader *reader, carchive_member *member);
+
+/// Reads up to `capacity` bytes of the current member's data: the count, 0 at its end, -1 an error.
+long carchive_read(carchive_reader *reader, void *buffer, size_t capacity);
+
+/// libarchive's text for the last error, or "".
+const char *carchive_error(carchive_reader *reader);
+
+/// The archive's format name after the first header ("ZIP 2.0 (deflation)", "POSIX pax
+/// interchange format", ...), or "".
+const char *carchive_format(carchive_reader *reader);
+
+/// The compressed bytes read so far (for the expansion bound).
+int64_t carchive_compressed_position(carchive_reader *reader);
+
+void carchive_close(carchive_reader *reader);
+
+/// O_NOATIME where the system has it (it needs _GNU_SOURCE, which Swift's Glibc does not set), else 0.
+int carchive_noatime_flag(void);
+
+#endif

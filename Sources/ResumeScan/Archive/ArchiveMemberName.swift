@@ -1,0 +1,54 @@
+/// What a member's name in a zip or tar extraction says, decided without I/O: the path inside
+/// the archive as folder components, and where a device's file system starts beneath any leading
+/// folders an extraction tool added (`filesystem1/` from Cellebrite, a case number, `./`), found
+/// by the `private/var/` layout. Nothing is ever written out, so a hostile name only needs to be
+/// reported, not defused: an absolute name or one with `..` is ``Verdict/unsafe(_:)``.
+package struct ArchiveMemberName: Equatable, Sendable {
+    /// The components, without empty ones and `.`.
+    package var components: [String]
+
+    /// Why a name is not a plain relative path.
+    package enum Verdict: Equatable, Sendable {
+        case relative(ArchiveMemberName)
+        case unsafe(String)
+    }
+
+    /// The verdict on `name` as the archive spells it.
+    package static func parse(_ name: String) -> Verdict {
+        if name.isEmpty { return .unsafe("an empty name") }
+        if name.hasPrefix("/") { return .unsafe("an absolute name") }
+        if name.utf8.contains(0) { return .unsafe("a NUL byte in the name") }
+        // A Windows-made zip may use backslashes; either way `..` must not climb.
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.contains(where: { $0 == ".." || $0.split(separator: "\\").contains("..") }) { return .unsafe("a name with ..") }
+        if let first = parts.first, first.count == 2, first.hasSuffix(":") { return .unsafe("a drive letter") }
+        let components = parts.filter { $0 != "." }
+        if components.isEmpty { return .unsafe("a name with no file in it") }
+        return .relative(ArchiveMemberName(components: components))
+    }
+
+    /// The path as shown in reports: the components joined with `/`.
+    package var path: String { self.components.joined(separator: "/") }
+
+    /// The path on the device, `/private/var/...`, when the components hold `private/var/`
+    /// (the first such place, after any leading folders); else `/var/...` for a `var/mobile/`
+    /// layout; else nil (not an extraction of a device's file system).
+    package var devicePath: String? {
+        let limit = self.components.count
+        var index = 0
+        while index + 1 < limit {
+            if self.components[index] == "private", self.components[index + 1] == "var" {
+                return "/" + self.components[index...].joined(separator: "/")
+            }
+            index += 1
+        }
+        index = 0
+        while index + 1 < limit {
+            if self.components[index] == "var", self.components[index + 1] == "mobile" {
+                return "/private/" + self.components[index...].joined(separator: "/")
+            }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,177 @@
+import CArchiveShim
+import Foundation
+import ResumeSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One streaming pass over a zip or tar file (gzip, bzip2 or xz compressed too), through
+/// libarchive behind a small C shim (`CArchiveShim`): members come one after the other and are
+/// read, never unpacked to disk; a link member is reported, never followed. Everything the
+/// archive controls is bounded by ``Limits``: the number of members, the bytes a member gives
+/// beyond what its header declares, the expansion of the whole (a zip bomb), and what is held in
+/// memory at once. The file is opened read-only with `O_NOFOLLOW` (and `O_NOATIME` where allowed).
+///
+/// Not `Sendable`: one reader, one thread.
+package final class ArchiveReader {
+    package struct Limits: Sendable {
+        /// Members read before the archive is refused.
+        package var maximumMembers = 1_000_000
+        /// Uncompressed bytes per compressed byte read, over the whole archive, once past
+        /// ``expansionAllowance``: a zip bomb expands a thousandfold and more.
+        package var maximumExpansion: Int64 = 200
+        package var expansionAllowance: Int64 = 64 << 20
+        package init() {}
+    }
+
+    package enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, hardLink, other }
+
+    package struct Member: Equatable, Sendable {
+        /// The name as the archive spells it.
+        package var name: String
+        package var kind: Kind
+        /// The size the header declares, when it declares one.
+        package var declaredSize: Int64?
+        /// Seconds since 1970, when the header has them.
+        package var modified: Int64?
+        package var changed: Int64?
+        package var created: Int64?
+        package var mode: UInt32
+        /// The member's position, from 0.
+        package var index: Int
+    }
+
+    /// Why the archive could not be read on; each says where.
+    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        case cannotOpen(String)
+        case notAnArchive(String)
+        case corrupt(member: Int, String)
+        case tooManyMembers(Int)
+        case bomb(member: Int, expanded: Int64, compressed: Int64)
+        case longerThanDeclared(member: Int, declared: Int64)
+
+        package var description: String {
+            switch self {
+            case .cannotOpen(let reason): "cannot open: \(reason)"
+            case .notAnArchive(let reason): "not a zip or tar archive: \(reason)"
+            case .corrupt(let member, let reason): "corrupt at member \(member): \(reason)"
+            case .tooManyMembers(let limit): "more than \(limit) members"
+            case .bomb(let member, let expanded, let compressed):
+                "refused at member \(member): \(expanded) bytes expanded from \(compressed) (an archive bomb)"
+            case .longerThanDeclared(let member, let declared):
+                "member \(member) gives more than the \(declared) bytes its header declares"
+            }
+        }
+    }
+
+    private let reader: OpaquePointer
+    private let descriptor: Int32
+    private let limits: Limits
+    private let calls: FileSystemCalls
+    private var members = 0
+    private var expanded: Int64 = 0
+    private var current: Member?
+
+    /// Opens `path`; throws when it cannot be opened or libarchive recognises no format.
+    package init(path: String, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
+        let noAccessTime = carchive_noatime_flag()
+        let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | noAccessTime
+        var opened = calls.open(path, flags, 0)
+        // O_NOATIME is allowed only on one's own files (or to root).
+        if case .failure(let failure) = opened, failure.code == EPERM { opened = calls.open(path, flags & ~noAccessTime, 0) }
+        switch opened {
+        case .success(let value): self.descriptor = value
+        case .failure(let failure):
+            throw .cannotOpen(failure.code == ELOOP ? "it is a symbolic link" : failure.description)
+        }
+        guard let reader = carchive_open_fd(self.descriptor, 1 << 16) else {
+            _ = calls.close(self.descriptor)
+            throw .notAnArchive("libarchive recognises no format")
+        }
+        self.reader = reader
+        self.limits = limits
+        self.calls = calls
+    }
+
+    deinit {
+        carchive_close(self.reader)
+        _ = self.calls.close(self.descriptor)
+    }
+
+    /// The archive's format, once a member was read ("ZIP 2.0 (deflation)", "GNU tar format").
+    package var format: String { String(cString: carchive_format(self.reader)) }
+
+    /// The next member; nil at the end.
+    package func next() throws(Failure) -> Member? {
+        var raw = carchive_member()
+        switch carchive_next(self.reader, &raw) {
+        case 0:
+            self.current = nil
+            return nil
+        case 1:
+            break
+        default:
+            let reason = String(cString: carchive_error(self.reader))
+            if self.members == 0 { throw .notAnArchive(reason) }
+            throw .corrupt(member: self.members, reason)
+        }
+        guard self.members < self.limits.maximumMembers else { throw .tooManyMembers(self.limits.maximumMembers) }
+        let kind: Kind = switch raw.kind {
+        case Int32(CARCHIVE_REGULAR.rawValue): .regular
+        case Int32(CARCHIVE_DIRECTORY.rawValue): .directory
+        case Int32(CARCHIVE_SYMLINK.rawValue): .symbolicLink
+        case Int32(CARCHIVE_HARDLINK.rawValue): .hardLink
+        default: .other
+        }
+        let member = Member(
+            name: String(decoding: UnsafeRawBufferPointer(start: raw.name, count: strlen(raw.name)), as: UTF8.self),
+            kind: kind, declaredSize: raw.size >= 0 ? raw.size : nil,
+            modified: raw.has_modified != 0 ? raw.modified : nil, changed: raw.has_changed != 0 ? raw.changed : nil,
+            created: raw.has_created != 0 ? raw.created : nil, mode: raw.mode, index: self.members)
+        self.members += 1
+        self.current = member
+        return member
+    }
+
+    /// Streams the current member's bytes to `body` in chunks of at most 64 KiB, and returns how
+    /// many there were. A regular member only; a member that gives more than its header declares,
+    /// or an archive that expands past ``Limits``, throws.
+    package func read(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
+        guard let member = self.current, member.kind == .regular else { return 0 }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { chunk.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let count = carchive_read(self.reader, chunk.baseAddress, chunk.count)
+            if count < 0 { throw Failure.corrupt(member: member.index, String(cString: carchive_error(self.reader))) }
+            if count == 0 { return total }
+            total += Int64(count)
+            self.expanded += Int64(count)
+            if let declared = member.declaredSize, total > declared { throw Failure.longerThanDeclared(member: member.index, declared: declared) }
+            let compressed = max(carchive_compressed_position(self.reader), 1)
+            if self.expanded > self.limits.expansionAllowance, self.expanded / compressed > self.limits.maximumExpansion {
+                throw Failure.bomb(member: member.index, expanded: self.expanded, compressed: compressed)
+            }
+            try body(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+        }
+    }
+
+    /// The current member's bytes, when it has at most `limit`; nil (and the member skipped)
+    /// when it has more.
+    package func contents(upTo limit: Int) throws -> Data? {
+        var data = Data()
+        var tooLong = false
+        _ = try self.read { bytes in
+            guard !tooLong else { return }
+            if data.count + bytes.count > limit {
+                tooLong = true
+                data = Data()
+            } else {
+                data.append(contentsOf: bytes)
+            }
+        }
+        return tooLong ? nil : data
+    }
+}

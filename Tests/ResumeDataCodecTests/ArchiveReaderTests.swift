@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+@testable import ResumeScan
+
+/// Member names of extractions, verdict by verdict.
+@Suite struct ArchiveMemberNameTests {
+    @Test func relativeNamesAndTheirDevicePaths() {
+        let name = ArchiveMemberName.parse("filesystem1/private/var/mobile/Containers/Data/Application/A/tmp/CFNetworkDownload_x.tmp")
+        guard case .relative(let parsed) = name else {
+            Issue.record("\(name)")
+            return
+        }
+        #expect(parsed.path == "filesystem1/private/var/mobile/Containers/Data/Application/A/tmp/CFNetworkDownload_x.tmp")
+        #expect(parsed.devicePath == "/private/var/mobile/Containers/Data/Application/A/tmp/CFNetworkDownload_x.tmp")
+        #expect(ArchiveMemberName.parse("./case-42//private/var/x") == .relative(ArchiveMemberName(components: ["case-42", "private", "var", "x"])))
+        #expect(relative("private/var/x")?.devicePath == "/private/var/x")
+        #expect(relative("dump/var/mobile/Library/x")?.devicePath == "/private/var/mobile/Library/x")
+        #expect(relative("Documents/notes.txt")?.devicePath == nil)
+        #expect(relative("a/private")?.devicePath == nil)
+        #expect(relative("dir/")?.path == "dir")
+    }
+
+    @Test(arguments: [
+        ("", "an empty name"), ("/etc/passwd", "an absolute name"), ("../x", "a name with .."),
+        ("a/../../x", "a name with .."), ("a\\..\\x", "a name with .."), ("C:/x", "a drive letter"),
+        (".", "a name with no file in it"), ("./", "a name with no file in it"), ("a\u{0}b", "a NUL byte in the name"),
+    ])
+    func unsafeNamesSayWhy(name: String, reason: String) {
+        #expect(ArchiveMemberName.parse(name) == .unsafe(reason))
+    }
+
+    private func relative(_ text: String) -> ArchiveMemberName? {
+        if case .relative(let name) = ArchiveMemberName.parse(text) { return name }
+        return nil
+    }
+}
+
+/// ``ArchiveReader`` on real archives that Python's zipfile and tarfile write, hostile ones too.
+@Suite struct ArchiveReaderTests {
+    /// Runs a Python snippet in `folder` that writes archives there.
+    private func python(_ code: String, in folder: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", code]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+    }
+
+    private func withFolder<T>(_ body: (String) throws -> T) throws -> T {
+        let path = NSTemporaryDirectory() + "archive-reader-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try body(path)
+    }
+
+    private func members(of path: String, limits: ArchiveReader.Limits = .init()) throws -> [(ArchiveReader.Member, Data)] {
+        let reader = try ArchiveReader(path: path, limits: limits)
+        var all: [(ArchiveReader.Member, Data)] = []
+        while let member = try reader.next() {
+            all.append((member, try reader.contents(upTo: 1 << 20) ?? Data()))
+        }
+        return all
+    }
+
+    @Test(arguments: ["zip", "tar", "tar.gz", "tar.bz2", "tar.xz"])
+    func everyFormatGivesItsMembersInOrder(format: String) throws {
+        try withFolder { folder in
+            try python("""
+                import zipfile, tarfile, io, os
+                files = [("filesystem1/private/var/mobile/a.plist", b"<plist/>"), ("filesystem1/private/var/mobile/tmp/CFNetworkDownload_1.tmp", b"x" * 70000)]
+                fmt = "\(format)"
+                if fmt == "zip":
+                    with zipfile.ZipFile("t.zip", "w", zipfile.ZIP_DEFLATED) as z:
+                        z.writestr("filesystem1/", b"")
+                        for n, d in files:
+                            i = zipfile.ZipInfo(n, date_time=(2024, 5, 6, 7, 8, 10)); i.compress_type = zipfile.ZIP_DEFLATED
+                            z.writestr(i, d)
+                else:
+                    mode = {"tar": "w", "tar.gz": "w:gz", "tar.bz2": "w:bz2", "tar.xz": "w:xz"}[fmt]
+                    with tarfile.open("t." + fmt, mode) as t:
+                        d = tarfile.TarInfo("filesystem1/"); d.type = tarfile.DIRTYPE; d.mtime = 1700000000; t.addfile(d)
+                        for n, data in files:
+                            i = tarfile.TarInfo(n); i.size = len(data); i.mtime = 1700000000; i.mode = 0o640
+                            t.addfile(i, io.BytesIO(data))
+                """, in: folder)
+            let all = try members(of: folder + "/t." + format)
+            #expect(all.map(\.0.name) == ["filesystem1/", "filesystem1/private/var/mobile/a.plist", "filesystem1/private/var/mobile/tmp/CFNetworkDownload_1.tmp"])
+            #expect(all.map(\.0.kind) == [.directory, .regular, .regular])
+            #expect(all.map(\.0.index) == [0, 1, 2])
+            #expect(all[1].1 == Data("<plist/>".utf8))
+            #expect(all[2].1 == Data(repeating: UInt8(ascii: "x"), count: 70_000))
+            #expect(all[2].0.declaredSize == 70_000)
+            if format != "zip" {
+                #expect(all[1].0.modified == 1_700_000_000)
+                #expect(all[1].0.mode & 0o777 == 0o640)
+            }
+        }
+    }
+
+    @Test func linksAreReportedNotFollowed() throws {
+        try withFolder { folder in
+            try python("""
+                import tarfile, io
+                with tarfile.open("links.tar", "w") as t:
+                    s = tarfile.TarInfo("var/mobile/evil"); s.type = tarfile.SYMTYPE; s.linkname = "/etc/shadow"; t.addfile(s)
+                    h = tarfile.TarInfo("var/mobile/hard"); h.type = tarfile.LNKTYPE; h.linkname = "var/mobile/evil"; t.addfile(h)
+                    f = tarfile.TarInfo("../escape"); f.size = 3; t.addfile(f, io.BytesIO(b"abc"))
+                """, in: folder)
+            let all = try members(of: folder + "/links.tar")
+            #expect(all.map(\.0.kind) == [.symbolicLink, .hardLink, .regular])
+            #expect(all[0].1.isEmpty && all[1].1.isEmpty)
+            #expect(ArchiveMemberName.parse(all[2].0.name) == .unsafe("a name with .."))
+        }
+    }
+
+    @Test func aZipBombIsRefusedAtTheExpansionBound() throws {
+        try withFolder { folder in
+            // 256 MiB of zeros deflate to about 256 KiB: a thousandfold.
+            try python("""
+                import zipfile
+                with zipfile.ZipFile("bomb.zip", "w", zipfile.ZIP_DEFLATED) as z:
+                    with z.open("zeros.bin", "w", force_zip64=True) as f:
+                        block = bytes(1 << 20)
+                        for _ in range(256): f.write(block)
+                """, in: folder)
+            var limits = ArchiveReader.Limits()
+            limits.expansionAllowance = 1 << 20
+            let reader = try ArchiveReader(path: folder + "/bomb.zip", limits: limits)
+            let member = try #require(try reader.next())
+            #expect(member.name == "zeros.bin")
+            do {
+                _ = try reader.read { _ in }
+                Issue.record("the bomb was read to its end")
+            } catch let failure as ArchiveReader.Failure {
+                guard case .bomb(member: 0, let expanded, let compressed) = failure else {
+                    Issue.record("\(failure)")
+                    return
+                }
+                #expect(expanded > 1 << 20)
+                #expect(expanded < 16 << 20)
+                #expect(expanded / compressed > 200)
+            }
+        }
+    }
+
+    @Test func theMemberCountIsBounded() throws {
+        try withFolder { folder in
+            try python("""
+                import tarfile, io
+                with tarfile.open("many.tar", "w") as t:
+                    for i in range(50):
+                        f = tarfile.TarInfo("f%d" % i); f.size = 1; t.addfile(f, io.BytesIO(b"x"))
+                """, in: folder)
+            var limits = ArchiveReader.Limits()
+            limits.maximumMembers = 20
+            #expect(throws: ArchiveReader.Failure.tooManyMembers(20)) { try members(of: folder + "/many.tar", limits: limits) }
+            #expect(try members(of: folder + "/many.tar").count == 50)
+        }
+    }
+
+    @Test func aTruncatedArchiveFailsAtItsMember() throws {
+        try withFolder { folder in
+            try python("""
+                import tarfile, io, os
+                with tarfile.open("whole.tar.gz", "w:gz") as t:
+                    for i in range(3):
+                        data = os.urandom(200000)
+                        f = tarfile.TarInfo("f%d" % i); f.size = len(data); t.addfile(f, io.BytesIO(data))
+                data = open("whole.tar.gz", "rb").read()
+                open("cut.tar.gz", "wb").write(data[: len(data) // 2])
+                """, in: folder)
+            do {
+                _ = try members(of: folder + "/cut.tar.gz")
+                Issue.record("a truncated archive read to its end")
+            } catch let failure as ArchiveReader.Failure {
+                guard case .corrupt(let member, let reason) = failure else {
+                    Issue.record("\(failure)")
+                    return
+                }
+                #expect(member == 1)
+                #expect(!reason.isEmpty)
+            }
+        }
+    }
+
+    @Test func notAnArchiveAndNotAFileAreClearErrors() throws {
+        try withFolder { folder in
+            try Data("just text, not an archive\n".utf8).write(to: URL(fileURLWithPath: folder + "/plain.txt"))
+            #expect(throws: ArchiveReader.Failure.self) { try members(of: folder + "/plain.txt") }
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link.zip", withDestinationPath: folder + "/plain.txt")
+            #expect(throws: ArchiveReader.Failure.cannotOpen("it is a symbolic link")) { try ArchiveReader(path: folder + "/link.zip") }
+            #expect(throws: ArchiveReader.Failure.cannotOpen("No such file or directory")) { try ArchiveReader(path: folder + "/missing.zip") }
+        }
+    }
+}
