@@ -57,7 +57,12 @@ let package = Package(
         // Finds resume blobs, partial files and app containers in folder trees (resumetool scan).
         .target(
             name: "ResumeScan",
-            dependencies: ["ResumeDataCodec", "ResumeSystemCalls"]
+            dependencies: [
+                "ResumeDataCodec", "ResumeSystemCalls",
+                // SHA-256 of findings, and the AES key unwrap, AES-CBC and PBKDF2 of encrypted backups.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         // What the CLI prints: inspect, archive, plist and scan reports as text, JSON and CSV.
         .target(
@@ -100,8 +105,9 @@ let package = Package(
         .testTarget(
             name: "ResumetoolTests",
             dependencies: ["resumetool", "ResumeDataCodec", "ResumeSystemCalls"],
-            // Golden outputs, read from the source tree through #filePath (not bundled).
-            exclude: ["Expected"]
+            // Golden outputs, read from the source tree through #filePath (not bundled); the
+            // backup generator, run by the tests as a Python script.
+            exclude: ["Expected", "Backups"]
         ),
         .testTarget(
             name: "ResumeTransferTests",
