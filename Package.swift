@@ -99,7 +99,11 @@ let package = Package(
         .testTarget(
             name: "ResumeDataCodecTests",
             // ResumeBlobScanTests drives ResumeScan's decisions with the codec's test blobs.
-            dependencies: ["ResumeDataCodec", "ResumeScan", "ResumeSystemCalls"],
+            dependencies: [
+                "ResumeDataCodec", "ResumeScan", "ResumeSystemCalls",
+                // BackupCryptoTests wraps keys of its own.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
