@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         // `swift package generate-documentation` for the two libraries' DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        // SQLite evidence (nsurlsessiond's tasks.sqlite, a backup's Manifest.db), over the system's libsqlite3.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.
@@ -57,7 +59,11 @@ let package = Package(
         // Finds resume blobs, partial files and app containers in folder trees (resumetool scan).
         .target(
             name: "ResumeScan",
-            dependencies: ["ResumeDataCodec", "ResumeSystemCalls"]
+            dependencies: [
+                "ResumeDataCodec",
+                "ResumeSystemCalls",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // What the CLI prints: inspect, archive, plist and scan reports as text, JSON and CSV.
         .target(
@@ -96,6 +102,14 @@ let package = Package(
             // ResumeBlobScanTests drives ResumeScan's decisions with the codec's test blobs.
             dependencies: ["ResumeDataCodec", "ResumeScan", "ResumeSystemCalls"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ResumeScanTests",
+            dependencies: [
+                "ResumeScan",
+                "ResumeSystemCalls",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "ResumetoolTests",
