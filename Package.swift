@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         // `swift package generate-documentation` for the two libraries' DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        // SQLite evidence (nsurlsessiond's tasks.sqlite, a backup's Manifest.db), over the system's libsqlite3.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.
@@ -58,7 +60,9 @@ let package = Package(
         .target(
             name: "ResumeScan",
             dependencies: [
-                "ResumeDataCodec", "ResumeSystemCalls",
+                "ResumeDataCodec",
+                "ResumeSystemCalls",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // SHA-256 of findings, and the AES key unwrap, AES-CBC and PBKDF2 of encrypted backups.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -99,12 +103,18 @@ let package = Package(
         .testTarget(
             name: "ResumeDataCodecTests",
             // ResumeBlobScanTests drives ResumeScan's decisions with the codec's test blobs.
+            dependencies: ["ResumeDataCodec", "ResumeScan", "ResumeSystemCalls"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ResumeScanTests",
             dependencies: [
-                "ResumeDataCodec", "ResumeScan", "ResumeSystemCalls",
+                "ResumeScan",
+                "ResumeSystemCalls",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // BackupCryptoTests wraps keys of its own.
                 .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            resources: [.copy("Fixtures")]
+            ]
         ),
         .testTarget(
             name: "ResumetoolTests",
