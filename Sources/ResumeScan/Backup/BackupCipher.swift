@@ -31,9 +31,14 @@ package enum BackupCipher {
     /// (a file's `Size`) or strips PKCS#7 (`Manifest.db`). Nil when the length is not a whole
     /// number of blocks.
     package static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
-        guard ciphertext.count % blockSize == 0 else { return nil }
+        decrypt(ciphertext, with: key, iv: Data(repeating: 0, count: blockSize))
+    }
+
+    /// The same with another IV: the last ciphertext block before a chunk of a longer file.
+    package static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey, iv: Data) -> Data? {
+        guard ciphertext.count % blockSize == 0, let iv = try? AES._CBC.IV(ivBytes: iv) else { return nil }
         guard !ciphertext.isEmpty else { return Data() }
-        return try? AES._CBC.decrypt(ciphertext, using: key, iv: zeroIV(), noPadding: true)
+        return try? AES._CBC.decrypt(ciphertext, using: key, iv: iv, noPadding: true)
     }
 
     /// The first block's plaintext (the IV is zero, so it needs nothing else).
@@ -48,9 +53,5 @@ package enum BackupCipher {
         let pad = plain.suffix(Int(last))
         guard pad.allSatisfy({ $0 == last }) else { return nil }
         return plain.dropLast(Int(last))
-    }
-
-    private static func zeroIV() throws -> AES._CBC.IV {
-        try AES._CBC.IV(ivBytes: [UInt8](repeating: 0, count: blockSize))
     }
 }

@@ -140,6 +140,7 @@ def build(out, password, dpic, iterations, noise, hostile, samples):
             os.makedirs(folder, exist_ok=True)
             with open(os.path.join(folder, fid), "wb") as handle:
                 handle.write(stored)
+            os.utime(os.path.join(folder, fid), (MODIFIED, MODIFIED))
         record = record_override if record_override is not None else mbfile(relative_path, len(data), 0o100644, 1000 + len(rows), 3, key)
         rows.append((fid, domain, relative_path, 1, record))
 
