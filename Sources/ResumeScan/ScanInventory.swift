@@ -76,7 +76,8 @@ public struct ScanInventory: Sendable {
                 bundles[container] = found
                 return found
             },
-            source: { path in Self.folderSource(path, roots: roots) }
+            source: { path in Self.folderSource(path, roots: roots) },
+            evidence: { path in TreeWalker.evidence(atPath: path, roots: roots) }
         ))
     }
 
@@ -106,7 +107,17 @@ public struct ScanInventory: Sendable {
                     AppContainerLayout.localPathCandidates(localPath, roots: [], containerRoot: container, uuidFolders: [:])
                 },
                 bundleID: { container in container.flatMap(BackupScan.bundleID(ofDomain:)) },
-                source: { path in FindingSource(kind: backup.kind, root: backup.summary.root, inner: path) }
+                source: { path in FindingSource(kind: backup.kind, root: backup.summary.root, inner: path) },
+                evidence: { path in
+                    // Its times from its MBFile; its content is not read (a partial file is
+                    // rarely in a backup, and one not named like CFNetwork's rarer still).
+                    guard let entry = entries[path], let record = try? BackupFileRecord(archive: entry.record) else { return nil }
+                    var status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
+                    status.changed = record.changed
+                    status.created = record.created
+                    status.mode = record.mode
+                    return (status, nil)
+                }
             ))
         }
     }
@@ -121,6 +132,8 @@ public struct ScanInventory: Sendable {
         var candidates: (String, String?) -> [String]
         var bundleID: (String?) -> String?
         var source: (String) -> FindingSource
+        /// The status and digest of a paired partial file that is not a finding.
+        var evidence: (String) -> (status: FileStatus, sha256: String?)?
     }
 
     mutating func prependErrors(_ problems: [ScanProblem]) {
@@ -151,8 +164,16 @@ public struct ScanInventory: Sendable {
                 var partialEvidence: EvidenceFile?
                 if let partial = pairing.partial {
                     paired.insert(partial.path)
-                    partialEvidence = knownFiles[partial.path].map(evidence)
-                        ?? EvidenceFile(source: space.source(partial.path), sha256: nil, size: partial.size, modified: nil, changed: nil, created: nil, mode: nil)
+                    if let known = knownFiles[partial.path] {
+                        partialEvidence = evidence(known)
+                    } else if let found = space.evidence(partial.path) {
+                        partialEvidence = EvidenceFile(source: space.source(partial.path), sha256: found.sha256, size: found.status.size,
+                                                       modified: found.status.modified, changed: found.status.changed,
+                                                       created: found.status.created, mode: found.status.mode)
+                    } else {
+                        partialEvidence = EvidenceFile(source: space.source(partial.path), sha256: nil, size: partial.size,
+                                                       modified: nil, changed: nil, created: nil, mode: nil)
+                    }
                 }
                 blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
                                   partialFile: pairing.partial, modified: file.status.modified,

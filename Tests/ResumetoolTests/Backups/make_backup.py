@@ -2,7 +2,8 @@
 """Builds iTunes/Finder backups, plain or encrypted, as forensic-formats §2 describes them, for
 `resumetool scan`'s tests and benchmark.
 
-    make_backup.py OUT [--password PW [--dpic N] [--iter N]] [--noise N] [--hostile] [--samples DIR]
+    make_backup.py OUT [--password PW [--dpic N] [--iter N] [--keybag-dpic N] [--keybag-iter N]]
+                   [--noise N] [--hostile] [--samples DIR]
 
 Around the repository's Samples/: the real iOS 10.1 resume dictionary (Apple's own request
 archives) inside an app's NSUserDefaults plist, the iOS 12 keyed-archive blob as a file of its
@@ -67,7 +68,7 @@ def tlv(tag, value):
 class Encryption:
     """The keybag, class keys and file keys of an encrypted backup."""
 
-    def __init__(self, password, dpic, iterations, random_bytes):
+    def __init__(self, password, dpic, iterations, random_bytes, claimed_dpic=None, claimed_iterations=None):
         from cryptography.hazmat.primitives.keywrap import aes_key_wrap
         self.wrap = aes_key_wrap
         self.random = random_bytes
@@ -76,7 +77,8 @@ class Encryption:
         passcode_key = hashlib.pbkdf2_hmac("sha1", stage, salt, iterations, 32)
         self.class_keys = {c: random_bytes(32) for c in range(1, 12)}
         keybag = [tlv("VERS", 4), tlv("TYPE", 1), tlv("UUID", KEYBAG_UUID), tlv("HMCK", random_bytes(40)),
-                  tlv("WRAP", 0), tlv("SALT", salt), tlv("ITER", iterations), tlv("DPWT", 1), tlv("DPIC", dpic),
+                  tlv("WRAP", 0), tlv("SALT", salt), tlv("ITER", claimed_iterations or iterations), tlv("DPWT", 1),
+                  tlv("DPIC", claimed_dpic or dpic),
                   tlv("DPSL", dpsl)]
         for protection_class, key in self.class_keys.items():
             keybag += [tlv("UUID", random_bytes(16)), tlv("CLAS", protection_class), tlv("WRAP", 2), tlv("KTYP", 0),
@@ -116,10 +118,11 @@ def resume_files(samples):
     ]
 
 
-def build(out, password, dpic, iterations, noise, hostile, samples):
+def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None):
     os.makedirs(out, exist_ok=True)
     random_bytes = fixed_random(25)
-    encryption = Encryption(password, dpic, iterations, random_bytes) if password is not None else None
+    encryption = (Encryption(password, dpic, iterations, random_bytes, claimed_dpic, claimed_iterations)
+                  if password is not None else None)
     files = resume_files(samples)
     for n in range(noise):
         # Mostly text; every tenth a small property list that holds no blob, as preferences do.
@@ -205,10 +208,13 @@ def main():
     parser.add_argument("--iter", type=int, default=10_000)
     parser.add_argument("--noise", type=int, default=0)
     parser.add_argument("--hostile", action="store_true")
+    # A keybag that claims other counts than the ones its keys were derived with (absurd ones).
+    parser.add_argument("--keybag-dpic", type=int)
+    parser.add_argument("--keybag-iter", type=int)
     parser.add_argument("--samples", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "Samples"))
     arguments = parser.parse_args()
     build(arguments.out, arguments.password, arguments.dpic, arguments.iter, arguments.noise, arguments.hostile,
-          arguments.samples)
+          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter)
 
 
 if __name__ == "__main__":
