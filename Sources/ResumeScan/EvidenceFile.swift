@@ -5,9 +5,13 @@ import Foundation
 public struct FindingSource: Sendable, Hashable {
     /// What kind of evidence the root is.
     public enum Kind: String, Sendable, Hashable {
+        /// A folder tree, walked.
         case folder
+        /// An iTunes/Finder backup whose files are not encrypted.
         case backup
+        /// An encrypted backup, its files decrypted in memory.
         case encryptedBackup = "encrypted-backup"
+        /// A zip or tar archive of an extraction (not read by this version).
         case archive
     }
 
@@ -37,9 +41,11 @@ public struct EvidenceFile: Sendable, Hashable {
     public var sha256: String?
     /// Its size in bytes (a backup's `MBFile` `Size`).
     public var size: Int64
-    /// Modification, status change and creation (birth) times, when the source has them.
+    /// The modification time, when the source has it.
     public var modified: Date?
+    /// The status change time (`st_ctime`, `MBFile` `LastStatusChange`), when the source has it.
     public var changed: Date?
+    /// The creation (birth) time, when the source has it: a backup's `MBFile` does, Linux's `stat` does not.
     public var created: Date?
     /// The mode, type bits included, when the source has it.
     public var mode: UInt32?
