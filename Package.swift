@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         // `swift package generate-documentation` for the two libraries' DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        // SQLite evidence (nsurlsessiond's tasks.sqlite, a backup's Manifest.db), over the system's libsqlite3.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.
@@ -68,7 +70,15 @@ let package = Package(
         // Finds resume blobs, partial files and app containers in folder trees (resumetool scan).
         .target(
             name: "ResumeScan",
-            dependencies: ["ResumeDataCodec", "ResumeSystemCalls", "CArchiveShim"]
+            dependencies: [
+                "ResumeDataCodec",
+                "ResumeSystemCalls",
+                "CArchiveShim",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // SHA-256 of findings, and the AES key unwrap, AES-CBC and PBKDF2 of encrypted backups.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         // What the CLI prints: inspect, archive, plist and scan reports as text, JSON and CSV.
         .target(
@@ -109,10 +119,21 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "ResumeScanTests",
+            dependencies: [
+                "ResumeScan",
+                "ResumeSystemCalls",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // BackupCryptoTests wraps keys of its own.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
             name: "ResumetoolTests",
             dependencies: ["resumetool", "ResumeDataCodec", "ResumeSystemCalls"],
-            // Golden outputs, read from the source tree through #filePath (not bundled).
-            exclude: ["Expected"]
+            // Golden outputs, read from the source tree through #filePath (not bundled); the
+            // backup generator, run by the tests as a Python script.
+            exclude: ["Expected", "Backups"]
         ),
         .testTarget(
             name: "ResumeTransferTests",

@@ -23,6 +23,10 @@ package struct FileProbe: Sendable {
         let status: FileStatus
         let blobs: [FoundResumeBlob]
         let isPartialFile: Bool
+        /// The SHA-256 of the whole content, lower-case hex; nil when it could not be read.
+        var sha256: String? = nil
+        /// Where it is, for a finding that is not in a walked folder (a backup's file).
+        var source: FindingSource? = nil
     }
 
     package enum Outcome: Sendable {
@@ -63,6 +67,7 @@ package struct FileProbe: Sendable {
         guard raw.kind == .regular else { return .nothing }
         let status = FileStatus(raw)
         var blobs: [FoundResumeBlob] = []
+        var digest: String?
         if prefix.kind.isCandidate, status.size <= Int64(readLimit) {
             // Read again from the start: the prefix was a small stack buffer, and a blob is small.
             var data = Data(count: Int(status.size))
@@ -82,9 +87,14 @@ package struct FileProbe: Sendable {
             }
             data.count = count
             blobs = search.blobs(in: data)
+            if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
         }
         guard !blobs.isEmpty || file.isPartialFile else { return .nothing }
-        return .found(Finding(path: file.path, status: status, blobs: blobs, isPartialFile: file.isPartialFile))
+        if digest == nil {
+            // A partial file is hashed as it is read, never held whole: it may be gigabytes.
+            digest = EvidenceHash.hex(ofDescriptor: descriptor, calls: calls)
+        }
+        return .found(Finding(path: file.path, status: status, blobs: blobs, isPartialFile: file.isPartialFile, sha256: digest))
     }
 
     /// Reads until the buffer is full or the file ends.

@@ -20,6 +20,13 @@ public struct ScanInventory: Sendable {
         public let modified: Date
         /// The validator's findings, and the partial file's, most severe first.
         public let findings: [ResumeDataFinding]
+        /// The file holding the blob: where it is, its SHA-256, size and times.
+        public let file: EvidenceFile
+        /// The app it belongs to: its container's `MCMMetadataIdentifier`, or its backup domain's
+        /// bundle or group; nil when neither says.
+        public let bundleID: String?
+        /// The partial file as evidence (its hash and times when the scan read it).
+        public let partialFileEvidence: EvidenceFile?
     }
 
     /// A partial download (`CFNetworkDownload_*.tmp`, or a WebKit `.download` folder's data) that no blob names.
@@ -30,6 +37,10 @@ public struct ScanInventory: Sendable {
         public let appContainer: String?
         /// Its size and modification time.
         public let status: FileStatus
+        /// Where it is, its SHA-256, size and times.
+        public let file: EvidenceFile
+        /// The app it belongs to, as for a blob.
+        public let bundleID: String?
     }
 
     /// The blobs, sorted by path.
@@ -37,9 +48,11 @@ public struct ScanInventory: Sendable {
     /// The partial files no blob names, sorted by path.
     public private(set) var orphanPartialFiles: [PartialFile] = []
     /// What could not be read or was skipped, sorted by path.
-    public let errors: [ScanProblem]
+    public private(set) var errors: [ScanProblem]
     /// Regular files seen.
-    public let fileCount: Int
+    public private(set) var fileCount: Int
+    /// The backups scanned, in the order given.
+    public private(set) var backups: [BackupSummary] = []
 
     /// Pairs what the walk found.
     /// - Parameters:
@@ -48,32 +61,140 @@ public struct ScanInventory: Sendable {
     init(roots: [String], found: [FileProbe.Finding], walker: TreeWalker, errors: [ScanProblem]) {
         self.errors = errors
         fileCount = walker.fileCount
+        let absoluteRoots = roots.map { (absolute: Self.absolutePath(of: $0), spelled: $0) }
+        var bundles: [String: String?] = [:]
+        collect(found, space: PairingSpace(
+            container: { AppContainerLayout.containerRoot(of: $0, containers: walker.containers) },
+            entry: { TreeWalker.entry(atPath: $0, roots: roots) },
+            candidates: { localPath, container in
+                AppContainerLayout.localPathCandidates(localPath, roots: absoluteRoots, containerRoot: container, uuidFolders: walker.uuidFolders)
+            },
+            bundleID: { container in
+                guard let container else { return nil }
+                if let known = bundles[container] { return known }
+                let found = TreeWalker.containerBundleID(container, roots: roots)
+                bundles[container] = found
+                return found
+            },
+            source: { path in Self.folderSource(path, roots: roots) },
+            evidence: { path in TreeWalker.evidence(atPath: path, roots: roots) }
+        ))
+    }
+
+    /// The folders' inventory, then each backup's after it, in the order given.
+    init(folders: ScanInventory?, backups: [BackupScan.Outcome]) {
+        var errors = folders?.errors ?? []
+        for backup in backups {
+            if let failure = backup.failure { errors.append(ScanProblem(path: backup.summary.root, message: failure.message)) }
+            errors += backup.errors
+        }
+        self.errors = errors
+        fileCount = folders?.fileCount ?? 0
+        blobs = folders?.blobs ?? []
+        orphanPartialFiles = folders?.orphanPartialFiles ?? []
+        for backup in backups {
+            fileCount += backup.summary.fileCount - backup.summary.unreadFileCount
+            self.backups.append(backup.summary)
+            let entries = backup.entries
+            collect(backup.findings, space: PairingSpace(
+                container: { path in path.split(separator: "/", maxSplits: 1).first.map(String.init) },
+                entry: { path in
+                    guard let entry = entries[path] else { return .missing }
+                    guard let record = try? BackupFileRecord(archive: entry.record) else { return .missing }
+                    return .regularFile(size: record.size)
+                },
+                candidates: { localPath, container in
+                    AppContainerLayout.localPathCandidates(localPath, roots: [], containerRoot: container, uuidFolders: [:])
+                },
+                bundleID: { container in container.flatMap(BackupScan.bundleID(ofDomain:)) },
+                source: { path in FindingSource(kind: backup.kind, root: backup.summary.root, inner: path) },
+                evidence: { path in
+                    // Its times from its MBFile; its content is not read (a partial file is
+                    // rarely in a backup, and one not named like CFNetwork's rarer still).
+                    guard let entry = entries[path], let record = try? BackupFileRecord(archive: entry.record) else { return nil }
+                    var status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
+                    status.changed = record.changed
+                    status.created = record.created
+                    status.mode = record.mode
+                    return (status, nil)
+                }
+            ))
+        }
+    }
+
+    /// How one kind of evidence answers the pairing's questions about its paths.
+    private struct PairingSpace {
+        /// The app container (a folder, or a backup's domain) a path is in.
+        var container: (String) -> String?
+        /// What is at a path that no finding is.
+        var entry: (String) -> PartialFileResolution.Entry
+        /// Where a `LocalPath` may now be, for a blob in a container.
+        var candidates: (String, String?) -> [String]
+        var bundleID: (String?) -> String?
+        var source: (String) -> FindingSource
+        /// The status and digest of a paired partial file that is not a finding.
+        var evidence: (String) -> (status: FileStatus, sha256: String?)?
+    }
+
+    mutating func prependErrors(_ problems: [ScanProblem]) {
+        errors = problems + errors
+    }
+
+    /// Pairs the findings of one kind of evidence and appends them, sorted by path.
+    private mutating func collect(_ found: [FileProbe.Finding], space: PairingSpace) {
         let sorted = found.sorted { TreeWalker.byteOrder($0.path, $1.path) }
-        var knownFiles: [String: FileStatus] = [:]
-        for file in sorted { knownFiles[file.path] = file.status }
+        var knownFiles: [String: FileProbe.Finding] = [:]
+        for file in sorted { knownFiles[file.path] = file }
         // Names are looked up in the walk's own findings first; the rest (a TempFileName not
         // named like CFNetwork's) costs a few system calls each, and blobs are few.
         func entry(at path: String) -> PartialFileResolution.Entry {
-            if let known = knownFiles[path] { return .regularFile(size: known.size) }
-            return TreeWalker.entry(atPath: path, roots: roots)
+            if let known = knownFiles[path] { return .regularFile(size: known.status.size) }
+            return space.entry(path)
         }
-        let absoluteRoots = roots.map { (absolute: Self.absolutePath(of: $0), spelled: $0) }
+        func evidence(_ file: FileProbe.Finding) -> EvidenceFile {
+            EvidenceFile(source: file.source ?? space.source(file.path), sha256: file.sha256, size: file.status.size,
+                         modified: file.status.modified, changed: file.status.changed, created: file.status.created, mode: file.status.mode)
+        }
         var paired: Set<String> = []
         for file in sorted {
-            let container = AppContainerLayout.containerRoot(of: file.path, containers: walker.containers)
+            let container = space.container(file.path)
+            let bundleID = space.bundleID(container)
             for found in file.blobs {
-                let pairing = Self.pair(found, container: container, roots: absoluteRoots, uuidFolders: walker.uuidFolders, entry: entry)
-                if let partial = pairing.partial { paired.insert(partial.path) }
+                let pairing = Self.pair(found, container: container, entry: entry, candidates: space.candidates)
+                var partialEvidence: EvidenceFile?
+                if let partial = pairing.partial {
+                    paired.insert(partial.path)
+                    if let known = knownFiles[partial.path] {
+                        partialEvidence = evidence(known)
+                    } else if let found = space.evidence(partial.path) {
+                        partialEvidence = EvidenceFile(source: space.source(partial.path), sha256: found.sha256, size: found.status.size,
+                                                       modified: found.status.modified, changed: found.status.changed,
+                                                       created: found.status.created, mode: found.status.mode)
+                    } else {
+                        partialEvidence = EvidenceFile(source: space.source(partial.path), sha256: nil, size: partial.size,
+                                                       modified: nil, changed: nil, created: nil, mode: nil)
+                    }
+                }
                 blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
                                   partialFile: pairing.partial, modified: file.status.modified,
-                                  findings: Self.findings(for: found, pairing: pairing)))
+                                  findings: Self.findings(for: found, pairing: pairing), file: evidence(file), bundleID: bundleID,
+                                  partialFileEvidence: partialEvidence))
             }
         }
         for file in sorted where file.isPartialFile && !paired.contains(file.path) {
-            orphanPartialFiles.append(PartialFile(path: file.path,
-                                                  appContainer: AppContainerLayout.containerRoot(of: file.path, containers: walker.containers),
-                                                  status: file.status))
+            let container = space.container(file.path)
+            orphanPartialFiles.append(PartialFile(path: file.path, appContainer: container, status: file.status,
+                                                  file: evidence(file), bundleID: space.bundleID(container)))
         }
+    }
+
+    /// A folder finding's root (the first given that holds it) and its path below that root.
+    private static func folderSource(_ path: String, roots: [String]) -> FindingSource {
+        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }) else {
+            return FindingSource(kind: .folder, root: path, inner: "")
+        }
+        let inner = path == root ? "" : String(decoding: path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1)), as: UTF8.self)
+        return FindingSource(kind: .folder, root: root, inner: inner)
     }
 
     /// The root with links and `..` resolved, as a device's absolute `LocalPath` would name it.
@@ -95,8 +216,8 @@ public struct ScanInventory: Sendable {
     /// First `PartialFileResolution` with the container's `tmp/` as the folder (what `resume
     /// --tmp-dir CONTAINER/tmp` would use; devices since iOS 9 keep partial files there), then
     /// `LocalPath` wherever the scanned tree now holds the device's path.
-    private static func pair(_ found: FoundResumeBlob, container: String?, roots: [(absolute: String, spelled: String)], uuidFolders: [String: [String]],
-                             entry: (String) -> PartialFileResolution.Entry) -> Pairing {
+    private static func pair(_ found: FoundResumeBlob, container: String?, entry: (String) -> PartialFileResolution.Entry,
+                             candidates: (String, String?) -> [String]) -> Pairing {
         var pairing = Pairing()
         if let name = found.resumeData?.tempFileName {
             pairing.key = ResumeDataKey.tempFileName
@@ -121,7 +242,7 @@ public struct ScanInventory: Sendable {
                 pairing.key = ResumeDataKey.localPath
                 pairing.expectedPath = localPath
             }
-            for path in AppContainerLayout.localPathCandidates(localPath, roots: roots, containerRoot: container, uuidFolders: uuidFolders) {
+            for path in candidates(localPath, container) {
                 if case .regularFile(let size) = entry(path) {
                     pairing.key = ResumeDataKey.localPath
                     pairing.partial = (path, size)

@@ -22,9 +22,43 @@ public struct ScanJob: Sendable {
         public let currentPath: String
     }
 
+    /// Called at most once, when the first encrypted backup is met: the backups' password, or
+    /// nil to leave their files unread.
+    public var password: @Sendable () -> Data? = { nil }
+
     /// A scan of `roots`.
     public init(roots: [String]) {
         self.roots = roots
+    }
+
+    /// A scan of `roots`, with the password of encrypted backups among them.
+    public init(roots: [String], password: @escaping @Sendable () -> Data?) {
+        self.roots = roots
+        self.password = Self.once(password)
+    }
+
+    /// The answer of `body`, asked the first time only.
+    private static func once(_ body: @escaping @Sendable () -> Data?) -> @Sendable () -> Data? {
+        let box = PasswordBox(body)
+        return { box.value() }
+    }
+
+    private final class PasswordBox: @unchecked Sendable {
+        // Read and written only under `lock`.
+        private let lock = NSLock()
+        private var asked = false
+        private var answer: Data?
+        private let body: @Sendable () -> Data?
+        init(_ body: @escaping @Sendable () -> Data?) { self.body = body }
+        func value() -> Data? {
+            lock.lock()
+            defer { lock.unlock() }
+            if !asked {
+                asked = true
+                answer = body()
+            }
+            return answer
+        }
     }
 
     private enum WalkEvent: Sendable {
@@ -36,7 +70,34 @@ public struct ScanJob: Sendable {
     /// each batch of files.
     /// - Returns: the inventory, and whether every root could be read.
     public func run(progress: (Progress) -> Void = { _ in }) -> (inventory: ScanInventory, allRootsRead: Bool) {
-        let roots = self.roots.map(Self.normalized)
+        // Each root is decided by content: a backup folder holds Manifest.db.
+        var folderRoots: [String] = []
+        var backups: [BackupScan.Outcome] = []
+        var unsupported: [ScanProblem] = []
+        for root in self.roots.map(Self.normalized) {
+            switch BackupScan.kind(of: root, calls: probe.calls) {
+            case .folder: folderRoots.append(root)
+            case .backup:
+                var scan = BackupScan(root: root, password: password)
+                scan.probe = probe
+                backups.append(scan.run())
+            case .mbdbBackup:
+                unsupported.append(ScanProblem(path: root, message: "a backup of iOS 9 or earlier (Manifest.mbdb): not supported yet; nothing in it was read"))
+            }
+        }
+        var allRootsRead = unsupported.isEmpty && backups.allSatisfy { $0.failure == nil }
+        var folders: ScanInventory?
+        if !folderRoots.isEmpty {
+            let walked = walk(folderRoots, progress: progress)
+            folders = walked.inventory
+            if !walked.allRootsRead { allRootsRead = false }
+        }
+        var inventory = ScanInventory(folders: folders, backups: backups)
+        inventory.prependErrors(unsupported)
+        return (inventory, allRootsRead)
+    }
+
+    private func walk(_ roots: [String], progress: (Progress) -> Void) -> (inventory: ScanInventory, allRootsRead: Bool) {
         let queue = BatchQueue<WalkEvent>(capacity: 4)
         let walkThread = Thread {
             var walker = TreeWalker()

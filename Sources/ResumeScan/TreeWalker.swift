@@ -204,6 +204,59 @@ package struct TreeWalker {
         return status
     }
 
+    /// The name of the file iOS keeps in every container, whose `MCMMetadataIdentifier` is the
+    /// container's bundle, group or plugin ID (forensic-formats §3).
+    package static let containerMetadataName = ".com.apple.mobile_container_manager.metadata.plist"
+
+    /// The container's `MCMMetadataIdentifier`, read without following a link; nil when there is
+    /// no such plist (or it is over 1 MiB, or has no string there).
+    package static func containerBundleID(_ container: String, roots: [String], calls: FileSystemCalls = .system) -> String? {
+        let path = AppContainerLayout.join(container, containerMetadataName)
+        guard let descriptor = openFile(atPath: path, roots: roots, calls: calls) else { return nil }
+        defer { _ = calls.close(descriptor) }
+        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular, status.size <= 1 << 20 else { return nil }
+        var data = Data(count: Int(status.size))
+        var filled = 0
+        data.withUnsafeMutableBytes { buffer in
+            while filled < buffer.count, case .success(let got) = calls.read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])), got > 0 {
+                filled += got
+            }
+        }
+        data.count = filled
+        let options = PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 100_000, maximumInputSize: 1 << 20, duplicateKeys: .keepLast)
+        guard let top = try? PropertyListReader(options: options).read(data).value.dictionaryValue else { return nil }
+        return top["MCMMetadataIdentifier"]?.stringValue
+    }
+
+    /// The status and SHA-256 of the regular file at `path` (a partial file a blob names that the
+    /// walk did not report itself), opened as ``openFile(atPath:roots:calls:)`` opens it.
+    package static func evidence(atPath path: String, roots: [String], calls: FileSystemCalls = .system) -> (status: FileStatus, sha256: String?)? {
+        guard let descriptor = openFile(atPath: path, roots: roots, calls: calls) else { return nil }
+        defer { _ = calls.close(descriptor) }
+        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return nil }
+        return (FileStatus(status), EvidenceHash.hex(ofDescriptor: descriptor, calls: calls))
+    }
+
+    /// `path` opened read-only, each folder below the root that holds it opened relative to the
+    /// one before with `O_NOFOLLOW`, the file too (`O_NONBLOCK`: a FIFO must not block); nil when
+    /// anything on the way is missing, a link, or `path` is under no root.
+    private static func openFile(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
+        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root else { return nil }
+        let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
+        let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        guard let last = components.last, !components.contains("..") else { return nil }
+        guard case .success(let rootFolder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return nil }
+        var folder = rootFolder
+        defer { _ = calls.close(folder) }
+        for component in components.dropLast() {
+            guard case .success(let next) = calls.openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { return nil }
+            _ = calls.close(folder)
+            folder = next
+        }
+        guard case .success(let descriptor) = calls.openat(folder, last, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) else { return nil }
+        return descriptor
+    }
+
     package static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     package static func lastComponent(_ path: String) -> String {

@@ -33,6 +33,12 @@ package struct FileSystemCalls: Sendable {
         package var modifiedNanoseconds: Int64 = 0
         /// `st_uid`; nil in fakes that do not set it.
         package var owner: UInt32?
+        /// `st_ctim`: the inode's last change.
+        package var changedSeconds: Int64 = 0
+        package var changedNanoseconds: Int64 = 0
+        /// The birth time where `stat` has one (`st_birthtimespec` on Darwin); nil on Linux.
+        package var createdSeconds: Int64?
+        package var createdNanoseconds: Int64 = 0
 
         package init(kind: Kind, size: Int64) {
             self.kind = kind
@@ -232,6 +238,12 @@ private func status(_ info: stat) -> FileSystemCalls.Status {
     status.modifiedSeconds = Int64(info.st_mtim.tv_sec)
     status.modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
     status.owner = UInt32(info.st_uid)
+    status.changedSeconds = Int64(info.st_ctim.tv_sec)
+    status.changedNanoseconds = Int64(info.st_ctim.tv_nsec)
+    #if canImport(Darwin)
+    status.createdSeconds = Int64(info.st_birthtimespec.tv_sec)
+    status.createdNanoseconds = Int64(info.st_birthtimespec.tv_nsec)
+    #endif
     return status
 }
 

@@ -3,20 +3,23 @@ import Foundation
 import ResumeReports
 import ResumeScan
 
-/// `resumetool scan DIR...`
+/// `resumetool scan PATH...`
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Find resume blobs and partial downloads in folder trees.",
+        abstract: "Find resume blobs and partial downloads in folder trees and iTunes/Finder backups.",
         discussion: """
             Walks each DIR without following symbolic links and decides by content, not by name: finds resume blobs of every container (the Network-framework format too), blobs embedded as data in property lists and keyed archives (with their key path), pairs each with its partial file (TempFileName in the app container's tmp/, or LocalPath), and lists the partial files no blob names (candidates for `rebuild`).
+
+            A DIR holding Manifest.db is read as an iTunes/Finder backup: its files through Manifest.db, named DOMAIN/relativePath, with the device in the report. An encrypted backup needs --password-file FILE (or, on a terminal, the password typed at a prompt); without one its files are counted as unread. Nothing in the evidence is written; decrypted data stays in memory.
 
             Example:
               resumetool scan ~/extraction/private/var/mobile/Containers/Data/Application
               resumetool scan --json ~/Library > downloads.json
               resumetool scan --csv /mnt/image > downloads.csv
+              resumetool scan --json --password-file pw.txt ~/backups/00008140-001A2B3C4D5E6F70
 
-            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read, 64 usage error.
+            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db), 64 usage error.
             """
     )
 
@@ -26,7 +29,11 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .long, help: "Print CSV (RFC 4180): one row per blob, with a header row.")
     var csv = false
 
-    @Argument(help: ArgumentHelp("Folders to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
+    @Option(name: .long, help: ArgumentHelp("The password of encrypted backups: the file's first line (never give a password as an argument).", valueName: "FILE"),
+            completion: .file())
+    var passwordFile: String?
+
+    @Argument(help: ArgumentHelp("Folders or backup folders to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
     var folders: [String] = []
 
     func validate() throws {
@@ -36,7 +43,10 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         var progress = ScanProgress()
-        let (inventory, allRootsRead) = ScanJob(roots: folders).run { progress.update($0) }
+        var password: Data?
+        if let passwordFile { password = try BackupPassword.read(from: passwordFile) }
+        let job = ScanJob(roots: folders) { [password] in password ?? BackupPassword.prompt() }
+        let (inventory, allRootsRead) = job.run { progress.update($0) }
         progress.finish()
         let report = ScanReport(inventory: inventory)
         var output = StandardOutput()

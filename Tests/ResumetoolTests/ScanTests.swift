@@ -230,8 +230,21 @@ import Testing
         let blobs = try #require(top["blobs"] as? [[String: Any]])
         try #require(blobs.count == 5)
         let fields: Set<String> = ["path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName",
-                                   "localPath", "partialFile", "modified", "findings"]
-        for blob in blobs { #expect(Set(blob.keys) == fields) }
+                                   "localPath", "partialFile", "modified", "findings",
+                                   // Issue 25: the evidence fields.
+                                   "bundleID", "sha256", "size", "changed", "created", "mode", "source"]
+        for blob in blobs {
+            #expect(Set(blob.keys) == fields)
+            #expect(blob["bundleID"] is NSNull)
+            // Linux's stat has no birth time; the status change time is when the test wrote the file.
+            #expect(blob["created"] is NSNull)
+            #expect((blob["changed"] as? String)?.hasPrefix("20") == true)
+            #expect(blob["mode"] as? String == "100644")
+            let source = try #require(blob["source"] as? [String: Any])
+            #expect(source["kind"] as? String == "folder")
+            #expect(source["root"] as? String == "tree")
+            #expect(source["inner"] as? String == String((blob["path"] as? String ?? "").dropFirst("tree/".count)))
+        }
 
         let hashed = blobs[0]
         #expect(hashed["path"] as? String == "\(Self.containerA)/Library/Caches/com.example.dl/5d41402abc4b2a76b9719d911017c592")
@@ -245,7 +258,11 @@ import Testing
         let hashedPartial = try #require(hashed["partialFile"] as? [String: Any])
         #expect(hashedPartial["path"] as? String == "\(Self.containerA)/tmp/CFNetworkDownload_H4sh3d.tmp")
         #expect(hashedPartial["size"] as? Int == 4096)
+        #expect(hashedPartial["sha256"] as? String == "c9ac7b0624824f844f6c7f3d50fab9741a8914e878467e8daaedca143a34d90b")
+        #expect(hashedPartial["modified"] as? String == Self.modifiedText)
         #expect(hashed["modified"] as? String == Self.modifiedText)
+        #expect(hashed["size"] as? Int == 3875)
+        #expect(hashed["sha256"] as? String == "2f92ac9fe566f3ce540a2bc02f8253f2af45c1a1034e2984351cfe55e14d50d4")
         #expect((hashed["findings"] as? [Any])?.isEmpty == true)
 
         let prefs = blobs[1]
@@ -322,7 +339,13 @@ import Testing
         #expect(orphans.map { $0["size"] as? Int } == [1000, 500])
         #expect(orphans.map { $0["modified"] as? String } == [Self.modifiedText, Self.modifiedText])
         #expect(orphans.map { $0["appContainer"] as? String } == [Self.containerA, Self.containerB])
-        for orphan in orphans { #expect(Set(orphan.keys) == ["path", "appContainer", "size", "modified"]) }
+        #expect(orphans.map { $0["sha256"] as? String } == [
+            "62923de3afb82e5f258f64af6e47a62706a63680e3fd398e2806e1a4d576809c",
+            "5b633ef5eee73982ec9aad478cb3612342e14de01a974b7ac6554dd26d59ba52",
+        ])
+        for orphan in orphans {
+            #expect(Set(orphan.keys) == ["path", "appContainer", "size", "modified", "bundleID", "sha256", "changed", "created", "mode", "source"])
+        }
 
         let errors = try #require(top["errors"] as? [[String: Any]])
         #expect(errors.map { $0["path"] as? String } == ["\(Self.containerA)/Documents/locked", "\(Self.containerA)/Documents/secret.plist"])
@@ -336,8 +359,12 @@ import Testing
         #expect(result.stderr == Self.lockedError)
         let rows = try Self.parseCSV(result.stdout)
         #expect(rows.first == ["path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName",
-                               "localPath", "partialFilePath", "partialFileSize", "modified", "findings"])
-        #expect(Array(rows.dropFirst()) == [
+                               "localPath", "partialFilePath", "partialFileSize", "modified", "findings",
+                               "bundleID", "sourceKind", "sourceRoot", "sourceInner", "sha256", "size", "changed", "created", "partialFileSHA256"])
+        // The status change time is when the test wrote the file: present, then left out of the comparison.
+        let changedColumn = 18
+        for row in rows.dropFirst() { #expect(row.count == 21 && row[changedColumn].hasPrefix("20")) }
+        #expect(Array(rows.dropFirst()).map { Array($0.prefix(12)) } == [
             ["\(Self.containerA)/Library/Caches/com.example.dl/5d41402abc4b2a76b9719d911017c592", "", Self.containerA, "keyed-archive",
              "https://cdn.example.com/video.mp4", "4096", "CFNetworkDownload_H4sh3d.tmp", "",
              "\(Self.containerA)/tmp/CFNetworkDownload_H4sh3d.tmp", "4096", Self.modifiedText, ""],
@@ -353,6 +380,22 @@ import Testing
              "\(Self.containerB)/tmp/CFNetworkDownload_Occ2S2.tmp", "3000", Self.modifiedText, ""],
             ["tree/loose/\(Self.looseName)", "", "", "xml", Self.looseURL, "10", "CFNetworkDownload_L00se.tmp", "", "", "",
              Self.modifiedText, "error[temp-file-missing]"],
+        ])
+        func inner(_ path: String) -> String { String(path.dropFirst("tree/".count)) }
+        #expect(Array(rows.dropFirst()).map { Array($0[12..<18]) + Array($0[19...]) } == [
+            ["", "folder", "tree", inner("\(Self.containerA)/Library/Caches/com.example.dl/5d41402abc4b2a76b9719d911017c592"),
+             "2f92ac9fe566f3ce540a2bc02f8253f2af45c1a1034e2984351cfe55e14d50d4", "3875", "",
+             "c9ac7b0624824f844f6c7f3d50fab9741a8914e878467e8daaedca143a34d90b"],
+            ["", "folder", "tree", inner("\(Self.containerA)/Library/Preferences/com.example.app.plist"),
+             "edcc88a8ca0ad73397c737cd24122b52e85b053143d8da77b76ec1c8d4cead13", "744", "",
+             "5e4084eff2f37d637e6502bf9472b0029755bbd130ebb52c8c33bb8148c31fd2"],
+            ["", "folder", "tree", inner("\(Self.containerB)/Library/Caches/DownloadManager/cache.archive"),
+             "bdd32a3c9b534d002a65ec288c653ed70e37048b62f1563ccdae7cd27321d6fd", "858", "",
+             "f8f32f68c7ab74ce932713f801e0499f45e1721b69fca6801b97f2ffec39d7f2"],
+            ["", "folder", "tree", inner("\(Self.containerB)/Library/Caches/nw/f00d"),
+             "6b26e77f58e96b812a668af85ed802176395566b15ed5935dce5dc94257d7aa1", "2967", "",
+             "27215f3afdd7525aebf98de69a86634257f380f75dd31f4aa743ed8fff5c03e4"],
+            ["", "folder", "tree", "loose/\(Self.looseName)", "69cf06edfb14951d229a81ba4689aedbbe9feb195eba8e3bd3b07d31a94e6e20", "494", "", ""],
         ])
         #expect(result.stdout.hasSuffix("\r\n"))
     }

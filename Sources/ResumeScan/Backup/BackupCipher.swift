@@ -1,0 +1,57 @@
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// The two ciphers of an encrypted backup (forensic-formats §2): RFC 3394 AES key unwrap for
+/// class keys, `ManifestKey` and each file's key, and AES-256-CBC with a zero IV for
+/// `Manifest.db` and the files.
+///
+/// swift-crypto 3.12.3 has both: `AES.KeyWrap` (Crypto) and `AES._CBC` (_CryptoExtras). `_CBC`
+/// expands the key again for every 16-byte block, so ``decrypt(_:with:)`` is for whole files that
+/// matter, and a scan decides whether a file can be a property list from its first block alone
+/// (``decryptFirstBlock(_:with:)``).
+package enum BackupCipher {
+    package static let blockSize = 16
+
+    /// The key, or nil when the wrapped bytes are not 24 or 40 bytes or fail the integrity check.
+    package static func unwrap(_ wrapped: some DataProtocol, with key: SymmetricKey) -> SymmetricKey? {
+        guard wrapped.count == 40 || wrapped.count == 24 else { return nil }
+        return try? AES.KeyWrap.unwrap(wrapped, using: key)
+    }
+
+    /// `4-byte little-endian class || wrapped key`, as `ManifestKey` and `EncryptionKey` hold it.
+    package static func splitClassAndKey(_ bytes: Data) -> (protectionClass: UInt32, wrapped: Data)? {
+        guard bytes.count > 4 else { return nil }
+        let start = bytes.startIndex
+        let protectionClass = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[start + $1]) << (8 * UInt32($1)) }
+        return (protectionClass, Data(bytes[(start + 4)...]))
+    }
+
+    /// AES-CBC with a zero IV, no padding removed: the caller truncates to the size it knows
+    /// (a file's `Size`) or strips PKCS#7 (`Manifest.db`). Nil when the length is not a whole
+    /// number of blocks.
+    package static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
+        decrypt(ciphertext, with: key, iv: Data(repeating: 0, count: blockSize))
+    }
+
+    /// The same with another IV: the last ciphertext block before a chunk of a longer file.
+    package static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey, iv: Data) -> Data? {
+        guard ciphertext.count % blockSize == 0, let iv = try? AES._CBC.IV(ivBytes: iv) else { return nil }
+        guard !ciphertext.isEmpty else { return Data() }
+        return try? AES._CBC.decrypt(ciphertext, using: key, iv: iv, noPadding: true)
+    }
+
+    /// The first block's plaintext (the IV is zero, so it needs nothing else).
+    package static func decryptFirstBlock(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
+        guard ciphertext.count >= blockSize else { return nil }
+        return decrypt(ciphertext.prefix(blockSize), with: key)
+    }
+
+    /// PKCS#7 padding removed, or nil when the last block does not carry a valid one.
+    package static func removingPadding(_ plain: Data) -> Data? {
+        guard let last = plain.last, (1...UInt8(blockSize)).contains(last), plain.count >= Int(last) else { return nil }
+        let pad = plain.suffix(Int(last))
+        guard pad.allSatisfy({ $0 == last }) else { return nil }
+        return plain.dropLast(Int(last))
+    }
+}

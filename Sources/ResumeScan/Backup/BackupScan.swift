@@ -1,0 +1,441 @@
+import Crypto
+import Foundation
+import GRDB
+import ResumeDataCodec
+import ResumeSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Scans one iTunes/Finder backup folder (forensic-formats §2): the files `Manifest.db`'s `Files`
+/// table lists, each named `DOMAIN/relativePath`, read (and, in an encrypted backup, decrypted in
+/// memory) and searched as `scan` searches a folder's files.
+///
+/// Nothing in the backup is written: every file is opened read-only with `O_NOFOLLOW` relative to
+/// the backup folder, `Manifest.db` is opened by ``EvidenceDatabase`` from a private copy, and a
+/// decrypted `Manifest.db` is handed to it as bytes (it writes them only into its private `0700`
+/// folder, removed on close). Decrypted files stay in memory.
+package struct BackupScan: Sendable {
+    /// The backup folder as given.
+    package let root: String
+    /// Asked for the password when the backup turns out to be encrypted; nil scans only its
+    /// plain parts (the device) and counts its files as unread.
+    package var password: @Sendable () -> Data?
+    /// The bounds and the search of a folder scan's files.
+    package var probe = FileProbe()
+
+    package init(root: String, password: @escaping @Sendable () -> Data?) {
+        self.root = root
+        self.password = password
+    }
+
+    /// What a folder holds, decided by content: a backup has `Manifest.db` (iOS 10 and later) or
+    /// `Manifest.mbdb` (before).
+    package enum RootKind: Sendable, Equatable {
+        case folder
+        case backup
+        case mbdbBackup
+    }
+
+    package static func kind(of root: String, calls: FileSystemCalls = .system) -> RootKind {
+        guard case .success(let folder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return .folder }
+        defer { _ = calls.close(folder) }
+        if case .success(let status) = calls.fstatat(folder, "Manifest.db"), status.kind == .regular { return .backup }
+        if case .success(let status) = calls.fstatat(folder, "Manifest.mbdb"), status.kind == .regular { return .mbdbBackup }
+        return .folder
+    }
+
+    /// One row of `Files` that names a regular file.
+    package struct Entry: Sendable {
+        let fileID: String
+        let domain: String
+        let relativePath: String
+        /// The `file` column: an archived MBFile.
+        let record: Data
+        /// `DOMAIN/relativePath`.
+        var inner: String { domain + "/" + relativePath }
+    }
+
+    /// What the scan of one backup found.
+    package struct Outcome: Sendable {
+        package var summary: BackupSummary
+        package var kind: FindingSource.Kind
+        /// Files holding blobs or being partial files, by inner path.
+        package var findings: [FileProbe.Finding] = []
+        /// Problems with single rows and files, sorted by path.
+        package var errors: [ScanProblem] = []
+        /// Every regular file listed, by inner path: what a blob's partial file is looked up in.
+        package var entries: [String: Entry] = [:]
+        /// Why the backup as a whole could not be read (it also counts as an unread root).
+        package var failure: BackupError?
+    }
+
+    /// The most rows read from `Files`: a real backup has a few hundred thousand.
+    package static let maximumRows = 5_000_000
+    /// `Manifest.plist` and `Info.plist` larger than this are not read.
+    package static let maximumPlistSize = 64 << 20
+
+    package func run() -> Outcome {
+        let calls = probe.calls
+        var outcome = Outcome(summary: BackupSummary(root: root, isEncrypted: false, device: BackupDevice(), fileCount: 0, unreadFileCount: 0),
+                              kind: .backup)
+        func fail(_ error: BackupError) -> Outcome {
+            outcome.failure = error
+            return outcome
+        }
+        let folder: Int32
+        switch calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
+        case .success(let opened): folder = opened
+        case .failure(let failure): return fail(.unreadable("cannot read the backup folder: \(TreeWalker.describe(failure.code))"))
+        }
+        let handle = FolderHandle(folder, calls: calls)
+        let manifestPlist: BackupManifestPlist
+        do {
+            let manifest = try Self.readFile(in: handle, "Manifest.plist", limit: Self.maximumPlistSize, calls: calls)
+            let info = try? Self.readFile(in: handle, "Info.plist", limit: Self.maximumPlistSize, calls: calls)
+            manifestPlist = try BackupManifestPlist(manifest: manifest, info: info)
+        } catch {
+            return fail(error)
+        }
+        outcome.summary.device = manifestPlist.device
+        outcome.summary.isEncrypted = manifestPlist.isEncrypted
+        outcome.kind = manifestPlist.isEncrypted ? .encryptedBackup : .backup
+
+        var classKeys: ClassKeys?
+        if manifestPlist.isEncrypted {
+            guard let password = password() else {
+                let count = Self.countStoredFiles(in: handle, calls: calls)
+                outcome.summary.fileCount = count
+                outcome.summary.unreadFileCount = count
+                return outcome
+            }
+            do throws(BackupError) {
+                guard let keybagBytes = manifestPlist.keybag else { throw BackupError.keybag("Manifest.plist has no BackupKeyBag") }
+                let keybag = try BackupKeybag(keybagBytes)
+                classKeys = ClassKeys(try keybag.unlock(with: try keybag.passcodeKey(password: password)))
+            } catch {
+                return fail(error)
+            }
+        }
+
+        let entries: [Entry]
+        do {
+            let database: EvidenceDatabase
+            if let classKeys, let manifestKey = manifestPlist.manifestKey {
+                let encrypted = try Self.readFile(in: handle, "Manifest.db", limit: Int(EvidenceDatabase.defaultMaximumSize), calls: calls)
+                guard let split = BackupCipher.splitClassAndKey(manifestKey), let classKey = classKeys.key(split.protectionClass),
+                      let key = BackupCipher.unwrap(split.wrapped, with: classKey) else {
+                    throw BackupError.unreadable("its ManifestKey does not unwrap with the keybag's class keys")
+                }
+                guard let padded = BackupCipher.decrypt(encrypted, with: key), let plain = BackupCipher.removingPadding(padded) else {
+                    throw BackupError.unreadable("Manifest.db does not decrypt with its ManifestKey")
+                }
+                database = try EvidenceDatabase(bytes: plain, name: AppContainerLayout.join(root, "Manifest.db"))
+            } else {
+                database = try EvidenceDatabase(path: AppContainerLayout.join(root, "Manifest.db"))
+            }
+            defer { database.close() }
+            entries = try readEntries(database, problems: &outcome.errors)
+        } catch let error as BackupError {
+            return fail(error)
+        } catch let error as EvidenceDatabaseError {
+            return fail(.unreadable("Manifest.db: \(error.message)"))
+        } catch {
+            return fail(.unreadable("Manifest.db: \(error)"))
+        }
+        outcome.summary.fileCount = entries.count
+        for entry in entries { outcome.entries[entry.inner] = entry }
+
+        // The 256 two-digit folders, each opened once without following a link.
+        var folders: [String: FolderHandle] = [:]
+        for prefix in Set(entries.map { String($0.fileID.prefix(2)) }) {
+            if case .success(let opened) = calls.openat(folder, prefix, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) {
+                folders[prefix] = FolderHandle(opened, calls: calls)
+            }
+        }
+        let openFolders = folders
+        let source = outcome.kind
+        let root = self.root
+        let probe = self.probe
+        let keys = classKeys
+        var findings: [FileProbe.Finding] = []
+        orderedParallelMap(entries) { entry in
+            Self.probe(entry, folder: openFolders[String(entry.fileID.prefix(2))], keys: keys, source: source, root: root, probe: probe)
+        } emit: { result in
+            if let finding = result.finding { findings.append(finding) }
+            if let problem = result.problem { outcome.errors.append(problem) }
+        }
+        outcome.findings = findings
+        outcome.errors.sort { TreeWalker.byteOrder($0.path, $1.path) }
+        return outcome
+    }
+
+    /// The class keys, kept as bytes: swift-crypto's `SymmetricKey` is not `Sendable`.
+    package struct ClassKeys: Sendable {
+        private let keys: [UInt32: Data]
+
+        init(_ keys: [UInt32: SymmetricKey]) {
+            self.keys = keys.mapValues { key in key.withUnsafeBytes { Data($0) } }
+        }
+
+        func key(_ protectionClass: UInt32) -> SymmetricKey? {
+            keys[protectionClass].map { SymmetricKey(data: $0) }
+        }
+    }
+
+    /// The regular-file rows, checked: a fileID of 40 hex digits, a domain without `/`, a
+    /// relativePath that stays inside its domain. Rows that fail are problems, not files.
+    private func readEntries(_ database: EvidenceDatabase, problems: inout [ScanProblem]) throws -> [Entry] {
+        var found: [Entry] = []
+        var skipped: [ScanProblem] = []
+        try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT fileID, domain, relativePath, flags, file FROM Files")
+            var count = 0
+            while let row = try rows.next() {
+                count += 1
+                guard count <= Self.maximumRows else {
+                    skipped.append(ScanProblem(path: root, message: "skipped the rows of Manifest.db after the first \(Self.maximumRows)"))
+                    break
+                }
+                let values: [DatabaseValue] = (0..<5).map { row[$0] }
+                guard case .int64(1) = values[3].storage else { continue }
+                guard case .string(let domain) = values[1].storage, case .string(let relativePath) = values[2].storage else {
+                    skipped.append(ScanProblem(path: root, message: "skipped a row of Manifest.db whose domain or relativePath is not text"))
+                    continue
+                }
+                let inner = domain + "/" + relativePath
+                guard case .string(let fileID) = values[0].storage, Self.isFileID(fileID) else {
+                    skipped.append(ScanProblem(path: inner, message: "skipped: its fileID is not 40 hexadecimal digits"))
+                    continue
+                }
+                guard Self.staysInside(domain: domain, relativePath: relativePath) else {
+                    skipped.append(ScanProblem(path: inner, message: "skipped: its relativePath leaves its domain (fileID \(fileID))"))
+                    continue
+                }
+                guard case .blob(let record) = values[4].storage else {
+                    skipped.append(ScanProblem(path: inner, message: "skipped: it has no MBFile record (fileID \(fileID))"))
+                    continue
+                }
+                found.append(Entry(fileID: fileID, domain: domain, relativePath: relativePath, record: record))
+            }
+        }
+        problems += skipped
+        return found
+    }
+
+    package static func isFileID(_ text: String) -> Bool {
+        text.utf8.count == 40 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// A domain is one name; a relativePath is relative, without `.` or `..` components or NUL.
+    package static func staysInside(domain: String, relativePath: String) -> Bool {
+        guard !domain.isEmpty, !domain.contains("/"), domain != ".", domain != "..", !domain.contains("\0") else { return false }
+        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.contains("\0") else { return false }
+        return !relativePath.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+    }
+
+    /// The bundle or group an app domain belongs to, nil for the system's domains.
+    package static func bundleID(ofDomain domain: String) -> String? {
+        for prefix in ["AppDomainGroup-", "AppDomainPlugin-", "AppDomain-"] where domain.hasPrefix(prefix) {
+            let rest = String(domain.dropFirst(prefix.count))
+            return rest.isEmpty ? nil : rest
+        }
+        return nil
+    }
+
+    private struct ProbeResult: Sendable {
+        var finding: FileProbe.Finding?
+        var problem: ScanProblem?
+    }
+
+    private static func probe(_ entry: Entry, folder: FolderHandle?, keys: ClassKeys?, source: FindingSource.Kind, root: String,
+                              probe: FileProbe) -> ProbeResult {
+        let inner = entry.inner
+        let components = entry.relativePath.split(separator: "/")
+        let name = components.last.map(String.init) ?? entry.relativePath
+        let parentName = components.count > 1 ? String(components[components.count - 2]) : entry.domain
+        let isPartialFile = AppContainerLayout.isPartialFile(name: name, parentName: parentName)
+        let calls = probe.calls
+        func problem(_ message: String) -> ProbeResult { ProbeResult(problem: ScanProblem(path: inner, message: message)) }
+
+        var record: BackupFileRecord?
+        var recordProblem: BackupError?
+        do { record = try BackupFileRecord(archive: entry.record) } catch { recordProblem = error }
+        var fileKey: SymmetricKey?
+        if let keys {
+            guard let record else { return problem("cannot decrypt: \(recordProblem?.message ?? "no MBFile record")") }
+            if let wrappedKey = record.encryptionKey {
+                guard let split = BackupCipher.splitClassAndKey(wrappedKey) else { return problem("cannot decrypt: its EncryptionKey is too short") }
+                let protectionClass = record.protectionClass ?? split.protectionClass
+                guard let classKey = keys.key(protectionClass) else {
+                    return problem("cannot decrypt: protection class \(protectionClass) has no key in the keybag")
+                }
+                guard let key = BackupCipher.unwrap(split.wrapped, with: classKey) else {
+                    return problem("cannot decrypt: its EncryptionKey does not unwrap")
+                }
+                fileKey = key
+            } else if record.size > 0 {
+                return problem("cannot decrypt: it has no EncryptionKey")
+            }
+        }
+        guard let folder else { return problem("missing from the backup: no file \(entry.fileID.prefix(2))/\(entry.fileID)") }
+        let descriptor: Int32
+        switch calls.openat(folder.descriptor, entry.fileID, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure):
+            if failure.code == ENOENT { return problem("missing from the backup: no file \(entry.fileID.prefix(2))/\(entry.fileID)") }
+            if failure.code == ELOOP { return problem("skipped: its file in the backup is a symbolic link") }
+            return problem("cannot open \(entry.fileID.prefix(2))/\(entry.fileID): \(TreeWalker.describe(failure.code))")
+        }
+        defer { _ = calls.close(descriptor) }
+        let stored: FileSystemCalls.Status
+        switch calls.fstat(descriptor) {
+        case .success(let status): stored = status
+        case .failure(let failure): return problem("cannot read: \(TreeWalker.describe(failure.code))")
+        }
+        guard stored.kind == .regular else { return problem("skipped: its file in the backup is not a regular file") }
+
+        // The content: read and (in an encrypted backup) decrypted only when it may hold a blob.
+        var content: Data?
+        var mayHoldBlobs = false
+        if let fileKey, let record {
+            guard stored.size % Int64(BackupCipher.blockSize) == 0, stored.size >= record.size else {
+                return problem("cannot decrypt: the stored file is \(stored.size) bytes, not whole AES blocks covering its Size \(record.size)")
+            }
+            let first: Data
+            do { first = try read(descriptor, count: BackupCipher.blockSize, calls: calls) } catch { return problem(error.message) }
+            guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
+                return problem("cannot decrypt: the stored file is shorter than one AES block")
+            }
+            mayHoldBlobs = ScanContentKind.mayBeCandidate(start: start.prefix(Int(record.size)))
+            if mayHoldBlobs, record.size <= Int64(probe.readLimit) {
+                do {
+                    guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
+                    let ciphertext = try read(descriptor, count: Int(stored.size), calls: calls)
+                    guard let plain = BackupCipher.decrypt(ciphertext, with: fileKey) else { return problem("cannot decrypt: the stored file is cut short") }
+                    content = plain.prefix(Int(record.size))
+                } catch {
+                    return problem(error.message)
+                }
+            }
+        } else if keys == nil {
+            let start: Data
+            do { start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls) } catch { return problem(error.message) }
+            mayHoldBlobs = ScanContentKind(prefix: start).isCandidate
+            if mayHoldBlobs, stored.size <= Int64(probe.readLimit) {
+                do {
+                    guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
+                    content = try read(descriptor, count: Int(stored.size), calls: calls)
+                } catch {
+                    return problem(error.message)
+                }
+            }
+        } else {
+            // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
+            content = Data()
+        }
+        var blobs: [FoundResumeBlob] = []
+        if let content, mayHoldBlobs, ScanContentKind(prefix: content.prefix(ScanContentKind.prefixLength)).isCandidate {
+            blobs = probe.search.blobs(in: content)
+        }
+        guard !blobs.isEmpty || isPartialFile else { return ProbeResult() }
+
+        let digest: String?
+        if let content {
+            digest = EvidenceHash.hex(of: content)
+        } else if let fileKey, let record {
+            digest = decryptedDigest(descriptor, key: fileKey, size: record.size, calls: calls)
+        } else {
+            digest = EvidenceHash.hex(ofDescriptor: descriptor, calls: calls)
+        }
+        // The device's metadata, or what the stored copy shows when the record is damaged.
+        var status: FileStatus
+        if let record {
+            status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
+            status.changed = record.changed
+            status.created = record.created
+            status.mode = record.mode
+        } else {
+            status = FileStatus(size: stored.size, modified: Date(timeIntervalSince1970: Double(stored.modifiedSeconds)))
+        }
+        let finding = FileProbe.Finding(path: inner, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
+                                        source: FindingSource(kind: source, root: root, inner: inner))
+        return ProbeResult(finding: finding, problem: recordProblem.map { ScanProblem(path: inner, message: "\($0.message); its size and time here are the stored copy's") })
+    }
+
+    /// SHA-256 of a large encrypted file's plaintext, decrypted a MiB at a time (CBC: each chunk's
+    /// IV is the last ciphertext block before it) and cut at `size`.
+    private static func decryptedDigest(_ descriptor: Int32, key: SymmetricKey, size: Int64, calls: FileSystemCalls) -> String? {
+        guard case .success = calls.seek(descriptor, 0) else { return nil }
+        var hasher = SHA256()
+        var remaining = size
+        var iv = Data(repeating: 0, count: BackupCipher.blockSize)
+        while remaining > 0 {
+            guard let chunk = try? read(descriptor, count: 1 << 20, calls: calls), !chunk.isEmpty,
+                  chunk.count % BackupCipher.blockSize == 0,
+                  let plain = BackupCipher.decrypt(chunk, with: key, iv: iv) else { return nil }
+            let used = plain.prefix(Int(min(Int64(plain.count), remaining)))
+            hasher.update(data: used)
+            remaining -= Int64(used.count)
+            iv = chunk.suffix(BackupCipher.blockSize)
+        }
+        return SHA256Hex(digest: hasher.finalize()).text
+    }
+
+    /// Up to `count` bytes from the descriptor's position (fewer at the end of the file).
+    private static func read(_ descriptor: Int32, count: Int, calls: FileSystemCalls) throws(ScanProblem) -> Data {
+        var data = Data(count: count)
+        var filled = 0
+        var failure: FileSystemCalls.Failure?
+        data.withUnsafeMutableBytes { buffer in
+            while filled < buffer.count {
+                switch calls.read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) {
+                case .success(0): return
+                case .success(let got): filled += got
+                case .failure(let error):
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw ScanProblem(path: "", message: "cannot read: \(TreeWalker.describe(failure.code))") }
+        data.count = filled
+        return data
+    }
+
+    /// A small file of the backup folder, whole.
+    private static func readFile(in folder: FolderHandle, _ name: String, limit: Int, calls: FileSystemCalls) throws(BackupError) -> Data {
+        let descriptor: Int32
+        switch calls.openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): throw BackupError.unreadable("cannot read \(name): \(TreeWalker.describe(failure.code))")
+        }
+        defer { _ = calls.close(descriptor) }
+        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else {
+            throw BackupError.unreadable("\(name) is not a regular file")
+        }
+        guard status.size <= Int64(limit) else { throw BackupError.unreadable("\(name) is larger than \(limit) bytes") }
+        do {
+            return try read(descriptor, count: Int(status.size), calls: calls)
+        } catch {
+            throw BackupError.unreadable("cannot read \(name): \(error.message)")
+        }
+    }
+
+    /// The files stored in the two-digit folders: what is left unread without a password.
+    private static func countStoredFiles(in folder: FolderHandle, calls: FileSystemCalls) -> Int {
+        guard case .success(let listing) = calls.listFolder(folder.descriptor) else { return 0 }
+        var count = 0
+        for entry in listing.entries where entry.kind == .directory {
+            guard let name = entry.name, name.utf8.count == 2, isFileID(String(repeating: name, count: 20)),
+                  case .success(let sub) = calls.openat(folder.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { continue }
+            let handle = FolderHandle(sub, calls: calls)
+            if case .success(let files) = calls.listFolder(handle.descriptor) {
+                count += files.entries.filter { $0.kind == .regular }.count
+            }
+        }
+        return count
+    }
+}

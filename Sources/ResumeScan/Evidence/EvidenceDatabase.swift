@@ -1,0 +1,306 @@
+import Foundation
+import GRDB
+import ResumeSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one way evidence SQLite is opened: a private copy, never the evidence itself.
+///
+/// SQLite writes beside any database it opens: it creates or truncates `-shm`, replays and
+/// checkpoints the `-wal` into the main file, and takes locks; a read-only open cannot even see
+/// what is only in the WAL of a database whose `-shm` it may not write. So the database file and
+/// its `-wal` and `-shm` (when present) are copied, each opened with `O_NOFOLLOW` and only read,
+/// into a fresh `0700` temporary folder, and SQLite opens the copy, where it may apply the WAL.
+/// The evidence is never written, locked or renamed. A database given as bytes (a decrypted
+/// backup's `Manifest.db`) is written into the same kind of folder. The folder is removed by
+/// ``close()`` (or when the value goes away).
+///
+/// Every query runs read-only (`query_only`) with `trusted_schema` off, so a hostile schema's
+/// views and triggers cannot call functions with side effects, and with `cell_size_check` on,
+/// so a corrupt page is an error rather than a misread.
+package final class EvidenceDatabase {
+    /// Databases (main file plus WAL) larger than this are refused unless the caller says more:
+    /// nsurlsessiond's ledger is a few MiB, a backup's `Manifest.db` some tens.
+    package static let defaultMaximumSize: Int64 = 512 << 20
+
+    /// The evidence as the caller named it, for messages.
+    package let evidencePath: String
+    /// The private folder holding the copy; internal so tests can see it is gone.
+    let folder: String
+    private var queue: DatabaseQueue?
+
+    /// Copies the database at `path` (and its `-wal`/`-shm`) and opens the copy.
+    /// - Parameter maximumSize: the most bytes the database file and its WAL together may hold.
+    /// - Throws: ``EvidenceDatabaseError`` naming `path`: unreadable, a symbolic link, not a
+    ///   regular file, too large, not SQLite, or corrupt.
+    package convenience init(
+        path: String,
+        maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize,
+        calls: FileSystemCalls = .system
+    ) throws(EvidenceDatabaseError) {
+        let folder = try Self.makePrivateFolder(evidencePath: path)
+        do {
+            var total: Int64 = 0
+            for suffix in ["", "-wal", "-shm"] {
+                let copied = try Self.copy(
+                    from: path + suffix, to: folder + "/" + Self.copyName + suffix,
+                    required: suffix.isEmpty, evidencePath: path,
+                    // The shm is an index SQLite rebuilds; it does not count towards the limit
+                    // but is bounded by it all the same.
+                    limit: suffix == "-shm" ? maximumSize : maximumSize - total, calls: calls
+                )
+                if suffix != "-shm" { total += copied }
+            }
+            try self.init(folder: folder, evidencePath: path)
+        } catch {
+            Self.removeFolder(folder)
+            throw error
+        }
+    }
+
+    /// Writes `bytes` into a private folder and opens them as a database; `name` is how messages
+    /// name the evidence (a backup's `Manifest.db`, say).
+    package convenience init(
+        bytes: Data,
+        name: String,
+        maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize
+    ) throws(EvidenceDatabaseError) {
+        guard Int64(bytes.count) <= maximumSize else {
+            throw EvidenceDatabaseError(path: name, message: "the database is larger than \(maximumSize) bytes")
+        }
+        let folder = try Self.makePrivateFolder(evidencePath: name)
+        do {
+            try Self.write(bytes, to: folder + "/" + Self.copyName, evidencePath: name)
+            try self.init(folder: folder, evidencePath: name)
+        } catch {
+            Self.removeFolder(folder)
+            throw error
+        }
+    }
+
+    private init(folder: String, evidencePath: String) throws(EvidenceDatabaseError) {
+        self.folder = folder
+        self.evidencePath = evidencePath
+        let copy = folder + "/" + Self.copyName
+        guard Self.hasSQLiteHeader(copy) else {
+            throw EvidenceDatabaseError(path: evidencePath, message: "not a SQLite database")
+        }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        configuration.label = "evidence"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA trusted_schema = OFF")
+            try db.execute(sql: "PRAGMA cell_size_check = ON")
+            try db.execute(sql: "PRAGMA mmap_size = 0")
+        }
+        do {
+            let queue = try DatabaseQueue(path: copy, configuration: configuration)
+            self.queue = queue
+            // Reading the schema makes a file that only starts like SQLite fail here, naming
+            // the evidence, rather than at the first query.
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+        } catch {
+            try? queue?.close()
+            queue = nil
+            throw EvidenceDatabaseError(path: evidencePath, message: "not a readable SQLite database: \(Self.describe(error))")
+        }
+    }
+
+    deinit {
+        try? queue?.close()
+        Self.removeFolder(folder)
+    }
+
+    /// Runs `body` on the database, read-only. A SQLite error it throws becomes an
+    /// ``EvidenceDatabaseError`` naming the evidence; any other error is thrown as it is.
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+        guard let queue else {
+            throw EvidenceDatabaseError(path: evidencePath, message: "the database was closed")
+        }
+        do {
+            return try queue.read(body)
+        } catch let error as DatabaseError {
+            throw EvidenceDatabaseError(path: evidencePath, message: "cannot read the database: \(Self.describe(error))")
+        }
+    }
+
+    /// Closes the copy and removes the private folder; later reads fail. Idempotent.
+    package func close() {
+        try? queue?.close()
+        queue = nil
+        Self.removeFolder(folder)
+    }
+
+    /// Opens the database at `path`, runs `body`, and removes the copy whatever happens.
+    package static func withDatabase<T>(
+        at path: String,
+        maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize,
+        _ body: (Database) throws -> T
+    ) throws -> T {
+        let database = try EvidenceDatabase(path: path, maximumSize: maximumSize)
+        defer { database.close() }
+        return try database.read(body)
+    }
+
+    /// Opens `bytes` as a database, runs `body`, and removes the copy whatever happens.
+    package static func withDatabase<T>(
+        bytes: Data,
+        name: String,
+        maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize,
+        _ body: (Database) throws -> T
+    ) throws -> T {
+        let database = try EvidenceDatabase(bytes: bytes, name: name, maximumSize: maximumSize)
+        defer { database.close() }
+        return try database.read(body)
+    }
+
+    // MARK: - The private copy
+
+    private static let copyName = "evidence.sqlite"
+    private static let chunkSize = 1 << 20
+
+    private static func makePrivateFolder(evidencePath: String) throws(EvidenceDatabaseError) -> String {
+        var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        if base.isEmpty { base = "/tmp" }
+        while base.count > 1, base.hasSuffix("/") { base.removeLast() }
+        var template = Array((base + "/resumetool-evidence.XXXXXX").utf8CString)
+        // mkdtemp creates the folder with mode 0700 and a name no one else holds.
+        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let start = buffer.baseAddress else { return false }
+            return mkdtemp(start) != nil
+        }
+        guard made else {
+            throw EvidenceDatabaseError(
+                path: evidencePath, message: "cannot make a private temporary folder in \(base): \(String(cString: strerror(errno)))"
+            )
+        }
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func removeFolder(_ folder: String) {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Copies one file of the evidence, reading it with `O_NOFOLLOW` and never writing it.
+    /// - Returns: the bytes copied; 0 when an optional file is absent.
+    private static func copy(
+        from source: String, to destination: String, required: Bool, evidencePath: String, limit: Int64,
+        calls: FileSystemCalls
+    ) throws(EvidenceDatabaseError) -> Int64 {
+        let input: Int32
+        switch calls.open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0) {
+        case .success(let opened): input = opened
+        case .failure(let failure):
+            if failure.code == ENOENT, !required { return 0 }
+            if failure.code == ELOOP {
+                throw EvidenceDatabaseError(path: source, message: "is a symbolic link, which evidence reading never follows")
+            }
+            throw EvidenceDatabaseError(path: source, message: "cannot open: \(failure)")
+        }
+        defer { _ = calls.close(input) }
+        let status: FileSystemCalls.Status
+        switch calls.fstat(input) {
+        case .success(let found): status = found
+        case .failure(let failure): throw EvidenceDatabaseError(path: source, message: "cannot read: \(failure)")
+        }
+        guard status.kind == .regular else {
+            throw EvidenceDatabaseError(path: source, message: "is not a regular file")
+        }
+        guard status.size <= limit else {
+            throw EvidenceDatabaseError(path: evidencePath, message: "the database is larger than \(max(0, limit)) bytes")
+        }
+        let output: Int32
+        switch calls.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) {
+        case .success(let opened): output = opened
+        case .failure(let failure):
+            throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
+        }
+        defer { _ = calls.close(output) }
+        var offset: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        // Read up to the size fstat gave: a file still growing is copied as it was.
+        while offset < status.size {
+            let want = Int(min(Int64(chunkSize), status.size - offset))
+            let got: Int
+            switch buffer.withUnsafeMutableBytes({ calls.pread(input, UnsafeMutableRawBufferPointer(rebasing: $0[..<want]), offset) }) {
+            case .success(let count): got = count
+            case .failure(let failure): throw EvidenceDatabaseError(path: source, message: "cannot read: \(failure)")
+            }
+            if got == 0 { break }
+            let written = buffer.withUnsafeBytes { raw in
+                Result { () throws(EvidenceDatabaseError) in
+                    try writeAll(UnsafeRawBufferPointer(rebasing: raw[..<got]), to: output, at: offset, calls: calls, evidencePath: evidencePath)
+                }
+            }
+            try written.get()
+            offset += Int64(got)
+        }
+        return offset
+    }
+
+    private static func write(_ bytes: Data, to destination: String, evidencePath: String) throws(EvidenceDatabaseError) {
+        let calls = FileSystemCalls.system
+        let output: Int32
+        switch calls.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) {
+        case .success(let opened): output = opened
+        case .failure(let failure):
+            throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
+        }
+        defer { _ = calls.close(output) }
+        let outcome = bytes.withUnsafeBytes { raw in
+            Result { () throws(EvidenceDatabaseError) in
+                try writeAll(raw, to: output, at: 0, calls: calls, evidencePath: evidencePath)
+            }
+        }
+        try outcome.get()
+    }
+
+    private static func writeAll(
+        _ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at start: Int64, calls: FileSystemCalls, evidencePath: String
+    ) throws(EvidenceDatabaseError) {
+        var written = 0
+        while written < bytes.count {
+            switch calls.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]), start + Int64(written)) {
+            case .success(let count) where count > 0: written += count
+            case .success: throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: nothing written")
+            case .failure(let failure):
+                throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
+            }
+        }
+    }
+
+    /// SQLite's 16-byte magic, checked before SQLite sees the file: an empty or foreign file
+    /// would otherwise open as a new, empty database.
+    private static func hasSQLiteHeader(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let magic = Array("SQLite format 3".utf8) + [0]
+        guard let prefix = try? handle.read(upToCount: magic.count) else { return false }
+        return Array(prefix) == magic
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "\(error.resultCode)"
+        }
+        return "\(error)"
+    }
+}
+
+/// Evidence SQLite that could not be opened or read.
+package struct EvidenceDatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The evidence file (or the name given to in-memory bytes).
+    package let path: String
+    /// What went wrong, in a sentence.
+    package let message: String
+
+    package init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    package var description: String { "\(path): \(message)" }
+}

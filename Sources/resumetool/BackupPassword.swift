@@ -1,0 +1,50 @@
+import Foundation
+import ResumeSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The password of encrypted backups, from a file or typed at the terminal; never from argv,
+/// where every user of the machine could read it.
+enum BackupPassword {
+    /// The file's first line, without its line ending.
+    static func read(from path: String) throws(Diagnostic) -> Data {
+        let data = try InputFile(path).read(limit: 1 << 16)
+        let line = data.prefix { $0 != UInt8(ascii: "\n") }
+        return line.last == UInt8(ascii: "\r") ? Data(line.dropLast()) : Data(line)
+    }
+
+    /// Asks on the controlling terminal with echo off, when standard input is one; nil otherwise
+    /// (a script gets the encrypted files counted as unread, not a hang).
+    static func prompt() -> Data? {
+        guard isatty(STDIN_FILENO) == 1 else { return nil }
+        StandardStream.write("Password of the encrypted backup: ")
+        var settings = termios()
+        let haveSettings = tcgetattr(STDIN_FILENO, &settings) == 0
+        if haveSettings {
+            var quiet = settings
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        }
+        defer {
+            if haveSettings { _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+            StandardStream.write("\n")
+        }
+        var bytes: [UInt8] = []
+        while bytes.count < 1 << 16, let byte = readByte(STDIN_FILENO), byte != UInt8(ascii: "\n") { bytes.append(byte) }
+        return bytes.isEmpty ? nil : Data(bytes)
+    }
+}
+
+/// One byte from a descriptor, retried on EINTR; nil at the end or on an error.
+private func readByte(_ descriptor: Int32) -> UInt8? {
+    var byte: UInt8 = 0
+    while true {
+        let count = read(descriptor, &byte, 1)
+        if count == 1 { return byte }
+        if count < 0, errno == EINTR { continue }
+        return nil
+    }
+}

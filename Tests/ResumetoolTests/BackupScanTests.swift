@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+@testable import ResumeDataCodec
+
+/// `resumetool scan` on iTunes/Finder backups built by `Backups/make_backup.py` (forensic-formats
+/// §2) around the repository's samples: plain and encrypted (the same findings, decrypted in
+/// memory), the device, the hostile rows, a wrong password, no password, absurd keybag counts,
+/// a damaged Manifest.db, an iOS 9 backup, and the evidence left byte for byte as it was.
+@Suite struct BackupScanTests {
+    static let generator = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Backups/make_backup.py")
+    static let password = "pass word"
+    static let app = "AppDomain-com.example.app"
+    static let group = "AppDomainGroup-group.com.example.shared"
+    static let downloadsBlob = "\(app)/Library/Application Support/downloads/5d41402abc4b2a76b9719d911017c592"
+    static let preferences = "\(app)/Library/Preferences/com.example.app.plist"
+    static let groupPreferences = "\(group)/Library/Preferences/group.com.example.shared.plist"
+    static let partial = "\(app)/tmp/CFNetworkDownload_Occ2S2.tmp"
+    /// SHA-256 of Samples/ios12-keyed-archive.resumedata and Samples/CFNetworkDownload_Occ2S2.tmp.
+    static let downloadsSHA256 = "b64e8d5ed30de6813d476387c429ce87fb03c5a3be0fd32303007f2f0ebc7095"
+    static let partialSHA256 = "d41d438c379110c7f7b2c561b1f04f26c1b4549110791f8e022f48974280c13e"
+
+    /// A backup made by the generator in a fresh folder, named `backup`.
+    final class Backup {
+        let directory: TemporaryDirectory
+        var root: URL { directory.url.appendingPathComponent("backup") }
+
+        init(_ arguments: [String] = []) throws {
+            directory = try TemporaryDirectory()
+            let made = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"),
+                                              ["python3", BackupScanTests.generator.path, root.path] + arguments)
+            try #require(made.status == 0, "make_backup.py: \(String(decoding: made.stderr, as: UTF8.self))")
+        }
+
+        func run(_ arguments: [String]) throws -> ToolRunner.Result {
+            try ToolRunner.run(arguments, in: directory.url)
+        }
+
+        func writePassword(_ text: String) throws -> String {
+            let path = directory.path("password.txt")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+
+        /// Every file below the backup with its bytes, mode and modification time: what a scan must not change.
+        func snapshot() throws -> [String: String] {
+            var files: [String: String] = [:]
+            let enumerator = FileManager.default.enumerator(atPath: root.path)
+            while let relative = enumerator?.nextObject() as? String {
+                let path = root.appendingPathComponent(relative).path
+                let attributes = try FileManager.default.attributesOfItem(atPath: path)
+                let data = (attributes[.type] as? FileAttributeType) == .typeRegular ? try Data(contentsOf: URL(fileURLWithPath: path)) : Data()
+                files[relative] = "\(data.base64EncodedString()) \(attributes[.posixPermissions] ?? "") \(attributes[.modificationDate] ?? "")"
+            }
+            return files
+        }
+    }
+
+    static func json(_ result: ToolRunner.Result) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    /// `sha256sum` of the stored copy of a plain backup's file: the generator's plists come from
+    /// Python's plistlib, so their digest is taken from the file rather than written here.
+    static func storedSHA256(_ backup: Backup, domain: String, relativePath: String) throws -> String {
+        let fileID = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"),
+                                            ["python3", "-c", "import hashlib,sys; print(hashlib.sha1(sys.argv[1].encode()).hexdigest())",
+                                             "\(domain)-\(relativePath)"])
+        let id = String(decoding: fileID.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let sum = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", backup.root.appendingPathComponent("\(id.prefix(2))/\(id)").path])
+        return String(String(decoding: sum.stdout, as: UTF8.self).prefix(64))
+    }
+
+    /// The blobs as both kinds of backup must report them, `kind` and all.
+    static func checkBlobs(_ top: [String: Any], kind: String, preferencesSHA256: String, groupSHA256: String) throws {
+        let blobs = try #require(top["blobs"] as? [[String: Any]])
+        #expect(blobs.map { $0["path"] as? String } == [downloadsBlob, preferences, groupPreferences])
+        #expect(blobs.map { $0["keyPath"] as? String } == [nil, "pending[0].resumeData", "lastTask.resumeData"])
+        #expect(blobs.map { $0["appContainer"] as? String } == [app, app, group])
+        #expect(blobs.map { $0["bundleID"] as? String } == ["com.example.app", "com.example.app", "group.com.example.shared"])
+        #expect(blobs.map { $0["container"] as? String } == ["keyed-archive", "xml", "nwurlsession"])
+        #expect(blobs.map { $0["sha256"] as? String } == [downloadsSHA256, preferencesSHA256, groupSHA256])
+        #expect(blobs.map { $0["size"] as? Int } == [4548, 5482, 3047])
+        // The MBFile's times, not the stored copy's.
+        #expect(blobs.map { $0["modified"] as? String } == Array(repeating: "2026-01-02T03:04:05Z", count: 3))
+        #expect(blobs.map { $0["changed"] as? String } == Array(repeating: "2026-01-01T00:00:00Z", count: 3))
+        #expect(blobs.map { $0["created"] as? String } == Array(repeating: "2025-12-31T00:00:00Z", count: 3))
+        #expect(blobs.map { $0["mode"] as? String } == Array(repeating: "100644", count: 3))
+        for blob in blobs {
+            let source = try #require(blob["source"] as? [String: Any])
+            #expect(source["kind"] as? String == kind)
+            #expect(source["root"] as? String == "backup")
+            #expect(source["inner"] as? String == blob["path"] as? String)
+        }
+        #expect(blobs.map { $0["downloadURL"] as? String } == [
+            "https://downloads.example.com/releases/Example-2.4.1.dmg",
+            "http://sw.bos.baidu.com/sw-search-sp/software/78ff35549b3e6/QQ_mac_5.5.0.dmg",
+            "http://sw.bos.baidu.com/sw-search-sp/software/78ff35549b3e6/QQ_mac_5.5.0.dmg",
+        ])
+        // The keyed archive's TempFileName names the partial file in the app domain's tmp/.
+        let partialFile = try #require(blobs[0]["partialFile"] as? [String: Any])
+        #expect(partialFile["path"] as? String == partial)
+        #expect(partialFile["size"] as? Int == 4096)
+        #expect(partialFile["sha256"] as? String == partialSHA256)
+        #expect(partialFile["modified"] as? String == "2026-01-02T03:04:05Z")
+        #expect(partialFile["created"] as? String == "2025-12-31T00:00:00Z")
+        #expect((partialFile["source"] as? [String: Any])?["inner"] as? String == partial)
+        #expect((blobs[0]["findings"] as? [Any])?.isEmpty == true)
+        // The real iOS 10.1 blob: its own findings, and a partial file shorter than it says.
+        let findings = try #require(blobs[1]["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["code"] as? String } == ["ios10-request-archive", "ios10-request-archive", "temp-file-size"])
+        #expect(findings.last?["message"] as? String
+                == "the partial file \(partial) has 4096 bytes, fewer than the 2339054 received")
+        #expect(blobs[2]["partialFile"] is NSNull)
+        #expect((top["orphanPartialFiles"] as? [Any])?.isEmpty == true)
+    }
+
+    static func checkDevice(_ top: [String: Any], encrypted: Bool, files: Int, unread: Int) throws {
+        let device = try #require(top["device"] as? [String: Any])
+        #expect(device["name"] as? String == "Examiner's iPhone")
+        #expect(device["model"] as? String == "iPhone17,1")
+        #expect(device["iOSVersion"] as? String == "18.2")
+        #expect(device["build"] as? String == "22C152")
+        #expect(device["serial"] as? String == "F17ZX0EXAMPL")
+        #expect(device["udid"] as? String == "00008140-001A2B3C4D5E6F70")
+        let backups = try #require(top["backups"] as? [[String: Any]])
+        try #require(backups.count == 1)
+        #expect(backups[0]["root"] as? String == "backup")
+        #expect(backups[0]["encrypted"] as? Bool == encrypted)
+        #expect(backups[0]["files"] as? Int == files)
+        #expect(backups[0]["unreadFiles"] as? Int == unread)
+    }
+
+    @Test func plainBackup() throws {
+        let backup = try Backup()
+        let before = try backup.snapshot()
+        let result = try backup.run(["scan", "--json", "backup/"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let top = try Self.json(result)
+        #expect(Set(top.keys) == ["blobs", "orphanPartialFiles", "errors", "backups", "device"])
+        try Self.checkBlobs(top, kind: "backup",
+                            preferencesSHA256: try Self.storedSHA256(backup, domain: Self.app, relativePath: "Library/Preferences/com.example.app.plist"),
+                            groupSHA256: try Self.storedSHA256(backup, domain: Self.group, relativePath: "Library/Preferences/group.com.example.shared.plist"))
+        try Self.checkDevice(top, encrypted: false, files: 7, unread: 0)
+        #expect((top["errors"] as? [Any])?.isEmpty == true)
+        #expect(try backup.snapshot() == before)
+    }
+
+    @Test func encryptedBackup() throws {
+        let plain = try Backup()
+        let backup = try Backup(["--password", Self.password, "--dpic", "1000", "--iter", "100"])
+        let before = try backup.snapshot()
+        let passwordFile = try backup.writePassword(Self.password + "\n")
+        // A private TMPDIR: the decrypted Manifest.db lives only in EvidenceDatabase's 0700 folder, removed at the end.
+        let temporary = backup.directory.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let output = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"),
+                                            ["TMPDIR=\(temporary)", ToolRunner.executable.path, "scan", "--json", "--password-file", passwordFile, "backup"],
+                                            in: backup.directory.url)
+        let result = ToolRunner.Result(status: output.status, stdout: String(decoding: output.stdout, as: UTF8.self),
+                                       stderr: String(decoding: output.stderr, as: UTF8.self))
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let top = try Self.json(result)
+        // The decrypted files are the plain backup's, byte for byte.
+        try Self.checkBlobs(top, kind: "encrypted-backup",
+                            preferencesSHA256: try Self.storedSHA256(plain, domain: Self.app, relativePath: "Library/Preferences/com.example.app.plist"),
+                            groupSHA256: try Self.storedSHA256(plain, domain: Self.group, relativePath: "Library/Preferences/group.com.example.shared.plist"))
+        try Self.checkDevice(top, encrypted: true, files: 7, unread: 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+        #expect(try backup.snapshot() == before)
+
+        // The text report names the backup and its device.
+        let text = try backup.run(["scan", "--password-file", passwordFile, "backup"])
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("""
+            backup backup: encrypted, Examiner's iPhone (iPhone17,1, iOS 18.2 22C152, serial F17ZX0EXAMPL)
+
+            AppDomain-com.example.app:
+              Library/Application Support/downloads/5d41402abc4b2a76b9719d911017c592
+                bundle ID:        com.example.app
+                container:        keyed-archive
+
+            """))
+        #expect(text.stdout.hasSuffix("\n7 files scanned: 3 blobs, 0 orphan partial files, 0 errors\n"))
+    }
+
+    @Test func wrongPassword() throws {
+        let backup = try Backup(["--password", Self.password, "--dpic", "1000", "--iter", "100"])
+        let result = try backup.run(["scan", "--password-file", try backup.writePassword("pass Word"), "backup"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "backup: error: wrong password: it does not unlock the backup's keybag\n")
+        #expect(result.stdout == """
+            backup backup: encrypted, Examiner's iPhone (iPhone17,1, iOS 18.2 22C152, serial F17ZX0EXAMPL)
+
+            0 files scanned: 0 blobs, 0 orphan partial files, 1 error
+
+            """)
+    }
+
+    /// Without a password (standard input is no terminal, so nothing is asked) the files are
+    /// counted, not read, and the scan still succeeds.
+    @Test func noPassword() throws {
+        let backup = try Backup(["--password", Self.password, "--dpic", "1000", "--iter", "100"])
+        let result = try backup.run(["scan", "backup"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == """
+            backup backup: encrypted, Examiner's iPhone (iPhone17,1, iOS 18.2 22C152, serial F17ZX0EXAMPL)
+              7 files left unread: the backup is encrypted; give its password with --password-file FILE
+
+            0 files scanned: 0 blobs, 0 orphan partial files, 0 errors
+
+            """)
+        let top = try Self.json(try backup.run(["scan", "--json", "backup"]))
+        try Self.checkDevice(top, encrypted: true, files: 7, unread: 7)
+    }
+
+    /// A keybag asking for more rounds than any iOS writes is refused before any derivation.
+    @Test func absurdIterationCounts() throws {
+        let dpic = try Backup(["--password", Self.password, "--dpic", "1000", "--iter", "100", "--keybag-dpic", "4000000000"])
+        let result = try dpic.run(["scan", "--password-file", try dpic.writePassword(Self.password), "backup"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "backup: error: its keybag cannot be used: DPIC is 4000000000, more than the 20000000 this tool accepts\n")
+        let iterations = try Backup(["--password", Self.password, "--dpic", "1000", "--iter", "100", "--keybag-iter", "1000001"])
+        let other = try iterations.run(["scan", "--password-file", try iterations.writePassword(Self.password), "backup"])
+        #expect(other.status == 1)
+        #expect(other.stderr == "backup: error: its keybag cannot be used: ITER is 1000001, more than the 1000000 this tool accepts\n")
+    }
+
+    /// A relativePath that climbs out with `../`, a row whose file is missing, a record that is
+    /// no keyed archive: each reported, none followed, the rest scanned.
+    @Test func hostileRows() throws {
+        let backup = try Backup(["--hostile"])
+        let result = try backup.run(["scan", "--json", "backup"])
+        #expect(result.status == 0)
+        let top = try Self.json(result)
+        let errors = try #require(top["errors"] as? [[String: Any]])
+        #expect(errors.map { $0["path"] as? String } == [
+            "\(Self.app)/../../../etc/escape.plist",
+            "\(Self.app)/Library/Preferences/bad-record.plist",
+            "\(Self.app)/Library/Preferences/missing.plist",
+        ])
+        #expect(errors.map { $0["message"] as? String } == [
+            "skipped: its relativePath leaves its domain (fileID c7aec62664a375f85f3d2213ae35d28597157a08)",
+            "its MBFile record is no keyed archive: 1:1: not a property list: expected XML (<plist> or a value) or binary data starting with bplist00; its size and time here are the stored copy's",
+            "missing from the backup: no file f0/f07de343ad0700c312531114c56112872f17c6d6",
+        ])
+        let blobs = try #require(top["blobs"] as? [[String: Any]])
+        #expect(blobs.map { $0["path"] as? String } == [
+            Self.downloadsBlob, "\(Self.app)/Library/Preferences/bad-record.plist", Self.preferences, Self.groupPreferences,
+        ])
+        // The damaged record's blob is still read; its times are the stored copy's (set by the generator).
+        #expect(blobs[1]["sha256"] as? String == Self.downloadsSHA256)
+        #expect(blobs[1]["created"] is NSNull)
+        #expect(blobs[1]["modified"] as? String == "2026-01-02T03:04:05Z")
+
+        // In an encrypted backup a damaged record leaves the file unreadable: its key is in it.
+        let encrypted = try Backup(["--hostile", "--password", Self.password, "--dpic", "1000", "--iter", "100"])
+        let other = try encrypted.run(["scan", "--json", "--password-file", try encrypted.writePassword(Self.password), "backup"])
+        let otherErrors = try #require(try Self.json(other)["errors"] as? [[String: Any]])
+        #expect(otherErrors.map { $0["message"] as? String } == [
+            "skipped: its relativePath leaves its domain (fileID c7aec62664a375f85f3d2213ae35d28597157a08)",
+            "cannot decrypt: its MBFile record is no keyed archive: 1:1: not a property list: expected XML (<plist> or a value) or binary data starting with bplist00",
+            "missing from the backup: no file f0/f07de343ad0700c312531114c56112872f17c6d6",
+        ])
+    }
+
+    @Test func damagedManifestDatabase() throws {
+        let backup = try Backup()
+        let database = backup.root.appendingPathComponent("Manifest.db")
+        try Data("not a database at all".utf8).write(to: database)
+        let result = try backup.run(["scan", "backup"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "backup: error: Manifest.db: not a SQLite database\n")
+
+        // A real SQLite header over a cut file.
+        let intact = try Backup()
+        let intactDatabase = intact.root.appendingPathComponent("Manifest.db")
+        let bytes = try Data(contentsOf: intactDatabase)
+        try bytes.prefix(bytes.count / 2).write(to: intactDatabase)
+        let cut = try intact.run(["scan", "backup"])
+        #expect(cut.status == 1)
+        #expect(cut.stderr.hasPrefix("backup: error: Manifest.db: "))
+        #expect(cut.stderr.contains("malformed") || cut.stderr.contains("not a readable SQLite database"))
+    }
+
+    @Test func olderBackupIsReportedNotRead() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("old"), withIntermediateDirectories: true)
+        try Data("mbdb\u{5}\u{0}".utf8).write(to: URL(fileURLWithPath: directory.path("old/Manifest.mbdb")))
+        let result = try ToolRunner.run(["scan", "old"], in: directory.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "old: error: a backup of iOS 9 or earlier (Manifest.mbdb): not supported yet; nothing in it was read\n")
+    }
+
+    /// A folder scan takes a container's bundle ID from its metadata plist.
+    @Test func containerMetadataBundleID() throws {
+        let directory = try TemporaryDirectory()
+        let container = directory.path("Application/8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F")
+        try FileManager.default.createDirectory(atPath: container + "/tmp", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: container + "/Library", withIntermediateDirectories: true)
+        try PropertyListWriter().write(["MCMMetadataIdentifier": "com.example.metadata", "MCMMetadataVersion": 6], as: .binary)
+            .write(to: URL(fileURLWithPath: container + "/.com.apple.mobile_container_manager.metadata.plist"))
+        try Data(contentsOf: EndToEnd.samples.appendingPathComponent("ios12-keyed-archive.resumedata"))
+            .write(to: URL(fileURLWithPath: container + "/Library/blob"))
+        let result = try ToolRunner.run(["scan", "--json", "Application"], in: directory.url)
+        #expect(result.status == 0)
+        let blobs = try #require(try Self.json(result)["blobs"] as? [[String: Any]])
+        #expect(blobs.map { $0["bundleID"] as? String } == ["com.example.metadata"])
+        #expect(blobs.map { $0["sha256"] as? String } == [Self.downloadsSHA256])
+        let text = try ToolRunner.run(["scan", "Application"], in: directory.url)
+        #expect(text.stdout.contains("\n    bundle ID:        com.example.metadata\n"))
+    }
+}
