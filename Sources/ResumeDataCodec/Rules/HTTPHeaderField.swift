@@ -31,8 +31,9 @@ public struct HTTPHeaderField: Sendable, Hashable, CustomStringConvertible {
         /// `'X' is not 'Name: value'`, `'X Y' is not a header name (…)`, `the value of X holds a line break or NUL`.
         public var description: String {
             switch self {
-            case .notNameAndValue(let text): "'\(text)' is not 'Name: value'"
-            case .invalidName(let name): "'\(name)' is not a header name (letters, digits and \(HTTPHeaderField.tokenSymbols) only)"
+            // Control characters are shown escaped: a CR/LF must not end the line it is printed on.
+            case .notNameAndValue(let text): "'\(HTTPURL.escapingControls(text))' is not 'Name: value'"
+            case .invalidName(let name): "'\(HTTPURL.escapingControls(name))' is not a header name (letters, digits and \(HTTPHeaderField.tokenSymbols) only)"
             case .lineBreakInValue(let name): "the value of \(name) holds a line break or NUL"
             }
         }
