@@ -20,7 +20,8 @@ import Testing
     @Test func anotherOriginDropsCredentialsAndTheHiddenCopy() throws {
         let resume = try Self.withCredentials()
         let result = try resume.edited(ResumeDataEdit(url: try HTTPURL(validating: Self.newURL)))
-        #expect(result.droppedHeaders == ["Authorization", "cookie", "Proxy-Authorization"])
+        // In the order found: the current request first.
+        #expect(result.droppedHeaders == ["Proxy-Authorization", "Authorization", "cookie"])
         #expect(result.droppedHiddenHeaderCopy)
         #expect(result.changedRequests == [.current, .original])
         #expect(result.resume.downloadURL == Self.newURL)
@@ -45,8 +46,10 @@ import Testing
         var edit = ResumeDataEdit(url: try HTTPURL(validating: Self.newURL))
         edit.settingHeaders = [try HTTPHeaderField(name: "COOKIE", value: "c=2"), try HTTPHeaderField(name: "x-other", value: "p")]
         let result = try resume.edited(edit)
-        #expect(result.droppedHeaders == ["Authorization", "Proxy-Authorization"])
+        #expect(result.droppedHeaders == ["Proxy-Authorization", "Authorization"])
         #expect(result.resume.originalRequest?.headers.map { "\($0.name): \($0.value)" } == ["COOKIE: c=2", "x-other: p"])
+        // A credential given again keeps its place.
+        #expect(result.resume.originalRequest?.headers.first?.name == "COOKIE")
         #expect(result.resume.currentRequest?.headers.map { "\($0.name): \($0.value)" } == ["Range: bytes=4096-", "COOKIE: c=2", "x-other: p"])
     }
 
@@ -79,8 +82,11 @@ import Testing
         do {
             _ = try resume.edited(both)
             Issue.record("no error")
-        } catch {
+        } catch let error as ResumeDataError {
+            #expect(error.code == .invalidArgument)
             #expect(error.message == "the header X-A is both set and removed")
+        } catch {
+            Issue.record("unexpected \(error)")
         }
         var broken = resume
         broken.entries[ResumeDataKey.currentRequest] = .string("not data")

@@ -14,7 +14,8 @@ import Foundation
 ///
 /// - The URL changes in `NSURLSessionDownloadURL` and in both archived requests (the
 ///   Network-framework format's inline requests too).
-/// - Headers are set or removed in both requests, names compared without regard to case.
+/// - Headers are set or removed in both requests, names compared without regard to case (a
+///   request archived without the HTTP items gets them, as nil up to the header fields).
 /// - When the new URL's origin (scheme, host, port) differs from a request's, that request loses
 ///   its `Authorization`, `Cookie` and `Proxy-Authorization` (``HTTPHeaderField/credentialNames``)
 ///   unless ``settingHeaders`` gives them again, and CFNetwork's hidden copy of its headers
@@ -94,7 +95,10 @@ extension ResumeData {
                             result.droppedHeaders.append(header.name)
                         }
                     }
-                    let withoutCredentials = after.headers.filter { !HTTPHeaderField.isCredential($0.name) }
+                    // One given again keeps its place: the loop below sets its new value there.
+                    let withoutCredentials = after.headers.filter { header in
+                        !HTTPHeaderField.isCredential(header.name) || keep.contains { $0.name.equalsIgnoringASCIICase(header.name) }
+                    }
                     if withoutCredentials.count != after.headers.count { after.headers = withoutCredentials }
                     if after.removeHiddenHeaderArchive() { result.droppedHiddenHeaderCopy = true }
                 }
