@@ -279,9 +279,11 @@ package struct ResumeExplanation: Sendable, Equatable {
 
         // The range with If-Range: the server's own verdict.
         switch probe.range {
-        case .failure(let error):
+        case nil:
+            checks.append(Check(code: "probe-range", outcome: .unknown, message: "not sent: the HEAD could not reach the server"))
+        case .failure(let error)?:
             checks.append(Check(code: "probe-range", outcome: .unknown, message: "the range request failed: \(error)"))
-        case .success(let answer):
+        case .success(let answer)?:
             let request = "GET bytes=\(probe.offset)-\(probe.offset)" + (probe.ifRange.map { " If-Range: \($0)" } ?? "")
             checks.append(Check(code: "probe-range", outcome: answer.status == 206 ? .pass : .fail, message: "\(request) " + describe(answer)))
             statusReason(answer, "range request")

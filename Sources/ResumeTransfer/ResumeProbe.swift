@@ -30,8 +30,9 @@ package struct ResumeProbe: Sendable, Equatable {
     package var ifRange: String?
     /// The `HEAD` answer, or why there is none.
     package var head: Result<Answer, DownloadError>
-    /// The range answer, or why there is none.
-    package var range: Result<Answer, DownloadError>
+    /// The range answer, or why there is none; `nil` when it was not sent because the `HEAD`
+    /// could not reach the server (it would wait out the same connect timeout again).
+    package var range: Result<Answer, DownloadError>?
 }
 
 extension Downloader {
@@ -42,7 +43,10 @@ extension Downloader {
         let checkpoint = try ResumeCheckpoint.decode(resume).checkpoint
         let ifRange = checkpoint.ifRangeValidator
         let head = await self.send(checkpoint, method: .HEAD, range: nil, ifRange: nil)
-        let range = await self.send(checkpoint, method: .GET, range: (offset, offset + 1), ifRange: ifRange)
+        var range: Result<ResumeProbe.Answer, DownloadError>?
+        if case .success = head {
+            range = await self.send(checkpoint, method: .GET, range: (offset, offset + 1), ifRange: ifRange)
+        }
         return ResumeProbe(offset: offset, ifRange: ifRange, head: head, range: range)
     }
 
