@@ -42,6 +42,8 @@ extension Downloader {
     package func probe(_ resume: ResumeData, offset: Int64) async throws(DownloadError) -> ResumeProbe {
         let checkpoint = try ResumeCheckpoint.decode(resume).checkpoint
         let ifRange = checkpoint.ifRangeValidator
+        // A blob's count is untrusted: the range's end, one past the byte, must not overflow.
+        let offset = min(max(offset, 0), Int64.max - 1)
         let head = await self.send(checkpoint, method: .HEAD, range: nil, ifRange: nil)
         var range: Result<ResumeProbe.Answer, DownloadError>?
         if case .success = head {

@@ -90,7 +90,7 @@ struct ExplainCommand: AsyncParsableCommand {
             if case .looked(.file(_, let size, _)) = partialFile, offset == nil { offset = size }
             let downloader = Downloader(configuration: try self.transferOptions().configuration(parallel: 1))
             do {
-                probed = .success(try await downloader.probe(resume, offset: max(offset ?? 0, 0)))
+                probed = .success(try await downloader.probe(resume, offset: offset ?? 0))
             } catch {
                 probed = .failure(error)
             }

@@ -133,6 +133,23 @@ import Testing
         }
     }
 
+    /// A hostile byte count cannot make the range's end overflow.
+    @Test func theLargestByteCountIsProbedWithoutATrap() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            try Self.writeBlob(url: server.url, entityTag: server.file.etag, lastModified: nil, in: directory)
+            let path = directory + "/app.resumedata"
+            var resume = try ResumeData(data: try #require(contents(path)))
+            resume.bytesReceived = .max
+            try resume.encoded().write(to: URL(fileURLWithPath: path))
+            let result = try await runToolCapturing(["explain", "app.resumedata", "--probe", "--json"], in: directory)
+            #expect(result.status == 1)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            // The current request's Range still says the old count.
+            #expect(Self.codes(json, "reasons") == ["range-mismatch", "offset-past-end"])
+            #expect(server.getRequests.first?.headers["range"] == "bytes=9223372036854775806-9223372036854775806")
+        }
+    }
+
     /// Credentials go only to the blob's origin: a redirect to another port (another origin)
     /// gets the other headers but not Authorization.
     @Test func credentialsStayWithTheOrigin() async throws {
