@@ -203,6 +203,9 @@ import Testing
         resume.entityTag = "\"e\""
         resume.entries[ResumeDataKey.currentRequest] = .data(try Data(contentsOf: real.appendingPathComponent("ios10.1-current-request.bplist")))
         resume.entries[ResumeDataKey.originalRequest] = .data(try Data(contentsOf: real.appendingPathComponent("ios10.1-original-request.bplist")))
+        // Safari's archived response of 2020 (with CFNetwork's hidden __hhaa__ entry), byte for byte.
+        let response = try Data(contentsOf: real.appendingPathComponent("response-2020-http-secure.bplist"))
+        resume.entries[ResumeDataKey.response] = .data(response)
         let folder = try TemporaryDirectory()
         let input = folder.path("ios10.plist")
         try resume.encoded().write(to: URL(fileURLWithPath: input))
@@ -211,6 +214,7 @@ import Testing
         #expect(result.stderr == "")
         let edited = try ResumeData(data: Data(result.stdout.utf8))
         #expect(edited.container == .xml)
+        #expect(edited.entries[ResumeDataKey.response] == .data(response))
         for kind in ResumeData.RequestKind.allCases {
             let old = try #require(try resume.request(kind))
             let new = try #require(try edited.request(kind))
