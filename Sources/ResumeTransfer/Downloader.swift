@@ -24,7 +24,7 @@ import NIOSSL
 public final class Downloader: Sendable {
     /// The settings every download of this downloader uses.
     public let configuration: DownloadConfiguration
-    private let clients: HTTPClientPool
+    let clients: HTTPClientPool
     private let slots: AsyncSemaphore
     /// The file-system calls of every download (the system's; a fake in the fault-injection tests).
     private let files: FileSystem

@@ -13,8 +13,9 @@ import ResumeDataCodec
 /// - **Unproven bytes**: bytes on disk that no strong validator covers are compared with the
 ///   server's before anything is appended to them (``overlapLength``).
 package struct TrustPolicy: Sendable, Equatable {
-    /// Headers that identify the user; sent only to the origin they were given for.
-    package static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    /// Headers that identify the user; sent only to the origin they were given for (the codec's
+    /// list, which `edit` drops by when a blob moves to another origin).
+    package static let credentialHeaders: Set<String> = Set(HTTPHeaderField.credentialNames.map { $0.lowercased() })
 
     /// How many bytes before the end of unproven partial data are fetched again and compared.
     package static let overlapLength: Int64 = 64 << 10

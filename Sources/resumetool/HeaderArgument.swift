@@ -1,28 +1,16 @@
+import ResumeDataCodec
 import ResumeTransfer
 
 /// A `-H 'Name: value'` argument, checked as curl would not: a name must be an HTTP token and a
 /// value may not hold CR, LF or NUL, so no argument can smuggle a second header or a request line.
 enum HeaderArgument {
-    /// The field, or why the text is not one.
+    /// The field, or why the text is not one (the codec's `HTTPHeaderField` rule).
     static func parse(_ text: String) -> Result<HTTPField, HeaderError> {
-        guard let colon = text.firstIndex(of: ":") else { return .failure(HeaderError("'\(text)' is not 'Name: value'")) }
-        let name = String(text[..<colon])
-        let value = String(text[text.index(after: colon)...]).trimmingLeadingAndTrailingBlanks()
-        guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
-            return .failure(HeaderError("'\(name)' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"))
-        }
-        guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else {
-            return .failure(HeaderError("the value of \(name) holds a line break or NUL"))
-        }
-        return .success(HTTPField(name: name, value: value))
-    }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        do {
+            let field = try HTTPHeaderField(parsing: text)
+            return .success(HTTPField(name: field.name, value: field.value))
+        } catch {
+            return .failure(HeaderError("\(error)"))
         }
     }
 }

@@ -14,8 +14,8 @@ struct ResumeTool: AsyncParsableCommand {
             """,
         version: ResumeTool.version,
         subcommands: [
-            InspectCommand.self, ValidateCommand.self, ConvertCommand.self, RepairCommand.self,
-            RebuildCommand.self, RelocateCommand.self, DiscardCommand.self, PlistCommand.self,
+            InspectCommand.self, ValidateCommand.self, ExplainCommand.self, ConvertCommand.self, RepairCommand.self,
+            RebuildCommand.self, RelocateCommand.self, EditCommand.self, DiscardCommand.self, PlistCommand.self,
             ArchiveCommand.self, DownloadCommand.self, ResumeCommand.self, RecoverCommand.self, ScanCommand.self,
         ]
     )

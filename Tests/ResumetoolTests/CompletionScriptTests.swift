@@ -6,7 +6,7 @@ import Testing
 /// run by bash, as bash-completion runs it; zsh and fish are checked by what their scripts say.
 @Suite struct CompletionScriptTests {
     static let subcommands = [
-        "inspect", "validate", "convert", "repair", "rebuild", "relocate", "discard", "plist", "archive",
+        "inspect", "validate", "explain", "convert", "repair", "rebuild", "relocate", "edit", "discard", "plist", "archive",
         "download", "resume", "recover", "scan", "help",
     ]
     /// The package root: the file completions below are asked for in it, of `Samples/`.

@@ -5,7 +5,7 @@ import Testing
 @Suite struct UsageTests {
     static let commands: [[String]] = [
         [], ["inspect"], ["validate"], ["convert"], ["repair"], ["rebuild"], ["relocate"], ["discard"],
-        ["plist"], ["plist", "print"], ["plist", "convert"], ["download"], ["resume"], ["recover"],
+        ["edit"], ["explain"], ["plist"], ["plist", "print"], ["plist", "convert"], ["download"], ["resume"], ["recover"],
     ]
 
     @Test(arguments: commands)
@@ -40,12 +40,12 @@ import Testing
 
     @Test func theTopCommandListsEverySubcommand() throws {
         let result = try EndToEnd.run(["--help"])
-        for name in ["inspect", "validate", "convert", "repair", "rebuild", "relocate", "discard", "plist"] {
+        for name in ["inspect", "validate", "explain", "convert", "repair", "rebuild", "relocate", "edit", "discard", "plist"] {
             #expect(result.stdout.contains("\n  \(name) "), "\(name) is not listed")
         }
     }
 
-    @Test(arguments: [["inspect"], ["validate"], ["convert"], ["repair"], ["relocate"], ["discard"]])
+    @Test(arguments: [["inspect"], ["validate"], ["convert"], ["repair"], ["relocate"], ["discard"], ["edit"], ["explain"]])
     func missingBlobIsAUsageError(_ command: [String]) throws {
         let result = try EndToEnd.run(command)
         #expect(result.status == 64)

@@ -114,6 +114,15 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
+    /// Whether `other` has the same origin (scheme, host and port): what must stay the same for
+    /// credentials to go with a request.
+    public func hasSameOrigin(as other: HTTPURL) -> Bool {
+        scheme == other.scheme && host == other.host && port == other.port
+    }
+
+    /// `scheme://host:port`, the origin as people read it.
+    public var origin: String { "\(scheme)://\(host):\(port)" }
+
     /// The URL as given.
     public var description: String { string }
 }

@@ -1,0 +1,342 @@
+import Foundation
+import ResumeDataCodec
+
+/// Why a resume blob would continue, start over or fail (`resumetool explain`): each of Apple's
+/// conditions for resuming as a check, what this tool knows of broken blobs as reasons, and one
+/// verdict.
+///
+/// Apple's conditions: the request is a GET; the server sent an ETag or a Last-Modified; the
+/// server supports byte ranges; the resource has not changed; the temp file still exists and is
+/// as long as the blob says. What the blob alone tells is decided by `ResumeDataValidator`'s
+/// findings (not decided again here); the server's side only by a ``ResumeProbe``.
+package struct ResumeExplanation: Sendable, Equatable {
+    /// What a device (or `resume`) would do with the blob.
+    package enum Verdict: String, Sendable, Comparable {
+        /// Continue at ``ResumeExplanation/offset``.
+        case `continue`
+        /// Start the download over from byte zero.
+        case restart
+        /// Not download at all (an error such as -3003, or a truncated file).
+        case fail
+
+        package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+        private var rank: Int {
+            switch self {
+            case .continue: 0
+            case .restart: 1
+            case .fail: 2
+            }
+        }
+    }
+
+    /// One thing that decides or colours the verdict, with the command that mends it.
+    package struct Reason: Sendable, Equatable {
+        /// A finding's code, or one of the probe's (`url-expired`, `resource-changed`, …).
+        package var code: String
+        package var message: String
+        /// The `resumetool` command that fixes it, with what the user must fill in in capitals;
+        /// `nil` when no command can.
+        package var fix: String?
+        /// The verdict this reason alone leads to (`continue` for what only informs).
+        package var effect: Verdict
+        /// A few words for the verdict line; the message when `nil`.
+        package var short: String?
+
+        package init(code: String, message: String, fix: String?, effect: Verdict, short: String? = nil) {
+            self.code = code
+            self.message = message
+            self.fix = fix
+            self.effect = effect
+            self.short = short
+        }
+    }
+
+    /// One of Apple's conditions and what was found of it.
+    package struct Check: Sendable, Equatable {
+        package enum Outcome: String, Sendable {
+            case pass, fail, unknown
+            /// Not looked at: it needs `--probe`, `--partial` or `--tmp-dir`.
+            case skipped
+        }
+        /// `get`, `validator`, `ranges`, `unchanged`, `partial-file`, `probe-head`, `probe-range`.
+        package var code: String
+        package var outcome: Outcome
+        package var message: String
+    }
+
+    /// Where the partial file was looked for, and what was found.
+    package enum PartialFile: Sendable, Equatable {
+        /// Neither `--partial` nor `--tmp-dir` was given.
+        case notLooked
+        /// What looking gave.
+        case looked(PartialFileResolution.Verdict)
+    }
+
+    package var verdict: Verdict
+    /// The byte to continue at; 0 for a restart; `nil` for a failure, or when it is the size of
+    /// a partial file that was not looked at.
+    package var offset: Int64?
+    package var reasons: [Reason]
+    package var checks: [Check]
+
+    /// Explains `resume`. `blob` names it in the fixing commands; `blobSize` is its size in bytes.
+    /// `probe` is `nil` when the server was not asked, a failure when the blob gave nothing to ask.
+    package init(_ resume: ResumeData, blob: String, blobSize: Int, partialFile: PartialFile, probe: Result<ResumeProbe, DownloadError>?) {
+        var reasons: [Reason] = []
+        var checks: [Check] = []
+        let findings = ResumeDataValidator(blobSize: blobSize).findings(for: resume)
+        let request = resume.currentRequest ?? resume.originalRequest
+        let url = request?.urlString ?? resume.downloadURL
+        for finding in findings {
+            reasons.append(Self.reason(for: finding, blob: blob, url: url))
+        }
+
+        // 1. A GET.
+        if let request {
+            checks.append(Check(code: "get", outcome: request.method == "GET" ? .pass : .fail, message: "the request is \(request.method)"))
+        } else {
+            checks.append(Check(code: "get", outcome: .pass, message: "no archived request: a device makes a GET of the download URL"))
+        }
+
+        // 2. A validator.
+        let entityTag = resume.effectiveEntityTag, lastModified = resume.effectiveServerDownloadDate
+        let validators = [entityTag.map { "ETag \($0)" }, lastModified.map { "Last-Modified \($0)" }].compactMap { $0 }
+        checks.append(Check(code: "validator", outcome: validators.isEmpty ? .fail : .pass,
+                            message: validators.isEmpty ? "neither an ETag nor a Last-Modified" : validators.joined(separator: ", ")))
+        if let tag = entityTag, !TrustPolicy.isStrong(entityTag: tag), lastModified == nil {
+            reasons.append(Reason(
+                code: "weak-etag-only",
+                message: "the only validator is the weak ETag \(tag), which If-Range cannot carry: the server sends the whole file again",
+                fix: "resumetool rebuild --from PARTIAL --url \(url.flatMap(HTTPURL.init).map { Self.quoted($0.string) } ?? "URL") --last-modified 'DATE' (the server's Last-Modified)",
+                effect: .restart, short: "a weak ETag only"))
+        }
+
+        // 3. Ranges, from the stored response unless the probe asks.
+        let stored = resume.response?.headerValue("Accept-Ranges")
+        var ranges = Check(code: "ranges", outcome: .unknown, message: "no stored response says; --probe asks the server")
+        if let stored {
+            let none = stored.trimmingCharacters(in: .whitespaces).lowercased() == "none"
+            ranges = Check(code: "ranges", outcome: none ? .fail : .pass, message: "the stored response says Accept-Ranges: \(stored)")
+        }
+        var unchanged = Check(code: "unchanged", outcome: .skipped, message: "only the server can tell: --probe asks it")
+
+        // 4. The partial file, and the offset.
+        var offset = resume.container.isNetworkFramework ? nil : resume.bytesReceived
+        switch partialFile {
+        case .notLooked:
+            checks.append(Check(code: "partial-file", outcome: .skipped, message: "give --partial FILE or --tmp-dir DIR to check it"))
+            if resume.container.isNetworkFramework {
+                reasons.append(Reason(code: "offset-from-partial-file",
+                    message: "a Network-framework blob has no byte count: it continues at the partial file's size (give --partial or --tmp-dir to know it)",
+                    fix: nil, effect: .continue))
+            }
+        case .looked(let verdict):
+            let found = ResumeDataValidator.partialFileFindings(verdict, bytesReceived: resume.container.isNetworkFramework ? nil : resume.bytesReceived)
+            for finding in found { reasons.append(Self.reason(for: finding, blob: blob, url: url)) }
+            switch verdict {
+            case .file(let path, let size, _):
+                let expected = resume.container.isNetworkFramework ? "" : resume.bytesReceived.map { ", the blob says \($0)" } ?? ""
+                checks.append(Check(code: "partial-file", outcome: found.contains { $0.severity == .error } ? .fail : .pass,
+                                    message: "\(path) has \(size) bytes\(expected)"))
+                if resume.container.isNetworkFramework {
+                    offset = size
+                    reasons.append(Reason(code: "offset-from-partial-file",
+                        message: "a Network-framework blob has no byte count: it continues at the partial file's size, \(size) bytes",
+                        fix: nil, effect: .continue))
+                }
+            case .refused(let path, _, let why):
+                checks.append(Check(code: "partial-file", outcome: .fail, message: "\(path): \(why)"))
+            case .missing(let expected):
+                checks.append(Check(code: "partial-file", outcome: .fail, message: expected.map { "\($0.path) does not exist" } ?? "the blob names no partial file"))
+            }
+        }
+
+        // The server, when asked.
+        switch probe {
+        case nil:
+            break
+        case .failure(let error)?:
+            checks.append(Check(code: "probe-head", outcome: .unknown, message: "cannot ask the server: \(error)"))
+        case .success(let probe)?:
+            Self.read(probe, resume: resume, blob: blob, ranges: &ranges, unchanged: &unchanged, checks: &checks, reasons: &reasons)
+        }
+        // Apple's order: GET, validator, ranges, unchanged, temp file; then the probe's answers.
+        checks.insert(contentsOf: [ranges, unchanged], at: 2)
+
+        self.reasons = reasons
+        self.checks = checks
+        self.verdict = reasons.map(\.effect).max() ?? .continue
+        switch verdict {
+        case .continue: self.offset = offset
+        case .restart: self.offset = 0
+        case .fail: self.offset = nil
+        }
+    }
+
+    /// The one-line verdict: `continue at byte N`, `restart from zero: …`, `fail: …`.
+    package var summary: String {
+        var why: [String] = []
+        for reason in reasons where reason.effect == verdict {
+            let words = reason.short ?? reason.message
+            if !why.contains(words) { why.append(words) }
+        }
+        switch verdict {
+        case .continue:
+            return offset.map { "continue at byte \($0)" } ?? "continue at the partial file's size"
+        case .restart: return "restart from zero: \(why.joined(separator: "; "))"
+        case .fail: return "fail: \(why.joined(separator: "; "))"
+        }
+    }
+
+    // MARK: Findings
+
+    /// What each finding of the validator means for resuming, and its fix.
+    private static func reason(for finding: ResumeDataFinding, blob: String, url: String?) -> Reason {
+        let b = quoted(blob)
+        let rebuild = "resumetool rebuild --from PARTIAL --url \(url.flatMap(HTTPURL.init).map { quoted($0.string) } ?? "URL") --etag 'ETAG'"
+        let (effect, fix): (Verdict, String?)
+        switch finding.code {
+        case .ios10RequestArchive: (effect, fix) = (.fail, "resumetool repair \(b) --target ios10")
+        case .ios11ByteRange: (effect, fix) = (.fail, "resumetool repair \(b) --target ios11")
+        case .missingValidator: (effect, fix) = (.restart, rebuild)
+        case .missingBytesReceived: (effect, fix) = (.restart, rebuild)
+        case .tempFileMissing, .invalidPath, .missingPartialFile:
+            (effect, fix) = (.fail, "resumetool relocate \(b) --temp-file NAME (the partial file's name now)")
+        case .tempFileSize where finding.severity == .error: (effect, fix) = (.fail, rebuild)
+        case .tempFileSize: (effect, fix) = (.continue, nil)
+        case .urlMismatch, .invalidURL, .unsupportedScheme, .missingURL:
+            (effect, fix) = (finding.severity == .error ? .fail : .continue, "resumetool edit \(b) --url URL")
+        case .rangeMismatch, .duplicateKey:
+            (effect, fix) = (.continue, "resumetool repair \(b)")
+        default:
+            (effect, fix) = (finding.severity == .error ? .fail : .continue, rebuild)
+        }
+        var message = finding.message
+        if finding.code == .urlMismatch {
+            message = "the blob was made for another URL: " + message
+        }
+        if let key = finding.key { message = "\(key): \(message)" }
+        return Reason(code: finding.code.description, message: message, fix: fix, effect: effect, short: shortWords[finding.code])
+    }
+
+    /// The verdict line's words for the findings that come up most.
+    private static let shortWords: [ResumeDataFinding.Code: String] = [
+        .ios10RequestArchive: "request archives that iOS 10.0/10.1 cannot read (error -3003)",
+        .ios11ByteRange: "an iOS 11 byte range that truncates the file",
+        .tempFileMissing: "the partial file is missing",
+        .missingValidator: "no ETag or Last-Modified",
+        .missingBytesReceived: "no byte count",
+        .tooSmall: "an iOS 12 blob too small to resume",
+    ]
+
+    // MARK: The probe
+
+    private static func read(
+        _ probe: ResumeProbe, resume: ResumeData, blob: String,
+        ranges: inout Check, unchanged: inout Check, checks: inout [Check], reasons: inout [Reason]
+    ) {
+        let editFix = "resumetool edit \(quoted(blob)) --url NEW_URL"
+        var expired = false
+        func statusReason(_ answer: ResumeProbe.Answer, _ request: String) {
+            switch answer.status {
+            case 401, 403, 410:
+                guard !expired else { return }
+                expired = true
+                reasons.append(Reason(code: "url-expired",
+                    message: "the server answered \(answer.status) to the \(request): the URL has likely expired (signed URLs do)",
+                    fix: editFix, effect: .fail, short: "the URL has likely expired (HTTP \(answer.status))"))
+            case 404:
+                guard !expired else { return }
+                expired = true
+                reasons.append(Reason(code: "not-found", message: "the server answered 404 to the \(request): the file is no longer at this URL",
+                                      fix: editFix, effect: .fail, short: "the file is no longer at this URL (HTTP 404)"))
+            default:
+                break
+            }
+        }
+
+        // HEAD: what the server serves now.
+        var sameByValidators: Bool?
+        switch probe.head {
+        case .failure(let error):
+            checks.append(Check(code: "probe-head", outcome: .unknown, message: "HEAD failed: \(error)"))
+            reasons.append(Reason(code: "probe-failed", message: "the server could not be asked: \(error)", fix: nil, effect: .continue))
+        case .success(let answer):
+            checks.append(Check(code: "probe-head", outcome: (200...299).contains(answer.status) ? .pass : .fail, message: "HEAD " + describe(answer)))
+            statusReason(answer, "HEAD")
+            if (200...299).contains(answer.status) {
+                if let ours = resume.effectiveEntityTag, let theirs = answer.entityTag {
+                    sameByValidators = ours == theirs
+                } else if let ours = resume.effectiveServerDownloadDate, let theirs = answer.lastModified {
+                    sameByValidators = ours == theirs
+                }
+                if let accept = answer.acceptRanges {
+                    let none = accept.lowercased() == "none"
+                    ranges = Check(code: "ranges", outcome: none ? .fail : .pass, message: "the server says Accept-Ranges: \(accept)")
+                }
+            }
+        }
+
+        // The range with If-Range: the server's own verdict.
+        switch probe.range {
+        case nil:
+            checks.append(Check(code: "probe-range", outcome: .unknown, message: "not sent: the HEAD could not reach the server"))
+        case .failure(let error)?:
+            checks.append(Check(code: "probe-range", outcome: .unknown, message: "the range request failed: \(error)"))
+        case .success(let answer)?:
+            let request = "GET bytes=\(probe.offset)-\(probe.offset)" + (probe.ifRange.map { " If-Range: \($0)" } ?? "")
+            checks.append(Check(code: "probe-range", outcome: answer.status == 206 ? .pass : .fail, message: "\(request) " + describe(answer)))
+            statusReason(answer, "range request")
+            switch answer.status {
+            case 206:
+                ranges = Check(code: "ranges", outcome: .pass, message: "the server answered 206 to a range")
+                if probe.ifRange != nil {
+                    unchanged = Check(code: "unchanged", outcome: .pass, message: "the server answered 206 to If-Range: it serves the same entity")
+                } else if let sameByValidators {
+                    unchanged = Check(code: "unchanged", outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
+                }
+            case 200 where sameByValidators == false || (probe.ifRange != nil && answer.acceptRanges != nil && answer.acceptRanges?.lowercased() != "none"):
+                unchanged = Check(code: "unchanged", outcome: .fail, message: "the server sent the whole file to If-Range: it serves another entity now")
+                reasons.append(Reason(code: "resource-changed",
+                    message: "the file on the server changed since the blob was made (validators \(sameByValidators == false ? "differ" : "refused by If-Range")): the bytes on disk belong to another version",
+                    fix: nil, effect: .restart, short: "the file on the server changed"))
+            case 200:
+                ranges = Check(code: "ranges", outcome: .fail, message: "the server answered a range with the whole file (200)")
+                if let sameByValidators {
+                    unchanged = Check(code: "unchanged", outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
+                }
+                reasons.append(Reason(code: "no-ranges", message: "the server does not serve byte ranges: every resume starts over", fix: nil, effect: .restart, short: "the server does not serve byte ranges"))
+            case 416:
+                unchanged = Check(code: "unchanged", outcome: .fail, message: "the server's file is no longer than the blob's offset \(probe.offset)")
+                reasons.append(Reason(code: "offset-past-end",
+                    message: "the server answered 416: its file is not longer than the \(probe.offset) bytes the blob has (it changed, or the download was complete)",
+                    fix: nil, effect: .restart, short: "the server's file is not longer than the blob's offset"))
+            default:
+                break
+            }
+        }
+        if case .skipped = unchanged.outcome, let sameByValidators {
+            unchanged = Check(code: "unchanged", outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
+        }
+    }
+
+    /// `200 from URL; ETag …, Last-Modified …, Content-Length …, Accept-Ranges …`
+    private static func describe(_ answer: ResumeProbe.Answer) -> String {
+        let fields: [(String, String?)] = [
+            ("ETag", answer.entityTag), ("Last-Modified", answer.lastModified), ("Content-Length", answer.contentLength),
+            ("Accept-Ranges", answer.acceptRanges), ("Content-Range", answer.contentRange),
+        ]
+        let shown = fields.compactMap { name, value in value.map { "\(name): \(HTTPURL.escapingControls($0))" } }
+        return "→ \(answer.status) from \(answer.url)" + (shown.isEmpty ? "" : "; " + shown.joined(separator: ", "))
+    }
+
+    /// A shell word: as it is when it is plain, else in single quotes.
+    static func quoted(_ word: String) -> String {
+        let plain = word.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-_./:=@%+,".utf8.contains(byte)
+        }
+        if plain, !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
