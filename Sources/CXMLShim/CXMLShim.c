@@ -31,6 +31,7 @@ struct cxml_reader {
     uint32_t open_lines[300];
     int depth;
     int seen_root;
+    int ignore_declared_encoding;  /* the caller converted the input to UTF-8 */
 };
 
 int cxml_shim_version(void) { return LIBXML_VERSION; }
@@ -298,6 +299,8 @@ cxml_reader *cxml_reader_create(void) {
     return r;
 }
 
+void cxml_reader_ignore_declared_encoding(cxml_reader *reader) { reader->ignore_declared_encoding = 1; }
+
 void cxml_reader_destroy(cxml_reader *reader) {
     if (reader == NULL) return;
     if (reader->ctxt != NULL) {
@@ -332,7 +335,7 @@ static int cxml_start(cxml_reader *r, const uint8_t *bytes, int length) {
     r->ctxt = xmlCreatePushParserCtxt(&sax, r, (const char *)bytes, length, NULL);
     if (r->ctxt == NULL) { cxml_out_of_memory(r); return 1; }
     /* No network, no entity substitution (no XML_PARSE_NOENT), no external DTD (no XML_PARSE_DTDLOAD). */
-    xmlCtxtUseOptions(r->ctxt, XML_PARSE_NONET);
+    xmlCtxtUseOptions(r->ctxt, XML_PARSE_NONET | (r->ignore_declared_encoding ? XML_PARSE_IGNORE_ENC : 0));
     return 0;
 }
 

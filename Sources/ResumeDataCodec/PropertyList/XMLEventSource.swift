@@ -17,6 +17,10 @@ final class XMLEventSource {
 
     deinit { cxml_reader_destroy(reader) }
 
+    /// Makes the parser ignore the encoding the XML declaration names, for input already
+    /// converted to UTF-8 (see ``XMLUTF32Input``). Before the first ``feed(_:isLast:)``.
+    func ignoreDeclaredEncoding() { cxml_reader_ignore_declared_encoding(reader) }
+
     /// Parses the next bytes; returns `false` once the parser has stopped (see ``stopError()``).
     func feed(_ bytes: UnsafeBufferPointer<UInt8>, isLast: Bool) -> Bool {
         cxml_reader_feed(reader, bytes.baseAddress, bytes.count, isLast ? 1 : 0) == 0

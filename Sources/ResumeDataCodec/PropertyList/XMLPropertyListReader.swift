@@ -36,6 +36,11 @@ struct XMLPropertyListReader {
             throw PropertyListError(.truncated, "the document is empty: expected <plist> or a value", at: .lineColumn(line: 1, column: 1))
         }
         let source = try XMLEventSource()
+        var data = data
+        if let byteOrder = XMLUTF32Input.byteOrder(of: data) {
+            data = try XMLUTF32Input.utf8(from: data, byteOrder: byteOrder)
+            source.ignoreDeclaredEncoding()
+        }
         var builder = XMLPropertyListBuilder(options: options)
         try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
