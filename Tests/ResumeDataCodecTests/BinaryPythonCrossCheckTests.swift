@@ -7,7 +7,8 @@ import Testing
 /// `["s", text]`, `["i", "decimal"]`, `["f", "hex of the double's bits"]`, `["b", "1"]`,
 /// `["d", "hex bits of seconds since 2001"]`, `["x", "hex bytes"]`, `["u", "decimal"]`,
 /// `["a", [items]]`, `["D", [[key, item], …]]` (key order kept), `["n", ""]` (the null object,
-/// Python's `None`).
+/// Python's `None`); ``untagged(_:)`` also reads `["S", [items]]` as a set (the peer suites'
+/// fixtures use it; plistlib has no sets).
 @Suite struct BinaryPythonCrossCheckTests {
     static let script = #"""
     import datetime, json, plistlib, struct, sys
@@ -165,9 +166,9 @@ import Testing
             guard let uid = UInt64(try text()) else { throw PythonFailure(description: "uid in \(object)") }
             return .uid(uid)
         case "n": return .null
-        case "a":
+        case "a", "S":
             guard let items = payload as? [Any] else { throw PythonFailure(description: "array in \(object)") }
-            return .array(try items.map(untagged))
+            return tag == "a" ? .array(try items.map(untagged)) : .set(try items.map(untagged))
         case "D":
             guard let entries = payload as? [Any] else { throw PythonFailure(description: "dict in \(object)") }
             var dictionary = PropertyListDictionary()
