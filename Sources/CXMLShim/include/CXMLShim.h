@@ -55,7 +55,8 @@ enum {
     CXML_STOP_XML_ERROR,        /* libxml2 reported an error: see xml_code and message */
     CXML_STOP_ENTITY,           /* a reference to an entity other than the five predefined ones */
     CXML_STOP_UNKNOWN_ELEMENT,  /* an element outside the DTD: its event is the last one */
-    CXML_STOP_OUT_OF_MEMORY
+    CXML_STOP_OUT_OF_MEMORY,
+    CXML_STOP_INTERNAL_SUBSET   /* a DOCTYPE with an internal subset ([...]): at its '[' */
 };
 
 /* Why the reader stopped. Strings belong to the reader and live until it is destroyed. */

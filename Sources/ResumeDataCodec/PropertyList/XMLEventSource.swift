@@ -51,6 +51,11 @@ final class XMLEventSource {
                 .malformedXML,
                 "entity &\(message); is not allowed: a property list may use only &amp; &lt; &gt; &apos; &quot; and character references",
                 at: location)
+        case CXML_STOP_INTERNAL_SUBSET:
+            return PropertyListError(
+                .malformedXML,
+                "an internal DTD subset (<!DOCTYPE plist [...]>) is not allowed: Apple's property-list readers refuse it",
+                at: location)
         case CXML_STOP_OUT_OF_MEMORY:
             return PropertyListError(.malformedXML, "out of memory while parsing XML", at: location)
         case CXML_STOP_XML_ERROR:

@@ -93,12 +93,7 @@ errors = {
                                         '[<!ELEMENT foo (#PCDATA)>]'),
 }
 for name, text in errors.items():
-    if name == 'Fake inline DTD':
-        add('xmlErrors', name, text, GENERIC, upstream='refuses',
-            note='an internal DTD subset: Apple\'s readers refuse any; libxml2 reads it, and resumetool ignores its '
-                 'declarations and refuses references to the entities it declares (an open difference, README)')
-    else:
-        add('xmlErrors', name, text, refused=True)
+    add('xmlErrors', name, text, refused=True)
 
 add('issue6164184', 'hexadecimal integers',
     '<plist><array><integer>0x721B</integer><integer>0x1111</integer><integer>-0xFFFF</integer></array></plist>',
