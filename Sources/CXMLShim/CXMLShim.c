@@ -31,6 +31,7 @@ struct cxml_reader {
     uint32_t open_lines[300];
     int depth;
     int seen_root;
+    int ignore_declared_encoding;  /* the caller converted the input to UTF-8 */
 };
 
 int cxml_shim_version(void) { return LIBXML_VERSION; }
@@ -236,6 +237,18 @@ static xmlEntityPtr cxml_get_entity(void *ctx, const xmlChar *name) {
     return NULL;
 }
 
+/* Apple's readers refuse a DOCTYPE with an internal subset, `<!DOCTYPE plist [ ... ]>`, and no
+   Apple writer makes one. libxml2 calls this handler when it has read the DOCTYPE's name and
+   identifiers, with its cursor on the '[' of an internal subset if there is one: stopping here
+   means no declaration inside is ever parsed (entities included). */
+static void cxml_internal_subset(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id) {
+    (void)name; (void)external_id; (void)system_id;
+    cxml_reader *r = ctx;
+    xmlParserInputPtr input = r->ctxt != NULL ? r->ctxt->input : NULL;
+    if (r->stopped || input == NULL || input->cur == NULL || *input->cur != '[') return;
+    cxml_set_stop(r, CXML_STOP_INTERNAL_SUBSET, 0, input->line, input->col, NULL, NULL, NULL, 0);
+}
+
 static void cxml_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *publicId,
                              const xmlChar *systemId, xmlChar *content) {
     (void)ctx; (void)name; (void)type; (void)publicId; (void)systemId; (void)content;
@@ -298,6 +311,8 @@ cxml_reader *cxml_reader_create(void) {
     return r;
 }
 
+void cxml_reader_ignore_declared_encoding(cxml_reader *reader) { reader->ignore_declared_encoding = 1; }
+
 void cxml_reader_destroy(cxml_reader *reader) {
     if (reader == NULL) return;
     if (reader->ctxt != NULL) {
@@ -323,6 +338,7 @@ static int cxml_start(cxml_reader *r, const uint8_t *bytes, int length) {
     sax.ignorableWhitespace = cxml_characters;
     sax.cdataBlock = cxml_characters;
     sax.reference = cxml_reference;
+    sax.internalSubset = cxml_internal_subset;
     sax.getEntity = cxml_get_entity;
     sax.getParameterEntity = cxml_get_entity;
     sax.entityDecl = cxml_entity_decl;
@@ -332,7 +348,7 @@ static int cxml_start(cxml_reader *r, const uint8_t *bytes, int length) {
     r->ctxt = xmlCreatePushParserCtxt(&sax, r, (const char *)bytes, length, NULL);
     if (r->ctxt == NULL) { cxml_out_of_memory(r); return 1; }
     /* No network, no entity substitution (no XML_PARSE_NOENT), no external DTD (no XML_PARSE_DTDLOAD). */
-    xmlCtxtUseOptions(r->ctxt, XML_PARSE_NONET);
+    xmlCtxtUseOptions(r->ctxt, XML_PARSE_NONET | (r->ignore_declared_encoding ? XML_PARSE_IGNORE_ENC : 0));
     return 0;
 }
 

@@ -137,6 +137,7 @@ public struct ArchiveTreeReport: Sendable {
         case .date(let date): DateText.json(date)
         case .data(let bytes): .string(bytes.base64EncodedString())
         case .uid(let reference): .integer(reference)
+        case .null: .null
         case .array(let items), .set(let items):
             .array(items.map { .object([("type", .string($0.typeName)), ("value", plainJSON($0))]) })
         case .dictionary(let dictionary):

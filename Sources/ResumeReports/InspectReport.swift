@@ -86,6 +86,7 @@ public struct InspectReport: Sendable {
         case .array(let items), .set(let items): short = .string(counted(items.count, "item", "items"))
         case .dictionary(let dictionary): short = .string(counted(dictionary.count, "entry", "entries"))
         case .uid(let reference): short = .integer(reference)
+        case .null: short = .null
         }
         return .object([("type", .string(value.typeName)), ("value", short)])
     }

@@ -2,7 +2,8 @@ import Foundation
 import ResumeDataCodec
 
 /// How `plist convert --to json` spells property-list values in JSON: data as base64, dates as
-/// ISO 8601, UIDs as `{"CF$UID": n}` (as in XML plists), sets as arrays.
+/// ISO 8601, UIDs as `{"CF$UID": n}` (as in XML plists), sets as arrays, a binary plist's null
+/// object as `null`.
 ///
 /// JSON cannot spell every value a binary plist holds: a date with no calendar spelling (NaN,
 /// infinity, 1e300 s) is written as its plain number of seconds since 2001-01-01, and NaN or an
@@ -45,6 +46,7 @@ public enum PropertyListJSON {
         case .dictionary(let dictionary):
             return .object(dictionary.map { ($0.key, json(for: $0.value, path: path.isEmpty ? $0.key : "\(path).\($0.key)", notes: &notes)) })
         case .uid(let reference): return .object([("CF$UID", .integer(reference))])
+        case .null: return .null
         }
     }
 }

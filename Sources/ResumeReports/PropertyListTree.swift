@@ -45,6 +45,7 @@ public enum PropertyListTree {
         case .set(let items): "set (\(count(items.count, "item")))"
         case .dictionary(let dictionary): "dictionary (\(count(dictionary.count, "entry", plural: "entries")))"
         case .uid(let reference): "UID(\(reference))"
+        case .null: "null"
         }
     }
 

@@ -129,7 +129,7 @@ public struct ResumeBlobSearch: Sendable {
             }
         case .data(let bytes):
             searchNested(bytes, keyPath: keyPath, nesting: nesting, state: &state)
-        case .string, .integer, .real, .boolean, .date, .uid:
+        case .string, .integer, .real, .boolean, .date, .uid, .null:
             return
         }
     }

@@ -21,9 +21,10 @@ import Testing
     // MARK: Header and size
 
     @Test func wrongMagicAndTooShort() throws {
-        let magic = try #require(binaryError(Data("bplist01".utf8) + valid.data.dropFirst(8)))
+        let magic = try #require(binaryError(Data("bplist10".utf8) + valid.data.dropFirst(8)))
         #expect(magic.code == .unknownFormat)
         #expect(magic.location == .byteOffset(0, objectIndex: nil))
+        #expect(magic.reason == "not a binary property list: the file does not start with \"bplist0\"")
         let short = try #require(binaryError(Data("bplist00".utf8) + Data(count: 32)))
         #expect(short.code == .truncated)
         #expect(short.reason == "a binary property list needs at least 41 bytes (header, one object, trailer); this one has 40")

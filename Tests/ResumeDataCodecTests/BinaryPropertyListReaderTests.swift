@@ -97,14 +97,32 @@ func object(_ marker: UInt8, _ value: UInt64, size: Int) -> [UInt8] {
         #expect(try readBinary(bplist([0x09])) == true)
     }
 
-    @Test func nullAndFillHaveNoValue() throws {
-        let null = try #require(binaryError(bplist([0x00])))
-        #expect(null.code == .unrepresentable)
-        #expect(null.location == .byteOffset(8, objectIndex: 0))
-        #expect(null.reason.contains("null"))
+    /// CoreFoundation reads marker 0x00 as kCFNull, swift-foundation as its null value; fill
+    /// (0x0F) is padding that neither reads as an object.
+    @Test func nullReadsAndFillHasNoValue() throws {
+        #expect(try readBinary(bplist([0x00])) == .null)
+        #expect(try readBinary(BinaryPlistBuilder([[0xA2, 1, 2], [0x00], [0x09]]).data) == [.null, true])
+        #expect(try readBinary(BinaryPlistBuilder([[0xD1, 1, 2], [0x51, 0x6B], [0x00]]).data) == ["k": .null])
         let fill = try #require(binaryError(bplist([0x0F])))
         #expect(fill.code == .unrepresentable)
-        #expect(fill.reason.contains("fill"))
+        #expect(fill.location == .byteOffset(8, objectIndex: 0))
+        #expect(fill.reason == "a fill byte (marker 0x0f) is padding, not an object")
+    }
+
+    /// CoreFoundation and swift-foundation read any `bplist0?` header (rdar://5877417); a
+    /// different seventh byte is not this format.
+    @Test func anyEighthHeaderByteReads() throws {
+        for eighth in Array("019x".utf8) + [0x00, 0xFF] {
+            var bytes = bplist([0x09])
+            bytes[7] = eighth
+            let document = try PropertyListReader().readDocument(bytes)
+            #expect(document.value == true, "bplist0 + \(eighth)")
+            #expect(document.format == .binary)
+        }
+        var seventh = bplist([0x09])
+        seventh[6] = UInt8(ascii: "1")
+        #expect(PropertyListReader.format(of: seventh) == .xml)
+        #expect(PropertyListReader.format(of: Array("bplist0".utf8)) == .xml)
     }
 
     @Test func unknownMarkers() throws {

@@ -6,7 +6,9 @@ import Testing
 /// on every machine this project builds on). Values travel to and from Python as tagged JSON:
 /// `["s", text]`, `["i", "decimal"]`, `["f", "hex of the double's bits"]`, `["b", "1"]`,
 /// `["d", "hex bits of seconds since 2001"]`, `["x", "hex bytes"]`, `["u", "decimal"]`,
-/// `["a", [items]]`, `["D", [[key, item], …]]` (key order kept).
+/// `["a", [items]]`, `["D", [[key, item], …]]` (key order kept), `["n", ""]` (the null object,
+/// Python's `None`); ``untagged(_:)`` also reads `["S", [items]]` as a set (the peer suites'
+/// fixtures use it; plistlib has no sets).
 @Suite struct BinaryPythonCrossCheckTests {
     static let script = #"""
     import datetime, json, plistlib, struct, sys
@@ -23,11 +25,13 @@ import Testing
         if tag == 'd': return EPOCH + datetime.timedelta(seconds=struct.unpack('>d', bytes.fromhex(v))[0])
         if tag == 'x': return bytes.fromhex(v)
         if tag == 'u': return uids.setdefault(int(v), plistlib.UID(int(v)))
+        if tag == 'n': return None
         if tag == 'a': return [to_py(x) for x in v]
         if tag == 'D': return {k: to_py(x) for k, x in v}
         raise ValueError(tag)
 
     def from_py(o):
+        if o is None: return ['n', '']
         if isinstance(o, bool): return ['b', '1' if o else '0']
         if isinstance(o, int): return ['i', str(o)]
         if isinstance(o, float): return ['f', struct.pack('>d', o).hex()]
@@ -113,6 +117,7 @@ import Testing
         case .date(let date): "[\"d\",\"\(hexBits(date.timeIntervalSinceReferenceDate))\"]"
         case .data(let data): "[\"x\",\"\(hex(data))\"]"
         case .uid(let uid): "[\"u\",\"\(uid)\"]"
+        case .null: "[\"n\",\"\"]"
         case .array(let elements), .set(let elements): "[\"a\",[\(elements.map(tagged).joined(separator: ","))]]"
         case .dictionary(let dictionary): "[\"D\",[\(dictionary.map { "[\(json($0.key)),\(tagged($0.value))]" }.joined(separator: ","))]]"
         }
@@ -160,9 +165,10 @@ import Testing
         case "u":
             guard let uid = UInt64(try text()) else { throw PythonFailure(description: "uid in \(object)") }
             return .uid(uid)
-        case "a":
+        case "n": return .null
+        case "a", "S":
             guard let items = payload as? [Any] else { throw PythonFailure(description: "array in \(object)") }
-            return .array(try items.map(untagged))
+            return tag == "a" ? .array(try items.map(untagged)) : .set(try items.map(untagged))
         case "D":
             guard let entries = payload as? [Any] else { throw PythonFailure(description: "dict in \(object)") }
             var dictionary = PropertyListDictionary()
@@ -218,6 +224,8 @@ import Testing
             [true, false, 1, 1.0, "1", true, 1, 1.0, "1"],
             ["$version": 100000, "$archiver": "NSKeyedArchiver", "$top": ["root": .uid(1)], "$objects": ["$null", ["NS.keys": [.uid(2)], "NS.objects": [.uid(3)], "$class": .uid(4)], "k", "v"]],
             [[], [:], [[]], ["x": [:]]],
+            // plistlib writes None as the null object (0x00), as CoreFoundation writes kCFNull.
+            [.null, false, .null, ["n": .null]],
         ]
     }
 

@@ -259,7 +259,7 @@ import Testing
             case .dictionary(let dictionary):
                 let keys = dictionary.keys.map { add(.string($0)) }
                 bytes = header(0xD0, dictionary.count) + keys + dictionary.values.map(add)
-            case .date, .set: bytes = [0x08]
+            case .date, .set, .null: bytes = [0x08]
             }
             objects.append(bytes)
             return UInt8(objects.count - 1)

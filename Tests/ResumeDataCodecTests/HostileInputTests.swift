@@ -21,14 +21,19 @@ import Testing
             document += "<!ENTITY lol\(level) \"\(String(repeating: previous, count: 10))\">\n"
         }
         document += "]>\n<plist><string>&lol9;</string></plist>\n"
+        // Refused at the internal subset's '[', before any declaration is parsed, as Apple refuses it.
         let error = try #require(XML.readError(document))
         #expect(error.code == .malformedXML)
-        #expect(error.location == .lineColumn(line: 14, column: 16))
-        #expect(error.reason == "Entity 'lol9' not defined: a property list may use only &amp; &lt; &gt; &apos; &quot; and character references")
+        #expect(error.location == .lineColumn(line: 2, column: 17))
+        #expect(error.reason == "an internal DTD subset (<!DOCTYPE plist [...]>) is not allowed: Apple's property-list readers refuse it")
         // Through the resume-data entry point too.
         let blobError = try #require(resumeDataError(Data(document.utf8)))
         #expect(blobError.code == .unreadable)
-        #expect(blobError.location == .lineColumn(line: 14, column: 16))
+        #expect(blobError.location == .lineColumn(line: 2, column: 17))
+        // A reference to an entity declared nowhere is refused, never looked up.
+        let reference = try #require(XML.readError("<plist><string>&lol9;</string></plist>"))
+        #expect(reference.code == .malformedXML)
+        #expect(reference.reason == "Entity 'lol9' not defined: a property list may use only &amp; &lt; &gt; &apos; &quot; and character references")
     }
 
     @Test func externalEntityNamingALocalFile() throws {
@@ -39,8 +44,8 @@ import Testing
         let document = "<!DOCTYPE plist [<!ENTITY xxe SYSTEM \"\(url.absoluteString)\">]>\n<plist><string>&xxe;</string></plist>"
         let error = try #require(XML.readError(document))
         #expect(error.code == .malformedXML)
-        #expect(error.location == .lineColumn(line: 2, column: 16))
-        #expect(error.reason == "Entity 'xxe' not defined: a property list may use only &amp; &lt; &gt; &apos; &quot; and character references")
+        #expect(error.location == .lineColumn(line: 1, column: 17))
+        #expect(error.reason == "an internal DTD subset (<!DOCTYPE plist [...]>) is not allowed: Apple's property-list readers refuse it")
         #expect(!error.description.contains(secret))
     }
 

@@ -69,7 +69,10 @@ import Testing
             <plist version="1.0"><string>x</string></plist>
             """
         #expect(try T.read(old) == "x")
-        #expect(try T.read("<!DOCTYPE plist [<!ELEMENT plist ANY>]><plist version=\"0.9\" other='1'><integer>3</integer></plist>") == 3)
+        #expect(try T.read("<!DOCTYPE plist><plist version=\"0.9\" other='1'><integer>3</integer></plist>") == 3)
+        // Apple's readers refuse an internal subset, however harmless.
+        #expect(T.readError("<!DOCTYPE plist [<!ELEMENT plist ANY>]><plist><integer>3</integer></plist>")?.description
+            == "1:17: an internal DTD subset (<!DOCTYPE plist [...]>) is not allowed: Apple's property-list readers refuse it")
     }
 
     @Test func readsCDATAEntitiesAndSkipsComments() throws {
@@ -104,7 +107,7 @@ import Testing
     @Test func readsIntegersInEveryForm() throws {
         let value = try T.read("""
             <array>
-            <integer>0</integer><integer>-0</integer><integer>+17</integer><integer> 42 </integer>
+            <integer>0</integer><integer>-0</integer><integer>+17</integer><integer>\n 42</integer>
             <integer>-9223372036854775808</integer><integer>9223372036854775807</integer>
             <integer>9223372036854775808</integer><integer>18446744073709551615</integer>
             <integer>0x1F</integer><integer>0XfF</integer><integer>-0x10</integer><integer>0xFFFFFFFFFFFFFFFF</integer>
@@ -121,7 +124,7 @@ import Testing
     @Test func readsRealsInEveryForm() throws {
         let value = try T.read("""
             <array>
-            <real>0.5</real><real>-2</real><real>1e4</real><real>60</real><real> 0.10000000000000001 </real>
+            <real>0.5</real><real>-2</real><real>1e4</real><real>60</real><real>\n 0.10000000000000001</real>
             <real>+infinity</real><real>-infinity</real><real>infinity</real><real>inf</real><real>-inf</real>
             <real>+inf</real><real>INF</real><real>-0.0</real><real>.5</real><real>1E-3</real>
             </array>
@@ -140,7 +143,7 @@ import Testing
         #expect(try T.read("<date>1970-01-01T00:00:00Z</date>") == T.date(0))
         #expect(try T.read("<date>2001-01-01T00:00:00Z</date>") == .date(Date(timeIntervalSinceReferenceDate: 0)))
         #expect(try T.read("<date>1869-01-03T08:16:32Z</date>") == T.date(-3_187_007_008))
-        #expect(try T.read("<date> 2000-02-29T23:59:59Z\n</date>") == T.date(951_868_799))
+        #expect(try T.read("<date>2000-02-29T23:59:59Z</date>") == T.date(951_868_799))
         #expect(try T.read("<date>-001-01-01T00:00:00Z</date>") == T.date(-62_198_755_200))
     }
 
@@ -273,14 +276,14 @@ import Testing
         #expect(T.readError("<integer>0x</integer>")?.code == .invalidValue)
         #expect(T.readError("<integer>1 2</integer>")?.code == .invalidValue)
         #expect(T.readError("<integer>1.5</integer>")?.code == .invalidValue)
-        #expect(T.readError("<real>abc</real>")?.description == "1:1: expected a number, nan or [+-]infinity in <real>, found \"abc\"")
+        #expect(T.readError("<real>abc</real>")?.description == "1:1: expected a decimal number, nan or [+-]infinity in <real>, found \"abc\"")
         #expect(T.readError("<real></real>")?.code == .invalidValue)
         #expect(T.readError("<real>nan(1)</real>")?.code == .invalidValue)
         #expect(T.readError("<real> 1 2</real>")?.code == .invalidValue)
-        #expect(T.readError("<date>2015-02-29T00:00:00Z</date>")?.description
-            == "1:1: expected a date like 2015-04-20T08:05:49Z in <date>, found \"2015-02-29T00:00:00Z\"")
-        for bad in ["2015-04-20", "2015-04-20T08:05:49", "2015-13-01T00:00:00Z", "2015-04-20T24:00:00Z", "2015-04-20T08:60:00Z",
-                    "2015-04-20T08:05:60Z", "15-04-20T08:05:49Z", "2015-4-20T08:05:49Z", "2015-04-20T08:05:49Zx", ""] {
+        #expect(T.readError("<date>2015-02-29T00:00Z</date>")?.description
+            == "1:1: expected a date like 2015-04-20T08:05:49Z in <date>, found \"2015-02-29T00:00Z\"")
+        for bad in ["2015-04-20", "2015-04-20T08:05:49", "2015-04-20T08:05:49.5Z", "15-04-20T08:05:49Z", "2015-4-20T08:05:49Z",
+                    "2015-04-20T08:05:49Zx", "2015-04-20T08:05:4Z", "1234567890-01-01T00:00:00Z", "-01-01-01T00:00:00Z", ""] {
             #expect(T.readError("<date>\(bad)</date>")?.code == .invalidValue, "\(bad)")
         }
         #expect(T.readError("<true>yes</true>")?.description == "1:1: expected <true/> to be empty, found text \"yes\"")

@@ -7,10 +7,10 @@ import Testing
 @Suite struct XMLPythonCrossCheckTests {
     typealias Python = BinaryPythonCrossCheckTests
 
-    /// What plistlib's XML writer can hold: no UIDs or sets; whole-second dates.
+    /// What plistlib's XML writer can hold: no UIDs, sets or nulls; whole-second dates.
     static func xmlCompatible(_ value: PropertyListValue) -> PropertyListValue? {
         switch value {
-        case .uid, .set: return nil
+        case .uid, .set, .null: return nil
         case .array(let items): return .array(items.compactMap(xmlCompatible))
         case .dictionary(let dictionary):
             return .dictionary(PropertyListDictionary(entries: dictionary.compactMap { entry in xmlCompatible(entry.value).map { (entry.key, $0) } }) ?? [:])

@@ -196,6 +196,29 @@ import ResumeDataCodec
         #expect(try folder.contents() == ["existing"])
     }
 
+    /// A binary plist's null object (marker 0x00, which CoreFoundation reads as kCFNull) is
+    /// printed, kept in binary and JSON, and refused in XML with its key path and no output file.
+    @Test func nullObject() throws {
+        let blob = try PropertyListWriter().write(["a": [.null, 1]], as: .binary)
+        let print = try Self.run(["plist", "print", "-"], stdin: blob)
+        #expect(print == ToolRunner.Result(status: 0, stdout: """
+            dictionary (1 entry)
+              a: array (2 items)
+                [0]: null
+                [1]: integer 1
+
+            """, stderr: ""))
+        let folder = try TemporaryDirectory()
+        let binary = try Self.run(["plist", "convert", "--to", "binary", "-", "-o", folder.path("out.bplist")], stdin: blob)
+        #expect(binary == ToolRunner.Result(status: 0, stdout: "", stderr: ""))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("out.bplist"))) == blob)
+        let json = try Self.run(["plist", "convert", "--to", "json", "-"], stdin: blob)
+        #expect(json == ToolRunner.Result(status: 0, stdout: "{\n  \"a\": [\n    null,\n    1\n  ]\n}\n", stderr: ""))
+        let xml = try Self.run(["plist", "convert", "--to", "xml", "-", "-o", folder.path("out.plist")], stdin: blob)
+        #expect(xml == ToolRunner.Result(status: 1, stdout: "", stderr: folder.path("out.plist") + ": error: root.a[0]: a null object (binary marker 0x00) has no XML spelling\n"))
+        #expect(try folder.contents() == ["out.bplist"])
+    }
+
     @Test func badStandardInputIsNamedStdin() throws {
         let xml = try Self.run(["plist", "print", "-"], stdin: Data("<plist><dict><key>a</key><string>x</key></dict></plist>".utf8))
         #expect(xml == ToolRunner.Result(status: 1, stdout: "", stderr: "<stdin>:1:35: error: expected </string> (opened on line 1), found </key>\n"))

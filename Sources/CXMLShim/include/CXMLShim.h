@@ -55,7 +55,8 @@ enum {
     CXML_STOP_XML_ERROR,        /* libxml2 reported an error: see xml_code and message */
     CXML_STOP_ENTITY,           /* a reference to an entity other than the five predefined ones */
     CXML_STOP_UNKNOWN_ELEMENT,  /* an element outside the DTD: its event is the last one */
-    CXML_STOP_OUT_OF_MEMORY
+    CXML_STOP_OUT_OF_MEMORY,
+    CXML_STOP_INTERNAL_SUBSET   /* a DOCTYPE with an internal subset ([...]): at its '[' */
 };
 
 /* Why the reader stopped. Strings belong to the reader and live until it is destroyed. */
@@ -72,6 +73,11 @@ typedef struct {
 
 /* A new reader, or NULL when memory is short. */
 cxml_reader *_Nullable cxml_reader_create(void);
+
+/* Makes the reader ignore the encoding an XML declaration names: for input the caller has already
+   converted to UTF-8 (a UTF-32 document with a byte-order mark, whose declaration still says
+   UTF-32). Call before the first cxml_reader_feed. */
+void cxml_reader_ignore_declared_encoding(cxml_reader *reader);
 
 /* Frees the reader, its parser and its buffers. NULL is allowed. */
 void cxml_reader_destroy(cxml_reader *_Nullable reader);

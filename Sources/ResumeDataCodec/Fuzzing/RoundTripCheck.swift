@@ -22,7 +22,8 @@ import Foundation
         return xmlTrip(value) ?? binaryTrip(value)
     }
 
-    /// `PropertyListReader` on `bplist00` input: written as binary, the value reads back equal.
+    /// `PropertyListReader` on binary input (`bplist0` and any eighth byte, as Apple reads it; a
+    /// null object included): written as binary, the value reads back equal.
     public static func binaryPropertyList(_ data: Data) -> String? {
         guard PropertyListReader.format(of: data) == .binary, let (value, _) = try? PropertyListReader().read(data) else { return nil }
         return binaryTrip(value)

@@ -50,7 +50,8 @@ public enum ArchivedValue: Sendable, Hashable {
 extension ArchivedValue {
     /// The value a plain property-list value stands for: dictionaries and arrays become
     /// ``dictionary(_:)`` and ``array(_:)``, the rest maps one to one.
-    /// - Throws: `KeyedArchiveError.Code.unrepresentable` for sets and UIDs, naming the key path.
+    /// - Throws: `KeyedArchiveError.Code.unrepresentable` for sets, UIDs and null objects, naming
+    ///   the key path.
     package init(plain value: PropertyListValue) throws {
         self = try Self.fromPlain(value, keyPath: "")
     }
@@ -73,6 +74,9 @@ extension ArchivedValue {
             throw KeyedArchiveError(.unrepresentable, "a set has no archived form here", keyPath: keyPath)
         case .uid(let uid):
             throw KeyedArchiveError(.unrepresentable, "UID \(uid) is not a plain value", keyPath: keyPath)
+        case .null:
+            // An archive spells nil as UID 0, never as a binary null object.
+            throw KeyedArchiveError(.unrepresentable, "a null object has no archived form here", keyPath: keyPath)
         }
     }
 

@@ -227,6 +227,7 @@ public struct KeyedArchive: Sendable, Hashable {
         case .dictionary(let dictionary): "a dictionary of \(dictionary.count) keys"
         case .data(let data): "\(data.count) bytes of data"
         case .date: "a date"
+        case .null: "a null object"
         }
     }
 }

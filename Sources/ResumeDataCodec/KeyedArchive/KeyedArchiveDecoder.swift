@@ -35,7 +35,7 @@ struct KeyedArchiveDecoder {
         case .boolean(let bool): return .boolean(bool)
         case .data(let data): return .data(data)
         case .date(let date): return .date(date)
-        case .array, .set, .uid:
+        case .array, .set, .uid, .null:
             throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(object)) is not an archived object", keyPath: "$objects[\(uid)]")
         case .dictionary(let dictionary):
             try enter(uid, keyPath: keyPath())

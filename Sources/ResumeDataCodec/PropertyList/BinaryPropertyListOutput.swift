@@ -172,7 +172,7 @@ struct BinaryPropertyListOutput: ~Copyable {
     /// The length of ``appendScalar(_:)``'s output (0 for containers).
     static func scalarSize(_ value: PropertyListValue) -> Int {
         switch value {
-        case .boolean: return 1
+        case .boolean, .null: return 1
         case .integer(let integer):
             if let signed = integer.int64Value { return signed < 0 ? 9 : unsignedSize(UInt64(signed)) }
             return 17
@@ -219,6 +219,8 @@ struct BinaryPropertyListOutput: ~Copyable {
         switch value {
         case .boolean(let boolean):
             append(boolean ? 0x09 : 0x08)
+        case .null:
+            append(0x00)
         case .integer(let integer):
             if let signed = integer.int64Value {
                 if signed < 0 {

@@ -3,9 +3,10 @@ import OrderedCollections
 
 /// Reads `bplist00` binary property lists.
 ///
-/// Every object type of the format is understood. Two of them have no property-list value and are
-/// rejected with `PropertyListError.Code.unrepresentable` when a container or the trailer refers
-/// to them: null (`0x00`) and fill (`0x0F`); Apple's writers never produce either. The `bplist15`+
+/// Every object type of the format is understood. The null object (`0x00`) reads as
+/// ``PropertyListValue/null``, as CoreFoundation reads it as `kCFNull`. Fill (`0x0F`) is padding,
+/// not an object, and is rejected with `PropertyListError.Code.unrepresentable` when a container
+/// or the trailer refers to it, as CoreFoundation and swift-foundation reject it. The `bplist15`+
 /// extensions (URL, UUID, ordered set) are rejected as unknown object types.
 ///
 /// Integers follow CoreFoundation: 1-, 2- and 4-byte integers are unsigned, 8-byte ones signed,
@@ -18,8 +19,10 @@ import OrderedCollections
 /// untyped `Any` tree without key order and reports no position on failure, and no package on
 /// hand reads binary plists into a typed, ordered model.
 package struct BinaryPropertyListReader {
+    /// Whether `bytes` start as a binary property list: `bplist0` and any eighth byte, as Apple's
+    /// readers accept (see `BinaryPropertyListTrailer.readablePrefix`).
     package static func hasMagic(_ bytes: some Collection<UInt8>) -> Bool {
-        bytes.starts(with: BinaryPropertyListTrailer.magic)
+        BinaryPropertyListTrailer.hasReadableHeader(bytes)
     }
 
     var options: PropertyListReadOptions
@@ -167,7 +170,7 @@ private struct BinaryPropertyListDecoder {
             switch marker {
             case 0x08: return .boolean(false)
             case 0x09: return .boolean(true)
-            case 0x00: throw error(.unrepresentable, "a null object (marker 0x00) has no property-list value; Apple's writers never produce one", at: start, object: index)
+            case 0x00: return .null
             case 0x0F: throw error(.unrepresentable, "a fill byte (marker 0x0f) is padding, not an object", at: start, object: index)
             default: throw error(.unknownObjectType, "unknown object marker 0x\(hex(marker))", at: start, object: index)
             }

@@ -9,8 +9,17 @@ struct BinaryPropertyListTrailer: Hashable, Sendable {
     static let headerSize = 8
     /// The leading trailer bytes that carry nothing (5 unused, then a sort version nobody reads).
     static let unusedSize = 6
-    /// The header every file starts with.
+    /// The header our writer puts at the start of every file.
     static let magic: [UInt8] = Array("bplist00".utf8)
+    /// What a reader checks: `bplist0` and any eighth byte. CoreFoundation and swift-foundation
+    /// read any `bplist0?` header as this format (rdar://5877417, their test `issue5877417`), so
+    /// a file Apple reads is not refused for its version digit.
+    static let readablePrefix: [UInt8] = Array("bplist0".utf8)
+
+    /// Whether `bytes` start with a header a reader accepts: `bplist0` and one more byte.
+    static func hasReadableHeader(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: readablePrefix) && bytes.dropFirst(readablePrefix.count).first != nil
+    }
 
     /// Bytes per entry of the offset table (1…8).
     var offsetSize: Int
@@ -41,8 +50,8 @@ struct BinaryPropertyListTrailer: Hashable, Sendable {
     /// must address. Errors name the byte of the trailer field at fault.
     init(parsing bytes: UnsafeRawBufferPointer, maximumObjectCount: Int) throws(PropertyListError) {
         let length = bytes.count
-        guard length >= Self.headerSize, bytes.prefix(Self.headerSize).elementsEqual(Self.magic) else {
-            throw PropertyListError(.unknownFormat, "not a binary property list: the file does not start with \"bplist00\"", at: .byteOffset(0, objectIndex: nil))
+        guard length >= Self.headerSize, Self.hasReadableHeader(bytes) else {
+            throw PropertyListError(.unknownFormat, "not a binary property list: the file does not start with \"bplist0\"", at: .byteOffset(0, objectIndex: nil))
         }
         guard length >= Self.headerSize + 1 + Self.size else {
             throw PropertyListError(.truncated, "a binary property list needs at least \(Self.headerSize + 1 + Self.size) bytes (header, one object, trailer); this one has \(length)", at: .byteOffset(length, objectIndex: nil))

@@ -10,7 +10,8 @@ public struct PropertyListReader: Sendable {
         self.options = options
     }
 
-    /// Which format some bytes are in: binary when they start with `bplist00`, else XML.
+    /// Which format some bytes are in: binary when they start with `bplist0` and one more byte
+    /// (any version digit, as Apple's readers accept), else XML.
     public static func format(of bytes: some Collection<UInt8>) -> PropertyListFormat {
         BinaryPropertyListReader.hasMagic(bytes) ? .binary : .xml
     }

@@ -2,9 +2,9 @@ import Foundation
 
 /// One value of a property list, in any of its containers (XML, binary, keyed archive).
 ///
-/// The cases mirror the object types of Apple's property-list formats. Two of them exist only in
-/// binary property lists: ``set(_:)`` and ``uid(_:)`` (the latter is written to XML as a
-/// `CF$UID` dictionary, as Apple does).
+/// The cases mirror the object types of Apple's property-list formats. Three of them exist only in
+/// binary property lists: ``set(_:)``, ``uid(_:)`` (written to XML as a `CF$UID` dictionary, as
+/// Apple does) and ``null`` (which XML cannot spell: the XML writer refuses it).
 ///
 /// Equality follows Apple's: dictionaries compare without regard to key order, reals compare by
 /// their exact bits (so `nan == nan`, and a 32-bit real is not equal to a 64-bit one).
@@ -29,6 +29,10 @@ public enum PropertyListValue: Sendable, Hashable {
     case dictionary(PropertyListDictionary)
     /// A keyed-archive object reference (`CF$UID`).
     case uid(UInt64)
+    /// The null object of binary property lists (marker `0x00`), which CoreFoundation reads as
+    /// `kCFNull`. It has no XML spelling: ``PropertyListWriter`` refuses it in XML output, naming
+    /// its key path, and keeps it in binary output.
+    case null
 }
 
 extension PropertyListValue {
@@ -45,6 +49,7 @@ extension PropertyListValue {
         case .set: "set"
         case .dictionary: "dictionary"
         case .uid: "uid"
+        case .null: "null"
         }
     }
 

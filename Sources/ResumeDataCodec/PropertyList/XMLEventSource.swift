@@ -17,6 +17,10 @@ final class XMLEventSource {
 
     deinit { cxml_reader_destroy(reader) }
 
+    /// Makes the parser ignore the encoding the XML declaration names, for input already
+    /// converted to UTF-8 (see ``XMLUTF32Input``). Before the first ``feed(_:isLast:)``.
+    func ignoreDeclaredEncoding() { cxml_reader_ignore_declared_encoding(reader) }
+
     /// Parses the next bytes; returns `false` once the parser has stopped (see ``stopError()``).
     func feed(_ bytes: UnsafeBufferPointer<UInt8>, isLast: Bool) -> Bool {
         cxml_reader_feed(reader, bytes.baseAddress, bytes.count, isLast ? 1 : 0) == 0
@@ -46,6 +50,11 @@ final class XMLEventSource {
             return PropertyListError(
                 .malformedXML,
                 "entity &\(message); is not allowed: a property list may use only &amp; &lt; &gt; &apos; &quot; and character references",
+                at: location)
+        case CXML_STOP_INTERNAL_SUBSET:
+            return PropertyListError(
+                .malformedXML,
+                "an internal DTD subset (<!DOCTYPE plist [...]>) is not allowed: Apple's property-list readers refuse it",
                 at: location)
         case CXML_STOP_OUT_OF_MEMORY:
             return PropertyListError(.malformedXML, "out of memory while parsing XML", at: location)

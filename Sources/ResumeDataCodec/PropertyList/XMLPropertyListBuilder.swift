@@ -173,16 +173,17 @@ struct XMLPropertyListBuilder {
             } catch .overflow {
                 throw error(.integerOverflow, "<integer> \(Self.excerpt(text)) is outside the 64-bit range (\(Int64.min) to \(UInt64.max))", open.line, open.column)
             } catch {
-                throw self.error(.invalidValue, "expected a decimal or 0x-prefixed hexadecimal integer in <integer>, found \"\(Self.excerpt(text))\"", open.line, open.column)
+                throw self.error(.invalidValue, "expected a decimal or 0x-prefixed hexadecimal integer in <integer>, found \"\(Self.excerpt(text))\"" + Self.blankNote(text, around: false), open.line, open.column)
             }
         case .real:
             guard let number = XMLScalarText.parseReal(text) else {
-                throw error(.invalidValue, "expected a number, nan or [+-]infinity in <real>, found \"\(Self.excerpt(text))\"", open.line, open.column)
+                let hexadecimal = XMLScalarText.looksHexadecimal(XMLScalarText.trimmed(text)) ? " (Apple's reader refuses hexadecimal reals)" : ""
+                throw error(.invalidValue, "expected a decimal number, nan or [+-]infinity in <real>, found \"\(Self.excerpt(text))\"" + hexadecimal + Self.blankNote(text, around: false), open.line, open.column)
             }
             value = .real(PropertyListReal(number))
         case .date:
             guard let date = ISO8601DateText.parse(text) else {
-                throw error(.invalidValue, "expected a date like 2015-04-20T08:05:49Z in <date>, found \"\(Self.excerpt(text))\"", open.line, open.column)
+                throw error(.invalidValue, "expected a date like 2015-04-20T08:05:49Z in <date>, found \"\(Self.excerpt(text))\"" + Self.blankNote(text, around: true), open.line, open.column)
             }
             value = .date(date)
         case .data:
@@ -264,6 +265,16 @@ struct XMLPropertyListBuilder {
             }
         }
         return path
+    }
+
+    /// Says why a value that looks right in an excerpt (which drops blanks) was refused: Apple's
+    /// readers allow blanks before a number but none after it, and none around a date.
+    private static func blankNote(_ text: UnsafeBufferPointer<UInt8>, around: Bool) -> String {
+        guard let first = text.first, let last = text.last, !XMLScalarText.trimmed(text).isEmpty else { return "" }
+        if around {
+            return XMLScalarText.isSpace(first) || XMLScalarText.isSpace(last) ? " (Apple's reader allows no blanks around a date)" : ""
+        }
+        return XMLScalarText.isSpace(last) ? " (Apple's reader allows no blanks after the number)" : ""
     }
 
     /// The start of some text, for messages.

@@ -9,8 +9,10 @@ internal import CXMLShim
 /// parser's buffers stay small whatever the input size.
 ///
 /// Safety: the parser runs with `XML_PARSE_NONET` and without `XML_PARSE_NOENT` or
-/// `XML_PARSE_DTDLOAD`; declared entities are never stored, so none is expanded (billion laughs)
-/// or loaded (an external entity naming a local file), and a reference to one is an error.
+/// `XML_PARSE_DTDLOAD`; a DOCTYPE with an internal subset (`<!DOCTYPE plist [...]>`) is refused at
+/// its `[`, as Apple's readers refuse it, so no declaration is parsed; entities are never stored,
+/// so none is expanded (billion laughs) or loaded (an external entity naming a local file), and a
+/// reference to one is an error.
 /// ``PropertyListReadOptions/maximumDepth`` bounds nesting (the builder keeps containers on its
 /// own stack); libxml2 2.9's push parser sets no limit of its own, newer versions refuse elements
 /// nested more than 256 deep, which is reported as `PropertyListError.Code.tooDeep` too.
@@ -36,6 +38,11 @@ struct XMLPropertyListReader {
             throw PropertyListError(.truncated, "the document is empty: expected <plist> or a value", at: .lineColumn(line: 1, column: 1))
         }
         let source = try XMLEventSource()
+        var data = data
+        if let byteOrder = XMLUTF32Input.byteOrder(of: data) {
+            data = try XMLUTF32Input.utf8(from: data, byteOrder: byteOrder)
+            source.ignoreDeclaredEncoding()
+        }
         var builder = XMLPropertyListBuilder(options: options)
         try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)

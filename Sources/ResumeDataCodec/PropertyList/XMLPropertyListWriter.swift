@@ -14,7 +14,8 @@ import Foundation
 /// - A set, which XML cannot hold, is written as an `<array>` (Apple refuses sets altogether).
 ///
 /// Strings holding characters XML 1.0 cannot carry (controls other than tab, line feed and
-/// carriage return; U+FFFE, U+FFFF) are refused with `PropertyListError.Code.unrepresentable`.
+/// carriage return; U+FFFE, U+FFFF) are refused with `PropertyListError.Code.unrepresentable`, and
+/// so is a binary plist's null object, which XML has no element for (the error names its key path).
 struct XMLPropertyListWriter {
     var keyOrder: PropertyListWriter.KeyOrder
 
@@ -56,6 +57,10 @@ struct XMLPropertyListWriter {
             output.append(contentsOf: "</real>\n".utf8)
         case .boolean(let flag):
             output.append(contentsOf: (flag ? "<true/>\n" : "<false/>\n").utf8)
+        case .null:
+            // CoreFoundation's XML writer fails on kCFNull too: XML plists have no null element,
+            // and writing anything else would read back as another value.
+            throw PropertyListError(.unrepresentable, "a null object (binary marker 0x00) has no XML spelling", keyPath: "root")
         case .date(let date):
             // NaN, infinities and dates beyond ±9e15 s have no calendar spelling: refuse them
             // rather than write a date that reads back as another one. Whole seconds, as Apple's

@@ -64,15 +64,20 @@ package enum ISO8601DateText {
         return "\(date.timeIntervalSinceReferenceDate) seconds since 2001-01-01 (out of range)"
     }
 
-    /// Parses `yyyy-MM-ddTHH:mm:ssZ` (or `-yyy…` before year 1, as `%04d` prints it), XML
-    /// whitespace around it allowed; `nil` when the text is not in that form or names no real
-    /// day or time.
+    /// Parses `yyyy-MM-ddTHH:mm:ssZ` (or `-yyy…` before year 1, as `%04d` prints it) as Apple's
+    /// XML plist reader does; `nil` when the text is not in that form.
+    ///
+    /// Month, day, hour, minute and second are two digits each, 00 to 99, and a value past the
+    /// end of its field rolls over into the next one, as swift-foundation's reader does (it hands
+    /// the fields to a lenient `Calendar`; CoreFoundation's adds days and seconds the same way):
+    /// `2024-01-32T20:43:14Z` is 2024-02-01T20:43:14Z, which swift-foundation's own writer once
+    /// wrote (rdar://122065123), `2015-02-29` is March 1st, `T24:00:00Z` the next midnight, month
+    /// 13 January of the next year and month 00 December of the one before. Stricter than Apple
+    /// only where no Apple writer goes: the year takes 4 to 9 digits (3 to 9 after a minus), and
+    /// no blank may come before or after the date (Apple's readers refuse those too).
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
-        var start = 0
-        var end = text.count
-        while start < end, XMLScalarText.isSpace(text[start]) { start += 1 }
-        while end > start, XMLScalarText.isSpace(text[end - 1]) { end -= 1 }
-        var index = start
+        let end = text.count
+        var index = 0
 
         func number(digits: ClosedRange<Int>) -> Int? {
             var value = 0
@@ -98,12 +103,12 @@ package enum ISO8601DateText {
               let minute = number(digits: 2...2), expect(":"),
               let second = number(digits: 2...2), expect("Z"), index == end
         else { return nil }
-        let year = negativeYear ? -yearDigits : yearDigits
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 60
-        else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+        // Month 0...99 onto a year and a month 1...12; the rest is plain addition. Bounded: at
+        // most 9 digits of year, so no arithmetic here can overflow.
+        let monthsFromYearZero = (negativeYear ? -yearDigits : yearDigits) * 12 + month - 1
+        let year = monthsFromYearZero >= 0 ? monthsFromYearZero / 12 : (monthsFromYearZero - 11) / 12
+        let firstOfMonth = daysFromCivil(year: year, month: monthsFromYearZero - year * 12 + 1, day: 1)
+        let seconds = (firstOfMonth + day - 1) * 86_400 + hour * 3_600 + minute * 60 + second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
@@ -155,18 +160,6 @@ package enum ISO8601DateText {
         } while rest > 0
         for _ in digits.count..<max(width, digits.count) { output.append(0x30) }
         output.append(contentsOf: digits.reversed())
-    }
-
-    private static func isLeap(_ year: Int) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days: days since 1970-01-01.
