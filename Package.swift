@@ -107,6 +107,7 @@ let package = Package(
             name: "ResumeScanTests",
             dependencies: [
                 "ResumeScan",
+                "ResumeDataCodec",
                 "ResumeSystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -29,6 +29,17 @@ package struct LedgerPartialFile: Sendable, Equatable {
 
     static let noFollowPrefix = "/.nofollow"
 
+    /// A partial file with these values (tests compare with it).
+    package init(column: String, recorded: String, devicePath: String?, path: String?,
+                 entry: PartialFileResolution.Entry?, refusal: String?) {
+        self.column = column
+        self.recorded = recorded
+        self.devicePath = devicePath
+        self.path = path
+        self.entry = entry
+        self.refusal = refusal
+    }
+
     /// Maps a stored path (or `file:` URL string, for `download_file_url`) into `root`.
     /// - Parameter root: the extraction's top folder; `nil` leaves the file unmapped.
     init(column: String, recorded: String, isURL: Bool, root: String?, lookUp: (String, String) -> PartialFileResolution.Entry) {
