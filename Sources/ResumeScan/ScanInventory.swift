@@ -34,8 +34,10 @@ public struct ScanInventory: Sendable {
 
     /// The blobs, sorted by path.
     public private(set) var blobs: [Blob] = []
-    /// The partial files no blob names, sorted by path.
+    /// The partial files no blob and no ledger task names, sorted by path.
     public private(set) var orphanPartialFiles: [PartialFile] = []
+    /// nsurlsessiond's ledgers (`tasks.sqlite`) found by content, sorted by path.
+    package private(set) var ledgers: [TaskLedger] = []
     /// What could not be read or was skipped, sorted by path.
     public let errors: [ScanProblem]
     /// Regular files seen.
@@ -67,6 +69,14 @@ public struct ScanInventory: Sendable {
                 blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
                                   partialFile: pairing.partial, modified: file.status.modified,
                                   findings: Self.findings(for: found, pairing: pairing)))
+            }
+        }
+        for file in sorted {
+            guard let ledger = file.ledger else { continue }
+            ledgers.append(ledger)
+            // The partial files its tasks name, mapped into the extraction the ledger lies in.
+            for task in ledger.tasks {
+                if let partial = task.partialFile, let path = partial.path, partial.size != nil { paired.insert(path) }
             }
         }
         for file in sorted where file.isPartialFile && !paired.contains(file.path) {

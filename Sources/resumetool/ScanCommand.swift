@@ -9,7 +9,7 @@ struct ScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Find resume blobs and partial downloads in folder trees.",
         discussion: """
-            Walks each DIR without following symbolic links and decides by content, not by name: finds resume blobs of every container (the Network-framework format too), blobs embedded as data in property lists and keyed archives (with their key path), pairs each with its partial file (TempFileName in the app container's tmp/, or LocalPath), and lists the partial files no blob names (candidates for `rebuild`).
+            Walks each DIR without following symbolic links and decides by content, not by name: finds resume blobs of every container (the Network-framework format too), blobs embedded as data in property lists and keyed archives (with their key path), pairs each with its partial file (TempFileName in the app container's tmp/, or LocalPath), reports the tasks of nsurlsessiond's ledger (a tasks.sqlite found by its tables) with the partial files they name, and lists the partial files neither names (candidates for `rebuild`).
 
             Example:
               resumetool scan ~/extraction/private/var/mobile/Containers/Data/Application
@@ -20,7 +20,7 @@ struct ScanCommand: ParsableCommand {
             """
     )
 
-    @Flag(name: .long, help: "Print JSON: {blobs, orphanPartialFiles, errors}.")
+    @Flag(name: .long, help: "Print JSON: {blobs, orphanPartialFiles, errors}, with ledgers after blobs when one was found.")
     var json = false
 
     @Flag(name: .long, help: "Print CSV (RFC 4180): one row per blob, with a header row.")

@@ -169,3 +169,62 @@ import Testing
         }
     }
 }
+
+/// `resumetool scan` finds the ledger by its tables and pairs its tasks with their partial files.
+@Suite struct ScanFindsTheLedgerTests {
+    @Test func theLedgersPartialFilesAreNotOrphans() throws {
+        let folder = try TemporaryDirectory()
+        let made = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"),
+                                          ["python3", TasksCommandTests.generator, folder.path("extraction"), "--version", "2"], in: folder.url)
+        #expect(made.status == 0)
+        // A partial file no task names, beside the one task 1 names; and the ledger copied
+        // under another name, found by content all the same.
+        let orphan = TasksCommandTests.downloads + "/CFNetworkDownload_zzzzzz.tmp"
+        try Data(count: 10).write(to: folder.url.appendingPathComponent(orphan))
+        let result = try EndToEnd.run(["scan", "extraction"], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let ledger = TasksCommandTests.ledger
+        #expect(result.stdout.contains("""
+            nsurlsessiond ledger \(ledger) (schema version 2):
+              com.example.news, session news-refresh, task 1 (data, completed): https://news.example.com/feed.json
+              com.example.player, session com.example.player.background, task 1 (download, running): https://media.example.com/podcasts/episode-42.mp3
+                partial file: \(TasksCommandTests.downloads)/CFNetworkDownload_d8md6s.tmp, 4,096 bytes (4.0 KiB), as received
+              com.example.player, session com.example.player.background, task 2 (download, suspended): https://media.example.com/podcasts/episode-43.mp3
+                partial file: \(TasksCommandTests.downloads)/CFNetworkDownload_AbC123.tmp: not in the extraction
+
+            """), "\(result.stdout)")
+        // Shown relative to its app container, as scan shows every path in a container.
+        #expect(result.stdout.contains("""
+            8F9C2B1E-4D3A-4C2B-9E1F-0A1B2C3D4E5F:
+              orphan partial file: Library/Caches/com.apple.nsurlsessiond/Downloads/com.example.player/CFNetworkDownload_zzzzzz.tmp, 10 bytes, modified
+            """))
+        #expect(!result.stdout.contains("orphan partial file: private/var/mobile/Containers/Data/Application/8F9C2B1E-4D3A-4C2B-9E1F-0A1B2C3D4E5F/Library/Caches/com.apple.nsurlsessiond/Downloads/com.example.player/CFNetworkDownload_d8md6s.tmp"))
+        #expect(result.stdout.hasSuffix(": 0 blobs, 3 ledger tasks, 1 orphan partial file, 0 errors\n"))
+
+        let json = try EndToEnd.run(["scan", "--json", "extraction"], in: folder.url)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let ledgers = try #require(document["ledgers"] as? [[String: Any]])
+        #expect(ledgers.map { $0["database"] as? String } == [ledger])
+        #expect((ledgers.first?["tasks"] as? [Any])?.count == 3)
+        #expect((document["orphanPartialFiles"] as? [[String: Any]])?.map { $0["path"] as? String } == [orphan])
+
+        // Without a ledger, the JSON has no ledgers key at all, as before.
+        try FileManager.default.removeItem(atPath: folder.path(ledger))
+        let without = try EndToEnd.run(["scan", "--json", "extraction"], in: folder.url)
+        let plain = try #require(try JSONSerialization.jsonObject(with: Data(without.stdout.utf8)) as? [String: Any])
+        #expect(plain["ledgers"] == nil)
+        #expect((plain["orphanPartialFiles"] as? [Any])?.count == 2)
+    }
+
+    @Test func anUnreadableLedgerIsAScanError() throws {
+        let folder = try TemporaryDirectory()
+        // The first page names the table, the rest is noise: SQLite refuses it.
+        var bytes = Data("SQLite format 3".utf8) + [0]
+        bytes += Data(repeating: 0x41, count: 100) + Data("CREATE TABLE session_tasks (identifier int)".utf8) + Data(repeating: 0x42, count: 4000)
+        try bytes.write(to: folder.url.appendingPathComponent("tasks.sqlite"))
+        let result = try EndToEnd.run(["scan", "."], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("./tasks.sqlite: error: nsurlsessiond's ledger: not a readable SQLite database: "), "\(result.stderr)")
+    }
+}
