@@ -108,6 +108,7 @@ let package = Package(
             dependencies: [
                 "ResumeScan",
                 "ResumeDataCodec",
+                "ResumeReports",
                 "ResumeSystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -15,14 +15,54 @@ package struct TasksReport {
 
     /// `{database, schemaVersion, root, warnings, tasks, skippedRows}`.
     package var json: JSONValue {
-        .object([
+        .object(head + [
+            ("tasks", .array(ledger.tasks.map(Self.json(for:)))),
+            ("skippedRows", .array(ledger.skippedRows.map(Self.json(for:)))),
+        ])
+    }
+
+    private var head: [(String, JSONValue)] {
+        [
             ("database", .string(ledger.path)),
             ("schemaVersion", .integer(ledger.schemaVersion)),
             ("root", .optionalString(ledger.root)),
             ("warnings", .array(ledger.warnings.map(JSONValue.string))),
-            ("tasks", .array(ledger.tasks.map(Self.json(for:)))),
-            ("skippedRows", .array(ledger.skippedRows.map(Self.json(for:)))),
-        ])
+        ]
+    }
+
+    /// ``json`` as `write(to:indent: 0)` prints it, byte for byte, but built one task at a time
+    /// and handed to `flush` as it grows, so that the report of a large ledger is never whole
+    /// in memory.
+    package func writeJSON(to out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
+        out.append(contentsOf: "{\n".utf8)
+        func key(_ name: String) {
+            JSONValue.writeIndent(1, to: &out)
+            JSONValue.string(name).write(to: &out, indent: 0)
+            out.append(contentsOf: ": ".utf8)
+        }
+        for (name, value) in head {
+            key(name)
+            value.write(to: &out, indent: 1)
+            out.append(contentsOf: ",\n".utf8)
+        }
+        key("tasks")
+        if ledger.tasks.isEmpty {
+            out.append(contentsOf: "[]".utf8)
+        } else {
+            out.append(contentsOf: "[\n".utf8)
+            for (index, task) in ledger.tasks.enumerated() {
+                JSONValue.writeIndent(2, to: &out)
+                Self.json(for: task).write(to: &out, indent: 2)
+                out.append(contentsOf: (index == ledger.tasks.count - 1 ? "\n" : ",\n").utf8)
+                flush(&out)
+            }
+            JSONValue.writeIndent(1, to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: ",\n".utf8)
+        key("skippedRows")
+        JSONValue.array(ledger.skippedRows.map(Self.json(for:))).write(to: &out, indent: 1)
+        out.append(contentsOf: "\n}".utf8)
     }
 
     package static func json(for skipped: TaskLedger.SkippedRow) -> JSONValue {
@@ -99,9 +139,15 @@ package struct TasksReport {
 
     /// A header row, then one row per task; an absent value is an empty field.
     package var csv: String {
-        var out = CSVRow.line(Self.csvColumns)
-        for task in ledger.tasks { out += Self.csvLine(for: task) }
+        var out = ""
+        writeCSV { out += $0 }
         return out
+    }
+
+    /// ``csv`` a row at a time.
+    package func writeCSV(_ emit: (String) -> Void) {
+        emit(CSVRow.line(Self.csvColumns))
+        for task in ledger.tasks { emit(Self.csvLine(for: task)) }
     }
 
     package static func csvLine(for task: LedgerTask) -> String {
@@ -123,11 +169,18 @@ package struct TasksReport {
 
     /// One block per app (bundle ID), one entry per task, then ``summary``.
     package var text: String {
-        var lines: [String] = []
+        var out = ""
+        writeText { out += $0 }
+        return out
+    }
+
+    /// ``text`` a task at a time.
+    package func writeText(_ emit: (String) -> Void) {
         var currentApp: String??
         for task in ledger.tasks {
+            var lines: [String] = []
             if currentApp != .some(task.bundleID) {
-                if !lines.isEmpty { lines.append("") }
+                if currentApp != nil { lines.append("") }
                 lines.append((task.bundleID.map(Self.visible) ?? "no bundle ID") + ":")
                 currentApp = .some(task.bundleID)
             }
@@ -148,11 +201,10 @@ package struct TasksReport {
             field("bytes", Self.bytes(task))
             field("partial file", task.partialFile.map { Self.partial($0, received: task.bytesReceived) })
             for note in task.notes { field("note", note) }
+            emit(lines.joined(separator: "\n") + "\n")
         }
         // Warnings and skipped rows go to standard error as diagnostics; the count is here.
-        if !lines.isEmpty { lines.append("") }
-        lines.append(summary)
-        return lines.joined(separator: "\n") + "\n"
+        emit((ledger.tasks.isEmpty ? "" : "\n") + summary + "\n")
     }
 
     /// `3 tasks in 2 apps (schema version 3), 1 row skipped`.

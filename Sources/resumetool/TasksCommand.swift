@@ -49,7 +49,9 @@ struct TasksCommand: ParsableCommand {
             let report = TasksReport(ledger: ledger)
             var output = StandardOutput()
             if json {
-                report.json.write(to: &output.bytes, indent: 0)
+                report.writeJSON(to: &output.bytes) { bytes in
+                    if bytes.count >= 1 << 16 { StandardOutput.write(&bytes) }
+                }
                 output.append("\n")
             } else {
                 for warning in ledger.warnings { Diagnostic(file: database, severity: .warning, message: warning).emit() }
@@ -61,9 +63,9 @@ struct TasksCommand: ParsableCommand {
                         output.flushIfLarge()
                     }
                 } else if csv {
-                    output.append(report.csv)
+                    report.writeCSV { output.append($0); output.flushIfLarge() }
                 } else {
-                    output.append(report.text)
+                    report.writeText { output.append($0); output.flushIfLarge() }
                 }
             }
             output.flush()

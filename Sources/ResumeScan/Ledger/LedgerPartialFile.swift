@@ -40,9 +40,17 @@ package struct LedgerPartialFile: Sendable, Equatable {
         self.refusal = refusal
     }
 
-    /// Maps a stored path (or `file:` URL string, for `download_file_url`) into `root`.
-    /// - Parameter root: the extraction's top folder; `nil` leaves the file unmapped.
+    /// Maps a stored path into `root` and looks it up with `lookUp(path, root)`.
     init(column: String, recorded: String, isURL: Bool, root: String?, lookUp: (String, String) -> PartialFileResolution.Entry) {
+        self.init(column: column, recorded: recorded, isURL: isURL, root: root)
+        if let path, let root { entry = lookUp(path, root) }
+    }
+
+    /// Maps a stored path (or `file:` URL string, for `download_file_url`) into `root`, without
+    /// looking at the file yet (``entry`` stays `nil`): rows are decoded on all cores, and the
+    /// look-ups made afterwards, in order, by one ``PartialFileLookUp``.
+    /// - Parameter root: the extraction's top folder; `nil` leaves the file unmapped.
+    init(column: String, recorded: String, isURL: Bool, root: String?) {
         self.column = column
         self.recorded = recorded
         var device: String
@@ -81,9 +89,7 @@ package struct LedgerPartialFile: Sendable, Equatable {
             return
         }
         let base = root == "/" ? "" : root
-        let mapped = base + "/" + components.joined(separator: "/")
-        path = mapped
-        entry = lookUp(mapped, root)
+        path = base + "/" + components.joined(separator: "/")
     }
 
     /// Compares the file's size with the bytes the ledger says were received:

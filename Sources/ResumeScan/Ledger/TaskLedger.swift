@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 import ResumeDataCodec
+import ResumeSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// nsurlsessiond's task ledger (`tasks.sqlite`, spec §1): every background task of every app,
 /// read from a private copy (``EvidenceDatabase``) with its WAL.
@@ -28,7 +34,7 @@ package struct TaskLedger: Sendable {
     }
 
     /// A row that was not made into a task, and why.
-    package struct SkippedRow: Sendable, Hashable, CustomStringConvertible {
+    package struct SkippedRow: Error, Sendable, Hashable, CustomStringConvertible {
         package var rowID: Int64
         package var sessionID: String?
         package var identifier: Int64?
@@ -58,6 +64,9 @@ package struct TaskLedger: Sendable {
     package var skippedRows: [SkippedRow]
     /// Things about the whole database a reader should know (an unknown version, missing columns, a row limit hit).
     package var warnings: [String]
+
+    /// Rows decoded together on all cores.
+    static let batchSize = 256
 
     /// The versions whose schema is known (spec §1.2).
     package static let knownVersions: [Int64] = [2, 3]
@@ -138,8 +147,27 @@ package struct TaskLedger: Sendable {
         let sql = "SELECT " + selected.joined(separator: ", ") + " FROM session_tasks ORDER BY rowid LIMIT \(limits.maximumRows + 1)"
         var tasks: [LedgerTask] = []
         var skipped: [SkippedRow] = []
-        var lookUp = PartialFileLookUp()
+        let lookUp = PartialFileLookUp()
+        defer { lookUp.close() }
+        // Rows are taken from SQLite in order, one batch at a time, and decoded on all cores;
+        // the partial files are looked up afterwards, in order, through one cache of folders.
+        func decode(_ batch: [RowValues]) {
+            orderedParallelMap(batch, batchSize: batch.count) { values in
+                values.decoded(root: root)
+            } emit: { outcome in
+                switch outcome {
+                case .success(var task):
+                    if var partial = task.partialFile, let path = partial.path, let root {
+                        partial.entry = lookUp.entry(path, root: root)
+                        task.partialFile = partial
+                    }
+                    tasks.append(task)
+                case .failure(let row): skipped.append(row)
+                }
+            }
+        }
         let rows = try Row.fetchCursor(db, sql: sql)
+        var batch: [RowValues] = []
         var count = 0
         while let row = try rows.next() {
             count += 1
@@ -147,22 +175,25 @@ package struct TaskLedger: Sendable {
                 warnings.append("more than \(limits.maximumRows) rows: the rest were not read")
                 break
             }
-            var values = RowValues(row: row, columns: columns, limits: limits)
-            do {
-                tasks.append(try values.task(root: root, lookUp: &lookUp))
-            } catch {
-                let failure = error
-                skipped.append(SkippedRow(rowID: values.rowID, sessionID: values.sessionIDForReport, identifier: values.identifierForReport,
-                                          column: failure.column, message: failure.message))
+            batch.append(RowValues(row: row, columns: columns, limits: limits))
+            if batch.count == Self.batchSize {
+                decode(batch)
+                batch.removeAll(keepingCapacity: true)
             }
         }
-        tasks.sort { a, b in
-            let left = (a.bundleID ?? "", a.sessionID), right = (b.bundleID ?? "", b.sessionID)
-            if left.0 != right.0 { return a.bundleID == nil ? false : (b.bundleID == nil ? true : TreeWalker.byteOrder(left.0, right.0)) }
-            if left.1 != right.1 { return TreeWalker.byteOrder(left.1, right.1) }
+        decode(batch)
+        // Sorted through their keys: moving whole tasks about is most of a sort's time.
+        let order = tasks.indices.sorted { i, j in
+            let a = tasks[i], b = tasks[j]
+            if a.bundleID != b.bundleID {
+                guard let left = a.bundleID else { return false }
+                guard let right = b.bundleID else { return true }
+                return TreeWalker.byteOrder(left, right)
+            }
+            if a.sessionID != b.sessionID { return TreeWalker.byteOrder(a.sessionID, b.sessionID) }
             return a.identifier != b.identifier ? a.identifier < b.identifier : a.rowID < b.rowID
         }
-        return TaskLedger(path: path, schemaVersion: version, root: root, tasks: tasks, skippedRows: skipped, warnings: warnings)
+        return TaskLedger(path: path, schemaVersion: version, root: root, tasks: order.map { tasks[$0] }, skippedRows: skipped, warnings: warnings)
     }
 }
 
@@ -172,45 +203,102 @@ struct RowFailure: Error {
     var message: String
 }
 
-/// Looks partial files up once per path; folders are opened without following links.
-struct PartialFileLookUp {
-    private var seen: [String: PartialFileResolution.Entry] = [:]
+/// Looks partial files up, each folder opened once: relative to the root, one component at a
+/// time with `O_NOFOLLOW`, so no symbolic link is followed and nothing outside the root is
+/// reached; its descriptor is kept for the next file in the same folder.
+final class PartialFileLookUp {
+    private let calls: FileSystemCalls
+    /// Folder path → its descriptor, or -1 when it cannot be reached without following a link.
+    private var folders: [String: Int32] = [:]
+    /// At most this many folders are held open; past that the cache starts again.
+    private static let maximumOpenFolders = 64
 
-    mutating func entry(_ path: String, root: String) -> PartialFileResolution.Entry {
-        if let known = seen[path] { return known }
-        let found = TreeWalker.entry(atPath: path, roots: [root])
-        seen[path] = found
-        return found
+    init(calls: FileSystemCalls = .system) {
+        self.calls = calls
+    }
+
+    func entry(_ path: String, root: String) -> PartialFileResolution.Entry {
+        guard AppContainerLayout.isInside(path, folder: root), path != root,
+              let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return .missing }
+        let folder = String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        guard !name.isEmpty, name != "..", name != "." else { return .missing }
+        let descriptor: Int32
+        if let known = folders[folder] {
+            descriptor = known
+        } else {
+            if folders.count >= Self.maximumOpenFolders { close() }
+            descriptor = open(folder, root: root)
+            folders[folder] = descriptor
+        }
+        guard descriptor >= 0, case .success(let status) = calls.fstatat(descriptor, name) else { return .missing }
+        return PartialFileResolution.entry(status)
+    }
+
+    /// Opens `folder` (inside `root`, or `root` itself) component by component; -1 when it cannot.
+    private func open(_ folder: String, root: String) -> Int32 {
+        guard case .success(var current) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return -1 }
+        let relative = folder.utf8.dropFirst(root.utf8.count)
+        for component in relative.split(separator: UInt8(ascii: "/")) {
+            let name = String(decoding: component, as: UTF8.self)
+            guard name != "..", case .success(let next) = calls.openat(current, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else {
+                _ = calls.close(current)
+                return -1
+            }
+            _ = calls.close(current)
+            current = next
+        }
+        return current
+    }
+
+    /// Closes every folder held open.
+    func close() {
+        for descriptor in folders.values where descriptor >= 0 { _ = calls.close(descriptor) }
+        folders.removeAll()
     }
 }
 
-/// One row's values by column name, each checked for its storage class and size.
-struct RowValues {
-    let row: Row
-    let columns: [(name: String, expected: TaskLedger.Expected)]
+/// One row's values by column name, each checked for its storage class and size; copied out
+/// of SQLite's row so that rows can be decoded on other threads.
+struct RowValues: Sendable {
+    private let names: [String: Int]
+    private let values: [(type: String, length: Int64, value: DatabaseValue)]
     let limits: TaskLedger.Limits
-    private var positions: [String: Int] = [:]
     private(set) var rowID: Int64 = 0
-    private(set) var sessionIDForReport: String?
-    private(set) var identifierForReport: Int64?
 
     init(row: Row, columns: [(name: String, expected: TaskLedger.Expected)], limits: TaskLedger.Limits) {
-        self.row = row
-        self.columns = columns
         self.limits = limits
-        for (index, column) in columns.enumerated() { positions[column.name] = 1 + 3 * index }
+        var names: [String: Int] = [:]
+        var values: [(type: String, length: Int64, value: DatabaseValue)] = []
+        values.reserveCapacity(columns.count)
+        for (index, column) in columns.enumerated() {
+            let position = 1 + 3 * index
+            var typeName = "null"
+            if case .string(let type) = (row[position] as DatabaseValue).storage { typeName = type }
+            var length: Int64 = 0
+            if case .int64(let count) = (row[position + 1] as DatabaseValue).storage { length = count }
+            names[column.name] = index
+            values.append((typeName, length, row[position + 2]))
+        }
+        self.names = names
+        self.values = values
         if case .int64(let id) = (row[0] as DatabaseValue).storage { rowID = id }
     }
 
     /// The storage class SQLite reports, the length, and the value when within the limit.
     private func raw(_ name: String) -> (type: String, length: Int64, value: DatabaseValue)? {
-        guard let position = positions[name] else { return nil }
-        let type = (row[position] as DatabaseValue).storage
-        let length = (row[position + 1] as DatabaseValue).storage
-        guard case .string(let typeName) = type else { return nil }
-        var count: Int64 = 0
-        if case .int64(let value) = length { count = value }
-        return (typeName, count, row[position + 2])
+        guard let index = names[name] else { return nil }
+        return values[index]
+    }
+
+    /// The row as a task, or as the skipped row that says why not.
+    func decoded(root: String?) -> Result<LedgerTask, TaskLedger.SkippedRow> {
+        do {
+            return .success(try task(root: root))
+        } catch {
+            return .failure(TaskLedger.SkippedRow(rowID: rowID, sessionID: try? text("session_id"), identifier: try? integer("identifier"),
+                                                  column: error.column, message: error.message))
+        }
     }
 
     private func limit(for name: String) -> Int { name == "original_request" ? limits.maximumOriginalRequest : limits.maximumValue }
@@ -276,9 +364,7 @@ struct RowValues {
         }
     }
 
-    mutating func task(root: String?, lookUp: inout PartialFileLookUp) throws(RowFailure) -> LedgerTask {
-        sessionIDForReport = try? text("session_id")
-        identifierForReport = try? integer("identifier")
+    func task(root: String?) throws(RowFailure) -> LedgerTask {
         guard let identifier = try integer("identifier") else { throw RowFailure(column: "identifier", message: "is NULL") }
         guard let sessionID = try text("session_id") else { throw RowFailure(column: "session_id", message: "is NULL") }
         var task = LedgerTask(rowID: rowID, sessionID: sessionID, identifier: identifier)
@@ -322,11 +408,10 @@ struct RowValues {
         }
         task.error = try archive("error") { try ArchivedError(archiveData: $0) }
 
-        let look: (String, String) -> PartialFileResolution.Entry = { path, root in lookUp.entry(path, root: root) }
         if let stored = try text("path_to_download_task_file"), !stored.isEmpty {
-            task.partialFile = LedgerPartialFile(column: "path_to_download_task_file", recorded: stored, isURL: false, root: root, lookUp: look)
+            task.partialFile = LedgerPartialFile(column: "path_to_download_task_file", recorded: stored, isURL: false, root: root)
         } else if let url = try archive("download_file_url", { try ArchivedURL(archiveData: $0) }) {
-            task.partialFile = LedgerPartialFile(column: "download_file_url", recorded: url.absoluteString, isURL: true, root: root, lookUp: look)
+            task.partialFile = LedgerPartialFile(column: "download_file_url", recorded: url.absoluteString, isURL: true, root: root)
         }
         return task
     }
