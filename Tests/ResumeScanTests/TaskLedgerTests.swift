@@ -235,6 +235,55 @@ import Testing
         #expect(try EvidenceDatabase.withDatabase(at: almost) { TaskLedger.isLedger($0) } == false)
     }
 
+    @Test func oddValuesAreNotedOrSkipTheirRow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("odd-ledger-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/tasks.sqlite"
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            // No NOT NULL here: a hostile database need not keep the daemon's constraints.
+            try db.execute(sql: """
+                CREATE TABLE session_tasks (identifier int, session_id text, task_kind int, state int, creation_time real,
+                    earliest_begin_date real, unique_identifier blob, response blob);
+                PRAGMA user_version = 2;
+                INSERT INTO session_tasks VALUES (1, 's', 9, 7, 9e999, 1790000000, x'0102', NULL);
+                INSERT INTO session_tasks VALUES (NULL, 's', 0, 0, 0, 0, NULL, NULL);
+                INSERT INTO session_tasks VALUES (3, NULL, 0, 0, 0, 0, NULL, NULL);
+                INSERT INTO session_tasks VALUES (4, 's', 'x', 0, 0, 0, NULL, NULL);
+                INSERT INTO session_tasks VALUES (5, 's', 0, 0, 'abc', 0, NULL, NULL);
+                INSERT INTO session_tasks VALUES (6, 's', 0, 0, 0, 0, NULL, x'00ff');
+                INSERT INTO session_tasks VALUES (7, 's', 0, 0, -1e999, 0, NULL, NULL);
+                """)
+        }
+        try queue.close()
+        let ledger = try TaskLedger.read(path: path, root: folder)
+        #expect(ledger.warnings == [
+            "session_tasks has no column task_description, original_request, current_request, error, download_file_url, bundle_id, "
+                + "count_of_bytes_received, count_of_bytes_expected_to_receive, path_to_download_task_file",
+        ])
+        #expect(ledger.tasks.map(\.identifier) == [1, 7])
+        let odd = ledger.tasks[0]
+        #expect(odd.kind == .other(9))
+        #expect(odd.kind?.name == "kind 9")
+        #expect(odd.state == .other(7))
+        #expect(odd.state?.name == "state 7")
+        #expect(odd.creationTime == nil)
+        #expect(odd.earliestBeginDate == Date(timeIntervalSince1970: 1_790_000_000))
+        #expect(odd.uniqueIdentifier == nil)
+        #expect(odd.notes == ["creation_time: inf is not a time", "unique_identifier: 2 bytes, not 16"])
+        #expect(ledger.tasks[1].notes == ["creation_time: -inf is not a time"])
+        #expect(ledger.skippedRows.map(\.description) == [
+            "row 2 (session s): identifier: is NULL",
+            "row 3 (task 3): session_id: is NULL",
+            "row 4 (session s, task 4): task_kind: holds text, not an integer",
+            "row 5 (session s, task 5): creation_time: holds text, not a real",
+            "row 6 (session s, task 6): response: 1:1: not a property list: expected XML (<plist> or a value) or binary data starting with bplist00",
+        ])
+        #expect([LedgerTask.Kind(1), .init(3), .init(4), .init(5)].map(\.name) == ["upload", "av-asset-download", "av-aggregate-child", "av-aggregate-no-child"])
+        #expect([LedgerTask.State(1), .init(2)].map(\.name) == ["suspended", "canceling"])
+    }
+
     @Test func theDefaultRootIsTheFolderAbovePrivate() {
         #expect(TaskLedger.defaultRoot(forDatabaseAt: "/x/ext/private/var/mobile/Library/com.apple.nsurlsessiond/tasks.sqlite") == "/x/ext")
         #expect(TaskLedger.defaultRoot(forDatabaseAt: "ext/private/var/tasks.sqlite") == "ext")
