@@ -122,6 +122,8 @@ let package = Package(
             name: "ResumeScanTests",
             dependencies: [
                 "ResumeScan",
+                "ResumeDataCodec",
+                "ResumeReports",
                 "ResumeSystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // BackupCryptoTests wraps keys of its own.

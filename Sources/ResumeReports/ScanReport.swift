@@ -12,7 +12,15 @@ package struct ScanReport {
 
     // MARK: JSON
 
+    /// `ledgers` (nsurlsessiond's, as `tasks --json` prints each) only when the scan found one,
+    /// so that the report of a tree without a ledger is what it always was.
     package var json: JSONValue {
+        guard !inventory.ledgers.isEmpty, case .object(var members) = jsonWithoutLedgers else { return jsonWithoutLedgers }
+        members.insert(("ledgers", .array(inventory.ledgers.map { TasksReport(ledger: $0).json })), at: 1)
+        return .object(members)
+    }
+
+    private var jsonWithoutLedgers: JSONValue {
         .object([
             ("blobs", .array(inventory.blobs.map(Self.json(for:)))),
             ("orphanPartialFiles", .array(inventory.orphanPartialFiles.map { file in
@@ -215,14 +223,41 @@ package struct ScanReport {
                 lines.append("  orphan partial file: \(shown(file.path)), \(ByteCount.describe(file.status.size)), modified \(DateText.text(file.status.modified))")
             }
         }
+        for ledger in inventory.ledgers {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("nsurlsessiond ledger \(Self.visible(ledger.path)) (schema version \(ledger.schemaVersion)):")
+            for task in ledger.tasks {
+                var line = "  \(task.bundleID.map(Self.visible) ?? "no bundle ID"), session \(Self.visible(task.sessionID)), task \(task.identifier)"
+                line += " (\(task.kind?.name ?? "kind unknown"), \(task.state?.name ?? "state unknown")): \(task.url.map(Self.visible) ?? "no URL")"
+                lines.append(line)
+                if let partial = task.partialFile {
+                    let shown = Self.visible(partial.path ?? partial.devicePath ?? partial.recorded)
+                    if let problem = partial.problem {
+                        lines.append("    partial file: \(shown): \(problem)")
+                    } else if let size = partial.size {
+                        lines.append("    partial file: \(shown), \(ByteCount.describe(size))"
+                            + Self.comparison(size, task.bytesReceived))
+                    }
+                }
+            }
+            for skipped in ledger.skippedRows { lines.append("  skipped " + Self.visible(skipped.description)) }
+        }
+        if !lines.isEmpty { lines.append("") }
+        if !inventory.orphanPartialFiles.isEmpty {
+            lines.append("No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.")
+        }
+        lines.append(summary)
+        return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `12 files scanned: 3 blobs, 1 orphan partial file, 1 error`.
+    /// `12 files scanned: 3 blobs, 1 orphan partial file, 1 error`, with `, 4 ledger tasks` after the blobs when a ledger was found.
     package var summary: String {
         func counted(_ count: Int, _ noun: String) -> String {
             "\(ByteCount.grouping(Int64(count))) \(noun)\(count == 1 ? "" : "s")"
         }
-        return "\(counted(inventory.fileCount, "file")) scanned: \(counted(inventory.blobs.count, "blob")), "
+        let ledgerTasks = inventory.ledgers.isEmpty
+            ? "" : ", \(counted(inventory.ledgers.reduce(0) { $0 + $1.tasks.count }, "ledger task"))"
+        return "\(counted(inventory.fileCount, "file")) scanned: \(counted(inventory.blobs.count, "blob"))\(ledgerTasks), "
             + "\(counted(inventory.orphanPartialFiles.count, "orphan partial file")), \(counted(inventory.errors.count, "error"))"
     }
 

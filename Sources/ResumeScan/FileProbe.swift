@@ -17,7 +17,8 @@ package struct FileProbe: Sendable {
     /// The system's calls; a failing wrapper in tests.
     package var calls: FileSystemCalls = .system
 
-    /// A file worth reporting: it holds blobs, or is a partial download, or both.
+    /// A file worth reporting: it holds blobs, or is a partial download, or both, or is
+    /// nsurlsessiond's ledger.
     package struct Finding: Sendable {
         let path: String
         let status: FileStatus
@@ -27,6 +28,8 @@ package struct FileProbe: Sendable {
         var sha256: String? = nil
         /// Where it is, for a finding that is not in a walked folder (a backup's file).
         var source: FindingSource? = nil
+        /// nsurlsessiond's task ledger, when the file is one (issue 26).
+        var ledger: TaskLedger? = nil
     }
 
     package enum Outcome: Sendable {
@@ -48,14 +51,18 @@ package struct FileProbe: Sendable {
         }
         defer { _ = calls.close(descriptor) }
         let prefixLength = ScanContentKind.prefixLength
-        let prefix: (kind: ScanContentKind, count: Int)
+        let prefix: (kind: ScanContentKind, count: Int, isSQLite: Bool)
         do {
             prefix = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength) { buffer throws(ScanProblem) in
                 let count = try readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: file.path)
-                return (ScanContentKind(prefix: UnsafeBufferPointer(rebasing: buffer[..<count])), count)
+                let bytes = UnsafeBufferPointer(rebasing: buffer[..<count])
+                return (ScanContentKind(prefix: bytes), count, LedgerProbe.isSQLite(prefix: bytes))
             }
         } catch {
             return .failed(error)
+        }
+        if prefix.isSQLite, !file.isPartialFile {
+            return LedgerProbe(calls: calls).probe(file, descriptor: descriptor)
         }
         guard prefix.kind.isCandidate || file.isPartialFile else { return .nothing }
         let raw: FileSystemCalls.Status

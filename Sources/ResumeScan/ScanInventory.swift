@@ -45,8 +45,10 @@ public struct ScanInventory: Sendable {
 
     /// The blobs, sorted by path.
     public private(set) var blobs: [Blob] = []
-    /// The partial files no blob names, sorted by path.
+    /// The partial files no blob and no ledger task names, sorted by path.
     public private(set) var orphanPartialFiles: [PartialFile] = []
+    /// nsurlsessiond's ledgers (`tasks.sqlite`) found by content, sorted by path.
+    package private(set) var ledgers: [TaskLedger] = []
     /// What could not be read or was skipped, sorted by path.
     public private(set) var errors: [ScanProblem]
     /// Regular files seen.
@@ -179,6 +181,14 @@ public struct ScanInventory: Sendable {
                                   partialFile: pairing.partial, modified: file.status.modified,
                                   findings: Self.findings(for: found, pairing: pairing), file: evidence(file), bundleID: bundleID,
                                   partialFileEvidence: partialEvidence))
+            }
+        }
+        for file in sorted {
+            guard let ledger = file.ledger else { continue }
+            ledgers.append(ledger)
+            // The partial files its tasks name, mapped into the extraction the ledger lies in.
+            for task in ledger.tasks {
+                if let partial = task.partialFile, let path = partial.path, partial.size != nil { paired.insert(path) }
             }
         }
         for file in sorted where file.isPartialFile && !paired.contains(file.path) {

@@ -9,7 +9,7 @@ struct ScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Find resume blobs and partial downloads in folder trees and iTunes/Finder backups.",
         discussion: """
-            Walks each DIR without following symbolic links and decides by content, not by name: finds resume blobs of every container (the Network-framework format too), blobs embedded as data in property lists and keyed archives (with their key path), pairs each with its partial file (TempFileName in the app container's tmp/, or LocalPath), and lists the partial files no blob names (candidates for `rebuild`).
+            Walks each DIR without following symbolic links and decides by content, not by name: finds resume blobs of every container (the Network-framework format too), blobs embedded as data in property lists and keyed archives (with their key path), pairs each with its partial file (TempFileName in the app container's tmp/, or LocalPath), reports the tasks of nsurlsessiond's ledger (a tasks.sqlite found by its tables) with the partial files they name, and lists the partial files neither names (candidates for `rebuild`).
 
             A DIR holding Manifest.db is read as an iTunes/Finder backup: its files through Manifest.db, named DOMAIN/relativePath, with the device in the report. An encrypted backup needs --password-file FILE (or, on a terminal, the password typed at a prompt); without one its files are counted as unread. Nothing in the evidence is written; decrypted data stays in memory.
 
@@ -23,7 +23,7 @@ struct ScanCommand: ParsableCommand {
             """
     )
 
-    @Flag(name: .long, help: "Print JSON: {blobs, orphanPartialFiles, errors}.")
+    @Flag(name: .long, help: "Print JSON: {blobs, orphanPartialFiles, errors}, with ledgers after blobs when one was found.")
     var json = false
 
     @Flag(name: .long, help: "Print CSV (RFC 4180): one row per blob, with a header row.")

@@ -19,6 +19,11 @@ struct StandardOutput {
     /// Writes everything waiting, before a diagnostic goes to standard error or at the end, so
     /// the two streams interleave in the order things happened.
     mutating func flush() {
+        Self.write(&bytes)
+    }
+
+    /// Writes `bytes` to standard output and empties them (for a report that builds its own buffer).
+    static func write(_ bytes: inout [UInt8]) {
         guard !bytes.isEmpty else { return }
         bytes.withUnsafeBufferPointer { StandardStream.write($0, to: STDOUT_FILENO) }
         bytes.removeAll(keepingCapacity: true)

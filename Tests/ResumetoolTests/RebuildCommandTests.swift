@@ -96,7 +96,7 @@ import ResumeDataCodec
         #expect(result.stdout == "")
         #expect(result.stderr == """
             Error: --header must be 'Name: value', not '\(header)'
-            Usage: resumetool rebuild --from <from> --url <url> [--etag <etag>] [--last-modified <last-modified>] [--header <header> ...] [--format <format>] [--local-path] [--output <output>]
+            Usage: resumetool rebuild [--from <from>] [--url <url>] [--from-task <DB>] [--task <ID>] [--session <S>] [--partial <FILE>] [--etag <etag>] [--last-modified <last-modified>] [--header <header> ...] [--format <format>] [--local-path] [--output <output>]
               See 'resumetool rebuild --help' for more information.
 
             """)

@@ -5,7 +5,7 @@ import Testing
 @Suite struct UsageTests {
     static let commands: [[String]] = [
         [], ["inspect"], ["validate"], ["convert"], ["repair"], ["rebuild"], ["relocate"], ["discard"],
-        ["edit"], ["explain"], ["plist"], ["plist", "print"], ["plist", "convert"], ["download"], ["resume"], ["recover"],
+        ["edit"], ["explain"], ["plist"], ["plist", "print"], ["plist", "convert"], ["download"], ["resume"], ["recover"], ["tasks"],
     ]
 
     @Test(arguments: commands)

@@ -28,3 +28,24 @@ public struct ArchivedURL: Sendable, Hashable {
     /// The resolved URL, when Foundation can parse it.
     public var url: URL? { URL(string: absoluteString) }
 }
+
+extension ArchivedURL {
+    /// Decodes a stand-alone `NSURL` archive (what nsurlsessiond keeps in `download_file_url`).
+    /// - Throws: ``KeyedArchiveError`` naming the key at fault;
+    ///   `KeyedArchiveError.Code.unexpectedClass` when the root is not an `NSURL`.
+    public init(archiveData: Data, options: KeyedArchiveOptions = .default) throws {
+        let archive = try KeyedArchive(data: archiveData, options: options)
+        let root = try archive.decodeRoot()
+        guard case .url(let url) = root else {
+            throw KeyedArchiveError(.unexpectedClass, "the root is \(Self.kind(of: root)), not an NSURL", keyPath: "$top.\(archive.topKey)")
+        }
+        self = url
+    }
+
+    /// What a value is, for an error message: a class name for objects, the value otherwise.
+    static func kind(of value: ArchivedValue) -> String {
+        if case .object(let object) = value { return "an \(object.className)" }
+        let text = value.description
+        return text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import ResumeDataCodec
+
+/// The partial file a ledger row names, mapped into an extraction.
+///
+/// nsurlsessiond stores paths realpath'ed behind a `/.nofollow` prefix (spec §1.4); the device
+/// path is the stored one without it, and the file in an extraction is that path below the
+/// extraction's top folder. A path that is not absolute, holds `..`, or passes through a
+/// symbolic link is never looked up: it would leave the extraction.
+package struct LedgerPartialFile: Sendable, Equatable {
+    /// The column the path came from: `path_to_download_task_file`, else `download_file_url`.
+    package var column: String
+    /// The value as stored (for `download_file_url`, the archived URL's string).
+    package var recorded: String
+    /// The path on the device: ``recorded`` without `/.nofollow` (and, for a URL, its path).
+    package var devicePath: String?
+    /// The path in the extraction, when the device path could be mapped.
+    package var path: String?
+    /// What is there.
+    package var entry: PartialFileResolution.Entry?
+    /// Why the path was not looked up, when it was not.
+    package var refusal: String?
+
+    /// The size of the regular file found, if one was.
+    package var size: Int64? {
+        if case .regularFile(let size)? = entry { return size }
+        return nil
+    }
+
+    static let noFollowPrefix = "/.nofollow"
+
+    /// A partial file with these values (tests compare with it).
+    package init(column: String, recorded: String, devicePath: String?, path: String?,
+                 entry: PartialFileResolution.Entry?, refusal: String?) {
+        self.column = column
+        self.recorded = recorded
+        self.devicePath = devicePath
+        self.path = path
+        self.entry = entry
+        self.refusal = refusal
+    }
+
+    /// Maps a stored path into `root` and looks it up with `lookUp(path, root)`.
+    init(column: String, recorded: String, isURL: Bool, root: String?, lookUp: (String, String) -> PartialFileResolution.Entry) {
+        self.init(column: column, recorded: recorded, isURL: isURL, root: root)
+        if let path, let root { entry = lookUp(path, root) }
+    }
+
+    /// Maps a stored path (or `file:` URL string, for `download_file_url`) into `root`, without
+    /// looking at the file yet (``entry`` stays `nil`): rows are decoded on all cores, and the
+    /// look-ups made afterwards, in order, by one ``PartialFileLookUp``.
+    /// - Parameter root: the extraction's top folder; `nil` leaves the file unmapped.
+    init(column: String, recorded: String, isURL: Bool, root: String?) {
+        self.column = column
+        self.recorded = recorded
+        var device: String
+        if isURL {
+            guard let url = URL(string: recorded), url.scheme?.lowercased() == "file" else {
+                refusal = "not a file URL"
+                return
+            }
+            device = url.path
+        } else {
+            device = recorded
+        }
+        if device == Self.noFollowPrefix || device.hasPrefix(Self.noFollowPrefix + "/") {
+            device.removeFirst(Self.noFollowPrefix.count)
+        }
+        devicePath = device
+        guard device.hasPrefix("/") else {
+            refusal = "not an absolute path"
+            return
+        }
+        guard !device.utf8.contains(0) else {
+            refusal = "holds a NUL byte"
+            return
+        }
+        let components = device.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        guard !components.contains("..") else {
+            refusal = "holds '..', which could leave the extraction"
+            return
+        }
+        guard !components.isEmpty else {
+            refusal = "names no file"
+            return
+        }
+        guard let root else {
+            refusal = "no extraction folder to look in (give --root)"
+            return
+        }
+        let base = root == "/" ? "" : root
+        path = base + "/" + components.joined(separator: "/")
+    }
+
+    /// Compares the file's size with the bytes the ledger says were received:
+    /// `as received`, `96 fewer than received`, `5 more than received`; `nil` without both.
+    package func comparison(bytesReceived: Int64?) -> String? {
+        guard let size, let bytesReceived else { return nil }
+        if size == bytesReceived { return "as received" }
+        let difference = size < bytesReceived ? bytesReceived &- size : size &- bytesReceived
+        return size < bytesReceived ? "\(difference) fewer than received" : "\(difference) more than received"
+    }
+
+    /// Why there is no file to use, for people: the refusal, or what is at the path instead.
+    package var problem: String? {
+        if let refusal { return refusal }
+        switch entry {
+        case .missing?: return "not in the extraction"
+        case .other(let what)?: return "is \(what), not a regular file"
+        case .regularFile?, nil: return nil
+        }
+    }
+}

@@ -1,0 +1,418 @@
+import Foundation
+import GRDB
+import ResumeDataCodec
+import ResumeSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// nsurlsessiond's task ledger (`tasks.sqlite`, spec §1): every background task of every app,
+/// read from a private copy (``EvidenceDatabase``) with its WAL.
+///
+/// Schema versions 2 (iOS 18) and 3 (iOS 26) are known; any other is read by the known column
+/// names, with a warning. Every value is checked for its storage class before use: several
+/// columns are declared `text` but hold archives, so a blob where text belongs (or the reverse)
+/// is the database's word against the spec's, and the row is reported and skipped, as is a row
+/// whose archives are corrupt or hostile (with the key path at fault). Rows whose original
+/// request is over 128 KiB are skipped as the daemon itself drops them; other archives are
+/// bounded too, and so is the number of rows.
+package struct TaskLedger: Sendable {
+    /// Bounds on what is read.
+    package struct Limits: Sendable {
+        /// Rows read at most; the rest are reported as not read.
+        package var maximumRows = 1_000_000
+        /// The daemon drops rows whose original request is larger (`0x20000`; spec §1.3).
+        package var maximumOriginalRequest = 0x20000
+        /// Any other archive or text value larger than this is not decoded.
+        package var maximumValue = 1 << 20
+        /// The database file and its WAL together.
+        package var maximumDatabaseSize = EvidenceDatabase.defaultMaximumSize
+
+        package init() {}
+    }
+
+    /// A row that was not made into a task, and why.
+    package struct SkippedRow: Error, Sendable, Hashable, CustomStringConvertible {
+        package var rowID: Int64
+        package var sessionID: String?
+        package var identifier: Int64?
+        /// The column at fault.
+        package var column: String
+        /// Why, with the key path inside the archive first when there is one.
+        package var message: String
+
+        /// `row 12 (session evil, task 12): error: $top.root…: …`.
+        package var description: String {
+            var who: [String] = []
+            if let sessionID { who.append("session \(sessionID)") }
+            if let identifier { who.append("task \(identifier)") }
+            return "row \(rowID)" + (who.isEmpty ? "" : " (" + who.joined(separator: ", ") + ")") + ": \(column): \(message)"
+        }
+    }
+
+    /// The database as the caller named it.
+    package var path: String
+    /// `PRAGMA user_version`.
+    package var schemaVersion: Int64
+    /// The extraction folder partial files were looked for in, if any.
+    package var root: String?
+    /// The tasks, by bundle ID, session ID and identifier.
+    package var tasks: [LedgerTask]
+    /// Rows reported and skipped, in row order.
+    package var skippedRows: [SkippedRow]
+    /// Things about the whole database a reader should know (an unknown version, missing columns, a row limit hit).
+    package var warnings: [String]
+
+    /// Rows decoded together on all cores.
+    static let batchSize = 256
+
+    /// The versions whose schema is known (spec §1.2).
+    package static let knownVersions: [Int64] = [2, 3]
+
+    /// Reads the ledger at `path`.
+    /// - Parameter root: the extraction's top folder for partial files; `nil` for the default
+    ///   (the folder above `private/` in `path`).
+    /// - Throws: ``EvidenceDatabaseError`` when the file is not a readable SQLite database or
+    ///   has no `session_tasks` table with `identifier` and `session_id`.
+    package static func read(path: String, root: String? = nil, limits: Limits = Limits()) throws -> TaskLedger {
+        let database = try EvidenceDatabase(path: path, maximumSize: limits.maximumDatabaseSize)
+        defer { database.close() }
+        let root = root.map(ScanJob.normalized) ?? defaultRoot(forDatabaseAt: path)
+        return try database.read { db in try read(db, path: path, root: root, limits: limits) }
+    }
+
+    /// The folder above the last `private` folder of `path` (a device's `/private/var/…`
+    /// inside an extraction); `nil` when `path` has none.
+    package static func defaultRoot(forDatabaseAt path: String) -> String? {
+        var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        components.removeLast()
+        guard let index = components.lastIndex(of: "private") else { return nil }
+        let above = components[..<index].joined(separator: "/")
+        if above.isEmpty { return path.hasPrefix("/") ? "/" : "." }
+        return above
+    }
+
+    /// Whether `db` looks like the ledger: a `session_tasks` table with `identifier` and `session_id`.
+    package static func isLedger(_ db: Database) -> Bool {
+        guard let columns = try? columnNames(db) else { return false }
+        return columns.contains("identifier") && columns.contains("session_id")
+    }
+
+    private static func columnNames(_ db: Database) throws -> Set<String> {
+        Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info('session_tasks')").compactMap { $0["name"] as String? })
+    }
+
+    /// The columns read, each with the storage class it must have.
+    enum Expected { case integer, real, text, blob }
+    static let knownColumns: [(name: String, expected: Expected)] = [
+        ("identifier", .integer), ("task_kind", .integer), ("creation_time", .real), ("state", .integer),
+        ("task_description", .text), ("original_request", .blob), ("current_request", .blob), ("response", .blob),
+        ("earliest_begin_date", .real), ("error", .blob), ("download_file_url", .blob), ("bundle_id", .text),
+        ("session_id", .text), ("unique_identifier", .blob), ("count_of_bytes_received", .integer),
+        ("count_of_bytes_expected_to_receive", .integer), ("path_to_download_task_file", .text),
+    ]
+
+    static func read(_ db: Database, path: String, root: String?, limits: Limits) throws -> TaskLedger {
+        let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        let present = try columnNames(db)
+        guard present.contains("identifier"), present.contains("session_id") else {
+            throw EvidenceDatabaseError(path: path, message: present.isEmpty
+                ? "not an nsurlsessiond task database: no session_tasks table"
+                : "not an nsurlsessiond task database: session_tasks has no identifier or session_id column")
+        }
+        var warnings: [String] = []
+        if !knownVersions.contains(version) {
+            warnings.append("schema version \(version) is not one this reader knows (2 or 3): the known columns were read by name")
+        }
+        let columns = knownColumns.filter { present.contains($0.name) }
+        let missing = knownColumns.map(\.name).filter { !present.contains($0) }
+        if !missing.isEmpty {
+            warnings.append("session_tasks has no column " + missing.joined(separator: ", "))
+        }
+        if version == 3, (try? Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sessions'")) != true {
+            warnings.append("schema version 3 without a sessions table")
+        }
+        // Each value comes with its storage class and size, and only when within the limit, so
+        // a huge blob is neither copied out of SQLite nor decoded.
+        var selected = ["rowid"]
+        for column in columns {
+            let quoted = "\"\(column.name)\""
+            let limit = column.name == "original_request" ? limits.maximumOriginalRequest : limits.maximumValue
+            selected.append("typeof(\(quoted))")
+            selected.append("length(\(quoted))")
+            selected.append("CASE WHEN length(\(quoted)) <= \(limit) THEN \(quoted) END")
+        }
+        let sql = "SELECT " + selected.joined(separator: ", ") + " FROM session_tasks ORDER BY rowid LIMIT \(limits.maximumRows + 1)"
+        var tasks: [LedgerTask] = []
+        var skipped: [SkippedRow] = []
+        let lookUp = PartialFileLookUp()
+        defer { lookUp.close() }
+        // Rows are taken from SQLite in order, one batch at a time, and decoded on all cores;
+        // the partial files are looked up afterwards, in order, through one cache of folders.
+        func decode(_ batch: [RowValues]) {
+            orderedParallelMap(batch, batchSize: batch.count) { values in
+                values.decoded(root: root)
+            } emit: { outcome in
+                switch outcome {
+                case .success(var task):
+                    if var partial = task.partialFile, let path = partial.path, let root {
+                        partial.entry = lookUp.entry(path, root: root)
+                        task.partialFile = partial
+                    }
+                    tasks.append(task)
+                case .failure(let row): skipped.append(row)
+                }
+            }
+        }
+        let rows = try Row.fetchCursor(db, sql: sql)
+        var batch: [RowValues] = []
+        var count = 0
+        while let row = try rows.next() {
+            count += 1
+            if count > limits.maximumRows {
+                warnings.append("more than \(limits.maximumRows) rows: the rest were not read")
+                break
+            }
+            batch.append(RowValues(row: row, columns: columns, limits: limits))
+            if batch.count == Self.batchSize {
+                decode(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        decode(batch)
+        // Sorted through their keys: moving whole tasks about is most of a sort's time.
+        let order = tasks.indices.sorted { i, j in
+            let a = tasks[i], b = tasks[j]
+            if a.bundleID != b.bundleID {
+                guard let left = a.bundleID else { return false }
+                guard let right = b.bundleID else { return true }
+                return TreeWalker.byteOrder(left, right)
+            }
+            if a.sessionID != b.sessionID { return TreeWalker.byteOrder(a.sessionID, b.sessionID) }
+            return a.identifier != b.identifier ? a.identifier < b.identifier : a.rowID < b.rowID
+        }
+        return TaskLedger(path: path, schemaVersion: version, root: root, tasks: order.map { tasks[$0] }, skippedRows: skipped, warnings: warnings)
+    }
+}
+
+/// Why a row is skipped.
+struct RowFailure: Error {
+    var column: String
+    var message: String
+}
+
+/// Looks partial files up, each folder opened once: relative to the root, one component at a
+/// time with `O_NOFOLLOW`, so no symbolic link is followed and nothing outside the root is
+/// reached; its descriptor is kept for the next file in the same folder.
+final class PartialFileLookUp {
+    private let calls: FileSystemCalls
+    /// Folder path → its descriptor, or -1 when it cannot be reached without following a link.
+    private var folders: [String: Int32] = [:]
+    /// At most this many folders are held open; past that the cache starts again.
+    private static let maximumOpenFolders = 64
+
+    init(calls: FileSystemCalls = .system) {
+        self.calls = calls
+    }
+
+    func entry(_ path: String, root: String) -> PartialFileResolution.Entry {
+        guard AppContainerLayout.isInside(path, folder: root), path != root,
+              let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return .missing }
+        let folder = String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        guard !name.isEmpty, name != "..", name != "." else { return .missing }
+        let descriptor: Int32
+        if let known = folders[folder] {
+            descriptor = known
+        } else {
+            if folders.count >= Self.maximumOpenFolders { close() }
+            descriptor = open(folder, root: root)
+            folders[folder] = descriptor
+        }
+        guard descriptor >= 0, case .success(let status) = calls.fstatat(descriptor, name) else { return .missing }
+        return PartialFileResolution.entry(status)
+    }
+
+    /// Opens `folder` (inside `root`, or `root` itself) component by component; -1 when it cannot.
+    private func open(_ folder: String, root: String) -> Int32 {
+        guard case .success(var current) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return -1 }
+        let relative = folder.utf8.dropFirst(root.utf8.count)
+        for component in relative.split(separator: UInt8(ascii: "/")) {
+            let name = String(decoding: component, as: UTF8.self)
+            guard name != "..", case .success(let next) = calls.openat(current, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else {
+                _ = calls.close(current)
+                return -1
+            }
+            _ = calls.close(current)
+            current = next
+        }
+        return current
+    }
+
+    /// Closes every folder held open.
+    func close() {
+        for descriptor in folders.values where descriptor >= 0 { _ = calls.close(descriptor) }
+        folders.removeAll()
+    }
+}
+
+/// One row's values by column name, each checked for its storage class and size; copied out
+/// of SQLite's row so that rows can be decoded on other threads.
+struct RowValues: Sendable {
+    private let names: [String: Int]
+    private let values: [(type: String, length: Int64, value: DatabaseValue)]
+    let limits: TaskLedger.Limits
+    private(set) var rowID: Int64 = 0
+
+    init(row: Row, columns: [(name: String, expected: TaskLedger.Expected)], limits: TaskLedger.Limits) {
+        self.limits = limits
+        var names: [String: Int] = [:]
+        var values: [(type: String, length: Int64, value: DatabaseValue)] = []
+        values.reserveCapacity(columns.count)
+        for (index, column) in columns.enumerated() {
+            let position = 1 + 3 * index
+            var typeName = "null"
+            if case .string(let type) = (row[position] as DatabaseValue).storage { typeName = type }
+            var length: Int64 = 0
+            if case .int64(let count) = (row[position + 1] as DatabaseValue).storage { length = count }
+            names[column.name] = index
+            values.append((typeName, length, row[position + 2]))
+        }
+        self.names = names
+        self.values = values
+        if case .int64(let id) = (row[0] as DatabaseValue).storage { rowID = id }
+    }
+
+    /// The storage class SQLite reports, the length, and the value when within the limit.
+    private func raw(_ name: String) -> (type: String, length: Int64, value: DatabaseValue)? {
+        guard let index = names[name] else { return nil }
+        return values[index]
+    }
+
+    /// The row as a task, or as the skipped row that says why not.
+    func decoded(root: String?) -> Result<LedgerTask, TaskLedger.SkippedRow> {
+        do {
+            return .success(try task(root: root))
+        } catch {
+            return .failure(TaskLedger.SkippedRow(rowID: rowID, sessionID: try? text("session_id"), identifier: try? integer("identifier"),
+                                                  column: error.column, message: error.message))
+        }
+    }
+
+    private func limit(for name: String) -> Int { name == "original_request" ? limits.maximumOriginalRequest : limits.maximumValue }
+
+    private func tooLarge(_ name: String, _ length: Int64) -> RowFailure {
+        let why = name == "original_request" ? " (the daemon drops such rows)" : ""
+        return RowFailure(column: name, message: "\(length) bytes, over the limit of \(limit(for: name))\(why)")
+    }
+
+    func integer(_ name: String) throws(RowFailure) -> Int64? {
+        guard let raw = raw(name), raw.type != "null" else { return nil }
+        guard case .int64(let value) = raw.value.storage else {
+            throw RowFailure(column: name, message: "holds \(Self.article(raw.type)), not an integer")
+        }
+        return value
+    }
+
+    func real(_ name: String) throws(RowFailure) -> Double? {
+        guard let raw = raw(name), raw.type != "null" else { return nil }
+        switch raw.value.storage {
+        case .double(let value): return value
+        // SQLite stores a real with no fraction as an integer under REAL affinity only when asked; accept both.
+        case .int64(let value): return Double(value)
+        default: throw RowFailure(column: name, message: "holds \(Self.article(raw.type)), not a real")
+        }
+    }
+
+    func text(_ name: String) throws(RowFailure) -> String? {
+        guard let raw = raw(name), raw.type != "null" else { return nil }
+        guard raw.type == "text" else {
+            throw RowFailure(column: name, message: "holds \(Self.article(raw.type)), not text")
+        }
+        guard case .string(let value) = raw.value.storage else { throw tooLarge(name, raw.length) }
+        return value
+    }
+
+    func blob(_ name: String) throws(RowFailure) -> Data? {
+        guard let raw = raw(name), raw.type != "null" else { return nil }
+        guard raw.type == "blob" else {
+            throw RowFailure(column: name, message: "holds \(Self.article(raw.type)), not a blob")
+        }
+        guard case .blob(let value) = raw.value.storage else { throw tooLarge(name, raw.length) }
+        return value
+    }
+
+    private static func article(_ type: String) -> String {
+        switch type {
+        case "integer": "an integer"
+        case "real": "a real"
+        case "text": "text"
+        case "blob": "a blob"
+        default: type
+        }
+    }
+
+    /// An archive column decoded by `decode`; a decoding error skips the row with its key path.
+    private func archive<T>(_ name: String, _ decode: (Data) throws -> T) throws(RowFailure) -> T? {
+        guard let bytes = try blob(name) else { return nil }
+        do {
+            return try decode(bytes)
+        } catch {
+            throw RowFailure(column: name, message: "\(error)")
+        }
+    }
+
+    func task(root: String?) throws(RowFailure) -> LedgerTask {
+        guard let identifier = try integer("identifier") else { throw RowFailure(column: "identifier", message: "is NULL") }
+        guard let sessionID = try text("session_id") else { throw RowFailure(column: "session_id", message: "is NULL") }
+        var task = LedgerTask(rowID: rowID, sessionID: sessionID, identifier: identifier)
+        task.bundleID = try text("bundle_id")
+        task.taskDescription = try text("task_description")
+        task.kind = try integer("task_kind").map(LedgerTask.Kind.init)
+        task.state = try integer("state").map(LedgerTask.State.init)
+        if let seconds = try real("creation_time") {
+            if seconds.isFinite { task.creationTime = Date(timeIntervalSinceReferenceDate: seconds) } else { task.notes.append("creation_time: \(seconds) is not a time") }
+        }
+        if let seconds = try real("earliest_begin_date"), seconds != 0 {
+            if seconds.isFinite { task.earliestBeginDate = Date(timeIntervalSince1970: seconds) } else { task.notes.append("earliest_begin_date: \(seconds) is not a time") }
+        }
+        if let bytes = try blob("unique_identifier") {
+            if bytes.count == 16 {
+                let b = Array(bytes)
+                task.uniqueIdentifier = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])).uuidString
+            } else {
+                task.notes.append("unique_identifier: \(bytes.count) bytes, not 16")
+            }
+        }
+        task.bytesReceived = try integer("count_of_bytes_received")
+        task.bytesExpected = try integer("count_of_bytes_expected_to_receive")
+
+        let original = try archive("original_request") { try URLRequestArchive(archiveData: $0) }
+        let current = try archive("current_request") { try URLRequestArchive(archiveData: $0) }
+        if let request = current ?? original {
+            task.requestColumn = current != nil ? "current_request" : "original_request"
+            task.url = request.urlString
+            task.method = request.method
+            task.requestHeaders = request.headers
+            task.requestBodySize = request.body?.count
+            if let original, current != nil, original.urlString != request.urlString { task.originalURL = original.urlString }
+        }
+        if let response = try archive("response", { try ArchivedURLResponse(archiveData: $0) }) {
+            task.statusCode = response.statusCode
+            task.entityTag = response.entityTag
+            task.lastModified = response.lastModified
+            task.expectedContentLength = response.expectedContentLength
+            if task.url == nil { task.url = response.urlString }
+        }
+        task.error = try archive("error") { try ArchivedError(archiveData: $0) }
+
+        if let stored = try text("path_to_download_task_file"), !stored.isEmpty {
+            task.partialFile = LedgerPartialFile(column: "path_to_download_task_file", recorded: stored, isURL: false, root: root)
+        } else if let url = try archive("download_file_url", { try ArchivedURL(archiveData: $0) }) {
+            task.partialFile = LedgerPartialFile(column: "download_file_url", recorded: url.absoluteString, isURL: true, root: root)
+        }
+        return task
+    }
+}
