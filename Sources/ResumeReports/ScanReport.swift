@@ -160,6 +160,25 @@ package struct ScanReport {
                          orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind != .folder && $0.file.source.root == backup.root },
                          backupRoot: backup.root)
         }
+        for ledger in inventory.ledgers {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("nsurlsessiond ledger \(Self.visible(ledger.path)) (schema version \(ledger.schemaVersion)):")
+            for task in ledger.tasks {
+                var line = "  \(task.bundleID.map(Self.visible) ?? "no bundle ID"), session \(Self.visible(task.sessionID)), task \(task.identifier)"
+                line += " (\(task.kind?.name ?? "kind unknown"), \(task.state?.name ?? "state unknown")): \(task.url.map(Self.visible) ?? "no URL")"
+                lines.append(line)
+                if let partial = task.partialFile {
+                    let shown = Self.visible(partial.path ?? partial.devicePath ?? partial.recorded)
+                    if let problem = partial.problem {
+                        lines.append("    partial file: \(shown): \(problem)")
+                    } else if let size = partial.size {
+                        lines.append("    partial file: \(shown), \(ByteCount.describe(size))"
+                            + Self.comparison(size, task.bytesReceived))
+                    }
+                }
+            }
+            for skipped in ledger.skippedRows { lines.append("  skipped " + Self.visible(skipped.description)) }
+        }
         if !lines.isEmpty { lines.append("") }
         if !inventory.orphanPartialFiles.isEmpty {
             lines.append("No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.")
@@ -223,31 +242,6 @@ package struct ScanReport {
                 lines.append("  orphan partial file: \(shown(file.path)), \(ByteCount.describe(file.status.size)), modified \(DateText.text(file.status.modified))")
             }
         }
-        for ledger in inventory.ledgers {
-            if !lines.isEmpty { lines.append("") }
-            lines.append("nsurlsessiond ledger \(Self.visible(ledger.path)) (schema version \(ledger.schemaVersion)):")
-            for task in ledger.tasks {
-                var line = "  \(task.bundleID.map(Self.visible) ?? "no bundle ID"), session \(Self.visible(task.sessionID)), task \(task.identifier)"
-                line += " (\(task.kind?.name ?? "kind unknown"), \(task.state?.name ?? "state unknown")): \(task.url.map(Self.visible) ?? "no URL")"
-                lines.append(line)
-                if let partial = task.partialFile {
-                    let shown = Self.visible(partial.path ?? partial.devicePath ?? partial.recorded)
-                    if let problem = partial.problem {
-                        lines.append("    partial file: \(shown): \(problem)")
-                    } else if let size = partial.size {
-                        lines.append("    partial file: \(shown), \(ByteCount.describe(size))"
-                            + Self.comparison(size, task.bytesReceived))
-                    }
-                }
-            }
-            for skipped in ledger.skippedRows { lines.append("  skipped " + Self.visible(skipped.description)) }
-        }
-        if !lines.isEmpty { lines.append("") }
-        if !inventory.orphanPartialFiles.isEmpty {
-            lines.append("No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.")
-        }
-        lines.append(summary)
-        return lines.joined(separator: "\n") + "\n"
     }
 
     /// `12 files scanned: 3 blobs, 1 orphan partial file, 1 error`, with `, 4 ledger tasks` after the blobs when a ledger was found.

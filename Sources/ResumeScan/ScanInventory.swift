@@ -94,6 +94,7 @@ public struct ScanInventory: Sendable {
         fileCount = folders?.fileCount ?? 0
         blobs = folders?.blobs ?? []
         orphanPartialFiles = folders?.orphanPartialFiles ?? []
+        ledgers = folders?.ledgers ?? []
         for backup in backups {
             fileCount += backup.summary.fileCount - backup.summary.unreadFileCount
             self.backups.append(backup.summary)
