@@ -136,7 +136,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ResumetoolTests",
-            dependencies: ["resumetool", "ResumeDataCodec", "ResumeSystemCalls"],
+            dependencies: ["resumetool", "ResumeDataCodec", "ResumeSystemCalls",
+                           // ScanRendererTests renders fixed findings.
+                           "ResumeScan", "ResumeReports"],
             // Golden outputs, read from the source tree through #filePath (not bundled); the
             // backup generator, run by the tests as a Python script.
             exclude: ["Expected", "Backups"]
