@@ -35,9 +35,10 @@ package struct ScanFinding {
             findings.append(ScanFinding(kind: blob.keyPath == nil ? .blob : .embeddedBlob, path: blob.path, file: blob.file,
                                         appContainer: blob.appContainer, bundleID: blob.bundleID, blob: blob))
             if let partial = blob.partialFile {
-                // The pairing always records the partial file's evidence; its size alone is the fallback.
+                // The pairing always records the partial file's evidence; its path and size alone are the fallback.
+                let source = FindingSource(kind: blob.file.source.kind, root: blob.file.source.root, inner: partial.path)
                 let file = blob.partialFileEvidence
-                    ?? EvidenceFile(source: blob.file.source, sha256: nil, size: partial.size, modified: nil, changed: nil, created: nil, mode: nil)
+                    ?? EvidenceFile(source: source, sha256: nil, size: partial.size, modified: nil, changed: nil, created: nil, mode: nil)
                 findings.append(ScanFinding(kind: .partialFile, path: partial.path, file: file,
                                             appContainer: blob.appContainer, bundleID: blob.bundleID, blob: blob))
             }
