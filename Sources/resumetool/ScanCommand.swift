@@ -22,7 +22,7 @@ struct ScanCommand: ParsableCommand {
               resumetool scan --timeline /mnt/image > timeline.csv
               resumetool scan --json --password-file pw.txt ~/backups/00008140-001A2B3C4D5E6F70
 
-            Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file), --csv or --tsv (one row per blob and per orphan partial file), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written besides any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
+            Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file), --csv or --tsv (one row per blob and per orphan partial file), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
 
             Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db) or the page could not be written, 64 usage error, 130 interrupted.
             """
