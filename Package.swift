@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // SQLite evidence (nsurlsessiond's tasks.sqlite, a backup's Manifest.db), over the system's libsqlite3.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // scan --html: every string from evidence escaped by construction.
+        .package(url: "https://github.com/JohnSundell/Plot", exact: "0.14.0"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.
@@ -83,7 +85,11 @@ let package = Package(
         // What the CLI prints: inspect, archive, plist and scan reports as text, JSON and CSV.
         .target(
             name: "ResumeReports",
-            dependencies: ["ResumeDataCodec", "ResumeScan"]
+            dependencies: [
+                "ResumeDataCodec",
+                "ResumeScan",
+                .product(name: "Plot", package: "Plot"),
+            ]
         ),
         .target(
             name: "ResumeTransfer",
@@ -132,7 +138,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ResumetoolTests",
-            dependencies: ["resumetool", "ResumeDataCodec", "ResumeSystemCalls"],
+            dependencies: ["resumetool", "ResumeDataCodec", "ResumeSystemCalls",
+                           // ScanRendererTests renders fixed findings.
+                           "ResumeScan", "ResumeReports"],
             // Golden outputs, read from the source tree through #filePath (not bundled); the
             // backup generator, run by the tests as a Python script.
             exclude: ["Expected", "Backups"]

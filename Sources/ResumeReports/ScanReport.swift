@@ -23,13 +23,7 @@ package struct ScanReport {
     private var jsonWithoutLedgers: JSONValue {
         .object([
             ("blobs", .array(inventory.blobs.map(Self.json(for:)))),
-            ("orphanPartialFiles", .array(inventory.orphanPartialFiles.map { file in
-                .object([
-                    ("path", .string(file.path)),
-                    ("appContainer", .optionalString(file.appContainer)),
-                    ("bundleID", .optionalString(file.bundleID)),
-                ] + Self.evidenceMembers(file.file))
-            })),
+            ("orphanPartialFiles", .array(inventory.orphanPartialFiles.map(Self.json(for:)))),
             ("errors", .array(inventory.errors.map { error in
                 .object([("path", .string(error.path)), ("message", .string(error.message))])
             })),
@@ -53,6 +47,14 @@ package struct ScanReport {
         return members
     }
 
+    package static func json(for file: ScanInventory.PartialFile) -> JSONValue {
+        .object([
+            ("path", .string(file.path)),
+            ("appContainer", .optionalString(file.appContainer)),
+            ("bundleID", .optionalString(file.bundleID)),
+        ] + Self.evidenceMembers(file.file))
+    }
+
     package static func json(for device: BackupDevice) -> JSONValue {
         .object([
             ("name", .optionalString(device.name)),
@@ -71,7 +73,7 @@ package struct ScanReport {
     private static func date(_ date: Date?) -> JSONValue { date.map(DateText.json) ?? .null }
 
     /// `sha256`, `size`, `modified`, `changed`, `created`, `mode` (octal text) and `source` of an evidence file.
-    private static func evidenceMembers(_ file: EvidenceFile, modified: Bool = true) -> [(String, JSONValue)] {
+    package static func evidenceMembers(_ file: EvidenceFile, modified: Bool = true) -> [(String, JSONValue)] {
         [
             ("sha256", .optionalString(file.sha256)),
             ("size", .integer(file.size)),
@@ -114,31 +116,8 @@ package struct ScanReport {
 
     // MARK: CSV
 
-    package static let csvColumns = [
-        "path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName", "localPath",
-        "partialFilePath", "partialFileSize", "modified", "findings",
-        "bundleID", "sourceKind", "sourceRoot", "sourceInner", "sha256", "size", "changed", "created", "partialFileSHA256",
-    ]
-
-    /// A header row, then one row per blob; an absent value is an empty field, and the findings
-    /// are `severity[code]` separated by `; `.
-    package var csv: String {
-        var out = CSVRow.line(Self.csvColumns)
-        for blob in inventory.blobs {
-            let resume = blob.found.resumeData
-            out += CSVRow.line([
-                blob.path, blob.keyPath ?? "", blob.appContainer ?? "", blob.found.containerName,
-                resume?.downloadURL ?? "", resume?.bytesReceived.map(String.init) ?? "", resume?.tempFileName ?? "",
-                blob.found.localPath ?? "", blob.partialFile?.path ?? "", blob.partialFile.map { String($0.size) } ?? "",
-                DateText.text(blob.modified),
-                blob.findings.map { "\($0.severity.rawValue)[\($0.code.name)]" }.joined(separator: "; "),
-                blob.bundleID ?? "", blob.file.source.kind.rawValue, blob.file.source.root, blob.file.source.inner,
-                blob.file.sha256 ?? "", String(blob.file.size), blob.file.changed.map(DateText.text) ?? "",
-                blob.file.created.map(DateText.text) ?? "", blob.partialFileEvidence?.sha256 ?? "",
-            ])
-        }
-        return out
-    }
+    /// The CSV of ``ScanTable``: a header row, then one row per blob and per orphan partial file.
+    package var csv: String { ScanTable(inventory: inventory).csv }
 
     // MARK: Text
 

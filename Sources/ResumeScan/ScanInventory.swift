@@ -56,6 +56,16 @@ public struct ScanInventory: Sendable {
     /// The backups scanned, in the order given.
     public private(set) var backups: [BackupSummary] = []
 
+    /// These findings as they are, unpaired and unsorted: for the renderers' tests, which need
+    /// fixed times that no file on disk has (its status change time is when it was written).
+    package init(blobs: [Blob], orphanPartialFiles: [PartialFile], errors: [ScanProblem], fileCount: Int, backups: [BackupSummary]) {
+        self.blobs = blobs
+        self.orphanPartialFiles = orphanPartialFiles
+        self.errors = errors
+        self.fileCount = fileCount
+        self.backups = backups
+    }
+
     /// Pairs what the walk found.
     /// - Parameters:
     ///   - roots: the scanned folders, as the walk spelled them.

@@ -26,6 +26,10 @@ public struct ScanJob: Sendable {
     /// nil to leave their files unread.
     public var password: @Sendable () -> Data? = { nil }
 
+    /// Asked before each root and each folder: true stops the scan there (`scan` on Ctrl-C), and
+    /// ``run(progress:)`` returns what was found so far. A backup being read is read to its end.
+    public var shouldStop: @Sendable () -> Bool = { false }
+
     /// A scan of `roots`.
     public init(roots: [String]) {
         self.roots = roots
@@ -74,7 +78,7 @@ public struct ScanJob: Sendable {
         var folderRoots: [String] = []
         var backups: [BackupScan.Outcome] = []
         var unsupported: [ScanProblem] = []
-        for root in self.roots.map(Self.normalized) {
+        for root in self.roots.map(Self.normalized) where !shouldStop() {
             switch BackupScan.kind(of: root, calls: probe.calls) {
             case .folder: folderRoots.append(root)
             case .backup:
@@ -99,11 +103,12 @@ public struct ScanJob: Sendable {
 
     private func walk(_ roots: [String], progress: (Progress) -> Void) -> (inventory: ScanInventory, allRootsRead: Bool) {
         let queue = BatchQueue<WalkEvent>(capacity: 4)
+        let shouldStop = self.shouldStop
         let walkThread = Thread {
             var walker = TreeWalker()
             var allRootsRead = true
-            for root in roots {
-                let read = walker.walk(root: root) { queue.put(.files($0)) }
+            for root in roots where !shouldStop() {
+                let read = walker.walk(root: root, shouldStop: shouldStop) { queue.put(.files($0)) }
                 if !read { allRootsRead = false }
             }
             queue.put(.finished(walker, allRootsRead: allRootsRead))

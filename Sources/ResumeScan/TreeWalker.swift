@@ -61,13 +61,13 @@ package struct TreeWalker {
     }
 
     /// Walks one root (followed if it is itself a link: the user named it), calling `visit` with
-    /// at most `batchSize` files at a time.
+    /// at most `batchSize` files at a time, until `shouldStop` says so (asked before each folder).
     /// - Returns: false when the root itself could not be read (the error is in ``errors``).
-    package mutating func walk(root: String, batchSize: Int = 1024, visit: ([File]) -> Void) -> Bool {
+    package mutating func walk(root: String, batchSize: Int = 1024, shouldStop: () -> Bool = { false }, visit: ([File]) -> Void) -> Bool {
         var pending: [File] = []
         var foldersInBatch = 0
         var stack = [PendingFolder(path: root, parent: nil, depth: 0)]
-        while let folder = stack.popLast() {
+        while !shouldStop(), let folder = stack.popLast() {
             let listing: Listing
             switch list(folder) {
             case .listed(let found): listing = found

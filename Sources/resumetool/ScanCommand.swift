@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResumeReports
 import ResumeScan
+import ResumeSystemCalls
 
 /// `resumetool scan PATH...`
 struct ScanCommand: ParsableCommand {
@@ -17,9 +18,13 @@ struct ScanCommand: ParsableCommand {
               resumetool scan ~/extraction/private/var/mobile/Containers/Data/Application
               resumetool scan --json ~/Library > downloads.json
               resumetool scan --csv /mnt/image > downloads.csv
+              resumetool scan --jsonl --html case-42.html /mnt/image > findings.jsonl
+              resumetool scan --timeline /mnt/image > timeline.csv
               resumetool scan --json --password-file pw.txt ~/backups/00008140-001A2B3C4D5E6F70
 
-            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db), 64 usage error.
+            Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file), --csv or --tsv (one row per blob and per orphan partial file), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
+
+            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db) or the page could not be written, 64 usage error, 130 interrupted.
             """
     )
 
@@ -28,6 +33,19 @@ struct ScanCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Print CSV (RFC 4180): one row per blob, with a header row.")
     var csv = false
+
+    @Flag(name: .long, help: "Print JSON Lines: one self-contained object per finding.")
+    var jsonl = false
+
+    @Flag(name: .long, help: "Print the CSV's rows as tab-separated values (tab, line breaks and \\ written \\t, \\n, \\r, \\\\).")
+    var tsv = false
+
+    @Flag(name: .long, help: "Print a timeline as CSV for Timesketch (message,datetime,timestamp_desc first): one row per time of every finding.")
+    var timeline = false
+
+    @Option(name: .long, help: ArgumentHelp("Also write a self-contained HTML report to FILE (replaced atomically; - for standard output alone).", valueName: "FILE"),
+            completion: .file())
+    var html: String?
 
     @Option(name: .long, help: ArgumentHelp("The password of encrypted backups: the file's first line (never give a password as an argument).", valueName: "FILE"),
             completion: .file())
@@ -39,25 +57,55 @@ struct ScanCommand: ParsableCommand {
     func validate() throws {
         guard !folders.isEmpty else { throw ValidationError("give at least one DIR") }
         guard !(json && csv) else { throw ValidationError("--json and --csv cannot be used together") }
+        let formats = [("--json", json), ("--jsonl", jsonl), ("--csv", csv), ("--tsv", tsv), ("--timeline", timeline)].filter(\.1).map(\.0)
+        guard formats.count <= 1 else { throw ValidationError("\(formats.joined(separator: " and ")) cannot be used together") }
+        if html == "-", let format = formats.first { throw ValidationError("--html - and \(format) cannot be used together: both print on standard output") }
     }
 
     func run() throws {
         var progress = ScanProgress()
         var password: Data?
         if let passwordFile { password = try BackupPassword.read(from: passwordFile) }
-        let job = ScanJob(roots: folders) { [password] in password ?? BackupPassword.prompt() }
+        var job = ScanJob(roots: folders) { [password] in password ?? BackupPassword.prompt() }
+        let interruption = ScanInterruption()
+        job.shouldStop = { interruption.wasInterrupted }
         let (inventory, allRootsRead) = job.run { progress.update($0) }
+        let interrupted = interruption.wasInterrupted
+        interruption.stop()
         progress.finish()
+        if interrupted { StandardStream.write("scan: interrupted: the report holds what was found before Ctrl-C\n", to: STDERR_FILENO) }
+        let htmlFile = html.map(OutputFile.init)
+        if htmlFile?.path != nil || html == nil { printReport(inventory) }
+        if let htmlFile {
+            let page = ScanHTMLReport(inventory: inventory, generated: Date()).html
+            try reportingDiagnostics { try htmlFile.write(Data(page.utf8)) }
+        }
+        if interrupted { throw ExitCode(130) }
+        if !allRootsRead { throw ExitCode.failure }
+    }
+
+    /// The report chosen for standard output.
+    private func printReport(_ inventory: ScanInventory) {
         let report = ScanReport(inventory: inventory)
         var output = StandardOutput()
         if json {
             report.json.write(to: &output.bytes, indent: 0)
             output.append("\n")
         } else {
+            // Only the JSON document has room for them.
             for error in inventory.errors { Diagnostic(file: error.path, message: error.message).emit() }
-            output.append(csv ? report.csv : report.text)
+            if jsonl {
+                output.bytes += ScanJSONLinesReport(inventory: inventory).bytes
+            } else if csv {
+                output.append(report.csv)
+            } else if tsv {
+                output.append(ScanTable(inventory: inventory).tsv)
+            } else if timeline {
+                output.append(ScanTimeline(inventory: inventory).csv)
+            } else {
+                output.append(report.text)
+            }
         }
         output.flush()
-        if !allRootsRead { throw ExitCode.failure }
     }
 }

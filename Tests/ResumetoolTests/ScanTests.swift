@@ -360,11 +360,29 @@ import Testing
         let rows = try Self.parseCSV(result.stdout)
         #expect(rows.first == ["path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName",
                                "localPath", "partialFilePath", "partialFileSize", "modified", "findings",
-                               "bundleID", "sourceKind", "sourceRoot", "sourceInner", "sha256", "size", "changed", "created", "partialFileSHA256"])
+                               "bundleID", "sourceKind", "sourceRoot", "sourceInner", "sha256", "size", "changed", "created", "partialFileSHA256",
+                               "partialFileModified", "partialFileChanged", "partialFileCreated", "finding"])
         // The status change time is when the test wrote the file: present, then left out of the comparison.
         let changedColumn = 18
-        for row in rows.dropFirst() { #expect(row.count == 21 && row[changedColumn].hasPrefix("20")) }
-        #expect(Array(rows.dropFirst()).map { Array($0.prefix(12)) } == [
+        for row in rows.dropFirst() { #expect(row.count == 25 && row[changedColumn].hasPrefix("20")) }
+        func inner(_ path: String) -> String { String(path.dropFirst("tree/".count)) }
+        // The blobs, then the orphan partial files.
+        try #require(rows.count == 1 + 5 + 2)
+        let blobRows = Array(rows[1...5])
+        #expect(rows.dropFirst().map(\.last) == ["blob", "embedded-blob", "embedded-blob", "blob", "blob", "orphan-partial-file", "orphan-partial-file"])
+        // The partial file's times: modified as written, changed when written, no birth time on Linux.
+        #expect(blobRows.map { $0[21] } == [Self.modifiedText, Self.modifiedText, Self.modifiedText, Self.modifiedText, ""])
+        #expect(blobRows.map { $0[22].hasPrefix("20") } == [true, true, true, true, false])
+        #expect(blobRows.map { $0[23] } == ["", "", "", "", ""])
+        #expect(Array(rows[6...7]).map { Array($0.prefix(18)) + Array($0[19...23]) } == [
+            ["\(Self.containerA)/tmp/CFNetworkDownload_0rphan.tmp", "", Self.containerA, "", "", "", "", "", "", "", Self.modifiedText, "",
+             "", "folder", "tree", inner("\(Self.containerA)/tmp/CFNetworkDownload_0rphan.tmp"),
+             "62923de3afb82e5f258f64af6e47a62706a63680e3fd398e2806e1a4d576809c", "1000", "", "", "", "", ""],
+            ["\(Self.containerB)/Downloads/movie.mov.download/movie.mov", "", Self.containerB, "", "", "", "", "", "", "", Self.modifiedText, "",
+             "", "folder", "tree", inner("\(Self.containerB)/Downloads/movie.mov.download/movie.mov"),
+             "5b633ef5eee73982ec9aad478cb3612342e14de01a974b7ac6554dd26d59ba52", "500", "", "", "", "", ""],
+        ])
+        #expect(blobRows.map { Array($0.prefix(12)) } == [
             ["\(Self.containerA)/Library/Caches/com.example.dl/5d41402abc4b2a76b9719d911017c592", "", Self.containerA, "keyed-archive",
              "https://cdn.example.com/video.mp4", "4096", "CFNetworkDownload_H4sh3d.tmp", "",
              "\(Self.containerA)/tmp/CFNetworkDownload_H4sh3d.tmp", "4096", Self.modifiedText, ""],
@@ -381,8 +399,7 @@ import Testing
             ["tree/loose/\(Self.looseName)", "", "", "xml", Self.looseURL, "10", "CFNetworkDownload_L00se.tmp", "", "", "",
              Self.modifiedText, "error[temp-file-missing]"],
         ])
-        func inner(_ path: String) -> String { String(path.dropFirst("tree/".count)) }
-        #expect(Array(rows.dropFirst()).map { Array($0[12..<18]) + Array($0[19...]) } == [
+        #expect(blobRows.map { Array($0[12..<18]) + Array($0[19...20]) } == [
             ["", "folder", "tree", inner("\(Self.containerA)/Library/Caches/com.example.dl/5d41402abc4b2a76b9719d911017c592"),
              "2f92ac9fe566f3ce540a2bc02f8253f2af45c1a1034e2984351cfe55e14d50d4", "3875", "",
              "c9ac7b0624824f844f6c7f3d50fab9741a8914e878467e8daaedca143a34d90b"],
@@ -536,7 +553,8 @@ import Testing
         let result = try tree.run(["scan", "--csv", "tree", "tree/loose", "tree"])
         #expect(result.status == 0)
         #expect(result.stderr == Self.lockedError)
-        #expect(try Self.parseCSV(result.stdout).count == 6)
+        // A header, five blobs and two orphan partial files.
+        #expect(try Self.parseCSV(result.stdout).count == 8)
     }
 
     @Test func usage() throws {

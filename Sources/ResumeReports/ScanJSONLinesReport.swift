@@ -1,0 +1,59 @@
+import Foundation
+import ResumeDataCodec
+import ResumeScan
+
+/// `scan --jsonl`: one JSON object per line and per finding (blob, embedded blob, partial file,
+/// orphan partial file), each self-contained so that a line can be ingested alone (a SIEM, `jq
+/// -c`, Timesketch's JSONL importer): it says what it is, where it was read, the app, hashes,
+/// sizes and times, and for a blob its URL, bytes and findings.
+package struct ScanJSONLinesReport {
+    package let inventory: ScanInventory
+
+    package init(inventory: ScanInventory) {
+        self.inventory = inventory
+    }
+
+    /// The lines, each ending with a newline; nothing at all when nothing was found.
+    package var bytes: [UInt8] {
+        var out: [UInt8] = []
+        for finding in ScanFinding.all(in: inventory) {
+            line(for: finding).writeCompact(to: &out)
+            out.append(UInt8(ascii: "\n"))
+        }
+        return out
+    }
+
+    /// A blob as `scan --json` has it; a partial file as an orphan has it plus `size` and the blob
+    /// naming it; an orphan as `scan --json` has it. `finding` first, `device` last for a backup.
+    package func line(for finding: ScanFinding) -> JSONValue {
+        var members: [(String, JSONValue)] = [("finding", .string(finding.kind.rawValue))]
+        switch finding.kind {
+        case .blob, .embeddedBlob:
+            if let blob = finding.blob, case .object(let blobMembers) = ScanReport.json(for: blob) { members += blobMembers }
+        case .partialFile:
+            members += [
+                ("path", .string(finding.path)),
+                ("appContainer", .optionalString(finding.appContainer)),
+                ("bundleID", .optionalString(finding.bundleID)),
+            ] + ScanReport.evidenceMembers(finding.file)
+            if let blob = finding.blob {
+                members.append(("blob", .object([
+                    ("path", .string(blob.path)),
+                    ("keyPath", .optionalString(blob.keyPath)),
+                    ("source", ScanReport.json(for: blob.file.source)),
+                    ("sha256", .optionalString(blob.file.sha256)),
+                    ("downloadURL", .optionalString(blob.found.resumeData?.downloadURL)),
+                    ("bytesReceived", blob.found.resumeData?.bytesReceived.map(JSONValue.integer) ?? .null),
+                ])))
+            }
+        case .orphanPartialFile:
+            if let orphan = finding.orphan, case .object(let orphanMembers) = ScanReport.json(for: orphan) {
+                members += orphanMembers
+            }
+        }
+        if let backup = ScanFinding.backup(of: finding.file, in: inventory) {
+            members.append(("device", ScanReport.json(for: backup.device)))
+        }
+        return .object(members)
+    }
+}
