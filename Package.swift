@@ -112,8 +112,9 @@ let package = Package(
                 "ResumeScan",
                 "ResumeSystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // BackupCryptoTests wraps keys of its own.
+                // BackupCryptoTests wraps keys and encrypts of its own.
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -231,9 +231,27 @@ package struct BackupScan: Sendable {
 
     /// A domain is one name; a relativePath is relative, without `.` or `..` components or NUL.
     package static func staysInside(domain: String, relativePath: String) -> Bool {
-        guard !domain.isEmpty, !domain.contains("/"), domain != ".", domain != "..", !domain.contains("\0") else { return false }
-        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.contains("\0") else { return false }
-        return !relativePath.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+        // Bytes, not Characters: this runs once per row, and a combining mark must not hide a `/`.
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let domainBytes = domain.utf8
+        guard !domainBytes.isEmpty, !domainBytes.contains(slash), !domainBytes.contains(0),
+              !domainBytes.elementsEqual([dot]), !domainBytes.elementsEqual([dot, dot]) else { return false }
+        let path = relativePath.utf8
+        guard !path.isEmpty, !path.contains(0) else { return false }
+        var componentLength = 0
+        var dots = 0
+        for byte in path {
+            if byte == slash {
+                // An empty, `.` or `..` component (a leading `/` is an empty first one).
+                if componentLength == 0 || componentLength == dots && dots <= 2 { return false }
+                componentLength = 0
+                dots = 0
+            } else {
+                componentLength += 1
+                if byte == dot { dots += 1 }
+            }
+        }
+        return !(componentLength == 0 || componentLength == dots && dots <= 2)
     }
 
     /// The bundle or group an app domain belongs to, nil for the system's domains.
@@ -260,11 +278,16 @@ package struct BackupScan: Sendable {
         let calls = probe.calls
         func problem(_ message: String) -> ProbeResult { ProbeResult(problem: ScanProblem(path: inner, message: message)) }
 
+        // The record is decoded up front only in an encrypted backup (the file's key is in it);
+        // in a plain one only for the few files found.
         var record: BackupFileRecord?
         var recordProblem: BackupError?
-        do { record = try BackupFileRecord(archive: entry.record) } catch { recordProblem = error }
+        func decodeRecord() {
+            do { record = try BackupFileRecord(archive: entry.record) } catch { recordProblem = error }
+        }
         var fileKey: SymmetricKey?
         if let keys {
+            decodeRecord()
             guard let record else { return problem("cannot decrypt: \(recordProblem?.message ?? "no MBFile record")") }
             if let wrappedKey = record.encryptionKey {
                 guard let split = BackupCipher.splitClassAndKey(wrappedKey) else { return problem("cannot decrypt: its EncryptionKey is too short") }
@@ -290,57 +313,64 @@ package struct BackupScan: Sendable {
             return problem("cannot open \(entry.fileID.prefix(2))/\(entry.fileID): \(TreeWalker.describe(failure.code))")
         }
         defer { _ = calls.close(descriptor) }
-        let stored: FileSystemCalls.Status
-        switch calls.fstat(descriptor) {
-        case .success(let status): stored = status
-        case .failure(let failure): return problem("cannot read: \(TreeWalker.describe(failure.code))")
+        // fstat only for the files that matter: most are ruled out by their first bytes.
+        var storedStatus: FileSystemCalls.Status?
+        func stored() throws(ScanProblem) -> FileSystemCalls.Status {
+            if let storedStatus { return storedStatus }
+            switch calls.fstat(descriptor) {
+            case .success(let status):
+                guard status.kind == .regular else { throw ScanProblem(path: inner, message: "skipped: its file in the backup is not a regular file") }
+                storedStatus = status
+                return status
+            case .failure(let failure):
+                throw ScanProblem(path: inner, message: "cannot read: \(TreeWalker.describe(failure.code))")
+            }
         }
-        guard stored.kind == .regular else { return problem("skipped: its file in the backup is not a regular file") }
 
         // The content: read and (in an encrypted backup) decrypted only when it may hold a blob.
         var content: Data?
         var mayHoldBlobs = false
-        if let fileKey, let record {
-            guard stored.size % Int64(BackupCipher.blockSize) == 0, stored.size >= record.size else {
-                return problem("cannot decrypt: the stored file is \(stored.size) bytes, not whole AES blocks covering its Size \(record.size)")
-            }
-            let first: Data
-            do { first = try read(descriptor, count: BackupCipher.blockSize, calls: calls) } catch { return problem(error.message) }
-            guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
-                return problem("cannot decrypt: the stored file is shorter than one AES block")
-            }
-            mayHoldBlobs = ScanContentKind.mayBeCandidate(start: start.prefix(Int(record.size)))
-            if mayHoldBlobs, record.size <= Int64(probe.readLimit) {
-                do {
+        do {
+            if let fileKey, let record {
+                let first = try read(descriptor, count: BackupCipher.blockSize, calls: calls)
+                guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
+                    return problem("cannot decrypt: the stored file is shorter than one AES block")
+                }
+                mayHoldBlobs = ScanContentKind.mayBeCandidate(start: start.prefix(Int(record.size)))
+                guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
+                let size = try stored().size
+                guard size % Int64(BackupCipher.blockSize) == 0, size >= record.size else {
+                    return problem("cannot decrypt: the stored file is \(size) bytes, not whole AES blocks covering its Size \(record.size)")
+                }
+                if mayHoldBlobs, record.size <= Int64(probe.readLimit) {
                     guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
-                    let ciphertext = try read(descriptor, count: Int(stored.size), calls: calls)
+                    let ciphertext = try read(descriptor, count: Int(size), calls: calls)
                     guard let plain = BackupCipher.decrypt(ciphertext, with: fileKey) else { return problem("cannot decrypt: the stored file is cut short") }
                     content = plain.prefix(Int(record.size))
-                } catch {
-                    return problem(error.message)
                 }
-            }
-        } else if keys == nil {
-            let start: Data
-            do { start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls) } catch { return problem(error.message) }
-            mayHoldBlobs = ScanContentKind(prefix: start).isCandidate
-            if mayHoldBlobs, stored.size <= Int64(probe.readLimit) {
-                do {
+            } else if keys == nil {
+                let start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls)
+                mayHoldBlobs = ScanContentKind(prefix: start).isCandidate
+                guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
+                let size = try stored().size
+                if mayHoldBlobs, size <= Int64(probe.readLimit) {
                     guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
-                    content = try read(descriptor, count: Int(stored.size), calls: calls)
-                } catch {
-                    return problem(error.message)
+                    content = try read(descriptor, count: Int(size), calls: calls)
                 }
+            } else {
+                // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
+                _ = try stored()
+                content = Data()
             }
-        } else {
-            // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
-            content = Data()
+        } catch {
+            return ProbeResult(problem: ScanProblem(path: inner, message: error.message))
         }
         var blobs: [FoundResumeBlob] = []
         if let content, mayHoldBlobs, ScanContentKind(prefix: content.prefix(ScanContentKind.prefixLength)).isCandidate {
             blobs = probe.search.blobs(in: content)
         }
         guard !blobs.isEmpty || isPartialFile else { return ProbeResult() }
+        if keys == nil, record == nil, recordProblem == nil { decodeRecord() }
 
         let digest: String?
         if let content {
@@ -358,7 +388,8 @@ package struct BackupScan: Sendable {
             status.created = record.created
             status.mode = record.mode
         } else {
-            status = FileStatus(size: stored.size, modified: Date(timeIntervalSince1970: Double(stored.modifiedSeconds)))
+            let copy = try? stored()
+            status = FileStatus(size: copy?.size ?? Int64(content?.count ?? 0), modified: Date(timeIntervalSince1970: Double(copy?.modifiedSeconds ?? 0)))
         }
         let finding = FileProbe.Finding(path: inner, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
                                         source: FindingSource(kind: source, root: root, inner: inner))
