@@ -32,17 +32,22 @@ package struct BackupFileRecord: Sendable, Hashable {
         guard archive.count <= Self.maximumArchiveSize else {
             throw BackupError.unreadable("its MBFile record is \(archive.count) bytes, more than \(Self.maximumArchiveSize)")
         }
-        let root: ArchivedValue
+        // The root object's fields are read raw (`KeyedArchive.object(at:)`), not decoded into a
+        // tree: an encrypted scan reads one record per file, and the tree cost a third of it.
+        let archiveValue: KeyedArchive
+        let object: PropertyListDictionary
         do {
-            root = try KeyedArchive(data: archive, options: Self.options).decodeRoot()
+            archiveValue = try KeyedArchive(data: archive, options: Self.options)
+            guard let root = try archiveValue.object(at: archiveValue.rootUID).dictionaryValue else {
+                throw BackupError.unreadable("its MBFile record's root is no object")
+            }
+            object = root
+        } catch let error as BackupError {
+            throw error
         } catch {
             throw BackupError.unreadable("its MBFile record is no keyed archive: \(error)")
         }
-        guard case .object(let object) = root else { throw BackupError.unreadable("its MBFile record's root is no object") }
-        func integer(_ key: String) -> Int64? {
-            if case .integer(let value)? = object[key]?.value { return value.int64Value }
-            return nil
-        }
+        func integer(_ key: String) -> Int64? { object[key]?.int64Value }
         func date(_ key: String) -> Date? {
             // 32-bit times in the archives iOS writes; anything a Date cannot print is dropped.
             guard let seconds = integer(key), abs(seconds) < 1 << 40 else { return nil }
@@ -55,7 +60,15 @@ package struct BackupFileRecord: Sendable, Hashable {
         changed = date("LastStatusChange")
         created = date("Birth")
         protectionClass = integer("ProtectionClass").flatMap { UInt32(exactly: $0) }
-        if case .data(let key)? = object["EncryptionKey"]?.value { encryptionKey = key }
+        // EncryptionKey is a UID of an NSData (`NS.data`), or the data inline in hand-made archives.
+        switch object["EncryptionKey"] {
+        case .uid(let uid)?:
+            encryptionKey = (try? archiveValue.object(at: uid))?.dictionaryValue?["NS.data"]?.dataValue
+        case .data(let key)?:
+            encryptionKey = key
+        default:
+            encryptionKey = nil
+        }
     }
 
     package init(size: Int64, mode: UInt32? = nil, modified: Date? = nil, changed: Date? = nil, created: Date? = nil,
