@@ -74,15 +74,14 @@ package enum BackupCipher {
     /// Decrypts blocks `range` of `source` into `target`; block 0's previous block is `iv`.
     private static func decryptBlocks(_ range: Range<Int>, _ source: UnsafeRawBufferPointer, _ target: UnsafeMutableRawBufferPointer,
                                       key: SymmetricKey, iv: [UInt8]) -> Bool {
-        let bytes = target.bindMemory(to: UInt8.self)
+        var block = [UInt8](repeating: 0, count: blockSize)
         for index in range {
             let offset = index * blockSize
-            // Decrypted in place in the output, then XOR-ed with the block before.
-            var block = UnsafeMutableBufferPointer(rebasing: bytes[offset..<offset + blockSize])
-            UnsafeMutableRawBufferPointer(block).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + blockSize]))
+            for byte in 0..<blockSize { block[byte] = source[offset + byte] }
             do { try AES.inversePermute(&block, key: key) } catch { return false }
             for byte in 0..<blockSize {
-                block[byte] ^= index == 0 ? iv[byte] : source[offset - blockSize + byte]
+                let previous = index == 0 ? iv[byte] : source[offset - blockSize + byte]
+                target[offset + byte] = block[byte] ^ previous
             }
         }
         return true
