@@ -48,8 +48,15 @@ package enum BackupCipher {
         let ivBytes = [UInt8](iv)
         let blocks = input.count / blockSize
         var output = [UInt8](repeating: 0, count: input.count)
-        let keyBytes = key.withUnsafeBytes { Data($0) }
         let chunkBlocks = 1 << 16
+        if blocks <= chunkBlocks {
+            // A file's first block, a small file: no threads, no copy of the key.
+            let decrypted = input.withUnsafeBytes { source in
+                output.withUnsafeMutableBytes { target in decryptBlocks(0..<blocks, source, target, key: key, iv: ivBytes) }
+            }
+            return decrypted ? Data(output) : nil
+        }
+        let keyBytes = key.withUnsafeBytes { Data($0) }
         let chunks = (blocks + chunkBlocks - 1) / chunkBlocks
         let failed = input.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { target in
