@@ -100,7 +100,7 @@ public struct ScanInventory: Sendable {
                 container: { path in path.split(separator: "/", maxSplits: 1).first.map(String.init) },
                 entry: { path in
                     guard let entry = entries[path] else { return .missing }
-                    guard let record = try? BackupFileRecord(archive: entry.record) else { return .missing }
+                    guard let record = try? entry.fileRecord() else { return .missing }
                     return .regularFile(size: record.size)
                 },
                 candidates: { localPath, container in
@@ -111,7 +111,7 @@ public struct ScanInventory: Sendable {
                 evidence: { path in
                     // Its times from its MBFile; its content is not read (a partial file is
                     // rarely in a backup, and one not named like CFNetwork's rarer still).
-                    guard let entry = entries[path], let record = try? BackupFileRecord(archive: entry.record) else { return nil }
+                    guard let entry = entries[path], let record = try? entry.fileRecord() else { return nil }
                     var status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
                     status.changed = record.changed
                     status.created = record.created

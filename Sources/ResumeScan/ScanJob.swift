@@ -77,12 +77,11 @@ public struct ScanJob: Sendable {
         for root in self.roots.map(Self.normalized) {
             switch BackupScan.kind(of: root, calls: probe.calls) {
             case .folder: folderRoots.append(root)
-            case .backup:
+            case .backup, .mbdbBackup:
                 var scan = BackupScan(root: root, password: password)
                 scan.probe = probe
+                scan.isMBDB = BackupScan.kind(of: root, calls: probe.calls) == .mbdbBackup
                 backups.append(scan.run())
-            case .mbdbBackup:
-                unsupported.append(ScanProblem(path: root, message: "a backup of iOS 9 or earlier (Manifest.mbdb): not supported yet; nothing in it was read"))
             }
         }
         var allRootsRead = unsupported.isEmpty && backups.allSatisfy { $0.failure == nil }

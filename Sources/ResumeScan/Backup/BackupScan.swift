@@ -26,9 +26,27 @@ package struct BackupScan: Sendable {
     /// The bounds and the search of a folder scan's files.
     package var probe = FileProbe()
 
+    /// Whether the file list is `Manifest.mbdb` (iOS 9 and earlier) rather than `Manifest.db`.
+    package var isMBDB = false
+
     package init(root: String, password: @escaping @Sendable () -> Data?) {
         self.root = root
         self.password = password
+    }
+
+    /// The mbdb's regular files as entries, checked as `Files` rows are.
+    private func mbdbEntries(_ records: [BackupMBDB.Record], problems: inout [ScanProblem]) -> [Entry] {
+        var found: [Entry] = []
+        for record in records {
+            let inner = record.domain + "/" + record.relativePath
+            guard Self.staysInside(domain: record.domain, relativePath: record.relativePath) else {
+                problems.append(ScanProblem(path: inner, message: "skipped: its relativePath leaves its domain (fileID \(record.fileID))"))
+                continue
+            }
+            found.append(Entry(fileID: record.fileID, domain: record.domain, relativePath: record.relativePath, record: Data(),
+                               decoded: record.file, isFlat: true))
+        }
+        return found
     }
 
     /// What a folder holds, decided by content: a backup has `Manifest.db` (iOS 10 and later) or
@@ -52,10 +70,22 @@ package struct BackupScan: Sendable {
         let fileID: String
         let domain: String
         let relativePath: String
-        /// The `file` column: an archived MBFile.
+        /// The `file` column: an archived MBFile (empty for an mbdb backup's entry).
         let record: Data
+        /// The record already decoded (an mbdb backup's, read from `Manifest.mbdb`).
+        var decoded: BackupFileRecord? = nil
+        /// Where the file is stored: `ab/abcd…` (Manifest.db) or `abcd…` in the backup folder (mbdb).
+        var isFlat = false
         /// `DOMAIN/relativePath`.
         var inner: String { domain + "/" + relativePath }
+        var storedPath: String { isFlat ? fileID : "\(fileID.prefix(2))/\(fileID)" }
+        var folderKey: String { isFlat ? "" : String(fileID.prefix(2)) }
+
+        /// The file's metadata, decoded from the MBFile archive unless it was read from the mbdb.
+        func fileRecord() throws(BackupError) -> BackupFileRecord {
+            if let decoded { return decoded }
+            return try BackupFileRecord(archive: record)
+        }
     }
 
     /// What the scan of one backup found.
@@ -120,24 +150,33 @@ package struct BackupScan: Sendable {
             }
         }
 
-        let entries: [Entry]
+        var entries: [Entry] = []
         do {
-            let database: EvidenceDatabase
-            if let classKeys, let manifestKey = manifestPlist.manifestKey {
-                let encrypted = try Self.readFile(in: handle, "Manifest.db", limit: Int(EvidenceDatabase.defaultMaximumSize), calls: calls)
-                guard let split = BackupCipher.splitClassAndKey(manifestKey), let classKey = classKeys.key(split.protectionClass),
-                      let key = BackupCipher.unwrap(split.wrapped, with: classKey) else {
-                    throw BackupError.unreadable("its ManifestKey does not unwrap with the keybag's class keys")
+            if isMBDB {
+                // Before iOS 10: the list is Manifest.mbdb and the files lie flat.
+                guard !manifestPlist.isEncrypted else {
+                    throw BackupError.unreadable("an encrypted backup of iOS 9 or earlier (Manifest.mbdb): not supported")
                 }
-                guard let padded = BackupCipher.decrypt(encrypted, with: key), let plain = BackupCipher.removingPadding(padded) else {
-                    throw BackupError.unreadable("Manifest.db does not decrypt with its ManifestKey")
-                }
-                database = try EvidenceDatabase(bytes: plain, name: AppContainerLayout.join(root, "Manifest.db"))
+                let bytes = try Self.readFile(in: handle, "Manifest.mbdb", limit: Int(EvidenceDatabase.defaultMaximumSize), calls: calls)
+                entries = mbdbEntries(try BackupMBDB.records(bytes), problems: &outcome.errors)
             } else {
-                database = try EvidenceDatabase(path: AppContainerLayout.join(root, "Manifest.db"))
+                let database: EvidenceDatabase
+                if let classKeys, let manifestKey = manifestPlist.manifestKey {
+                    let encrypted = try Self.readFile(in: handle, "Manifest.db", limit: Int(EvidenceDatabase.defaultMaximumSize), calls: calls)
+                    guard let split = BackupCipher.splitClassAndKey(manifestKey), let classKey = classKeys.key(split.protectionClass),
+                          let key = BackupCipher.unwrap(split.wrapped, with: classKey) else {
+                        throw BackupError.unreadable("its ManifestKey does not unwrap with the keybag's class keys")
+                    }
+                    guard let padded = BackupCipher.decrypt(encrypted, with: key), let plain = BackupCipher.removingPadding(padded) else {
+                        throw BackupError.unreadable("Manifest.db does not decrypt with its ManifestKey")
+                    }
+                    database = try EvidenceDatabase(bytes: plain, name: AppContainerLayout.join(root, "Manifest.db"))
+                } else {
+                    database = try EvidenceDatabase(path: AppContainerLayout.join(root, "Manifest.db"))
+                }
+                defer { database.close() }
+                entries = try readEntries(database, problems: &outcome.errors)
             }
-            defer { database.close() }
-            entries = try readEntries(database, problems: &outcome.errors)
         } catch let error as BackupError {
             return fail(error)
         } catch let error as EvidenceDatabaseError {
@@ -150,8 +189,10 @@ package struct BackupScan: Sendable {
 
         // The 256 two-digit folders, each opened once without following a link.
         var folders: [String: FolderHandle] = [:]
-        for prefix in Set(entries.map { String($0.fileID.prefix(2)) }) {
-            if case .success(let opened) = calls.openat(folder, prefix, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) {
+        for prefix in Set(entries.map(\.folderKey)) {
+            if prefix.isEmpty {
+                folders[prefix] = handle
+            } else if case .success(let opened) = calls.openat(folder, prefix, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) {
                 folders[prefix] = FolderHandle(opened, calls: calls)
             }
         }
@@ -162,7 +203,7 @@ package struct BackupScan: Sendable {
         let keys = classKeys
         var findings: [FileProbe.Finding] = []
         orderedParallelMap(entries) { entry in
-            Self.probe(entry, folder: openFolders[String(entry.fileID.prefix(2))], keys: keys, source: source, root: root, probe: probe)
+            Self.probe(entry, folder: openFolders[entry.folderKey], keys: keys, source: source, root: root, probe: probe)
         } emit: { result in
             if let finding = result.finding { findings.append(finding) }
             if let problem = result.problem { outcome.errors.append(problem) }
@@ -283,7 +324,7 @@ package struct BackupScan: Sendable {
         var record: BackupFileRecord?
         var recordProblem: BackupError?
         func decodeRecord() {
-            do { record = try BackupFileRecord(archive: entry.record) } catch { recordProblem = error }
+            do { record = try entry.fileRecord() } catch { recordProblem = error }
         }
         var fileKey: SymmetricKey?
         if let keys {
@@ -303,14 +344,14 @@ package struct BackupScan: Sendable {
                 return problem("cannot decrypt: it has no EncryptionKey")
             }
         }
-        guard let folder else { return problem("missing from the backup: no file \(entry.fileID.prefix(2))/\(entry.fileID)") }
+        guard let folder else { return problem("missing from the backup: no file \(entry.storedPath)") }
         let descriptor: Int32
         switch calls.openat(folder.descriptor, entry.fileID, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
-            if failure.code == ENOENT { return problem("missing from the backup: no file \(entry.fileID.prefix(2))/\(entry.fileID)") }
+            if failure.code == ENOENT { return problem("missing from the backup: no file \(entry.storedPath)") }
             if failure.code == ELOOP { return problem("skipped: its file in the backup is a symbolic link") }
-            return problem("cannot open \(entry.fileID.prefix(2))/\(entry.fileID): \(TreeWalker.describe(failure.code))")
+            return problem("cannot open \(entry.storedPath): \(TreeWalker.describe(failure.code))")
         }
         defer { _ = calls.close(descriptor) }
         // fstat only for the files that matter: most are ruled out by their first bytes.
@@ -459,6 +500,8 @@ package struct BackupScan: Sendable {
     private static func countStoredFiles(in folder: FolderHandle, calls: FileSystemCalls) -> Int {
         guard case .success(let listing) = calls.listFolder(folder.descriptor) else { return 0 }
         var count = 0
+        // Files lying flat (a backup of iOS 9 or earlier).
+        count += listing.entries.filter { $0.kind == .regular && $0.name.map(isFileID) == true }.count
         for entry in listing.entries where entry.kind == .directory {
             guard let name = entry.name, name.utf8.count == 2, isFileID(String(repeating: name, count: 20)),
                   case .success(let sub) = calls.openat(folder.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { continue }
