@@ -48,7 +48,7 @@ public struct ScanInventory: Sendable {
     /// The partial files no blob names, sorted by path.
     public private(set) var orphanPartialFiles: [PartialFile] = []
     /// What could not be read or was skipped, sorted by path.
-    public private(set) var errors: [ScanProblem]
+    public let errors: [ScanProblem]
     /// Regular files seen.
     public private(set) var fileCount: Int
     /// The backups scanned, in the order given.
@@ -134,10 +134,6 @@ public struct ScanInventory: Sendable {
         var source: (String) -> FindingSource
         /// The status and digest of a paired partial file that is not a finding.
         var evidence: (String) -> (status: FileStatus, sha256: String?)?
-    }
-
-    mutating func prependErrors(_ problems: [ScanProblem]) {
-        errors = problems + errors
     }
 
     /// Pairs the findings of one kind of evidence and appends them, sorted by path.

@@ -50,7 +50,8 @@ package struct BackupFileRecord: Sendable, Hashable {
         func integer(_ key: String) -> Int64? { object[key]?.int64Value }
         func date(_ key: String) -> Date? {
             // 32-bit times in the archives iOS writes; anything a Date cannot print is dropped.
-            guard let seconds = integer(key), abs(seconds) < 1 << 40 else { return nil }
+            // (A range test, not abs(): abs(Int64.min) traps.)
+            guard let seconds = integer(key), seconds > -(1 << 40), seconds < 1 << 40 else { return nil }
             return Date(timeIntervalSince1970: Double(seconds))
         }
         guard let size = integer("Size"), size >= 0 else { throw BackupError.unreadable("its MBFile record has no Size") }
@@ -60,10 +61,12 @@ package struct BackupFileRecord: Sendable, Hashable {
         changed = date("LastStatusChange")
         created = date("Birth")
         protectionClass = integer("ProtectionClass").flatMap { UInt32(exactly: $0) }
-        // EncryptionKey is a UID of an NSData (`NS.data`), or the data inline in hand-made archives.
+        // EncryptionKey is a UID of an NSData object (`NS.data`, as BackupAgent2 writes it) or of
+        // plain data (as NSKeyedArchiver stores data it does not wrap), or the data inline.
         switch object["EncryptionKey"] {
         case .uid(let uid)?:
-            encryptionKey = (try? archiveValue.object(at: uid))?.dictionaryValue?["NS.data"]?.dataValue
+            let target = try? archiveValue.object(at: uid)
+            encryptionKey = target?.dataValue ?? target?.dictionaryValue?["NS.data"]?.dataValue
         case .data(let key)?:
             encryptionKey = key
         default:
