@@ -132,8 +132,9 @@ let package = Package(
                 "ResumeReports",
                 "ResumeSystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // BackupCryptoTests wraps keys of its own.
+                // BackupCryptoTests wraps keys and encrypts of its own.
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -61,5 +61,8 @@ python3 Benchmarks/transfer/transfer.py --resumetool "$resumetool" --runs "$runs
 python3 Benchmarks/transfer/transfer.py --resumetool "$resumetool" --runs "$runs" --size-mib "$capped_mib" \
     --scenario capped --summary "$summary"
 
+# Issue 25: a 50,000-file iTunes/Finder backup, plain and encrypted (its own table).
+python3 Benchmarks/backup_bench.py --binary "$resumetool" --runs "$runs" --files "$([[ $blobs -lt 10000 ]] && echo 5000 || echo 50000)"
+
 echo "load after: $(uptime | sed 's/.*load average: //')" >&2
 python3 Benchmarks/summary.py "$summary" "$work/plist.md"

@@ -50,7 +50,7 @@ public struct ScanInventory: Sendable {
     /// nsurlsessiond's ledgers (`tasks.sqlite`) found by content, sorted by path.
     package private(set) var ledgers: [TaskLedger] = []
     /// What could not be read or was skipped, sorted by path.
-    public private(set) var errors: [ScanProblem]
+    public let errors: [ScanProblem]
     /// Regular files seen.
     public private(set) var fileCount: Int
     /// The backups scanned, in the order given.
@@ -113,7 +113,7 @@ public struct ScanInventory: Sendable {
                 container: { path in path.split(separator: "/", maxSplits: 1).first.map(String.init) },
                 entry: { path in
                     guard let entry = entries[path] else { return .missing }
-                    guard let record = try? BackupFileRecord(archive: entry.record) else { return .missing }
+                    guard let record = try? entry.fileRecord() else { return .missing }
                     return .regularFile(size: record.size)
                 },
                 candidates: { localPath, container in
@@ -124,7 +124,7 @@ public struct ScanInventory: Sendable {
                 evidence: { path in
                     // Its times from its MBFile; its content is not read (a partial file is
                     // rarely in a backup, and one not named like CFNetwork's rarer still).
-                    guard let entry = entries[path], let record = try? BackupFileRecord(archive: entry.record) else { return nil }
+                    guard let entry = entries[path], let record = try? entry.fileRecord() else { return nil }
                     var status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
                     status.changed = record.changed
                     status.created = record.created
@@ -147,10 +147,6 @@ public struct ScanInventory: Sendable {
         var source: (String) -> FindingSource
         /// The status and digest of a paired partial file that is not a finding.
         var evidence: (String) -> (status: FileStatus, sha256: String?)?
-    }
-
-    mutating func prependErrors(_ problems: [ScanProblem]) {
-        errors = problems + errors
     }
 
     /// Pairs the findings of one kind of evidence and appends them, sorted by path.

@@ -77,28 +77,25 @@ public struct ScanJob: Sendable {
         // Each root is decided by content: a backup folder holds Manifest.db.
         var folderRoots: [String] = []
         var backups: [BackupScan.Outcome] = []
-        var unsupported: [ScanProblem] = []
         for root in self.roots.map(Self.normalized) where !shouldStop() {
-            switch BackupScan.kind(of: root, calls: probe.calls) {
+            let kind = BackupScan.kind(of: root, calls: probe.calls)
+            switch kind {
             case .folder: folderRoots.append(root)
-            case .backup:
+            case .backup, .mbdbBackup:
                 var scan = BackupScan(root: root, password: password)
                 scan.probe = probe
+                scan.isMBDB = kind == .mbdbBackup
                 backups.append(scan.run())
-            case .mbdbBackup:
-                unsupported.append(ScanProblem(path: root, message: "a backup of iOS 9 or earlier (Manifest.mbdb): not supported yet; nothing in it was read"))
             }
         }
-        var allRootsRead = unsupported.isEmpty && backups.allSatisfy { $0.failure == nil }
+        var allRootsRead = backups.allSatisfy { $0.failure == nil }
         var folders: ScanInventory?
         if !folderRoots.isEmpty {
             let walked = walk(folderRoots, progress: progress)
             folders = walked.inventory
             if !walked.allRootsRead { allRootsRead = false }
         }
-        var inventory = ScanInventory(folders: folders, backups: backups)
-        inventory.prependErrors(unsupported)
-        return (inventory, allRootsRead)
+        return (ScanInventory(folders: folders, backups: backups), allRootsRead)
     }
 
     private func walk(_ roots: [String], progress: (Progress) -> Void) -> (inventory: ScanInventory, allRootsRead: Bool) {

@@ -12,7 +12,7 @@ struct ScanCommand: ParsableCommand {
         discussion: """
             Walks each DIR without following symbolic links and decides by content, not by name: finds resume blobs of every container (the Network-framework format too), blobs embedded as data in property lists and keyed archives (with their key path), pairs each with its partial file (TempFileName in the app container's tmp/, or LocalPath), reports the tasks of nsurlsessiond's ledger (a tasks.sqlite found by its tables) with the partial files they name, and lists the partial files neither names (candidates for `rebuild`).
 
-            A DIR holding Manifest.db is read as an iTunes/Finder backup: its files through Manifest.db, named DOMAIN/relativePath, with the device in the report. An encrypted backup needs --password-file FILE (or, on a terminal, the password typed at a prompt); without one its files are counted as unread. Nothing in the evidence is written; decrypted data stays in memory.
+            A DIR holding Manifest.db (Manifest.mbdb before iOS 10) is read as an iTunes/Finder backup: its files through Manifest.db, named DOMAIN/relativePath, with the device in the report. An encrypted backup needs --password-file FILE (or, on a terminal, the password typed at a prompt); without one its files are counted as unread. Nothing in the evidence is written; decrypted data stays in memory.
 
             Example:
               resumetool scan ~/extraction/private/var/mobile/Containers/Data/Application

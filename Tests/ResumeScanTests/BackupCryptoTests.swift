@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import _CryptoExtras
 @testable import ResumeScan
 
 /// The pieces of an encrypted backup against published vectors (RFC 3394, NIST SP 800-38A) and
@@ -45,6 +46,19 @@ import Testing
         #expect(BackupCipher.decrypt(ciphertext.prefix(31), with: key) == nil)
         #expect(BackupCipher.decrypt(Data(), with: key) == Data())
         #expect(BackupCipher.decryptFirstBlock(ciphertext.prefix(15), with: key) == nil)
+    }
+
+    /// A buffer large enough to be cut into chunks decrypted on several cores (each chunk's IV is
+    /// the ciphertext block before it) decrypts as `AES._CBC` encrypted it, with a zero IV and another.
+    @Test func cbcInChunks() throws {
+        let key = SymmetricKey(data: Data((0..<32).map { UInt8($0 * 7 & 0xFF) }))
+        let plain = Data((0..<(3 << 20) + 48).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        let zero = try AES._CBC.encrypt(plain, using: key, iv: AES._CBC.IV(ivBytes: [UInt8](repeating: 0, count: 16)), noPadding: true)
+        #expect(BackupCipher.decrypt(zero, with: key) == plain)
+        let iv = Data(repeating: 0xA5, count: 16)
+        let other = try AES._CBC.encrypt(plain, using: key, iv: AES._CBC.IV(ivBytes: iv), noPadding: true)
+        #expect(BackupCipher.decrypt(other, with: key, iv: iv) == plain)
+        #expect(BackupCipher.decrypt(other, with: key, iv: iv.prefix(15)) == nil)
     }
 
     @Test func padding() {

@@ -285,13 +285,43 @@ import Testing
         #expect(cut.stderr.contains("malformed") || cut.stderr.contains("not a readable SQLite database"))
     }
 
-    @Test func olderBackupIsReportedNotRead() throws {
-        let directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: directory.path("old"), withIntermediateDirectories: true)
-        try Data("mbdb\u{5}\u{0}".utf8).write(to: URL(fileURLWithPath: directory.path("old/Manifest.mbdb")))
-        let result = try ToolRunner.run(["scan", "old"], in: directory.url)
-        #expect(result.status == 1)
-        #expect(result.stderr == "old: error: a backup of iOS 9 or earlier (Manifest.mbdb): not supported yet; nothing in it was read\n")
+    /// A backup of iOS 9 or earlier: `Manifest.mbdb`, files stored flat; its times are the mbdb's
+    /// (no birth time there), its hostile rows reported as in `Manifest.db`.
+    @Test func olderBackupThroughManifestMBDB() throws {
+        let backup = try Backup(["--mbdb", "--hostile"])
+        let before = try backup.snapshot()
+        let result = try backup.run(["scan", "--json", "backup"])
+        #expect(result.status == 0)
+        let top = try Self.json(result)
+        let blobs = try #require(top["blobs"] as? [[String: Any]])
+        #expect(blobs.map { $0["path"] as? String } == [Self.downloadsBlob, Self.preferences, Self.groupPreferences])
+        #expect(blobs.first?["sha256"] as? String == Self.downloadsSHA256)
+        #expect(blobs.map { $0["modified"] as? String } == Array(repeating: "2026-01-02T03:04:05Z", count: 3))
+        #expect(blobs.map { $0["changed"] as? String } == Array(repeating: "2026-01-01T00:00:00Z", count: 3))
+        #expect(blobs.allSatisfy { $0["created"] is NSNull })
+        #expect(blobs.map { $0["mode"] as? String } == Array(repeating: "100644", count: 3))
+        #expect(((blobs.first?["partialFile"] as? [String: Any])?["sha256"] as? String) == Self.partialSHA256)
+        let errors = try #require(top["errors"] as? [[String: Any]])
+        #expect(errors.map { $0["message"] as? String } == [
+            "skipped: its relativePath leaves its domain (fileID c7aec62664a375f85f3d2213ae35d28597157a08)",
+            "missing from the backup: no file f07de343ad0700c312531114c56112872f17c6d6",
+        ])
+        let device = try #require(top["device"] as? [String: Any])
+        #expect(device["iOSVersion"] as? String == "9.3.5")
+        #expect(try backup.snapshot() == before)
+
+        // A list that is not an mbdb, and one cut inside a record.
+        let mbdb = backup.root.appendingPathComponent("Manifest.mbdb")
+        let bytes = try Data(contentsOf: mbdb)
+        try Data("mbdb\u{4}\u{0}".utf8).write(to: mbdb)
+        let wrong = try backup.run(["scan", "backup"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr == "backup: error: Manifest.mbdb does not start with mbdb 5.0\n")
+        try bytes.prefix(bytes.count - 3).write(to: mbdb)
+        let cut = try backup.run(["scan", "backup"])
+        #expect(cut.status == 1)
+        #expect(cut.stderr.hasPrefix("backup: error: Manifest.mbdb: the record at byte "))
+        #expect(cut.stderr.hasSuffix(" is cut short\n"))
     }
 
     /// A folder scan takes a container's bundle ID from its metadata plist.

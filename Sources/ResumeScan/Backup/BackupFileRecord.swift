@@ -32,20 +32,26 @@ package struct BackupFileRecord: Sendable, Hashable {
         guard archive.count <= Self.maximumArchiveSize else {
             throw BackupError.unreadable("its MBFile record is \(archive.count) bytes, more than \(Self.maximumArchiveSize)")
         }
-        let root: ArchivedValue
+        // The root object's fields are read raw (`KeyedArchive.object(at:)`), not decoded into a
+        // tree: an encrypted scan reads one record per file, and the tree cost a third of it.
+        let archiveValue: KeyedArchive
+        let object: PropertyListDictionary
         do {
-            root = try KeyedArchive(data: archive, options: Self.options).decodeRoot()
+            archiveValue = try KeyedArchive(data: archive, options: Self.options)
+            guard let root = try archiveValue.object(at: archiveValue.rootUID).dictionaryValue else {
+                throw BackupError.unreadable("its MBFile record's root is no object")
+            }
+            object = root
+        } catch let error as BackupError {
+            throw error
         } catch {
             throw BackupError.unreadable("its MBFile record is no keyed archive: \(error)")
         }
-        guard case .object(let object) = root else { throw BackupError.unreadable("its MBFile record's root is no object") }
-        func integer(_ key: String) -> Int64? {
-            if case .integer(let value)? = object[key]?.value { return value.int64Value }
-            return nil
-        }
+        func integer(_ key: String) -> Int64? { object[key]?.int64Value }
         func date(_ key: String) -> Date? {
             // 32-bit times in the archives iOS writes; anything a Date cannot print is dropped.
-            guard let seconds = integer(key), abs(seconds) < 1 << 40 else { return nil }
+            // (A range test, not abs(): abs(Int64.min) traps.)
+            guard let seconds = integer(key), seconds > -(1 << 40), seconds < 1 << 40 else { return nil }
             return Date(timeIntervalSince1970: Double(seconds))
         }
         guard let size = integer("Size"), size >= 0 else { throw BackupError.unreadable("its MBFile record has no Size") }
@@ -55,7 +61,17 @@ package struct BackupFileRecord: Sendable, Hashable {
         changed = date("LastStatusChange")
         created = date("Birth")
         protectionClass = integer("ProtectionClass").flatMap { UInt32(exactly: $0) }
-        if case .data(let key)? = object["EncryptionKey"]?.value { encryptionKey = key }
+        // EncryptionKey is a UID of an NSData object (`NS.data`, as BackupAgent2 writes it) or of
+        // plain data (as NSKeyedArchiver stores data it does not wrap), or the data inline.
+        switch object["EncryptionKey"] {
+        case .uid(let uid)?:
+            let target = try? archiveValue.object(at: uid)
+            encryptionKey = target?.dataValue ?? target?.dictionaryValue?["NS.data"]?.dataValue
+        case .data(let key)?:
+            encryptionKey = key
+        default:
+            encryptionKey = nil
+        }
     }
 
     package init(size: Int64, mode: UInt32? = nil, modified: Date? = nil, changed: Date? = nil, created: Date? = nil,

@@ -26,9 +26,27 @@ package struct BackupScan: Sendable {
     /// The bounds and the search of a folder scan's files.
     package var probe = FileProbe()
 
+    /// Whether the file list is `Manifest.mbdb` (iOS 9 and earlier) rather than `Manifest.db`.
+    package var isMBDB = false
+
     package init(root: String, password: @escaping @Sendable () -> Data?) {
         self.root = root
         self.password = password
+    }
+
+    /// The mbdb's regular files as entries, checked as `Files` rows are.
+    private func mbdbEntries(_ records: [BackupMBDB.Record], problems: inout [ScanProblem]) -> [Entry] {
+        var found: [Entry] = []
+        for record in records {
+            let inner = record.domain + "/" + record.relativePath
+            guard Self.staysInside(domain: record.domain, relativePath: record.relativePath) else {
+                problems.append(ScanProblem(path: inner, message: "skipped: its relativePath leaves its domain (fileID \(record.fileID))"))
+                continue
+            }
+            found.append(Entry(fileID: record.fileID, domain: record.domain, relativePath: record.relativePath, record: Data(),
+                               decoded: record.file, isFlat: true))
+        }
+        return found
     }
 
     /// What a folder holds, decided by content: a backup has `Manifest.db` (iOS 10 and later) or
@@ -52,10 +70,22 @@ package struct BackupScan: Sendable {
         let fileID: String
         let domain: String
         let relativePath: String
-        /// The `file` column: an archived MBFile.
+        /// The `file` column: an archived MBFile (empty for an mbdb backup's entry).
         let record: Data
+        /// The record already decoded (an mbdb backup's, read from `Manifest.mbdb`).
+        var decoded: BackupFileRecord? = nil
+        /// Where the file is stored: `ab/abcd…` (Manifest.db) or `abcd…` in the backup folder (mbdb).
+        var isFlat = false
         /// `DOMAIN/relativePath`.
         var inner: String { domain + "/" + relativePath }
+        var storedPath: String { isFlat ? fileID : "\(fileID.prefix(2))/\(fileID)" }
+        var folderKey: String { isFlat ? "" : String(fileID.prefix(2)) }
+
+        /// The file's metadata, decoded from the MBFile archive unless it was read from the mbdb.
+        func fileRecord() throws(BackupError) -> BackupFileRecord {
+            if let decoded { return decoded }
+            return try BackupFileRecord(archive: record)
+        }
     }
 
     /// What the scan of one backup found.
@@ -120,24 +150,33 @@ package struct BackupScan: Sendable {
             }
         }
 
-        let entries: [Entry]
+        var entries: [Entry] = []
         do {
-            let database: EvidenceDatabase
-            if let classKeys, let manifestKey = manifestPlist.manifestKey {
-                let encrypted = try Self.readFile(in: handle, "Manifest.db", limit: Int(EvidenceDatabase.defaultMaximumSize), calls: calls)
-                guard let split = BackupCipher.splitClassAndKey(manifestKey), let classKey = classKeys.key(split.protectionClass),
-                      let key = BackupCipher.unwrap(split.wrapped, with: classKey) else {
-                    throw BackupError.unreadable("its ManifestKey does not unwrap with the keybag's class keys")
+            if isMBDB {
+                // Before iOS 10: the list is Manifest.mbdb and the files lie flat.
+                guard !manifestPlist.isEncrypted else {
+                    throw BackupError.unreadable("an encrypted backup of iOS 9 or earlier (Manifest.mbdb): not supported")
                 }
-                guard let padded = BackupCipher.decrypt(encrypted, with: key), let plain = BackupCipher.removingPadding(padded) else {
-                    throw BackupError.unreadable("Manifest.db does not decrypt with its ManifestKey")
-                }
-                database = try EvidenceDatabase(bytes: plain, name: AppContainerLayout.join(root, "Manifest.db"))
+                let bytes = try Self.readFile(in: handle, "Manifest.mbdb", limit: Int(EvidenceDatabase.defaultMaximumSize), calls: calls)
+                entries = mbdbEntries(try BackupMBDB.records(bytes), problems: &outcome.errors)
             } else {
-                database = try EvidenceDatabase(path: AppContainerLayout.join(root, "Manifest.db"))
+                let database: EvidenceDatabase
+                if let classKeys, let manifestKey = manifestPlist.manifestKey {
+                    let encrypted = try Self.readFile(in: handle, "Manifest.db", limit: Int(EvidenceDatabase.defaultMaximumSize), calls: calls)
+                    guard let split = BackupCipher.splitClassAndKey(manifestKey), let classKey = classKeys.key(split.protectionClass),
+                          let key = BackupCipher.unwrap(split.wrapped, with: classKey) else {
+                        throw BackupError.unreadable("its ManifestKey does not unwrap with the keybag's class keys")
+                    }
+                    guard let padded = BackupCipher.decrypt(encrypted, with: key), let plain = BackupCipher.removingPadding(padded) else {
+                        throw BackupError.unreadable("Manifest.db does not decrypt with its ManifestKey")
+                    }
+                    database = try EvidenceDatabase(bytes: plain, name: AppContainerLayout.join(root, "Manifest.db"))
+                } else {
+                    database = try EvidenceDatabase(path: AppContainerLayout.join(root, "Manifest.db"))
+                }
+                defer { database.close() }
+                entries = try readEntries(database, problems: &outcome.errors)
             }
-            defer { database.close() }
-            entries = try readEntries(database, problems: &outcome.errors)
         } catch let error as BackupError {
             return fail(error)
         } catch let error as EvidenceDatabaseError {
@@ -150,8 +189,10 @@ package struct BackupScan: Sendable {
 
         // The 256 two-digit folders, each opened once without following a link.
         var folders: [String: FolderHandle] = [:]
-        for prefix in Set(entries.map { String($0.fileID.prefix(2)) }) {
-            if case .success(let opened) = calls.openat(folder, prefix, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) {
+        for prefix in Set(entries.map(\.folderKey)) {
+            if prefix.isEmpty {
+                folders[prefix] = handle
+            } else if case .success(let opened) = calls.openat(folder, prefix, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) {
                 folders[prefix] = FolderHandle(opened, calls: calls)
             }
         }
@@ -162,7 +203,7 @@ package struct BackupScan: Sendable {
         let keys = classKeys
         var findings: [FileProbe.Finding] = []
         orderedParallelMap(entries) { entry in
-            Self.probe(entry, folder: openFolders[String(entry.fileID.prefix(2))], keys: keys, source: source, root: root, probe: probe)
+            Self.probe(entry, folder: openFolders[entry.folderKey], keys: keys, source: source, root: root, probe: probe)
         } emit: { result in
             if let finding = result.finding { findings.append(finding) }
             if let problem = result.problem { outcome.errors.append(problem) }
@@ -231,9 +272,27 @@ package struct BackupScan: Sendable {
 
     /// A domain is one name; a relativePath is relative, without `.` or `..` components or NUL.
     package static func staysInside(domain: String, relativePath: String) -> Bool {
-        guard !domain.isEmpty, !domain.contains("/"), domain != ".", domain != "..", !domain.contains("\0") else { return false }
-        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.contains("\0") else { return false }
-        return !relativePath.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+        // Bytes, not Characters: this runs once per row, and a combining mark must not hide a `/`.
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let domainBytes = domain.utf8
+        guard !domainBytes.isEmpty, !domainBytes.contains(slash), !domainBytes.contains(0),
+              !domainBytes.elementsEqual([dot]), !domainBytes.elementsEqual([dot, dot]) else { return false }
+        let path = relativePath.utf8
+        guard !path.isEmpty, !path.contains(0) else { return false }
+        var componentLength = 0
+        var dots = 0
+        for byte in path {
+            if byte == slash {
+                // An empty, `.` or `..` component (a leading `/` is an empty first one).
+                if componentLength == 0 || componentLength == dots && dots <= 2 { return false }
+                componentLength = 0
+                dots = 0
+            } else {
+                componentLength += 1
+                if byte == dot { dots += 1 }
+            }
+        }
+        return !(componentLength == 0 || componentLength == dots && dots <= 2)
     }
 
     /// The bundle or group an app domain belongs to, nil for the system's domains.
@@ -260,11 +319,16 @@ package struct BackupScan: Sendable {
         let calls = probe.calls
         func problem(_ message: String) -> ProbeResult { ProbeResult(problem: ScanProblem(path: inner, message: message)) }
 
+        // The record is decoded up front only in an encrypted backup (the file's key is in it);
+        // in a plain one only for the few files found.
         var record: BackupFileRecord?
         var recordProblem: BackupError?
-        do { record = try BackupFileRecord(archive: entry.record) } catch { recordProblem = error }
+        func decodeRecord() {
+            do { record = try entry.fileRecord() } catch { recordProblem = error }
+        }
         var fileKey: SymmetricKey?
         if let keys {
+            decodeRecord()
             guard let record else { return problem("cannot decrypt: \(recordProblem?.message ?? "no MBFile record")") }
             if let wrappedKey = record.encryptionKey {
                 guard let split = BackupCipher.splitClassAndKey(wrappedKey) else { return problem("cannot decrypt: its EncryptionKey is too short") }
@@ -280,67 +344,74 @@ package struct BackupScan: Sendable {
                 return problem("cannot decrypt: it has no EncryptionKey")
             }
         }
-        guard let folder else { return problem("missing from the backup: no file \(entry.fileID.prefix(2))/\(entry.fileID)") }
+        guard let folder else { return problem("missing from the backup: no file \(entry.storedPath)") }
         let descriptor: Int32
         switch calls.openat(folder.descriptor, entry.fileID, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
-            if failure.code == ENOENT { return problem("missing from the backup: no file \(entry.fileID.prefix(2))/\(entry.fileID)") }
+            if failure.code == ENOENT { return problem("missing from the backup: no file \(entry.storedPath)") }
             if failure.code == ELOOP { return problem("skipped: its file in the backup is a symbolic link") }
-            return problem("cannot open \(entry.fileID.prefix(2))/\(entry.fileID): \(TreeWalker.describe(failure.code))")
+            return problem("cannot open \(entry.storedPath): \(TreeWalker.describe(failure.code))")
         }
         defer { _ = calls.close(descriptor) }
-        let stored: FileSystemCalls.Status
-        switch calls.fstat(descriptor) {
-        case .success(let status): stored = status
-        case .failure(let failure): return problem("cannot read: \(TreeWalker.describe(failure.code))")
+        // fstat only for the files that matter: most are ruled out by their first bytes.
+        var storedStatus: FileSystemCalls.Status?
+        func stored() throws(ScanProblem) -> FileSystemCalls.Status {
+            if let storedStatus { return storedStatus }
+            switch calls.fstat(descriptor) {
+            case .success(let status):
+                guard status.kind == .regular else { throw ScanProblem(path: inner, message: "skipped: its file in the backup is not a regular file") }
+                storedStatus = status
+                return status
+            case .failure(let failure):
+                throw ScanProblem(path: inner, message: "cannot read: \(TreeWalker.describe(failure.code))")
+            }
         }
-        guard stored.kind == .regular else { return problem("skipped: its file in the backup is not a regular file") }
 
         // The content: read and (in an encrypted backup) decrypted only when it may hold a blob.
         var content: Data?
         var mayHoldBlobs = false
-        if let fileKey, let record {
-            guard stored.size % Int64(BackupCipher.blockSize) == 0, stored.size >= record.size else {
-                return problem("cannot decrypt: the stored file is \(stored.size) bytes, not whole AES blocks covering its Size \(record.size)")
-            }
-            let first: Data
-            do { first = try read(descriptor, count: BackupCipher.blockSize, calls: calls) } catch { return problem(error.message) }
-            guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
-                return problem("cannot decrypt: the stored file is shorter than one AES block")
-            }
-            mayHoldBlobs = ScanContentKind.mayBeCandidate(start: start.prefix(Int(record.size)))
-            if mayHoldBlobs, record.size <= Int64(probe.readLimit) {
-                do {
+        do {
+            if let fileKey, let record {
+                let first = try read(descriptor, count: BackupCipher.blockSize, calls: calls)
+                guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
+                    return problem("cannot decrypt: the stored file is shorter than one AES block")
+                }
+                mayHoldBlobs = ScanContentKind.mayBeCandidate(start: start.prefix(Int(record.size)))
+                guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
+                let size = try stored().size
+                guard size % Int64(BackupCipher.blockSize) == 0, size >= record.size else {
+                    return problem("cannot decrypt: the stored file is \(size) bytes, not whole AES blocks covering its Size \(record.size)")
+                }
+                if mayHoldBlobs, record.size <= Int64(probe.readLimit) {
                     guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
-                    let ciphertext = try read(descriptor, count: Int(stored.size), calls: calls)
+                    let ciphertext = try read(descriptor, count: Int(size), calls: calls)
                     guard let plain = BackupCipher.decrypt(ciphertext, with: fileKey) else { return problem("cannot decrypt: the stored file is cut short") }
                     content = plain.prefix(Int(record.size))
-                } catch {
-                    return problem(error.message)
                 }
-            }
-        } else if keys == nil {
-            let start: Data
-            do { start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls) } catch { return problem(error.message) }
-            mayHoldBlobs = ScanContentKind(prefix: start).isCandidate
-            if mayHoldBlobs, stored.size <= Int64(probe.readLimit) {
-                do {
+            } else if keys == nil {
+                let start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls)
+                mayHoldBlobs = ScanContentKind(prefix: start).isCandidate
+                guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
+                let size = try stored().size
+                if mayHoldBlobs, size <= Int64(probe.readLimit) {
                     guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
-                    content = try read(descriptor, count: Int(stored.size), calls: calls)
-                } catch {
-                    return problem(error.message)
+                    content = try read(descriptor, count: Int(size), calls: calls)
                 }
+            } else {
+                // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
+                _ = try stored()
+                content = Data()
             }
-        } else {
-            // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
-            content = Data()
+        } catch {
+            return ProbeResult(problem: ScanProblem(path: inner, message: error.message))
         }
         var blobs: [FoundResumeBlob] = []
         if let content, mayHoldBlobs, ScanContentKind(prefix: content.prefix(ScanContentKind.prefixLength)).isCandidate {
             blobs = probe.search.blobs(in: content)
         }
         guard !blobs.isEmpty || isPartialFile else { return ProbeResult() }
+        if keys == nil, record == nil, recordProblem == nil { decodeRecord() }
 
         let digest: String?
         if let content {
@@ -358,7 +429,8 @@ package struct BackupScan: Sendable {
             status.created = record.created
             status.mode = record.mode
         } else {
-            status = FileStatus(size: stored.size, modified: Date(timeIntervalSince1970: Double(stored.modifiedSeconds)))
+            let copy = try? stored()
+            status = FileStatus(size: copy?.size ?? Int64(content?.count ?? 0), modified: Date(timeIntervalSince1970: Double(copy?.modifiedSeconds ?? 0)))
         }
         let finding = FileProbe.Finding(path: inner, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
                                         source: FindingSource(kind: source, root: root, inner: inner))
@@ -428,6 +500,8 @@ package struct BackupScan: Sendable {
     private static func countStoredFiles(in folder: FolderHandle, calls: FileSystemCalls) -> Int {
         guard case .success(let listing) = calls.listFolder(folder.descriptor) else { return 0 }
         var count = 0
+        // Files lying flat (a backup of iOS 9 or earlier).
+        count += listing.entries.filter { $0.kind == .regular && $0.name.map(isFileID) == true }.count
         for entry in listing.entries where entry.kind == .directory {
             guard let name = entry.name, name.utf8.count == 2, isFileID(String(repeating: name, count: 20)),
                   case .success(let sub) = calls.openat(folder.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { continue }

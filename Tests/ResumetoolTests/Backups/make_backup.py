@@ -3,7 +3,7 @@
 `resumetool scan`'s tests and benchmark.
 
     make_backup.py OUT [--password PW [--dpic N] [--iter N] [--keybag-dpic N] [--keybag-iter N]]
-                   [--noise N] [--hostile] [--samples DIR]
+                   [--noise N] [--hostile] [--mbdb] [--samples DIR]
 
 Around the repository's Samples/: the real iOS 10.1 resume dictionary (Apple's own request
 archives) inside an app's NSUserDefaults plist, the iOS 12 keyed-archive blob as a file of its
@@ -118,7 +118,19 @@ def resume_files(samples):
     ]
 
 
-def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None):
+def mbdb_string(text):
+    data = text.encode()
+    return struct.pack(">H", 0xFFFF) if not data else struct.pack(">H", len(data)) + data
+
+
+def mbdb_record(domain, relative_path, size, mode, inode):
+    """One Manifest.mbdb record (iOS 9 and earlier), big-endian."""
+    return (mbdb_string(domain) + mbdb_string(relative_path) + mbdb_string("") + mbdb_string("") + mbdb_string("")
+            + struct.pack(">HQIIIII", mode, inode, 501, 501, MODIFIED, MODIFIED, CHANGED)
+            + struct.pack(">QBB", size, 3, 0))
+
+
+def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None, mbdb=False):
     os.makedirs(out, exist_ok=True)
     random_bytes = fixed_random(25)
     encryption = (Encryption(password, dpic, iterations, random_bytes, claimed_dpic, claimed_iterations)
@@ -129,6 +141,7 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
         body = plistlib.dumps({"n": n}, fmt=plistlib.FMT_BINARY) if n % 10 == 0 else f"noise {n}\n".encode() * 8
         files.append((f"AppDomain-com.example.noise{n % 50}", f"Documents/{n:06d}.dat", body))
     rows = []
+    mbdb_records = []
 
     def store(domain, relative_path, data, record_override=None, write=True, fid=None):
         fid = fid or file_id(domain, relative_path)
@@ -139,13 +152,14 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
             key = encryption.wrapped(3, file_key)
             stored = Encryption.encrypt(file_key, data)
         if write:
-            folder = os.path.join(out, fid[:2])
+            folder = out if mbdb else os.path.join(out, fid[:2])
             os.makedirs(folder, exist_ok=True)
             with open(os.path.join(folder, fid), "wb") as handle:
                 handle.write(stored)
             os.utime(os.path.join(folder, fid), (MODIFIED, MODIFIED))
         record = record_override if record_override is not None else mbfile(relative_path, len(data), 0o100644, 1000 + len(rows), 3, key)
         rows.append((fid, domain, relative_path, 1, record))
+        mbdb_records.append(mbdb_record(domain, relative_path, len(data), 0o100644, 1000 + len(rows)))
 
     for domain, relative_path, data in files:
         store(domain, relative_path, data)
@@ -157,12 +171,18 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
             blob = handle.read()
         store("AppDomain-com.example.app", "../../../etc/escape.plist", blob)
         store("AppDomain-com.example.app", "Library/Preferences/missing.plist", blob, write=False)
-        store("AppDomain-com.example.app", "Library/Preferences/bad-record.plist", blob, record_override=b"not an archive")
+        if not mbdb:
+            store("AppDomain-com.example.app", "Library/Preferences/bad-record.plist", blob, record_override=b"not an archive")
 
+    if mbdb:
+        # A folder record and the files: the list of a backup made before iOS 10.
+        with open(os.path.join(out, "Manifest.mbdb"), "wb") as handle:
+            handle.write(b"mbdb\x05\x00" + mbdb_record("AppDomain-com.example.app", "Documents", 0, 0o40755, 999)
+                         + b"".join(mbdb_records))
     database = os.path.join(out, "Manifest.db")
     if os.path.exists(database):
         os.remove(database)
-    connection = sqlite3.connect(database)
+    connection = sqlite3.connect(":memory:" if mbdb else database)
     connection.executescript("""
         CREATE TABLE Files (fileID TEXT PRIMARY KEY, domain TEXT, relativePath TEXT, flags INTEGER, file BLOB);
         CREATE INDEX FilesDomainIdx ON Files(domain);
@@ -177,8 +197,9 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
     manifest = {
         "IsEncrypted": encryption is not None, "Version": "10.0", "WasPasscodeSet": False,
         "Applications": {"com.example.app": {"CFBundleVersion": "1"}},
-        "Lockdown": {"DeviceName": "Examiner's iPhone", "ProductVersion": "18.2", "ProductType": "iPhone17,1",
-                     "BuildVersion": "22C152", "SerialNumber": "F17ZX0EXAMPL",
+        "Lockdown": {"DeviceName": "Examiner's iPhone", "ProductVersion": "9.3.5" if mbdb else "18.2",
+                     "ProductType": "iPhone8,1" if mbdb else "iPhone17,1",
+                     "BuildVersion": "13G36" if mbdb else "22C152", "SerialNumber": "F17ZX0EXAMPL",
                      "UniqueDeviceID": "00008140-001A2B3C4D5E6F70"},
     }
     if encryption is not None:
@@ -208,13 +229,14 @@ def main():
     parser.add_argument("--iter", type=int, default=10_000)
     parser.add_argument("--noise", type=int, default=0)
     parser.add_argument("--hostile", action="store_true")
+    parser.add_argument("--mbdb", action="store_true", help="a backup of iOS 9 or earlier: Manifest.mbdb, files flat")
     # A keybag that claims other counts than the ones its keys were derived with (absurd ones).
     parser.add_argument("--keybag-dpic", type=int)
     parser.add_argument("--keybag-iter", type=int)
     parser.add_argument("--samples", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "Samples"))
     arguments = parser.parse_args()
     build(arguments.out, arguments.password, arguments.dpic, arguments.iter, arguments.noise, arguments.hostile,
-          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter)
+          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb)
 
 
 if __name__ == "__main__":
