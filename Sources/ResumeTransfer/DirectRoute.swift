@@ -6,8 +6,9 @@ import Foundation
 /// it value by value; whether a proxy or several connections rule the direct path out is the
 /// caller's part (``DownloadTask``).
 ///
-/// IPv6 literals and https go through AsyncHTTPClient: the direct path exists for the one case
-/// where the body is the cost (a large plain-http file), and keeps nothing it does not need.
+/// `http` and `https` (TLS through swift-nio-ssl on the receiver's thread, ``DirectTLS``); IPv6
+/// literals go through AsyncHTTPClient: the direct path exists for the one case where the body
+/// is the cost (a large file), and keeps nothing it does not need.
 struct DirectRoute: Equatable, Sendable {
     /// The name or address to resolve.
     var host: String
@@ -16,15 +17,18 @@ struct DirectRoute: Equatable, Sendable {
     /// The request target: the percent-encoded path (`/` when empty) and query, as
     /// AsyncHTTPClient writes it.
     var target: String
-    /// The `Host` header: the host, with the port when it is not 80.
+    /// The `Host` header: the host, with the port when it is not the scheme's default.
     var hostHeader: String
+    /// `https`: the bytes go through TLS.
+    var usesTLS = false
 
     init?(url text: String) {
         // The same parse AsyncHTTPClient makes of the URL, so both paths send the same target.
-        guard let url = URL(string: text), url.scheme?.lowercased() == "http",
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty, !host.contains(":")
         else { return nil }
-        let port = url.port ?? 80
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = url.port ?? defaultPort
         guard (1...65_535).contains(port) else { return nil }
         var target = url.path.isEmpty
             ? "/" : (URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path)
@@ -37,6 +41,7 @@ struct DirectRoute: Equatable, Sendable {
         self.host = host
         self.port = port
         self.target = target
-        self.hostHeader = port == 80 ? host : "\(host):\(port)"
+        self.hostHeader = port == defaultPort ? host : "\(host):\(port)"
+        self.usesTLS = scheme == "https"
     }
 }
