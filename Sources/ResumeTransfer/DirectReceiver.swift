@@ -664,7 +664,10 @@ private final class Connection {
     }
 
     /// The most encrypted bytes one receive asks for.
-    private static let cipherChunk = 256 * 1024
+    private static let cipherChunk = 64 * 1024
+    /// The plaintext written at once: small enough that the bytes BoringSSL just decrypted are
+    /// still in the cache when `pwrite` copies them.
+    private static let plaintextBatch = 256 * 1024
 
     /// Sends the encrypted bytes TLS has ready (handshake messages, the request, alerts).
     private func flushTLS() throws(Stop) {
@@ -755,7 +758,7 @@ private final class Connection {
             try self.checkStop()
             if let limit = self.limit, self.position >= limit { return .ended }
             if (self.plaintext?.readableBytes ?? 0) == 0 {
-                var want = self.receiver.settings.batchBytes
+                var want = min(self.receiver.settings.batchBytes, Self.plaintextBatch)
                 if let rate = self.receiver.settings.rateLimit?.bytesPerSecond {
                     // Small steps keep a limited rate smooth.
                     want = Int(clamping: min(Int64(want), max(rate / 10, 16 * 1024)))
