@@ -11,6 +11,11 @@ import Testing
         #expect(DirectRoute(url: "http://h/dir/file%20name.bin") == route("h", 80, "/dir/file%20name.bin", "h"))
     }
 
+    @Test func ipv6LiteralsBecomeRoutesWithABracketedHost() throws {
+        #expect(DirectRoute(url: "http://[::1]:8080/file") == route("::1", 8080, "/file", "[::1]:8080"))
+        #expect(DirectRoute(url: "https://[2001:db8::5]/") == route("2001:db8::5", 443, "/", "[2001:db8::5]", tls: true))
+    }
+
     @Test func httpsURLsBecomeTLSRoutes() throws {
         #expect(DirectRoute(url: "https://example.com/a.iso") == route("example.com", 443, "/a.iso", "example.com", tls: true))
         #expect(DirectRoute(url: "HTTPS://example.com:443/") == route("example.com", 443, "/", "example.com", tls: true))
@@ -20,7 +25,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "ftp://example.com/file", "http:///nohost", "http://[::1]:8080/file", "https://[::1]/file",
+        "ftp://example.com/file", "http:///nohost", "http://[fe80::1%25eth0]:8080/file", "http://[::1/",
         "example.com/file", "", "http://exa mple.com/", "http://host:0/", "http://host:70000/",
     ])
     func otherURLsGoThroughTheClient(url: String) {

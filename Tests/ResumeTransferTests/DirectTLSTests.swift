@@ -133,4 +133,41 @@ import Testing
             #expect(server.getRequests.map { $0.headers["range"] } == [nil, "bytes=200000-"])
         }
     }
+
+    /// IPv6 literals take the direct path too, plain and TLS. The test certificate names
+    /// 127.0.0.1 and localhost, not ::1: trusted only with `--insecure`, refused alike on both
+    /// paths otherwise.
+    @Test(arguments: [false, true])
+    func anIPv6LiteralTakesTheDirectPath(tls: Bool) async throws {
+        var configuration = self.configuration(retries: 0)
+        configuration.acceptsAnyCertificate = tls
+        let server = try await TestServer.start(serving: oneMiB, tls: tls, host: "::1")
+        defer { Task { await server.stop() } }
+        #expect(server.url == "\(tls ? "https" : "http")://[::1]:\(server.port)/file.bin")
+        try await withDownloader(configuration) { downloader in
+            try await withTemporaryDirectory { directory in
+                #expect(await downloader.download(from: server.url, to: directory + "/file.bin").result() == .completed)
+                #expect(contents(directory + "/file.bin") == oneMiB)
+                #expect(server.getRequests.first?.headers["connection"] == "close")
+                #expect(server.getRequests.first?.headers["host"] == "[::1]:\(server.port)")
+            }
+        }
+    }
+
+    @Test func anIPv6AddressTheCertificateDoesNotNameIsRefusedAlikeOnBothPaths() async throws {
+        let server = try await TestServer.start(serving: oneMiB, tls: true, host: "::1")
+        defer { Task { await server.stop() } }
+        var results: [DownloadState] = []
+        for direct in [true, false] {
+            try await withDownloader(self.configuration(direct: direct, retries: 0)) { downloader in
+                try await withTemporaryDirectory { directory in
+                    results.append(await downloader.download(from: server.url, to: directory + "/file.bin").result())
+                }
+            }
+        }
+        #expect(results.count == 2)
+        #expect(results.first == results.last)
+        #expect(results.first != .completed)
+        #expect(server.getRequests.isEmpty)
+    }
 }

@@ -69,7 +69,9 @@ final class TestServer: Sendable {
 
     private let scheme: String
 
-    var url: String { "\(self.scheme)://127.0.0.1:\(self.port)/file.bin" }
+    private let host: String
+
+    var url: String { "\(self.scheme)://\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.port)/file.bin" }
 
     /// The test certificate authority that signed the HTTPS server's certificate (tls/ca.pem).
     static let certificateAuthorityFile = URL(fileURLWithPath: #filePath)
@@ -78,7 +80,8 @@ final class TestServer: Sendable {
     /// With `tls`, serves https with tls/server.pem (127.0.0.1, signed by ``certificateAuthorityFile``),
     /// speaking only the TLS versions between `minimumTLSVersion` and `maximumTLSVersion` when given.
     static func start(
-        serving data: Data, tls: Bool = false, minimumTLSVersion: TLSVersion? = nil, maximumTLSVersion: TLSVersion? = nil
+        serving data: Data, tls: Bool = false, minimumTLSVersion: TLSVersion? = nil, maximumTLSVersion: TLSVersion? = nil,
+        host: String = "127.0.0.1"
     ) async throws -> TestServer {
         let file = File(data: data, etag: "\"v1-\(data.count)\"", lastModified: "Sun, 01 Nov 2026 10:00:01 GMT")
         let core = ServerCore(file: file)
@@ -108,15 +111,16 @@ final class TestServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(Handler(core: core))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
+            .bind(host: host, port: 0)
             .get()
-        return TestServer(core: core, channel: channel, scheme: tls ? "https" : "http")
+        return TestServer(core: core, channel: channel, scheme: tls ? "https" : "http", host: host)
     }
 
-    private init(core: ServerCore, channel: any Channel, scheme: String) {
+    private init(core: ServerCore, channel: any Channel, scheme: String, host: String) {
         self.core = core
         self.channel = channel
         self.scheme = scheme
+        self.host = host
         self.port = channel.localAddress?.port ?? 0
     }
 
