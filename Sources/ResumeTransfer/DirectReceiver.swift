@@ -18,6 +18,10 @@ import Glibc
 /// `pwrite`, and so does every write when the file-system calls have no splice (the tests' fakes).
 /// Every socket and pipe call goes through the partial file's ``FileSystemCalls/sockets``.
 ///
+/// An https response (issue 24) takes the same steps with TLS in between (``DirectTLS``): the head
+/// is read from the plaintext with the same bounds, and the body's plaintext is written with
+/// `pwrite` from the buffer it was decrypted into (no splice: the kernel has no kTLS).
+///
 /// It keeps ``ResponseReceiver``'s promises (``BodyReceiver``): events on the queue in order, no
 /// body byte before the loop's answer, each ``ResponseEvent/written(_:)`` only once its bytes are
 /// in the file, and the last event after the last write. Timeouts are the engine's: connecting,
