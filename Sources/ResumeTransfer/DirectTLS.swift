@@ -27,7 +27,7 @@ final class DirectTLS {
     init(context: NIOSSLContext, serverHostname: String?, peer: SocketAddress) throws {
         self.channel = EmbeddedChannel()
         try self.channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverHostname))
-        try self.channel.pipeline.syncOperations.addHandler(CloseWatcher { [unowned self] in self.closedByServer = true })
+        try self.channel.pipeline.syncOperations.addHandler(CloseWatcher { [weak self] in self?.closedByServer = true })
         // Active: the handler starts the handshake (its ClientHello is the first outbound bytes),
         // and the address is the one hostname verification compares an IP address with.
         self.channel.connect(to: peer, promise: nil)
