@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How long the built resumetool takes to give up on a server whose answer's head never ends
 (issue 23), on every HTTP path: plain http (the direct path), plain http with two connections
-(AsyncHTTPClient's path), and https (AsyncHTTPClient over TLS, a self-signed certificate given
-with --cacert). Each server answers every request with an endless stream of one kind:
+(AsyncHTTPClient's path), and https on both (the direct path's TLS since issue 24, and
+AsyncHTTPClient's with two connections; a self-signed certificate given with --cacert). Each server answers every request with an endless stream of one kind:
 
   endless-100     "HTTP/1.1 100 Continue" heads, for ever
   endless-103     "103 Early Hints" heads of 20 KB each
@@ -74,7 +74,8 @@ def main():
     print("|---|---|---|---|---|")
     for kind in ("endless-100", "endless-103", "endless-head", "endless-blank"):
         for path, tls, extra in (("direct (http)", False, []), ("client (http, --connections 2)", False, ["--connections", "2"]),
-                                 ("client (https)", True, ["--cacert", cert])):
+                                 ("direct (https)", True, ["--cacert", cert]),
+                                 ("client (https, --connections 2)", True, ["--cacert", cert, "--connections", "2"])):
             listener = socket.socket()
             listener.bind(("127.0.0.1", 0))
             listener.listen(16)

@@ -38,12 +38,32 @@ def free_port():
         return s.getsockname()[1]
 
 
+def make_certificates(prefix):
+    """A certificate authority made for this run and a certificate for 127.0.0.1 signed by it
+    (EC P-256, as most servers use); returns (CA file, certificate, key)."""
+    ca_key, ca, key, csr, cert, ext = (os.path.join(prefix, n) for n in
+                                       ("ca-key.pem", "ca.pem", "server-key.pem", "server.csr", "server.pem", "san.ext"))
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "check": True}
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", ca_key, "-out", ca, "-days", "2", "-subj", "/CN=transfer benchmark CA"], **quiet)
+    subprocess.run(["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"], **quiet)
+    with open(ext, "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    subprocess.run(["openssl", "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+                    "-out", cert, "-days", "2", "-extfile", ext], **quiet)
+    return ca, cert, key
+
+
 class Nginx:
     def __init__(self, root, prefix, slow_after):
         self.port = free_port()
+        self.tls_port = free_port()
+        self.ca, cert, key = make_certificates(prefix)
         with open(os.path.join(HERE, "nginx.conf")) as f:
             text = f.read()
         for key, value in {"@PREFIX@": prefix, "@ROOT@": root, "@PORT@": str(self.port),
+                           "@TLS_PORT@": str(self.tls_port), "@CERT@": cert, "@KEY@": key,
                            "@SLOW_AFTER@": str(slow_after)}.items():
             text = text.replace(key, value)
         conf = os.path.join(prefix, "nginx.conf")
@@ -63,7 +83,9 @@ class Nginx:
         self.stop()
         raise SystemExit("nginx did not start: " + open(os.path.join(prefix, "error.log")).read())
 
-    def url(self, path):
+    def url(self, path, tls=False):
+        if tls:
+            return f"https://127.0.0.1:{self.tls_port}/{path}"
         return f"http://127.0.0.1:{self.port}/{path}"
 
     def stop(self):
@@ -73,12 +95,13 @@ class Nginx:
 
 
 def run_measured(argv, watch=None, initial=0, cwd=None):
-    """Runs argv; returns (wall seconds, peak RSS bytes, seconds until `watch` grew past `initial` or None)."""
+    """Runs argv; returns (wall seconds, (peak RSS bytes, user + system CPU seconds), seconds until
+    `watch` grew past `initial` or None)."""
     # Through /usr/bin/time: a child started straight from Python would inherit Python's own
     # peak as its ru_maxrss (Linux keeps it across vfork and execve); time's is about 2 MiB.
     memory = os.path.join(tempfile.gettempdir(), f"transfer-bench-rss.{os.getpid()}")
     start = time.perf_counter()
-    process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", memory, *argv],
+    process = subprocess.Popen(["/usr/bin/time", "-f", "%M %U %S", "-o", memory, *argv],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
     first = None
     if watch is not None:
@@ -105,9 +128,11 @@ def finish(argv, process, start, status, memory, first):
     if process.returncode != 0:
         raise SystemExit(f"{argv[0]} failed ({process.returncode}): {error.strip()}")
     with open(memory) as f:
-        rss = int(f.read().split()[-1]) * 1024  # KiB
+        fields = f.read().split()
+    rss = int(fields[-3]) * 1024  # KiB
+    cpu = float(fields[-2]) + float(fields[-1])
     os.unlink(memory)
-    return wall, rss, first
+    return wall, (rss, cpu), first
 
 
 def fresh_tools(resumetool, url, out):
@@ -121,12 +146,37 @@ def fresh_tools(resumetool, url, out):
     }
 
 
+def https_tools(resumetool, url, out, ca):
+    """The same tools over TLS, each trusting the run's CA; curl with its defaults (HTTP/2, as
+    nginx offers it) and with --http1.1."""
+    return {
+        "resumetool": ([resumetool, "download", "--quiet", "--cacert", ca, "-o", out, url], out),
+        "curl": (["curl", "--silent", "--show-error", "--fail", "--cacert", ca, "-o", out, url], out),
+        "curl --http1.1": (["curl", "--silent", "--show-error", "--fail", "--http1.1", "--cacert", ca, "-o", out, url], out),
+        "wget": (["wget", "--quiet", "--ca-certificate=" + ca, "-O", out, url], out),
+        "aria2c": (["aria2c", "--quiet", "--allow-overwrite=true", "--auto-file-renaming=false", "--ca-certificate=" + ca,
+                    "-d", os.path.dirname(out), "-o", os.path.basename(out), url], out),
+    }
+
+
+def https_capped_tools(resumetool, url, out, ca):
+    aria = ["aria2c", "--quiet", "--allow-overwrite=true", "--auto-file-renaming=false", "--file-allocation=none",
+            "--ca-certificate=" + ca, "-d", os.path.dirname(out), "-o", os.path.basename(out)]
+    return {
+        "resumetool --connections 4": ([resumetool, "download", "--quiet", "--cacert", ca, "--connections", "4", "-o", out, url], out),
+        "curl": (["curl", "--silent", "--show-error", "--fail", "--cacert", ca, "-o", out, url], out),
+        "aria2c -x4": (aria + ["-x4", "-s4", "-k1M", url], out),
+    }
+
+
 SCENARIOS = {
     # name: (what it measures, the row the goal compares with, the most resumetool's time may be of it)
     "tmpfs": ("server file and destination on tmpfs (/dev/shm): the engine alone, fsync free", "curl", 0.67),
     "disk": ("destination on the real disk, every tool durable", "curl + fsync", 0.8),
     "capped": ("nginx capping each connection at 16 MiB/s (limit_rate 16m)", "curl", 0.35),
     "default": ("destination under the work folder", "curl", None),
+    "https-tmpfs": ("https (TLS, a CA of the run's own passed to each tool), server file and destination on tmpfs", "curl", 0.8),
+    "https-capped": ("https, nginx capping each connection at 16 MiB/s (limit_rate 16m)", "curl", 0.35),
 }
 
 
@@ -165,14 +215,14 @@ def median_spread(values):
 
 
 def transfer_matrix(tools, order, runs, size, out_dir, verify_source):
-    results = {name: {"wall": [], "rss": []} for name in order}
+    results = {name: {"wall": [], "rss": [], "cpu": []} for name in order}
     for round_index in range(runs):
         shift = round_index % len(order)
         rotated = order[shift:] + order[:shift]
         for name in rotated:
             argv, path = tools[name]
             clean(out_dir)
-            wall, rss, _ = run_measured(argv)
+            wall, (rss, cpu), _ = run_measured(argv)
             if path is not None:
                 got = os.path.getsize(path)
                 if got != size:
@@ -182,7 +232,8 @@ def transfer_matrix(tools, order, runs, size, out_dir, verify_source):
                         raise SystemExit(f"{name}: the downloaded file differs from the source")
             results[name]["wall"].append(wall)
             results[name]["rss"].append(rss)
-            log(f"  round {round_index + 1}/{runs} {name:18} {size / wall / 1e9:6.2f} GB/s  {rss / MIB:7.1f} MiB")
+            results[name]["cpu"].append(cpu)
+            log(f"  round {round_index + 1}/{runs} {name:18} {size / wall / 1e9:6.2f} GB/s  {rss / MIB:7.1f} MiB  {cpu:5.2f} s CPU")
     clean(out_dir)
     return results
 
@@ -310,9 +361,9 @@ def main():
     args = parser.parse_args()
 
     size = args.size_mib * MIB
-    if args.scenario == "capped":
+    if args.scenario in ("capped", "https-capped", "https-tmpfs"):
         args.skip_continue = True
-    base = "/dev/shm" if args.scenario == "tmpfs" else "/tmp"
+    base = "/dev/shm" if args.scenario in ("tmpfs", "https-tmpfs") else "/tmp"
     work = args.work or tempfile.mkdtemp(prefix="transfer-bench.", dir=base)
     os.makedirs(work, exist_ok=True)
     root, prefix, out_dir = (os.path.join(work, n) for n in ("www", "nginx", "out"))
@@ -339,6 +390,14 @@ def main():
         if args.scenario == "capped":
             url = nginx.url("capped/big.bin")
             tools = capped_tools(args.resumetool, url, out)
+        elif args.scenario == "https-capped":
+            url = nginx.url("capped/big.bin", tls=True)
+            tools = https_capped_tools(args.resumetool, url, out, nginx.ca)
+        elif args.scenario == "https-tmpfs":
+            url = nginx.url("big.bin", tls=True)
+            tools = https_tools(args.resumetool, url, out, nginx.ca)
+            if args.baseline:
+                tools["resumetool (baseline)"] = ([args.baseline] + tools["resumetool"][0][1:], out)
         else:
             tools = fresh_tools(args.resumetool, url, out)
             if args.baseline:
@@ -376,8 +435,10 @@ def main():
 def report_fresh(fresh, size, runs, scenario):
     what, reference, limit = SCENARIOS[scenario]
     print(f"### Transfer ({scenario}): {size // MIB} MiB from nginx over loopback, {what}; {runs} rounds, tools alternating\n")
-    print(f"| tool | time median | min – max | time vs {reference} | throughput | peak memory median (max) | goal |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print(f"| tool | time median | min – max | time vs {reference} | throughput | user+sys CPU median (vs {reference}) "
+          f"| peak memory median (max) | goal |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    their_cpu = statistics.median(fresh[reference]["cpu"]) if reference in fresh else None
     theirs = statistics.median(fresh[reference]["wall"]) if reference in fresh else None
     for name, r in fresh.items():
         med, lo, hi = median_spread(r["wall"])
@@ -387,9 +448,14 @@ def report_fresh(fresh, size, runs, scenario):
             parts = []
             if limit is not None and theirs and name != "resumetool --connections 16":
                 parts.append(f"≤ {limit}× {reference}: {'met' if med / theirs <= limit else '**missed**'}")
+            if scenario == "https-tmpfs" and their_cpu:
+                cpu_ratio = statistics.median(r["cpu"]) / their_cpu
+                parts.append(f"CPU ≤ 1.3× {reference}: {'met' if cpu_ratio <= 1.3 else '**missed**'}")
             parts.append(f"≤ 64 MiB: {'met' if max(r['rss']) <= 64 * MIB else '**missed**'}")
             goal = "; ".join(parts)
-        print(f"| {name} | {med:.3f} s | {lo:.3f} – {hi:.3f} s | {ratio} | {fmt_rate(size, med)} "
+        cpu = statistics.median(r["cpu"])
+        cpu_ratio = f" ({cpu / their_cpu:.2f}×)" if their_cpu else ""
+        print(f"| {name} | {med:.3f} s | {lo:.3f} – {hi:.3f} s | {ratio} | {fmt_rate(size, med)} | {cpu:.2f} s{cpu_ratio} "
               f"| {statistics.median(r['rss']) / MIB:.1f} MiB ({max(r['rss']) / MIB:.1f}) | {goal} |")
 
 
@@ -418,10 +484,14 @@ def write_summary(path, fresh, cont, size, scenario):
             rows.append({"case": f"{scenario}: {name} {size // MIB} MiB, time vs {reference}", "ours": ours,
                          "theirs": theirs, "unit": "s", "ratio": ours / theirs,
                          "goal": f"≤ {limit}×" if limit else "–", "met": ours / theirs <= limit if limit else None})
+        if scenario == "https-tmpfs" and reference in fresh:
+            ours_cpu, theirs_cpu = statistics.median(fresh[name]["cpu"]), statistics.median(fresh[reference]["cpu"])
+            rows.append({"case": f"{scenario}: {name} user+sys CPU vs {reference}", "ours": ours_cpu, "theirs": theirs_cpu,
+                         "unit": "s", "ratio": ours_cpu / theirs_cpu, "goal": "≤ 1.3×", "met": ours_cpu / theirs_cpu <= 1.3})
         peak = max(fresh[name]["rss"])
         rows.append({"case": f"{scenario}: {name} peak memory (max over runs)", "ours": peak / MIB, "theirs": None,
                      "unit": "MiB", "ratio": None, "goal": "≤ 64 MiB", "met": peak <= 64 * MIB})
-    for other in ["wget", "aria2c", "aria2c -x4"]:
+    for other in ["curl --http1.1", "wget", "aria2c", "aria2c -x4"]:
         if other in fresh and reference in fresh:
             rows.append({"case": f"{scenario}: {other}, time vs {reference}", "ours": statistics.median(fresh[other]["wall"]),
                          "theirs": statistics.median(fresh[reference]["wall"]), "unit": "s",

@@ -2,6 +2,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import ResumeSystemCalls
 import Synchronization
 
@@ -16,6 +17,10 @@ import Glibc
 /// delimited by `Content-Length` or by the close. A chunked body goes through NIO's decoder and
 /// `pwrite`, and so does every write when the file-system calls have no splice (the tests' fakes).
 /// Every socket and pipe call goes through the partial file's ``FileSystemCalls/sockets``.
+///
+/// An https response (issue 24) takes the same steps with TLS in between (``DirectTLS``): the head
+/// is read from the plaintext with the same bounds, and the body's plaintext is written with
+/// `pwrite` from the buffer it was decrypted into (no splice: the kernel has no kTLS).
 ///
 /// It keeps ``ResponseReceiver``'s promises (``BodyReceiver``): events on the queue in order, no
 /// body byte before the loop's answer, each ``ResponseEvent/written(_:)`` only once its bytes are
@@ -34,6 +39,9 @@ final class DirectReceiver: BodyReceiver {
         var rateLimit: SharedRatePacer?
         /// The bounds of the response head, 1xx heads included.
         var headLimits = ResponseHeadLimits()
+        /// The TLS settings of an `https` route (the HTTP clients' own); without them such a
+        /// route fails.
+        var tls: NIOSSLContext?
     }
 
     fileprivate enum Decision: Sendable {
@@ -176,6 +184,14 @@ private final class Connection {
     private var pipe: (read: Int32, write: Int32) = (-1, -1)
     private var pipeCapacity = 64 * 1024
     private var buffer: UnsafeMutableRawBufferPointer?
+    /// The address connected to (hostname verification compares an IP address with it).
+    private var peer: SocketAddress?
+    /// TLS on the socket, for an `https` route.
+    private var tls: DirectTLS?
+    /// Decrypted bytes not yet taken.
+    private var plaintext: ByteBuffer?
+    /// Encrypted bytes as received; one buffer, reused.
+    private var cipher = ByteBuffer()
     /// Body bytes written and not yet reported.
     private(set) var unreported: Int64 = 0
     private var lastReport = ContinuousClock.now
@@ -192,6 +208,9 @@ private final class Connection {
     }
 
     func close() {
+        self.tls?.close()
+        self.tls = nil
+        self.plaintext = nil
         if self.socket >= 0 { _ = self.calls.close(self.socket) }
         if self.pipe.read >= 0 { _ = self.calls.close(self.pipe.read) }
         if self.pipe.write >= 0 { _ = self.calls.close(self.pipe.write) }
@@ -210,7 +229,18 @@ private final class Connection {
                 return .failed(.connection("internal: the request could not be framed"))
             }
             try self.connect(route, deadline: min(start + settings.connectTimeout, headDeadline))
-            try self.send(request)
+            if route.usesTLS {
+                try self.startTLS(route)
+                do {
+                    try self.tls?.write(request)
+                } catch {
+                    return .failed(DownloadError(transport: error))
+                }
+                // The request goes out once the handshake is done (flushTLS, after each receive).
+                try self.flushTLS()
+            } else {
+                try self.send(request)
+            }
             let (head, leftover) = try self.readHead(deadline: headDeadline)
             self.receiver.emit(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }))
             switch try self.awaitDecision() {
@@ -263,7 +293,10 @@ private final class Connection {
                 switch try self.wait(for: Int16(POLLOUT), until: deadline) {
                 case .ready:
                     let pending = self.calls.pendingError(fd)
-                    if case .success(0) = pending { return }
+                    if case .success(0) = pending {
+                        self.peer = Self.socketAddress(address.pointee, host: route.host)
+                        return
+                    }
                     switch pending {
                     case .success(let error): lastError = String(cString: strerror(error))
                     case .failure(let failure): lastError = failure.description
@@ -281,11 +314,25 @@ private final class Connection {
         throw .outcome(.failed(.connection("connect to \(route.host) port \(route.port): \(lastError)")))
     }
 
+    private static func socketAddress(_ info: addrinfo, host: String) -> SocketAddress? {
+        guard let raw = info.ai_addr else { return nil }
+        switch info.ai_family {
+        case AF_INET: return raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
+        case AF_INET6: return raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
+        default: return nil
+        }
+    }
+
     private func send(_ request: [UInt8]) throws(Stop) {
+        let result = request.withUnsafeBytes { bytes in Result { () throws(Stop) in try self.send(bytes) } }
+        try result.get()
+    }
+
+    private func send(_ bytes: UnsafeRawBufferPointer) throws(Stop) {
         var sent = 0
         let stall = self.receiver.settings.stallTimeout
-        while sent < request.count {
-            let result = request.withUnsafeBytes { bytes in self.calls.send(self.socket, UnsafeRawBufferPointer(rebasing: bytes[sent...])) }
+        while sent < bytes.count {
+            let result = self.calls.send(self.socket, UnsafeRawBufferPointer(rebasing: bytes[sent...]))
             switch result {
             case .success(let count) where count > 0:
                 sent += count
@@ -338,7 +385,7 @@ private final class Connection {
                 throw .outcome(.failed(.connection(error.description)))
             }
             let stallDeadline = ContinuousClock.now + settings.stallTimeout
-            switch self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, settings.headLimits.maximumHeadBytes)])) {
+            switch try self.receive(UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, settings.headLimits.maximumHeadBytes)])) {
             case .success(let count) where count > 0:
                 pending += UnsafeRawBufferPointer(rebasing: chunk[0..<count])
             case .success:
@@ -403,6 +450,7 @@ private final class Connection {
             try self.deliver(leftover[0..<first])
             remaining = remaining.map { $0 - Int64(first) }
         }
+        if self.tls != nil { return try self.receiveDecrypted(remaining: remaining) }
         if self.receiver.part.canSplice, case .success(let fds) = self.calls.pipe() {
             self.pipe = fds
             // 1 MiB pipes move a batch per call; the system may allow less (pipe-max-size).
@@ -464,7 +512,7 @@ private final class Connection {
                 if let limit = self.limit, self.position >= limit { return .ended }
             }
             try self.checkStop()
-            let received = self.calls.recv(self.socket, buffer)
+            let received = try self.receive(buffer)
             do {
                 switch received {
                 case .success(let count) where count > 0:
@@ -594,6 +642,161 @@ private final class Connection {
         if case .timedOut = try self.wait(for: Int16(POLLIN), until: .now + self.receiver.settings.stallTimeout) {
             throw .outcome(.failed(.stalled))
         }
+    }
+
+    // MARK: TLS
+
+    private enum TLSRead {
+        /// Encrypted bytes came in (plaintext may or may not have come of them).
+        case progress
+        /// The server closed the connection.
+        case end
+        /// Nothing is waiting on the socket.
+        case wouldBlock
+    }
+
+    private func startTLS(_ route: DirectRoute) throws(Stop) {
+        guard let context = self.receiver.settings.tls, let peer = self.peer else {
+            throw .outcome(.failed(.connection("internal: no TLS settings")))
+        }
+        do {
+            self.tls = try DirectTLS(context: context, serverHostname: DirectTLS.serverHostname(for: route.host), peer: peer)
+        } catch {
+            throw .outcome(.failed(DownloadError(transport: error)))
+        }
+        self.cipher = ByteBufferAllocator().buffer(capacity: Self.cipherChunk)
+    }
+
+    /// The most encrypted bytes one receive asks for.
+    private static let cipherChunk = 64 * 1024
+    /// The plaintext written at once: small enough that the bytes BoringSSL just decrypted are
+    /// still in the cache when `pwrite` copies them.
+    private static let plaintextBatch = 256 * 1024
+
+    /// Sends the encrypted bytes TLS has ready (handshake messages, the request, alerts).
+    private func flushTLS() throws(Stop) {
+        guard let tls = self.tls else { return }
+        for buffer in tls.outbound() {
+            let result = buffer.withUnsafeReadableBytes { bytes in Result { () throws(Stop) in try self.send(bytes) } }
+            try result.get()
+        }
+    }
+
+    /// Receives encrypted bytes until `want` came in or nothing more waits, and decrypts them into
+    /// ``plaintext`` (one buffer for the whole batch, so the file gets one write for it).
+    private func receiveTLS(upTo want: Int) throws(Stop) -> TLSRead {
+        // After the server's close_notify nothing more counts: its socket may stay open a while.
+        guard let tls = self.tls, !tls.closedByServer else { return .end }
+        var fed = 0
+        var ended = false
+        receiving: while fed < want {
+            var outcome: Result<Int, SocketCalls.Failure> = .success(0)
+            self.cipher.clear()
+            self.cipher.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.cipherChunk) { raw in
+                outcome = self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: raw[0..<Self.cipherChunk]))
+                if case .success(let count) = outcome { return count }
+                return 0
+            }
+            switch outcome {
+            case .success(0):
+                ended = true
+                break receiving
+            case .success(let count):
+                fed += count
+                do {
+                    try tls.feed(self.cipher)
+                } catch {
+                    throw .outcome(.failed(DownloadError(transport: error)))
+                }
+            case .failure(let failure) where failure.code == EAGAIN:
+                break receiving
+            case .failure(let failure):
+                throw .outcome(.failed(.connection("receive: \(failure)")))
+            }
+        }
+        do {
+            if let more = try tls.takePlaintext(), more.readableBytes > 0 {
+                if var plaintext = self.plaintext, plaintext.readableBytes > 0 {
+                    plaintext.writeImmutableBuffer(more)
+                    self.plaintext = plaintext
+                } else {
+                    self.plaintext = more
+                }
+            }
+        } catch {
+            throw .outcome(.failed(DownloadError(transport: error)))
+        }
+        // The handshake's answers, and the request once the handshake is done.
+        try self.flushTLS()
+        if fed > 0 { return .progress }
+        return ended ? .end : .wouldBlock
+    }
+
+    /// `recv(2)`, or through TLS the plaintext, with the same answers: bytes, 0 at the end,
+    /// `EAGAIN` when nothing is waiting.
+    private func receive(_ buffer: UnsafeMutableRawBufferPointer) throws(Stop) -> Result<Int, SocketCalls.Failure> {
+        guard self.tls != nil else { return self.calls.recv(self.socket, buffer) }
+        while true {
+            if var plaintext = self.plaintext, plaintext.readableBytes > 0 {
+                let count = min(plaintext.readableBytes, buffer.count)
+                plaintext.withUnsafeReadableBytes { bytes in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
+                }
+                plaintext.moveReaderIndex(forwardBy: count)
+                self.plaintext = plaintext.readableBytes > 0 ? plaintext : nil
+                return .success(count)
+            }
+            switch try self.receiveTLS(upTo: buffer.count) {
+            case .progress: continue
+            case .end: return .success(0)
+            case .wouldBlock: return .failure(SocketCalls.Failure(EAGAIN))
+            }
+        }
+    }
+
+    /// A body delimited by its length or by the close, through TLS: each batch of plaintext is
+    /// written from the buffer BoringSSL decrypted it into.
+    private func receiveDecrypted(remaining start: Int64?) throws(Stop) -> DirectReceiver.Outcome {
+        var remaining = start
+        while remaining != 0 {
+            try self.checkStop()
+            if let limit = self.limit, self.position >= limit { return .ended }
+            if (self.plaintext?.readableBytes ?? 0) == 0 {
+                var want = min(self.receiver.settings.batchBytes, Self.plaintextBatch)
+                if let rate = self.receiver.settings.rateLimit?.bytesPerSecond {
+                    // Small steps keep a limited rate smooth.
+                    want = Int(clamping: min(Int64(want), max(rate / 10, 16 * 1024)))
+                }
+                switch try self.receiveTLS(upTo: want) {
+                case .progress:
+                    break
+                case .wouldBlock:
+                    try self.waitForData()
+                    continue
+                case .end:
+                    if let remaining, remaining > 0 {
+                        return .failed(.connection("the server closed the connection \(remaining) bytes before the end of the body"))
+                    }
+                    // A body that runs to the close is whole only if TLS ended it: a bare close
+                    // may be anyone's cut.
+                    if self.tls?.closedByServer != true {
+                        return .failed(.connection("the server closed the connection without ending TLS (close_notify): the body may be cut short"))
+                    }
+                    return self.unverified > 0 ? .mismatch : .ended
+                }
+            }
+            guard let plaintext = self.plaintext, plaintext.readableBytes > 0 else { continue }
+            // Dropped before the write, so BoringSSL's next batch reuses the buffer.
+            self.plaintext = nil
+            let count = remaining.map { Int(min(Int64(plaintext.readableBytes), $0)) } ?? plaintext.readableBytes
+            let result = plaintext.withUnsafeReadableBytes { bytes in
+                Result { () throws(Stop) in try self.deliver(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
+            }
+            try result.get()
+            remaining = remaining.map { $0 - Int64(count) }
+            try self.pace(count)
+        }
+        return self.unverified > 0 ? .mismatch : .ended
     }
 
     // MARK: waiting

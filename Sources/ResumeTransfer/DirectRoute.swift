@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a request goes when it skips AsyncHTTPClient and is read straight from a socket (see
 /// ``DirectReceiver``), or nil when it must not: only plain `http` to a named host or an IPv4
@@ -6,25 +9,29 @@ import Foundation
 /// it value by value; whether a proxy or several connections rule the direct path out is the
 /// caller's part (``DownloadTask``).
 ///
-/// IPv6 literals and https go through AsyncHTTPClient: the direct path exists for the one case
-/// where the body is the cost (a large plain-http file), and keeps nothing it does not need.
+/// `http` and `https` (TLS through swift-nio-ssl on the receiver's thread, ``DirectTLS``), to a
+/// name, an IPv4 address or an IPv6 literal (`[::1]`; one with a zone goes through
+/// AsyncHTTPClient).
 struct DirectRoute: Equatable, Sendable {
-    /// The name or address to resolve.
+    /// The name or address to resolve (an IPv6 address without its brackets).
     var host: String
     /// The TCP port (80 unless the URL names one).
     var port: Int
     /// The request target: the percent-encoded path (`/` when empty) and query, as
     /// AsyncHTTPClient writes it.
     var target: String
-    /// The `Host` header: the host, with the port when it is not 80.
+    /// The `Host` header: the host, with the port when it is not the scheme's default.
     var hostHeader: String
+    /// `https`: the bytes go through TLS.
+    var usesTLS = false
 
     init?(url text: String) {
         // The same parse AsyncHTTPClient makes of the URL, so both paths send the same target.
-        guard let url = URL(string: text), url.scheme?.lowercased() == "http",
-              let host = url.host, !host.isEmpty, !host.contains(":")
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, !host.contains(":") || Self.isIPv6Address(host)
         else { return nil }
-        let port = url.port ?? 80
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = url.port ?? defaultPort
         guard (1...65_535).contains(port) else { return nil }
         var target = url.path.isEmpty
             ? "/" : (URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path)
@@ -37,6 +44,19 @@ struct DirectRoute: Equatable, Sendable {
         self.host = host
         self.port = port
         self.target = target
-        self.hostHeader = port == 80 ? host : "\(host):\(port)"
+        // An IPv6 address goes in brackets, as in the URL (and as AsyncHTTPClient sends it).
+        let named = host.contains(":") ? "[\(host)]" : host
+        self.hostHeader = port == defaultPort ? named : "\(named):\(port)"
+        self.usesTLS = scheme == "https"
+    }
+
+    /// A plain IPv6 address (no zone: `%` is refused), as `URL.host` gives it, without brackets.
+    private static func isIPv6Address(_ host: String) -> Bool {
+        #if canImport(Glibc)
+        var address = in6_addr()
+        return inet_pton(AF_INET6, host, &address) == 1
+        #else
+        return false
+        #endif
     }
 }

@@ -140,7 +140,7 @@ extension DownloadTask {
         let settings = self.receiverSettings
         let events = ResponseEvent.Queue()
         let receiver: any BodyReceiver
-        if let direct = self.directReceiver(for: plan, machine: machine, part: part, settings: settings, events: events) {
+        if let direct = self.directReceiver(for: plan, machine: machine, part: part, settings: settings, events: events, clients: clients) {
             receiver = direct
         } else {
             let viaClient = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
@@ -262,12 +262,12 @@ extension DownloadTask {
 
     /// A receiver that reads the response from a socket of its own and splices the body into
     /// the partial file (``DirectReceiver``), already sending; nil when the request must go
-    /// through AsyncHTTPClient: not Linux, not plain http (``DirectRoute``), a proxy on the route,
+    /// through AsyncHTTPClient: not Linux, not http or https (``DirectRoute``), a proxy on the route,
     /// several connections or finished ranges to continue (segments need AsyncHTTPClient's
     /// receivers), or a header NIO will not send (AsyncHTTPClient then reports it).
     private func directReceiver(
         for plan: RequestPlan, machine: DownloadStateMachine, part: PartialFile,
-        settings shared: ResponseReceiver.Settings, events: ResponseEvent.Queue
+        settings shared: ResponseReceiver.Settings, events: ResponseEvent.Queue, clients: HTTPClientPool
     ) -> (any BodyReceiver)? {
         #if os(Linux)
         guard self.configuration.usesDirectPath, self.configuration.segmentConnections == 1,
@@ -275,10 +275,13 @@ extension DownloadTask {
               let route = DirectRoute(url: plan.url),
               (try? HTTP1Framing())?.request(route, headers: plan.headers) != nil
         else { return nil }
+        // https needs the clients' TLS settings; when they cannot be loaded, the client says why.
+        let tls = route.usesTLS ? clients.directTLSContext() : nil
+        if route.usesTLS, tls == nil { return nil }
         let settings = DirectReceiver.Settings(
             connectTimeout: self.configuration.connectTimeout, responseTimeout: self.configuration.responseTimeout,
             stallTimeout: self.configuration.stallTimeout, batchBytes: shared.batchBytes, rateLimit: shared.rateLimit,
-            headLimits: self.configuration.responseHeadLimits)
+            headLimits: self.configuration.responseHeadLimits, tls: tls)
         guard let receiver = DirectReceiver(part: part, settings: settings, events: events) else { return nil }
         receiver.start(route: route, headers: plan.headers)
         return receiver

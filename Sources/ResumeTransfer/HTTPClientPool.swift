@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOSSL
 import Synchronization
 
 /// The HTTP clients of one ``Downloader``: one per proxy a request needs (AsyncHTTPClient sets
@@ -10,6 +11,9 @@ final class HTTPClientPool: Sendable {
     private let proxy: ProxySettings
     private let clients: Mutex<[ProxySettings.Server?: HTTPClient]>
     private let isShutDown = Atomic<Bool>(false)
+    /// The direct path's TLS context, made on first use from the clients' own TLS settings;
+    /// `.some(nil)` when they cannot be loaded (the client path then reports why).
+    private let directTLS = Mutex<NIOSSLContext??>(nil)
 
     init(configuration: HTTPClient.Configuration, proxy: ProxySettings) {
         self.base = configuration
@@ -27,6 +31,20 @@ final class HTTPClientPool: Sendable {
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[server] = client
             return client
+        }
+    }
+
+    /// The TLS context of an `https` download on the direct path (``DirectTLS``): the clients'
+    /// configuration (trust roots, `--cacert`, `--insecure`) and their ALPN (HTTP/1.1 only), made
+    /// once, since loading the system's trust roots is not free.
+    func directTLSContext() -> NIOSSLContext? {
+        self.directTLS.withLock { cached in
+            if let cached { return cached }
+            var configuration = self.base.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
+            configuration.applicationProtocols = ["http/1.1"]
+            let context = try? NIOSSLContext(configuration: configuration)
+            cached = .some(context)
+            return context
         }
     }
 

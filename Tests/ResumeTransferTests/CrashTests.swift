@@ -85,17 +85,19 @@ func fileSize(_ path: String) -> Int {
 @Suite(.serialized) struct CrashTests {
     static let size = 24 << 20
 
-    /// `replaceAt`: the iteration after which the server's file changes.
-    func killRepeatedly(replaceAt: Int?) async throws {
+    /// `replaceAt`: the iteration after which the server's file changes; `tls`: over https (the
+    /// direct path's TLS, issue 24).
+    func killRepeatedly(replaceAt: Int?, tls: Bool = false) async throws {
         let original = testData(count: Self.size, seed: 11)
         let replacement = testData(count: Self.size - 4321, seed: 12)
-        let server = try await TestServer.start(serving: original)
+        let server = try await TestServer.start(serving: original, tls: tls)
         defer { Task { await server.stop() } }
         server.throttle(bytesPerSecond: 8 << 20)
         // No run can finish while the kills go on, so every one of the 20 is a real interruption.
         server.holdBack(1 << 20)
         try await withTemporaryDirectory { directory in
             let arguments = ["download", server.url, "-o", "file.bin", "--quiet", "--checkpoint-bytes", "262144"]
+                + (tls ? ["--cacert", TestServer.certificateAuthorityFile] : [])
             let destination = directory + "/file.bin"
             var generator = SystemRandomNumberGenerator()
             var killed = 0
@@ -131,5 +133,9 @@ func fileSize(_ path: String) -> Int {
 
     @Test func fileReplacedDuringAnInterruptionGivesTheNewFile() async throws {
         try await self.killRepeatedly(replaceAt: 4)
+    }
+
+    @Test func sigkillAtTwentyRandomMomentsOfAnHTTPSDownloadGivesTheServersFile() async throws {
+        try await self.killRepeatedly(replaceAt: nil, tls: true)
     }
 }

@@ -11,16 +11,29 @@ import Testing
         #expect(DirectRoute(url: "http://h/dir/file%20name.bin") == route("h", 80, "/dir/file%20name.bin", "h"))
     }
 
+    @Test func ipv6LiteralsBecomeRoutesWithABracketedHost() throws {
+        #expect(DirectRoute(url: "http://[::1]:8080/file") == route("::1", 8080, "/file", "[::1]:8080"))
+        #expect(DirectRoute(url: "https://[2001:db8::5]/") == route("2001:db8::5", 443, "/", "[2001:db8::5]", tls: true))
+    }
+
+    @Test func httpsURLsBecomeTLSRoutes() throws {
+        #expect(DirectRoute(url: "https://example.com/a.iso") == route("example.com", 443, "/a.iso", "example.com", tls: true))
+        #expect(DirectRoute(url: "HTTPS://example.com:443/") == route("example.com", 443, "/", "example.com", tls: true))
+        #expect(DirectRoute(url: "https://127.0.0.1:8443") == route("127.0.0.1", 8443, "/", "127.0.0.1:8443", tls: true))
+        // Port 80 is not https's default: named in Host.
+        #expect(DirectRoute(url: "https://h:80/x") == route("h", 80, "/x", "h:80", tls: true))
+    }
+
     @Test(arguments: [
-        "https://example.com/file", "ftp://example.com/file", "http:///nohost", "http://[::1]:8080/file",
+        "ftp://example.com/file", "http:///nohost", "http://[fe80::1%25eth0]:8080/file", "http://[::1/",
         "example.com/file", "", "http://exa mple.com/", "http://host:0/", "http://host:70000/",
     ])
     func otherURLsGoThroughTheClient(url: String) {
         #expect(DirectRoute(url: url) == nil)
     }
 
-    private func route(_ host: String, _ port: Int, _ target: String, _ hostHeader: String) -> DirectRoute? {
-        guard var value = DirectRoute(url: "http://placeholder/") else { return nil }
+    private func route(_ host: String, _ port: Int, _ target: String, _ hostHeader: String, tls: Bool = false) -> DirectRoute? {
+        guard var value = DirectRoute(url: tls ? "https://placeholder/" : "http://placeholder/") else { return nil }
         value.host = host
         value.port = port
         value.target = target

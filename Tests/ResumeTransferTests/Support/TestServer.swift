@@ -56,6 +56,8 @@ final class TestServer: Sendable {
         /// caps connections per client).
         var connectionCap: Int?
         var openConnections = 0
+        /// The server name (SNI) of each TLS handshake, nil when the client sent none.
+        var serverNames: [String?] = []
         /// Replace the file with this one after this many more body bytes were sent (a file that
         /// changes in the middle of a download).
         var replaceAfter: (bytes: Int, data: Data)?
@@ -67,22 +69,35 @@ final class TestServer: Sendable {
 
     private let scheme: String
 
-    var url: String { "\(self.scheme)://127.0.0.1:\(self.port)/file.bin" }
+    private let host: String
+
+    var url: String { "\(self.scheme)://\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.port)/file.bin" }
 
     /// The test certificate authority that signed the HTTPS server's certificate (tls/ca.pem).
     static let certificateAuthorityFile = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tls/ca.pem").path
 
-    /// With `tls`, serves https with tls/server.pem (127.0.0.1, signed by ``certificateAuthorityFile``).
-    static func start(serving data: Data, tls: Bool = false) async throws -> TestServer {
+    /// With `tls`, serves https with tls/server.pem (127.0.0.1, signed by ``certificateAuthorityFile``),
+    /// speaking only the TLS versions between `minimumTLSVersion` and `maximumTLSVersion` when given.
+    static func start(
+        serving data: Data, tls: Bool = false, minimumTLSVersion: TLSVersion? = nil, maximumTLSVersion: TLSVersion? = nil,
+        host: String = "127.0.0.1"
+    ) async throws -> TestServer {
         let file = File(data: data, etag: "\"v1-\(data.count)\"", lastModified: "Sun, 01 Nov 2026 10:00:01 GMT")
         let core = ServerCore(file: file)
         let context: NIOSSLContext?
         if tls {
             let folder = URL(fileURLWithPath: Self.certificateAuthorityFile).deletingLastPathComponent().path
-            let configuration = TLSConfiguration.makeServerConfiguration(
+            var configuration = TLSConfiguration.makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/server.pem").map { .certificate($0) },
                 privateKey: .privateKey(try NIOSSLPrivateKey(file: folder + "/server-key.pem", format: .pem)))
+            if let minimumTLSVersion { configuration.minimumTLSVersion = minimumTLSVersion }
+            if let maximumTLSVersion { configuration.maximumTLSVersion = maximumTLSVersion }
+            // Called with the ClientHello's values: the name the client asked for (SNI).
+            configuration.sslContextCallback = { values, promise in
+                core.state.withLock { $0.serverNames.append(values.serverHostname) }
+                promise.succeed(NIOSSLContextConfigurationOverride())
+            }
             context = try NIOSSLContext(configuration: configuration)
         } else {
             context = nil
@@ -96,15 +111,16 @@ final class TestServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(Handler(core: core))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
+            .bind(host: host, port: 0)
             .get()
-        return TestServer(core: core, channel: channel, scheme: tls ? "https" : "http")
+        return TestServer(core: core, channel: channel, scheme: tls ? "https" : "http", host: host)
     }
 
-    private init(core: ServerCore, channel: any Channel, scheme: String) {
+    private init(core: ServerCore, channel: any Channel, scheme: String, host: String) {
         self.core = core
         self.channel = channel
         self.scheme = scheme
+        self.host = host
         self.port = channel.localAddress?.port ?? 0
     }
 
@@ -115,6 +131,7 @@ final class TestServer: Sendable {
     var file: File { self.core.state.withLock { $0.file } }
     var requests: [Request] { self.core.state.withLock { $0.requests } }
     var getRequests: [Request] { self.requests.filter { $0.method == "GET" } }
+    var serverNames: [String?] { self.core.state.withLock { $0.serverNames } }
 
     /// Behaviours for the next GETs, in order; `.normal` after they run out.
     func script(_ behaviours: [Behaviour]) {

@@ -1,0 +1,173 @@
+import Foundation
+import NIOSSL
+import Testing
+
+@testable import ResumeTransfer
+
+/// https on the direct path (``DirectTLS`` under ``DirectReceiver``) against the in-process HTTPS
+/// server: the certificate is handled as on AsyncHTTPClient's path, outcome for outcome, and the
+/// engine's promises (exact continue, stall) hold through TLS. The direct path is the one whose
+/// requests say `Connection: close`.
+@Suite struct DirectTLSTests {
+    private static let untrusted = DownloadError.tls(
+        "the server's certificate is not trusted (for a private certificate authority, trust it with --cacert FILE)")
+
+    private func configuration(direct: Bool = true, trusting: Bool = true, retries: Int = 3) -> DownloadConfiguration {
+        var configuration = fastConfiguration(retries: retries)
+        configuration.usesDirectPath = direct
+        configuration.connectTimeout = .seconds(2)
+        if trusting { configuration.certificateAuthorityFile = TestServer.certificateAuthorityFile }
+        return configuration
+    }
+
+    private func withTLSServer<T>(
+        _ data: Data = oneMiB, minimumTLSVersion: TLSVersion? = nil, maximumTLSVersion: TLSVersion? = nil,
+        configuration: DownloadConfiguration, _ body: (TestServer, Downloader, String) async throws -> T
+    ) async throws -> T {
+        let server = try await TestServer.start(
+            serving: data, tls: true, minimumTLSVersion: minimumTLSVersion, maximumTLSVersion: maximumTLSVersion)
+        let downloader = Downloader(configuration: configuration)
+        do {
+            let result = try await withTemporaryDirectory { directory in try await body(server, downloader, directory) }
+            try await downloader.shutdown()
+            await server.stop()
+            return result
+        } catch {
+            try? await downloader.shutdown()
+            await server.stop()
+            throw error
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func httpsReadsItsOwnSocketUnlessTurnedOff(direct: Bool) async throws {
+        try await withTLSServer(configuration: self.configuration(direct: direct)) { server, downloader, directory in
+            let destination = directory + "/file.bin"
+            #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.count == 1)
+            #expect(server.getRequests.first?.headers["connection"] == (direct ? "close" : nil))
+            #expect(server.getRequests.first?.headers["host"] == "127.0.0.1:\(server.port)")
+            // An IP address is no server name: no SNI, on either path; the certificate's
+            // address is checked instead.
+            #expect(server.serverNames == [nil])
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func aNameGoesOutAsSNIAndTheCertificateMustCoverIt(direct: Bool) async throws {
+        try await withTLSServer(configuration: self.configuration(direct: direct)) { server, downloader, directory in
+            let url = server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            #expect(await downloader.download(from: url, to: directory + "/file.bin").result() == .completed)
+            #expect(contents(directory + "/file.bin") == oneMiB)
+            #expect(server.serverNames == ["localhost"])
+            #expect(server.getRequests.first?.headers["host"] == "localhost:\(server.port)")
+            #expect(server.getRequests.first?.headers["connection"] == (direct ? "close" : nil))
+        }
+    }
+
+    /// `127.1` is 127.0.0.1 to the resolver but a name to TLS (sent as SNI): swift-nio-ssl
+    /// accepts the certificate for the address it reached, and both paths decide alike.
+    @Test func aNameThatIsAnAddressToTheResolverIsDecidedAlikeOnBothPaths() async throws {
+        for direct in [true, false] {
+            try await withTLSServer(configuration: self.configuration(direct: direct, retries: 0)) { server, downloader, directory in
+                let url = server.url.replacingOccurrences(of: "127.0.0.1", with: "127.1")
+                #expect(await downloader.download(from: url, to: directory + "/file.bin").result() == .completed)
+                #expect(server.serverNames == ["127.1"])
+                #expect(server.getRequests.first?.headers["connection"] == (direct ? "close" : nil))
+            }
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func anUntrustedCertificateIsAFinalError(direct: Bool) async throws {
+        try await withTLSServer(configuration: self.configuration(direct: direct, trusting: false)) { server, downloader, directory in
+            let task = downloader.download(from: server.url, to: directory + "/file.bin")
+            #expect(await task.result() == .failed(Self.untrusted))
+            // Final: one handshake, no retry, no request, no file.
+            #expect(server.serverNames.count == 1)
+            #expect(server.getRequests.isEmpty)
+            #expect(!exists(directory + "/file.bin"))
+        }
+    }
+
+    @Test func insecureAcceptsTheCertificateOnTheDirectPath() async throws {
+        var configuration = self.configuration(trusting: false)
+        configuration.acceptsAnyCertificate = true
+        try await withTLSServer(configuration: configuration) { server, downloader, directory in
+            #expect(await downloader.download(from: server.url, to: directory + "/file.bin").result() == .completed)
+            #expect(contents(directory + "/file.bin") == oneMiB)
+            #expect(server.getRequests.first?.headers["connection"] == "close")
+        }
+    }
+
+    @Test(arguments: [TLSVersion.tlsv12, .tlsv13])
+    func bothTLSVersionsServeTheDirectPath(version: TLSVersion) async throws {
+        try await withTLSServer(minimumTLSVersion: version, maximumTLSVersion: version, configuration: self.configuration()) {
+            server, downloader, directory in
+            #expect(await downloader.download(from: server.url, to: directory + "/file.bin").result() == .completed)
+            #expect(contents(directory + "/file.bin") == oneMiB)
+            #expect(server.getRequests.first?.headers["connection"] == "close")
+        }
+    }
+
+    @Test func aDroppedTLSConnectionContinuesAtTheExactByte() async throws {
+        try await withTLSServer(configuration: self.configuration()) { server, downloader, directory in
+            server.script([.dropAfter(300_000)])
+            let destination = directory + "/file.bin"
+            #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == [nil, "bytes=300000-"])
+            #expect(server.getRequests.allSatisfy { $0.headers["connection"] == "close" })
+        }
+    }
+
+    @Test func aStalledTLSConnectionIsRetriedFromItsLastByte() async throws {
+        var configuration = self.configuration()
+        configuration.stallTimeout = .milliseconds(400)
+        try await withTLSServer(configuration: configuration) { server, downloader, directory in
+            server.script([.stallAfter(200_000)])
+            let destination = directory + "/file.bin"
+            #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
+            #expect(contents(destination) == oneMiB)
+            #expect(server.getRequests.map { $0.headers["range"] } == [nil, "bytes=200000-"])
+        }
+    }
+
+    /// IPv6 literals take the direct path too, plain and TLS. The test certificate names
+    /// 127.0.0.1 and localhost, not ::1: trusted only with `--insecure`, refused alike on both
+    /// paths otherwise.
+    @Test(arguments: [false, true])
+    func anIPv6LiteralTakesTheDirectPath(tls: Bool) async throws {
+        var configuration = self.configuration(retries: 0)
+        configuration.acceptsAnyCertificate = tls
+        let server = try await TestServer.start(serving: oneMiB, tls: tls, host: "::1")
+        defer { Task { await server.stop() } }
+        #expect(server.url == "\(tls ? "https" : "http")://[::1]:\(server.port)/file.bin")
+        try await withDownloader(configuration) { downloader in
+            try await withTemporaryDirectory { directory in
+                #expect(await downloader.download(from: server.url, to: directory + "/file.bin").result() == .completed)
+                #expect(contents(directory + "/file.bin") == oneMiB)
+                #expect(server.getRequests.first?.headers["connection"] == "close")
+                #expect(server.getRequests.first?.headers["host"] == "[::1]:\(server.port)")
+            }
+        }
+    }
+
+    @Test func anIPv6AddressTheCertificateDoesNotNameIsRefusedAlikeOnBothPaths() async throws {
+        let server = try await TestServer.start(serving: oneMiB, tls: true, host: "::1")
+        defer { Task { await server.stop() } }
+        var results: [DownloadState] = []
+        for direct in [true, false] {
+            try await withDownloader(self.configuration(direct: direct, retries: 0)) { downloader in
+                try await withTemporaryDirectory { directory in
+                    results.append(await downloader.download(from: server.url, to: directory + "/file.bin").result())
+                }
+            }
+        }
+        #expect(results.count == 2)
+        #expect(results.first == results.last)
+        #expect(results.first != .completed)
+        #expect(server.getRequests.isEmpty)
+    }
+}
