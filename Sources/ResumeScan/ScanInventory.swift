@@ -81,8 +81,11 @@ public struct ScanInventory: Sendable {
         ))
     }
 
-    /// The folders' inventory, then each backup's after it, in the order given.
-    init(folders: ScanInventory?, backups: [BackupScan.Outcome]) {
+    /// The zip and tar extractions scanned, in the order given.
+    public private(set) var archives: [ArchiveSummary] = []
+
+    /// The folders' inventory, then each backup's after it, then each archive's, in the order given.
+    init(folders: ScanInventory?, backups: [BackupScan.Outcome], archives: [ArchiveScan.Outcome] = []) {
         var errors = folders?.errors ?? []
         for backup in backups {
             if let failure = backup.failure { errors.append(ScanProblem(path: backup.summary.root, message: failure.message)) }
@@ -117,6 +120,23 @@ public struct ScanInventory: Sendable {
                     status.created = record.created
                     status.mode = record.mode
                     return (status, nil)
+                }
+            ))
+        }
+        for archive in archives {
+            errors += archive.errors
+            fileCount += archive.summary.fileCount
+            self.archives.append(archive.summary)
+            let root = archive.summary.root
+            collect(archive.findings, space: PairingSpace(
+                container: { path in archive.container(of: path) },
+                entry: { path in archive.entries[path]?.entry ?? .missing },
+                candidates: { localPath, container in archive.localPathCandidates(localPath, container: container) },
+                bundleID: { container in container.flatMap { archive.bundleIDs[$0] } },
+                source: { path in FindingSource(kind: .archive, root: root, inner: archive.entries[path]?.name ?? path) },
+                evidence: { path in
+                    guard let entry = archive.entries[path], let status = entry.status else { return nil }
+                    return (status, entry.sha256)
                 }
             ))
         }

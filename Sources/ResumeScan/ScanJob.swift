@@ -74,7 +74,17 @@ public struct ScanJob: Sendable {
         var folderRoots: [String] = []
         var backups: [BackupScan.Outcome] = []
         var unsupported: [ScanProblem] = []
+        var archives: [ArchiveScan.Outcome] = []
         for root in self.roots.map(Self.normalized) {
+            // A file is read as a zip or tar extraction when libarchive recognises it.
+            if ArchiveScan.isRegularFile(root) {
+                var scan = ArchiveScan(root: root)
+                scan.probe = probe
+                if let outcome = scan.run(progress: { progress(Progress(files: $0, blobs: $1, currentPath: $2)) }) {
+                    archives.append(outcome)
+                    continue
+                }
+            }
             switch BackupScan.kind(of: root, calls: probe.calls) {
             case .folder: folderRoots.append(root)
             case .backup:
@@ -85,14 +95,14 @@ public struct ScanJob: Sendable {
                 unsupported.append(ScanProblem(path: root, message: "a backup of iOS 9 or earlier (Manifest.mbdb): not supported yet; nothing in it was read"))
             }
         }
-        var allRootsRead = unsupported.isEmpty && backups.allSatisfy { $0.failure == nil }
+        var allRootsRead = unsupported.isEmpty && backups.allSatisfy { $0.failure == nil } && archives.allSatisfy(\.summary.isComplete)
         var folders: ScanInventory?
         if !folderRoots.isEmpty {
             let walked = walk(folderRoots, progress: progress)
             folders = walked.inventory
             if !walked.allRootsRead { allRootsRead = false }
         }
-        var inventory = ScanInventory(folders: folders, backups: backups)
+        var inventory = ScanInventory(folders: folders, backups: backups, archives: archives)
         inventory.prependErrors(unsupported)
         return (inventory, allRootsRead)
     }

@@ -13,13 +13,16 @@ struct ScanCommand: ParsableCommand {
 
             A DIR holding Manifest.db is read as an iTunes/Finder backup: its files through Manifest.db, named DOMAIN/relativePath, with the device in the report. An encrypted backup needs --password-file FILE (or, on a terminal, the password typed at a prompt); without one its files are counted as unread. Nothing in the evidence is written; decrypted data stays in memory.
 
+            A FILE that is a zip or tar archive (gzip, bzip2 or xz compressed too) is read as a full-file-system extraction in one streaming pass, never unpacked: any leading folder (filesystem1/, a case number) is recognised by the private/var/ layout beneath it, blobs are paired with partial files inside the archive, and members with unsafe names, links, bombs and truncation are reported, never followed or written out.
+
             Example:
               resumetool scan ~/extraction/private/var/mobile/Containers/Data/Application
               resumetool scan --json ~/Library > downloads.json
               resumetool scan --csv /mnt/image > downloads.csv
+              resumetool scan --json ~/cases/42/filesystem1.zip
               resumetool scan --json --password-file pw.txt ~/backups/00008140-001A2B3C4D5E6F70
 
-            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db), 64 usage error.
+            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db; an archive: truncated, corrupt or refused as a bomb), 64 usage error.
             """
     )
 
