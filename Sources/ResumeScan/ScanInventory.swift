@@ -124,7 +124,7 @@ public struct ScanInventory: Sendable {
             ))
         }
         for archive in archives {
-            errors += archive.errors
+            self.errors += archive.errors
             fileCount += archive.summary.fileCount
             self.archives.append(archive.summary)
             let root = archive.summary.root

@@ -231,8 +231,10 @@ package struct ArchiveScan: Sendable {
             }
             if digest == nil, let hasher { digest = SHA256Hex(digest: hasher.finalize()).text }
             var status = FileStatus(size: total, modified: Date(timeIntervalSince1970: Double(member.modified ?? 0)))
-            status.changed = member.changed.map { Date(timeIntervalSince1970: Double($0)) }
-            status.created = member.created.map { Date(timeIntervalSince1970: Double($0)) }
+            // libarchive's zip reader sets a change time of 0 when the zip has no extended
+            // timestamp: the epoch itself is never a device's time, so 0 is no time at all.
+            status.changed = member.changed.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
+            status.created = member.created.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
             status.mode = member.mode == 0 ? nil : member.mode
             if inTmp { remember(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest), parentName: parentName) }
             guard !blobs.isEmpty || isPartialFile else {
