@@ -33,12 +33,15 @@ GENERATOR_FILES = 11
 
 def timed(arguments, cwd=None):
     """Seconds and peak RSS (KiB) of one run, measured on the child alone (wait4)."""
-    start = time.perf_counter()
-    process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    stderr = process.stderr.read().decode(errors="replace")
-    process.stderr.close()
+    # Standard error goes to a file: a pipe read only at the end could fill and block the child.
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = 0
+        errors.seek(0)
+        stderr = errors.read().decode(errors="replace")
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         sys.exit(f"{arguments[0]} failed ({code}): {stderr}")
@@ -75,7 +78,8 @@ def main():
         scratch = os.path.join(work, "unpacked")
         os.makedirs(scratch)
         commands = {
-            "tar.gz": ["tar", "-xzf", archives["tar.gz"]],
+            # GNU tar warns about libarchive's pax keyword (LIBARCHIVE.creationtime) once per member.
+            "tar.gz": ["tar", "--warning=no-unknown-keyword", "-xzf", archives["tar.gz"]],
             "zip": ["unzip", "-q", archives["zip"], "-d"],
         }
         times = {(fmt, what): [] for fmt in archives for what in ("scan", "unpack")}

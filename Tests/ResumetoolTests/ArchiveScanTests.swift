@@ -6,7 +6,7 @@ import Testing
 /// same tree gives unpacked as a folder, with exact hashes, sizes, times, pairing and bundle IDs
 /// (the metadata plists come after the blobs in the member order); a GrayKey-style archive with
 /// no leading folder; and the hostile members: `..`, an absolute name, link members, a zip bomb,
-/// a truncated tar.gz, 100,000 members.
+/// a truncated tar.gz, a member longer than its headers declare, 100,000 members.
 @Suite struct ArchiveScanTests {
     static let generator = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Backups/make_extraction.py")
     static let appUUID = "8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F"
@@ -219,6 +219,16 @@ import Testing
         let message = try #require(cut.errors[0]["message"])
         #expect(message.hasPrefix("corrupt at member "))
         #expect(message.hasSuffix("; the findings before it are reported"))
+    }
+
+    /// libarchive checks a zip member's size against its headers; the pass stops there.
+    @Test func memberLongerThanDeclaredStopsThePass() throws {
+        let longer = try hostile("longer", "hostile.zip")
+        #expect(longer.status == 1)
+        #expect(longer.blobs == [Self.firstBlob])
+        #expect(longer.archive["complete"] as? Bool == false)
+        #expect(longer.errors == [["path": "hostile.zip", "message": "corrupt at member 1: ZIP uncompressed data is wrong size (read 70000, expected 1000) "
+                                   + "(the last member read: filesystem1/private/var/mobile/Library/Caches/longer.bin); the findings before it are reported"]])
     }
 
     @Test func hundredThousandMembers() throws {

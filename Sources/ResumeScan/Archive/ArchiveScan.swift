@@ -320,7 +320,8 @@ package struct ArchiveScan: Sendable {
         /// The pass stopped: what was found is kept, and why is the last problem.
         mutating func stopped(_ failure: ArchiveReader.Failure, lastName: String) {
             outcome.summary.isComplete = false
-            var message = failure.description
+            // libarchive's texts may end in a newline.
+            var message = failure.description.trimmingCharacters(in: .whitespacesAndNewlines)
             switch failure {
             case .corrupt, .bomb, .longerThanDeclared:
                 if !lastName.isEmpty { message += " (the last member read: \(lastName))" }

@@ -16,8 +16,8 @@ in tar (pax) members also changed 2026-01-01T00:00:00Z and created 2025-12-31T00
 
 --hostile KIND writes OUT/hostile.(zip|tar|tar.gz) holding the iOS 12 blob first, then:
 dotdot (a member ../escape.plist), absolute (/etc/evil.plist), links (a symbolic and a hard link
-member), bomb (a zip member of 1 GiB of zeros), truncated (the tar.gz cut short), many (100,000
-small members).
+member), bomb (a zip member of 1 GiB of zeros), truncated (the tar.gz cut short), longer (a zip member
+that gives more than its headers declare, then another blob), many (100,000 small members).
 """
 import argparse
 import io
@@ -161,6 +161,22 @@ def hostile(out, kind, samples):
         size = os.path.getsize(path + ".tar.gz")
         with open(path + ".tar.gz", "r+b") as handle:
             handle.truncate(size // 2)
+    elif kind == "longer":
+        # A member whose headers (local and central) declare 1,000 bytes but whose data inflates to 70,000.
+        name = "filesystem1/private/var/mobile/Library/Caches/longer.bin"
+        with zipfile.ZipFile(path + ".zip", "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(zip_info(first[0][0], 0o100644), blob)
+            archive.writestr(zip_info(name, 0o100644), random.Random(7).randbytes(70000))
+            archive.writestr(zip_info("filesystem1/private/var/mobile/Library/Caches/after.resumedata", 0o100644), blob)
+        with open(path + ".zip", "r+b") as handle:
+            data = bytearray(handle.read())
+            encoded = name.encode()
+            local = data.find(b"PK\x03\x04" + b"\x00" * 0, data.find(encoded) - 30)
+            data[local + 22:local + 26] = (1000).to_bytes(4, "little")
+            central = data.rfind(b"PK\x01\x02", 0, data.rfind(encoded))
+            data[central + 24:central + 28] = (1000).to_bytes(4, "little")
+            handle.seek(0)
+            handle.write(data)
     elif kind == "many":
         with zipfile.ZipFile(path + ".zip", "w", zipfile.ZIP_STORED) as archive:
             archive.writestr(zip_info(first[0][0], 0o100644), blob)
