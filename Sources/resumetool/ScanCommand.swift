@@ -36,7 +36,7 @@ struct ScanCommand: ParsableCommand {
             completion: .file())
     var passwordFile: String?
 
-    @Argument(help: ArgumentHelp("Folders or backup folders to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
+    @Argument(help: ArgumentHelp("Folders, backup folders or zip/tar archives to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
     var folders: [String] = []
 
     func validate() throws {

@@ -209,6 +209,16 @@ import Testing
         #expect(message.hasSuffix(" (an archive bomb) (the last member read: filesystem1/private/var/mobile/zeros.bin); the findings before it are reported"))
     }
 
+    /// A member with an unsafe name is read to nothing, not skipped by libarchive: the bomb bound still applies.
+    @Test func zipBombUnderAnUnsafeNameIsRefusedToo() throws {
+        let bomb = try hostile("unsafe-bomb", "hostile.zip")
+        #expect(bomb.status == 1)
+        #expect(bomb.blobs == [Self.firstBlob])
+        try #require(bomb.errors.count == 2)
+        #expect(bomb.errors[0] == ["path": "../zeros.bin", "message": "member 1: skipped: a name with ..; never written out"])
+        #expect(bomb.errors[1]["message"]?.hasPrefix("refused at member 1: ") == true)
+    }
+
     @Test func truncatedArchiveKeepsTheFindingsBeforeTheCut() throws {
         let cut = try hostile("truncated", "hostile.tar.gz")
         #expect(cut.status == 1)

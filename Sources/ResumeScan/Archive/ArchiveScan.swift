@@ -158,6 +158,8 @@ package struct ArchiveScan: Sendable {
             case .relative(let parsed): name = parsed
             case .unsafe(let reason):
                 problem(member, "skipped: \(reason); never written out")
+                // Drained through the reader, not skipped by libarchive, so the bomb bound applies.
+                if member.kind == .regular { try drain(reader) }
                 return
             }
             noteLayout(name, isFolder: member.kind == .directory)
@@ -175,6 +177,7 @@ package struct ArchiveScan: Sendable {
                 return
             case .other:
                 remember(path, Entry(name: member.name, entry: .other("not a regular file")), parentName: parentName)
+                try drain(reader)
                 return
             case .regular:
                 break
@@ -250,6 +253,15 @@ package struct ArchiveScan: Sendable {
                 findingIndex[path] = outcome.findings.count
                 outcome.findings.append(finding)
                 blobCount += blobs.count
+            }
+        }
+
+        /// Reads a member's bytes to nothing, within the reader's bounds.
+        private func drain(_ reader: ArchiveReader) throws {
+            do {
+                _ = try reader.read { _ in }
+            } catch ArchiveReader.Failure.longerThanDeclared {
+                return
             }
         }
 

@@ -16,7 +16,7 @@ in tar (pax) members also changed 2026-01-01T00:00:00Z and created 2025-12-31T00
 
 --hostile KIND writes OUT/hostile.(zip|tar|tar.gz) holding the iOS 12 blob first, then:
 dotdot (a member ../escape.plist), absolute (/etc/evil.plist), links (a symbolic and a hard link
-member), bomb (a zip member of 1 GiB of zeros), truncated (the tar.gz cut short), longer (a zip member
+member), bomb (a zip member of 1 GiB of zeros), unsafe-bomb (the same named ../zeros.bin), truncated (the tar.gz cut short), longer (a zip member
 that gives more than its headers declare, then another blob), many (100,000 small members).
 """
 import argparse
@@ -148,10 +148,11 @@ def hostile(out, kind, samples):
             hard.linkname = first[0][0]
             archive.addfile(hard)
         write_tar(path + ".tar", "w", first, links)
-    elif kind == "bomb":
+    elif kind in ("bomb", "unsafe-bomb"):
+        zeros_name = "filesystem1/private/var/mobile/zeros.bin" if kind == "bomb" else "../zeros.bin"
         with zipfile.ZipFile(path + ".zip", "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(zip_info(first[0][0], 0o100644), blob)
-            with archive.open(zip_info("filesystem1/private/var/mobile/zeros.bin", 0o100644), "w", force_zip64=True) as member:
+            with archive.open(zip_info(zeros_name, 0o100644), "w", force_zip64=True) as member:
                 zeros = bytes(1 << 20)
                 for _ in range(1024):
                     member.write(zeros)
