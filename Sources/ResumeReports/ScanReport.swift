@@ -27,7 +27,21 @@ package struct ScanReport {
             ("errors", .array(inventory.errors.map { error in
                 .object([("path", .string(error.path)), ("message", .string(error.message))])
             })),
-        ] + backupMembers)
+        ] + backupMembers + archiveMembers)
+    }
+
+    /// `archives`, only when there were archives: a folder scan's document keeps its three members.
+    private var archiveMembers: [(String, JSONValue)] {
+        guard !inventory.archives.isEmpty else { return [] }
+        return [("archives", .array(inventory.archives.map { archive in
+            .object([
+                ("root", .string(archive.root)),
+                ("format", .string(archive.format)),
+                ("members", .integer(archive.memberCount)),
+                ("files", .integer(archive.fileCount)),
+                ("complete", .bool(archive.isComplete)),
+            ])
+        }))]
     }
 
     /// `backups` (and `device` when exactly one backup was scanned), only when there were backups:
@@ -135,9 +149,18 @@ package struct ScanReport {
                 lines.append("  \(ByteCount.grouping(Int64(backup.unreadFileCount))) file\(backup.unreadFileCount == 1 ? "" : "s") left unread: "
                              + "the backup is encrypted; give its password with --password-file FILE")
             }
-            appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind != .folder && $0.file.source.root == backup.root },
-                         orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind != .folder && $0.file.source.root == backup.root },
+            appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
+                         orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
                          backupRoot: backup.root)
+        }
+        for archive in inventory.archives {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("archive \(Self.visible(archive.root)): \(Self.visible(archive.format.isEmpty ? "unknown format" : archive.format)), "
+                         + "\(ByteCount.grouping(Int64(archive.memberCount))) member\(archive.memberCount == 1 ? "" : "s")"
+                         + (archive.isComplete ? "" : ", not read to its end"))
+            appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
+                         orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
+                         backupRoot: archive.root)
         }
         for ledger in inventory.ledgers {
             if !lines.isEmpty { lines.append("") }

@@ -11,7 +11,7 @@ public struct FindingSource: Sendable, Hashable {
         case backup
         /// An encrypted backup, its files decrypted in memory.
         case encryptedBackup = "encrypted-backup"
-        /// A zip or tar archive of an extraction (not read by this version).
+        /// A zip or tar archive of an extraction, read in one streaming pass.
         case archive
     }
 

@@ -50,7 +50,7 @@ public struct ScanInventory: Sendable {
     /// nsurlsessiond's ledgers (`tasks.sqlite`) found by content, sorted by path.
     package private(set) var ledgers: [TaskLedger] = []
     /// What could not be read or was skipped, sorted by path.
-    public let errors: [ScanProblem]
+    public private(set) var errors: [ScanProblem]
     /// Regular files seen.
     public private(set) var fileCount: Int
     /// The backups scanned, in the order given.
@@ -93,8 +93,11 @@ public struct ScanInventory: Sendable {
         ))
     }
 
-    /// The folders' inventory, then each backup's after it, in the order given.
-    init(folders: ScanInventory?, backups: [BackupScan.Outcome]) {
+    /// The zip and tar extractions scanned, in the order given.
+    public private(set) var archives: [ArchiveSummary] = []
+
+    /// The folders' inventory, then each backup's after it, then each archive's, in the order given.
+    init(folders: ScanInventory?, backups: [BackupScan.Outcome], archives: [ArchiveScan.Outcome] = []) {
         var errors = folders?.errors ?? []
         for backup in backups {
             if let failure = backup.failure { errors.append(ScanProblem(path: backup.summary.root, message: failure.message)) }
@@ -130,6 +133,23 @@ public struct ScanInventory: Sendable {
                     status.created = record.created
                     status.mode = record.mode
                     return (status, nil)
+                }
+            ))
+        }
+        for archive in archives {
+            self.errors += archive.errors
+            fileCount += archive.summary.fileCount
+            self.archives.append(archive.summary)
+            let root = archive.summary.root
+            collect(archive.findings, space: PairingSpace(
+                container: { path in archive.container(of: path) },
+                entry: { path in archive.entries[path]?.entry ?? .missing },
+                candidates: { localPath, container in archive.localPathCandidates(localPath, container: container) },
+                bundleID: { container in container.flatMap { archive.bundleIDs[$0] } },
+                source: { path in FindingSource(kind: .archive, root: root, inner: archive.entries[path]?.name ?? path) },
+                evidence: { path in
+                    guard let entry = archive.entries[path], let status = entry.status else { return nil }
+                    return (status, entry.sha256)
                 }
             ))
         }

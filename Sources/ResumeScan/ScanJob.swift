@@ -77,7 +77,17 @@ public struct ScanJob: Sendable {
         // Each root is decided by content: a backup folder holds Manifest.db.
         var folderRoots: [String] = []
         var backups: [BackupScan.Outcome] = []
+        var archives: [ArchiveScan.Outcome] = []
         for root in self.roots.map(Self.normalized) where !shouldStop() {
+            // A file is read as a zip or tar extraction when libarchive recognises it.
+            if ArchiveScan.isRegularFile(root) {
+                var scan = ArchiveScan(root: root)
+                scan.probe = probe
+                if let outcome = scan.run(progress: { progress(Progress(files: $0, blobs: $1, currentPath: $2)) }) {
+                    archives.append(outcome)
+                    continue
+                }
+            }
             let kind = BackupScan.kind(of: root, calls: probe.calls)
             switch kind {
             case .folder: folderRoots.append(root)
@@ -88,14 +98,14 @@ public struct ScanJob: Sendable {
                 backups.append(scan.run())
             }
         }
-        var allRootsRead = backups.allSatisfy { $0.failure == nil }
+        var allRootsRead = backups.allSatisfy { $0.failure == nil } && archives.allSatisfy(\.summary.isComplete)
         var folders: ScanInventory?
         if !folderRoots.isEmpty {
             let walked = walk(folderRoots, progress: progress)
             folders = walked.inventory
             if !walked.allRootsRead { allRootsRead = false }
         }
-        return (ScanInventory(folders: folders, backups: backups), allRootsRead)
+        return (ScanInventory(folders: folders, backups: backups, archives: archives), allRootsRead)
     }
 
     private func walk(_ roots: [String], progress: (Progress) -> Void) -> (inventory: ScanInventory, allRootsRead: Bool) {

@@ -14,17 +14,20 @@ struct ScanCommand: ParsableCommand {
 
             A DIR holding Manifest.db (Manifest.mbdb before iOS 10) is read as an iTunes/Finder backup: its files through Manifest.db, named DOMAIN/relativePath, with the device in the report. An encrypted backup needs --password-file FILE (or, on a terminal, the password typed at a prompt); without one its files are counted as unread. Nothing in the evidence is written; decrypted data stays in memory.
 
+            A FILE that is a zip or tar archive (gzip, bzip2 or xz compressed too) is read as a full-file-system extraction in one streaming pass, never unpacked: any leading folder (filesystem1/, a case number) is recognised by the private/var/ layout beneath it, blobs are paired with partial files inside the archive, and members with unsafe names, links, bombs and truncation are reported, never followed or written out.
+
             Example:
               resumetool scan ~/extraction/private/var/mobile/Containers/Data/Application
               resumetool scan --json ~/Library > downloads.json
               resumetool scan --csv /mnt/image > downloads.csv
               resumetool scan --jsonl --html case-42.html /mnt/image > findings.jsonl
               resumetool scan --timeline /mnt/image > timeline.csv
+              resumetool scan --json ~/cases/42/filesystem1.zip
               resumetool scan --json --password-file pw.txt ~/backups/00008140-001A2B3C4D5E6F70
 
             Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file), --csv or --tsv (one row per blob and per orphan partial file), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
 
-            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db) or the page could not be written, 64 usage error, 130 interrupted.
+            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db; an archive: truncated, corrupt or refused as a bomb) or the page could not be written, 64 usage error, 130 interrupted.
             """
     )
 
@@ -51,7 +54,7 @@ struct ScanCommand: ParsableCommand {
             completion: .file())
     var passwordFile: String?
 
-    @Argument(help: ArgumentHelp("Folders or backup folders to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
+    @Argument(help: ArgumentHelp("Folders, backup folders or zip/tar archives to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
     var folders: [String] = []
 
     func validate() throws {

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""`resumetool scan` of zip and tar extractions against unpacking them (issue 25).
+
+Builds, in /dev/shm, a full-file-system extraction of FILES files (100,000 by default: the
+generator's resume files around Samples/ under filesystem1/private/var/, plus small noise files,
+one in ten a property list without a blob) as .tar.gz and as .zip with
+Tests/ResumetoolTests/Backups/make_extraction.py. Then, RUNS times and alternating, times
+`resumetool scan --json` on each archive, `tar -xzf` of the .tar.gz and `unzip -q` of the .zip into
+a fresh folder of /dev/shm (tmpfs: unpacking costs no disk, its best case), and prints the
+median, the spread (min-max), the ratio of medians and the scan's peak RSS.
+
+Goals: scan <= 1.0 x the unpacking time of the same archive; peak RSS <= 128 MiB.
+
+    swift build -c release --product resumetool
+    python3 Benchmarks/archive_bench.py [--files 100000] [--runs 5] [--binary .build/release/resumetool]
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+GENERATOR = os.path.join(REPO, "Tests", "ResumetoolTests", "Backups", "make_extraction.py")
+# The generator's own files: the blobs, partial files, notes and the two metadata plists.
+GENERATOR_FILES = 11
+
+
+def timed(arguments, cwd=None):
+    """Seconds and peak RSS (KiB) of one run, measured on the child alone (wait4)."""
+    # Standard error goes to a file: a pipe read only at the end could fill and block the child.
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = 0
+        errors.seek(0)
+        stderr = errors.read().decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"{arguments[0]} failed ({code}): {stderr}")
+    return seconds, usage.ru_maxrss
+
+
+def unpack(arguments, scratch):
+    """Times an unpacking into a fresh tmpfs folder; the removal is not timed."""
+    target = tempfile.mkdtemp(dir=scratch)
+    try:
+        return timed(arguments + [target] if arguments[0] == "unzip" else arguments, cwd=target)
+    finally:
+        shutil.rmtree(target)
+
+
+def describe(values):
+    return f"{statistics.median(values):.3f} s (spread {min(values):.3f}-{max(values):.3f})"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "resumetool"))
+    arguments = parser.parse_args()
+    for tool in ("tar", "unzip"):
+        if shutil.which(tool) is None:
+            sys.exit(f"archive_bench.py needs {tool} (apt-get install -y {tool})")
+    work = tempfile.mkdtemp(prefix="archive-bench-", dir="/dev/shm")
+    try:
+        subprocess.run([sys.executable, GENERATOR, work, "--no-tree", "--formats", "tar.gz,zip",
+                        "--noise", str(max(0, arguments.files - GENERATOR_FILES))], check=True)
+        archives = {fmt: os.path.join(work, "extraction." + fmt) for fmt in ("tar.gz", "zip")}
+        scratch = os.path.join(work, "unpacked")
+        os.makedirs(scratch)
+        commands = {
+            # GNU tar warns about libarchive's pax keyword (LIBARCHIVE.creationtime) once per member.
+            "tar.gz": ["tar", "--warning=no-unknown-keyword", "-xzf", archives["tar.gz"]],
+            "zip": ["unzip", "-q", archives["zip"], "-d"],
+        }
+        times = {(fmt, what): [] for fmt in archives for what in ("scan", "unpack")}
+        peaks = {fmt: [] for fmt in archives}
+        # Warm the page cache and check the scan once.
+        for fmt, path in archives.items():
+            timed([arguments.binary, "scan", "--json", path])
+        for run in range(arguments.runs):
+            for fmt, path in archives.items():
+                # Alternate which goes first, so neither always meets a warmer machine.
+                order = ("scan", "unpack") if run % 2 == 0 else ("unpack", "scan")
+                for what in order:
+                    if what == "scan":
+                        seconds, peak = timed([arguments.binary, "scan", "--json", path])
+                        peaks[fmt].append(peak)
+                    else:
+                        seconds, _ = unpack(commands[fmt], scratch)
+                    times[(fmt, what)].append(seconds)
+        print(f"{arguments.files:,} files, {arguments.runs} runs each, alternating; archives in /dev/shm, unpacked into /dev/shm")
+        for fmt, path in archives.items():
+            scan, unpacked = times[(fmt, "scan")], times[(fmt, "unpack")]
+            ratio = statistics.median(scan) / statistics.median(unpacked)
+            peak = max(peaks[fmt]) / 1024
+            tool = "tar -xzf" if fmt == "tar.gz" else "unzip -q"
+            print(f".{fmt} ({os.path.getsize(path) / 1048576:.1f} MiB)")
+            print(f"  resumetool scan --json  {describe(scan)}, peak RSS {peak:.1f} MiB")
+            print(f"  {tool:<23} {describe(unpacked)}")
+            print(f"  ratio {ratio:.2f} x (goal <= 1.0: {'met' if ratio <= 1.0 else 'NOT met'}); "
+                  f"memory goal <= 128 MiB: {'met' if peak <= 128 else 'NOT met'}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,374 @@
+import Crypto
+import Foundation
+import ResumeDataCodec
+import ResumeSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Scans one zip or tar extraction (forensic-formats §3) in one streaming pass of
+/// ``ArchiveReader``, never unpacking it: each regular member is decided by its first bytes as
+/// ``FileProbe`` decides a file, a property list within ``readLimit`` is searched for blobs, and
+/// partial files are hashed as they stream by. The layout (app containers, their metadata plist,
+/// container UUID folders, where `private/var/` starts beneath a leading folder) is collected on
+/// the way and used once the pass is over, since a container's metadata plist may come after its
+/// blob.
+///
+/// Memory follows what is worth reporting, not the archive: one member's bytes at most (up to
+/// ``readLimit``), the findings, and the names of members in `tmp/` folders (where a blob's
+/// `TempFileName` is looked up), containers and UUID folders, each bounded by
+/// ``maximumRemembered``.
+package struct ArchiveScan: Sendable {
+    /// The archive file as given.
+    package let root: String
+    /// The search of a folder scan's files (its `readLimit` does not apply: ``readLimit`` does).
+    package var probe = FileProbe()
+    package var limits = ArchiveReader.Limits()
+    /// Property lists larger than this are hashed when they are partial files, never searched:
+    /// one member is held at a time, and its parse must fit in the scan's 128 MiB too.
+    package var readLimit = 32 << 20
+    /// Members in `tmp/` folders, containers and UUID folders remembered at most (each).
+    package var maximumRemembered = 200_000
+
+    package init(root: String) {
+        self.root = root
+    }
+
+    /// What is at a path of the archive that no finding is: a member in a `tmp/` folder.
+    package struct Entry: Sendable {
+        /// The member's name as the archive spells it.
+        package var name: String
+        package var entry: PartialFileResolution.Entry
+        /// Its status and SHA-256, for a regular member.
+        package var status: FileStatus?
+        package var sha256: String?
+    }
+
+    /// What the scan of one archive found.
+    package struct Outcome: Sendable {
+        package var summary: ArchiveSummary
+        /// Members holding blobs or being partial files, by path (``ArchiveMemberName/path``).
+        package var findings: [FileProbe.Finding] = []
+        /// Problems with single members, then (last) why the pass stopped, if it did.
+        package var errors: [ScanProblem] = []
+        /// The members in `tmp/` folders, by path.
+        package var entries: [String: Entry] = [:]
+        /// Folders holding a `Library/` or `tmp/` folder: the app containers.
+        package var containers: Set<String> = []
+        /// Folders named like a container UUID, by that name in upper case.
+        package var uuidFolders: [String: [String]] = [:]
+        /// Each container's `MCMMetadataIdentifier`, by container path.
+        package var bundleIDs: [String: String] = [:]
+        /// Where the device's `/private/var` is in the archive (`filesystem1/private/var`), in
+        /// the order first met.
+        package var deviceRoots: [String] = []
+
+        /// The container a path is in.
+        package func container(of path: String) -> String? {
+            AppContainerLayout.containerRoot(of: path, containers: containers)
+        }
+
+        /// Paths of the archive where a device's `LocalPath` may be, best first: the device
+        /// path beneath each place `private/var/` was found, then as a folder scan looks for it.
+        package func localPathCandidates(_ localPath: String, container: String?) -> [String] {
+            var candidates: [String] = []
+            var device = Substring(localPath)
+            // Apple logs and stores paths with a `/.nofollow` prefix; `/var` is a link to `/private/var`.
+            if device.hasPrefix("/.nofollow/") { device = device.dropFirst("/.nofollow".count) }
+            var path = String(device)
+            if path.hasPrefix("/var/") { path = "/private" + path }
+            let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+            if path.hasPrefix("/private/var/"), !parts.contains(where: { $0 == ".." || $0 == "." }) {
+                let rest = parts.dropFirst(2).joined(separator: "/")
+                for root in deviceRoots { candidates.append(AppContainerLayout.join(root, rest)) }
+            }
+            for candidate in AppContainerLayout.localPathCandidates(localPath, roots: [], containerRoot: container, uuidFolders: uuidFolders)
+            where !candidates.contains(candidate) {
+                candidates.append(candidate)
+            }
+            return candidates
+        }
+    }
+
+    /// Reads the archive; nil when `root` is not an archive libarchive recognises (a plain file
+    /// keeps a folder scan's behaviour). `progress` is called every few thousand members.
+    package func run(progress: (_ files: Int, _ blobs: Int, _ current: String) -> Void = { _, _, _ in }) -> Outcome? {
+        // The user named the file: a link given here is followed, as a folder root's is.
+        let path = Self.resolved(root)
+        let reader: ArchiveReader
+        do {
+            reader = try ArchiveReader(path: path, limits: limits, calls: probe.calls)
+        } catch {
+            if case .notAnArchive = error { return nil }
+            var outcome = Outcome(summary: ArchiveSummary(root: root, format: "", memberCount: 0, fileCount: 0, isComplete: false))
+            outcome.errors.append(ScanProblem(path: root, message: error.description))
+            return outcome
+        }
+        var state = State(scan: self)
+        var lastName = ""
+        do {
+            while let member = try reader.next() {
+                if state.outcome.summary.memberCount == 0 { state.outcome.summary.format = reader.format }
+                state.outcome.summary.memberCount += 1
+                lastName = member.name
+                try state.take(member, from: reader)
+                if state.outcome.summary.memberCount % 4096 == 0 {
+                    progress(state.outcome.summary.fileCount, state.blobCount, member.name)
+                }
+            }
+            if state.outcome.summary.memberCount == 0 {
+                // An empty file is not an archive of nothing: keep a folder scan's answer.
+                if reader.format.isEmpty { return nil }
+                state.outcome.summary.format = reader.format
+            }
+            state.outcome.summary.isComplete = true
+        } catch let failure as ArchiveReader.Failure {
+            if case .notAnArchive = failure, state.outcome.summary.memberCount == 0 { return nil }
+            state.stopped(failure, lastName: lastName)
+        } catch {
+            state.stopped(.corrupt(member: state.outcome.summary.memberCount, "\(error)"), lastName: lastName)
+        }
+        return state.finish()
+    }
+
+    /// The pass's state: the outcome so far, findings by path (a later member of the same name
+    /// replaces an earlier one, as unpacking would).
+    private struct State {
+        let scan: ArchiveScan
+        var outcome: Outcome
+        var findingIndex: [String: Int] = [:]
+        var blobCount = 0
+        var rememberedUUIDs = 0
+        var warnedForgetting = false
+
+        init(scan: ArchiveScan) {
+            self.scan = scan
+            outcome = Outcome(summary: ArchiveSummary(root: scan.root, format: "", memberCount: 0, fileCount: 0, isComplete: false))
+        }
+
+        mutating func problem(_ member: ArchiveReader.Member, _ message: String) {
+            outcome.errors.append(ScanProblem(path: member.name, message: "member \(member.index): \(message)"))
+        }
+
+        mutating func take(_ member: ArchiveReader.Member, from reader: ArchiveReader) throws {
+            let name: ArchiveMemberName
+            switch ArchiveMemberName.parse(member.name) {
+            case .relative(let parsed): name = parsed
+            case .unsafe(let reason):
+                problem(member, "skipped: \(reason); never written out")
+                // Drained through the reader, not skipped by libarchive, so the bomb bound applies.
+                if member.kind == .regular { try drain(reader) }
+                return
+            }
+            noteLayout(name, isFolder: member.kind == .directory)
+            let path = name.path
+            let components = name.components
+            let fileName = components.last ?? path
+            let parentName = components.count > 1 ? components[components.count - 2] : ""
+            switch member.kind {
+            case .directory:
+                return
+            case .symbolicLink, .hardLink:
+                let what = member.kind == .symbolicLink ? "a symbolic link" : "a hard link"
+                problem(member, "skipped: \(what) member, never followed")
+                remember(path, Entry(name: member.name, entry: .other(what)), parentName: parentName)
+                return
+            case .other:
+                remember(path, Entry(name: member.name, entry: .other("not a regular file")), parentName: parentName)
+                try drain(reader)
+                return
+            case .regular:
+                break
+            }
+            outcome.summary.fileCount += 1
+            let isPartialFile = AppContainerLayout.isPartialFile(name: fileName, parentName: parentName)
+            let inTmp = parentName == "tmp" && outcome.entries.count < scan.maximumRemembered
+            let isMetadata = fileName == TreeWalker.containerMetadataName
+
+            // First bytes decide; a candidate is kept whole (within the read limit), a partial
+            // file (or a file of tmp/, which a blob may name) is hashed as it streams by.
+            var hasher: SHA256? = isPartialFile || inTmp ? SHA256() : nil
+            let prefixLength = ScanContentKind.prefixLength
+            let limit = scan.readLimit
+            var data: Data? = (member.declaredSize ?? 0) <= Int64(limit) ? Data() : nil
+            var kind: ScanContentKind?
+            var head: [UInt8] = []
+            let total: Int64
+            do {
+                total = try reader.read { chunk in
+                    hasher?.update(bufferPointer: chunk)
+                    if kind == nil {
+                        head.append(contentsOf: chunk.prefix(prefixLength - head.count))
+                        if head.count >= prefixLength {
+                            kind = ScanContentKind(prefix: head)
+                            if kind?.isCandidate != true { data = nil }
+                        }
+                    }
+                    if data != nil {
+                        if (data?.count ?? 0) + chunk.count > limit {
+                            data = nil
+                        } else if let base = chunk.baseAddress {
+                            data?.append(base.assumingMemoryBound(to: UInt8.self), count: chunk.count)
+                        }
+                    }
+                }
+            } catch let failure as ArchiveReader.Failure {
+                if case .longerThanDeclared = failure {
+                    // The header lied; what came is not this member: skip it, read on.
+                    problem(member, "skipped: \(failure.description)")
+                    return
+                }
+                throw failure
+            }
+            let decided = kind ?? ScanContentKind(prefix: head)
+            var blobs: [FoundResumeBlob] = []
+            var digest: String?
+            if decided.isCandidate, let data {
+                blobs = scan.probe.search.blobs(in: data)
+                if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
+                if isMetadata, data.count <= 1 << 20, components.count > 1, let bundleID = Self.bundleID(in: data) {
+                    outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
+                }
+            }
+            if digest == nil, let hasher { digest = SHA256Hex(digest: hasher.finalize()).text }
+            var status = FileStatus(size: total, modified: Date(timeIntervalSince1970: Double(member.modified ?? 0)))
+            // libarchive's zip reader sets a change time of 0 when the zip has no extended
+            // timestamp: the epoch itself is never a device's time, so 0 is no time at all.
+            status.changed = member.changed.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
+            status.created = member.created.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
+            status.mode = member.mode == 0 ? nil : member.mode
+            if inTmp { remember(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest), parentName: parentName) }
+            guard !blobs.isEmpty || isPartialFile else {
+                if let index = findingIndex.removeValue(forKey: path) { drop(index) }
+                return
+            }
+            let finding = FileProbe.Finding(path: path, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
+                                            source: FindingSource(kind: .archive, root: scan.root, inner: member.name))
+            if let index = findingIndex[path] {
+                blobCount += blobs.count - outcome.findings[index].blobs.count
+                outcome.findings[index] = finding
+            } else {
+                findingIndex[path] = outcome.findings.count
+                outcome.findings.append(finding)
+                blobCount += blobs.count
+            }
+        }
+
+        /// Reads a member's bytes to nothing, within the reader's bounds.
+        private func drain(_ reader: ArchiveReader) throws {
+            do {
+                _ = try reader.read { _ in }
+            } catch ArchiveReader.Failure.longerThanDeclared {
+                return
+            }
+        }
+
+        /// A later member of the same name that is nothing: the earlier finding goes, as
+        /// unpacking would overwrite it.
+        private mutating func drop(_ index: Int) {
+            blobCount -= outcome.findings[index].blobs.count
+            outcome.findings.remove(at: index)
+            for (key, value) in findingIndex where value > index { findingIndex[key] = value - 1 }
+        }
+
+        private mutating func remember(_ path: String, _ entry: Entry, parentName: String) {
+            guard parentName == "tmp" else { return }
+            if outcome.entries[path] == nil, outcome.entries.count >= scan.maximumRemembered {
+                forgetting()
+                return
+            }
+            outcome.entries[path] = entry
+        }
+
+        private mutating func forgetting() {
+            guard !warnedForgetting else { return }
+            warnedForgetting = true
+            outcome.errors.append(ScanProblem(path: scan.root, message:
+                "more than \(scan.maximumRemembered) containers, UUID folders or tmp/ files: later ones are not used to pair blobs"))
+        }
+
+        /// Containers (folders holding `Library/` or `tmp/`), UUID folders and where
+        /// `private/var/` starts, from one member's name: the folders it lies in (or is).
+        private mutating func noteLayout(_ name: ArchiveMemberName, isFolder: Bool) {
+            let components = name.components
+            let folderCount = components.count - (isFolder ? 0 : 1)
+            guard folderCount > 0 else { return }
+            for index in 0..<folderCount {
+                let component = components[index]
+                if index > 0, AppContainerLayout.markerFolders.contains(component) {
+                    let container = components[..<index].joined(separator: "/")
+                    if !outcome.containers.contains(container) {
+                        if outcome.containers.count < scan.maximumRemembered { outcome.containers.insert(container) } else { forgetting() }
+                    }
+                }
+                if AppContainerLayout.isContainerUUID(component) {
+                    let folder = components[...index].joined(separator: "/")
+                    let key = component.uppercased()
+                    if outcome.uuidFolders[key]?.contains(folder) != true {
+                        if rememberedUUIDs < scan.maximumRemembered {
+                            outcome.uuidFolders[key, default: []].append(folder)
+                            rememberedUUIDs += 1
+                        } else {
+                            forgetting()
+                        }
+                    }
+                }
+                if component == "var" {
+                    var deviceRoot: String?
+                    if index > 0, components[index - 1] == "private" {
+                        deviceRoot = components[...index].joined(separator: "/")
+                    } else if index + 1 < components.count, components[index + 1] == "mobile" {
+                        deviceRoot = components[...index].joined(separator: "/")
+                    }
+                    if let deviceRoot, !outcome.deviceRoots.contains(deviceRoot), outcome.deviceRoots.count < 16 {
+                        outcome.deviceRoots.append(deviceRoot)
+                    }
+                }
+            }
+        }
+
+        /// The pass stopped: what was found is kept, and why is the last problem.
+        mutating func stopped(_ failure: ArchiveReader.Failure, lastName: String) {
+            outcome.summary.isComplete = false
+            // libarchive's texts may end in a newline.
+            var message = failure.description.trimmingCharacters(in: .whitespacesAndNewlines)
+            switch failure {
+            case .corrupt, .bomb, .longerThanDeclared:
+                if !lastName.isEmpty { message += " (the last member read: \(lastName))" }
+            default:
+                break
+            }
+            outcome.errors.append(ScanProblem(path: scan.root, message: message + "; the findings before it are reported"))
+        }
+
+        func finish() -> Outcome {
+            var outcome = self.outcome
+            // A `private/var` met before its first `var/mobile` spelling is the better root.
+            outcome.deviceRoots.sort { ($0.hasSuffix("private/var") ? 0 : 1) < ($1.hasSuffix("private/var") ? 0 : 1) }
+            return outcome
+        }
+
+        /// `MCMMetadataIdentifier` of a container's metadata plist.
+        static func bundleID(in data: Data) -> String? {
+            let options = PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 100_000, maximumInputSize: 1 << 20, duplicateKeys: .keepLast)
+            guard let top = try? PropertyListReader(options: options).read(data).value.dictionaryValue else { return nil }
+            return top["MCMMetadataIdentifier"]?.stringValue
+        }
+    }
+
+    /// The path with links resolved, or as given when that fails.
+    private static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path` names a regular file (following a link: the user named it).
+    package static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return (status.st_mode & S_IFMT) == S_IFREG
+    }
+}

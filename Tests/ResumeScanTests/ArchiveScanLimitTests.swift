@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import ResumeScan
+
+/// ``ArchiveScan``'s bounds, each lowered so that an archive the generator writes crosses it:
+/// members, the read limit, what is remembered for pairing; and a later member of a name
+/// replacing an earlier one, as unpacking would.
+@Suite struct ArchiveScanLimitTests {
+    static let generator = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../ResumetoolTests/Backups/make_extraction.py").standardizedFileURL
+
+    private func withExtraction<T>(_ arguments: [String], _ body: (String) throws -> T) throws -> T {
+        let folder = NSTemporaryDirectory() + "archive-scan-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.generator.path, folder] + arguments
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        return try body(folder)
+    }
+
+    @Test func membersAreBoundedAndTheFindingsBeforeKept() throws {
+        try withExtraction(["--hostile", "many"]) { folder in
+            var scan = ArchiveScan(root: folder + "/hostile.zip")
+            scan.limits.maximumMembers = 50_000
+            let outcome = try #require(scan.run())
+            #expect(outcome.summary.isComplete == false)
+            #expect(outcome.summary.memberCount == 50_000)
+            #expect(outcome.findings.map(\.path) == ["filesystem1/private/var/mobile/Library/Caches/first.resumedata"])
+            #expect(outcome.errors == [ScanProblem(path: folder + "/hostile.zip", message: "more than 50000 members; the findings before it are reported")])
+        }
+    }
+
+    @Test func membersOverTheReadLimitAreHashedNotSearched() throws {
+        try withExtraction(["--formats", "tar", "--no-tree"]) { folder in
+            var scan = ArchiveScan(root: folder + "/extraction.tar")
+            scan.readLimit = 1000
+            let outcome = try #require(scan.run())
+            #expect(outcome.summary.isComplete)
+            // Every blob is larger than 1000 bytes: only the partial files remain, hashed.
+            #expect(outcome.findings.map(\.path).map { String($0.split(separator: "/").last ?? "") }
+                    == ["CFNetworkDownload_a1B2c3.tmp", "CFNetworkDownload_Occ2S2.tmp"])
+            #expect(outcome.findings.allSatisfy { $0.blobs.isEmpty })
+            #expect(outcome.findings.last?.sha256 == "d41d438c379110c7f7b2c561b1f04f26c1b4549110791f8e022f48974280c13e")
+            // The metadata plists are small: the bundle IDs are still known.
+            #expect(outcome.bundleIDs.values.sorted() == ["com.example.app", "group.com.example.shared"])
+        }
+    }
+
+    @Test func rememberedNamesAreBounded() throws {
+        try withExtraction(["--formats", "zip", "--no-tree"]) { folder in
+            var scan = ArchiveScan(root: folder + "/extraction.zip")
+            scan.maximumRemembered = 1
+            let outcome = try #require(scan.run())
+            #expect(outcome.containers.count == 1)
+            #expect(outcome.errors == [ScanProblem(path: folder + "/extraction.zip", message:
+                "more than 1 containers, UUID folders or tmp/ files: later ones are not used to pair blobs")])
+        }
+    }
+
+    @Test func aLaterMemberOfTheSameNameReplacesTheEarlier() throws {
+        try withExtraction(["--hostile", "dotdot"]) { folder in
+            // Append a second member named like the blob, holding text: unpacking would leave the text.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", """
+                import tarfile, io
+                with tarfile.open("\(folder)/hostile.tar", "a") as t:
+                    info = tarfile.TarInfo("filesystem1/private/var/mobile/Library/Caches/first.resumedata"); info.size = 5
+                    t.addfile(info, io.BytesIO(b"text\\n"))
+                """]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0)
+            let outcome = try #require(ArchiveScan(root: folder + "/hostile.tar").run())
+            #expect(outcome.findings.isEmpty)
+            #expect(outcome.summary.fileCount == 2)
+        }
+    }
+
+    @Test func plainFilesAreNotArchives() throws {
+        let folder = NSTemporaryDirectory() + "archive-scan-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("bplist00 and more".utf8).write(to: URL(fileURLWithPath: folder + "/x.plist"))
+        try Data().write(to: URL(fileURLWithPath: folder + "/empty"))
+        #expect(ArchiveScan(root: folder + "/x.plist").run() == nil)
+        #expect(ArchiveScan(root: folder + "/empty").run() == nil)
+        #expect(ArchiveScan.isRegularFile(folder + "/x.plist"))
+        #expect(!ArchiveScan.isRegularFile(folder))
+    }
+}
