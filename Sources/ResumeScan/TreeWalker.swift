@@ -186,22 +186,34 @@ package struct TreeWalker {
     }
 
     /// `fstatat` of `path`'s last component, each folder above it opened relative to the one
-    /// before with `O_NOFOLLOW`.
+    /// before with `O_NOFOLLOW` (``parentFolder(of:roots:calls:)``).
     private static func status(atPath path: String, roots: [String], calls: FileSystemCalls = .system) -> FileSystemCalls.Status? {
+        guard let (folder, last) = parentFolder(of: path, roots: roots, calls: calls) else { return nil }
+        defer { _ = calls.close(folder) }
+        guard case .success(let status) = calls.fstatat(folder, last) else { return nil }
+        return status
+    }
+
+    /// The folder holding `path`, opened from the root that holds it one component at a time
+    /// with `O_NOFOLLOW`, and `path`'s last component: the one way scan reaches a file by path
+    /// without following a link out of the tree. The caller closes the folder; nil when anything
+    /// on the way is missing or a link, `path` has `..`, or it is under no root.
+    private static func parentFolder(of path: String, roots: [String], calls: FileSystemCalls) -> (folder: Int32, name: String)? {
         guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root else { return nil }
         let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
         let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         guard let last = components.last, !components.contains("..") else { return nil }
         guard case .success(let rootFolder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return nil }
         var folder = rootFolder
-        defer { _ = calls.close(folder) }
         for component in components.dropLast() {
-            guard case .success(let next) = calls.openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { return nil }
+            guard case .success(let next) = calls.openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else {
+                _ = calls.close(folder)
+                return nil
+            }
             _ = calls.close(folder)
             folder = next
         }
-        guard case .success(let status) = calls.fstatat(folder, last) else { return nil }
-        return status
+        return (folder, last)
     }
 
     /// The name of the file iOS keeps in every container, whose `MCMMetadataIdentifier` is the
@@ -241,18 +253,8 @@ package struct TreeWalker {
     /// one before with `O_NOFOLLOW`, the file too (`O_NONBLOCK`: a FIFO must not block); nil when
     /// anything on the way is missing, a link, or `path` is under no root.
     private static func openFile(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
-        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root else { return nil }
-        let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
-        let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
-        guard let last = components.last, !components.contains("..") else { return nil }
-        guard case .success(let rootFolder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return nil }
-        var folder = rootFolder
+        guard let (folder, last) = parentFolder(of: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(folder) }
-        for component in components.dropLast() {
-            guard case .success(let next) = calls.openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { return nil }
-            _ = calls.close(folder)
-            folder = next
-        }
         guard case .success(let descriptor) = calls.openat(folder, last, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) else { return nil }
         return descriptor
     }
