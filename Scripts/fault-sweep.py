@@ -142,11 +142,12 @@ class Sweep:
         command = [self.binary] + [a.replace("{dir}", folder) for a in scenario.arguments]
         if strace:
             aim = ["-P", streams] if streams else []
-            if strace[1] == "trace=openat":
-                # The command's own files (names as it passes them) and its folder: an unaimed
-                # openat fault also hits the Swift runtime's libdispatch, which traps when it
-                # cannot open /proc/PID/stat (its worker-pool monitor), a fault no file system
-                # gives there (see README).
+            if strace[1] in ("trace=openat", "trace=close"):
+                # The command's own files and its folder: an unaimed openat fault also hits the
+                # Swift runtime's libdispatch, which traps when it cannot open /proc/PID/stat
+                # (its worker-pool monitor), and an unaimed close fault SwiftNIO, whose reading of
+                # the cgroup CPU quota at start-up closes with try!; faults no file system gives
+                # there (see README).
                 for name in (scenario.output, scenario.blob, scenario.partial):
                     if name:
                         aim += ["-P", os.path.join(folder, name)]
