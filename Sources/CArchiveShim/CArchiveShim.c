@@ -1,7 +1,4 @@
-#define _GNU_SOURCE
 #include "CArchiveShim.h"
-
-#include <fcntl.h>
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -92,10 +89,3 @@ void carchive_close(carchive_reader *reader) {
     free(reader);
 }
 
-int carchive_noatime_flag(void) {
-#ifdef O_NOATIME
-    return O_NOATIME;
-#else
-    return 0;
-#endif
-}

@@ -43,3 +43,11 @@ ssize_t csplice_to_file(int pipe_fd, int file_fd, size_t count, int64_t offset) 
 }
 
 #endif
+
+int csplice_noatime_flag(void) {
+#ifdef O_NOATIME
+    return O_NOATIME;
+#else
+    return 0;
+#endif
+}

@@ -255,7 +255,7 @@ package struct TreeWalker {
     private static func openFile(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
         guard let (folder, last) = parentFolder(of: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(folder) }
-        guard case .success(let descriptor) = calls.openat(folder, last, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) else { return nil }
+        guard case .success(let descriptor) = calls.openEvidence(in: folder, last) else { return nil }
         return descriptor
     }
 

@@ -57,7 +57,4 @@ int64_t carchive_compressed_position(carchive_reader *reader);
 
 void carchive_close(carchive_reader *reader);
 
-/// O_NOATIME where the system has it (it needs _GNU_SOURCE, which Swift's Glibc does not set), else 0.
-int carchive_noatime_flag(void);
-
 #endif

@@ -13,6 +13,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* O_NOATIME where the system has it (also _GNU_SOURCE only), else 0: evidence is read without
+ * giving its files a new access time. */
+int csplice_noatime_flag(void);
+
 /* Whether this system has splice(2). */
 int csplice_available(void);
 

@@ -76,12 +76,7 @@ package final class ArchiveReader {
 
     /// Opens `path`; throws when it cannot be opened or libarchive recognises no format.
     package init(path: String, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
-        let noAccessTime = carchive_noatime_flag()
-        let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | noAccessTime
-        var opened = calls.open(path, flags, 0)
-        // O_NOATIME is allowed only on one's own files (or to root).
-        if case .failure(let failure) = opened, failure.code == EPERM { opened = calls.open(path, flags & ~noAccessTime, 0) }
-        switch opened {
+        switch calls.openEvidence(atPath: path) {
         case .success(let value): self.descriptor = value
         case .failure(let failure):
             throw .cannotOpen(failure.code == ELOOP ? "it is a symbolic link" : failure.description)

@@ -346,7 +346,7 @@ package struct BackupScan: Sendable {
         }
         guard let folder else { return problem("missing from the backup: no file \(entry.storedPath)") }
         let descriptor: Int32
-        switch calls.openat(folder.descriptor, entry.fileID, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
+        switch calls.openEvidence(in: folder.descriptor, entry.fileID) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
             if failure.code == ENOENT { return problem("missing from the backup: no file \(entry.storedPath)") }
@@ -480,7 +480,7 @@ package struct BackupScan: Sendable {
     /// A small file of the backup folder, whole.
     private static func readFile(in folder: FolderHandle, _ name: String, limit: Int, calls: FileSystemCalls) throws(BackupError) -> Data {
         let descriptor: Int32
-        switch calls.openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
+        switch calls.openEvidence(in: folder.descriptor, name) {
         case .success(let opened): descriptor = opened
         case .failure(let failure): throw BackupError.unreadable("cannot read \(name): \(TreeWalker.describe(failure.code))")
         }

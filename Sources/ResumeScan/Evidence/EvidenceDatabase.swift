@@ -191,7 +191,7 @@ package final class EvidenceDatabase {
         calls: FileSystemCalls
     ) throws(EvidenceDatabaseError) -> Int64 {
         let input: Int32
-        switch calls.open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0) {
+        switch calls.openEvidence(atPath: source) {
         case .success(let opened): input = opened
         case .failure(let failure):
             if failure.code == ENOENT, !required { return 0 }

@@ -1,0 +1,36 @@
+import CSpliceShim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one way `scan` opens a file of the evidence: read-only, never through a symbolic link
+/// (`O_NOFOLLOW`), never blocking on a FIFO put in a file's place (`O_NONBLOCK`), and with
+/// `O_NOATIME` so that reading it gives it no new access time. The kernel allows `O_NOATIME` only
+/// to the file's owner (or root): refused with EPERM, the file is opened without it, as iLEAPP and
+/// every forensic reader must.
+extension FileSystemCalls {
+    /// The flags of an evidence read, `O_NOATIME` included where the system has it.
+    package static let evidenceFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | csplice_noatime_flag()
+
+    /// `openat(folder, name)` for reading evidence.
+    package func openEvidence(in folder: Int32, _ name: String) -> Result<Int32, Failure> {
+        let flags = Self.evidenceFlags
+        let opened = self.openat(folder, name, flags)
+        if case .failure(let failure) = opened, failure.code == EPERM, flags != flags & ~csplice_noatime_flag() {
+            return self.openat(folder, name, flags & ~csplice_noatime_flag())
+        }
+        return opened
+    }
+
+    /// `open(path)` for reading evidence.
+    package func openEvidence(atPath path: String) -> Result<Int32, Failure> {
+        let flags = Self.evidenceFlags
+        let opened = self.open(path, flags, 0)
+        if case .failure(let failure) = opened, failure.code == EPERM, flags != flags & ~csplice_noatime_flag() {
+            return self.open(path, flags & ~csplice_noatime_flag(), 0)
+        }
+        return opened
+    }
+}
