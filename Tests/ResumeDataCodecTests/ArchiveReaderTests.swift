@@ -21,6 +21,14 @@ import Testing
         #expect(relative("dir/")?.path == "dir")
     }
 
+    @Test func theDevicesVarIsFoundOneComponentAtATime() {
+        let name = ArchiveMemberName(components: ["case", "private", "var", "x", "var", "mobile", "var"])
+        #expect((0..<8).map { name.isDeviceVar(at: $0) } == [false, false, true, false, true, false, false, false])
+        #expect(ArchiveMemberName(components: ["var", "mobile"]).isDeviceVar(at: 0))
+        #expect(!ArchiveMemberName(components: ["var"]).isDeviceVar(at: 0))
+        #expect(!ArchiveMemberName(components: ["private", "var"]).isDeviceVar(at: -1))
+    }
+
     @Test(arguments: [
         ("", "an empty name"), ("/etc/passwd", "an absolute name"), ("../x", "a name with .."),
         ("a/../../x", "a name with .."), ("a\\..\\x", "a name with .."), ("C:/x", "a drive letter"),

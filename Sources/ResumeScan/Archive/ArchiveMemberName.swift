@@ -30,24 +30,25 @@ package struct ArchiveMemberName: Equatable, Sendable {
     /// The path as shown in reports: the components joined with `/`.
     package var path: String { self.components.joined(separator: "/") }
 
+    /// Whether the component at `index` is where a device's file system shows: the `var` of
+    /// `private/var`, or of `var/mobile` (an extraction that starts at `/var`). The one rule for
+    /// both ``devicePath`` and the archive scan's device roots.
+    package func isDeviceVar(at index: Int) -> Bool {
+        guard self.components.indices.contains(index), self.components[index] == "var" else { return false }
+        if index > 0, self.components[index - 1] == "private" { return true }
+        return index + 1 < self.components.count && self.components[index + 1] == "mobile"
+    }
+
     /// The path on the device, `/private/var/...`, when the components hold `private/var/`
     /// (the first such place, after any leading folders); else `/var/...` for a `var/mobile/`
     /// layout; else nil (not an extraction of a device's file system).
     package var devicePath: String? {
-        let limit = self.components.count
-        var index = 0
-        while index + 1 < limit {
-            if self.components[index] == "private", self.components[index + 1] == "var" {
-                return "/" + self.components[index...].joined(separator: "/")
-            }
-            index += 1
+        let places = self.components.indices.filter { self.isDeviceVar(at: $0) }
+        if let index = places.first(where: { $0 > 0 && self.components[$0 - 1] == "private" }) {
+            return "/" + self.components[(index - 1)...].joined(separator: "/")
         }
-        index = 0
-        while index + 1 < limit {
-            if self.components[index] == "var", self.components[index + 1] == "mobile" {
-                return "/private/" + self.components[index...].joined(separator: "/")
-            }
-            index += 1
+        if let index = places.first {
+            return "/private/" + self.components[index...].joined(separator: "/")
         }
         return nil
     }

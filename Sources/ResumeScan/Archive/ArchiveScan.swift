@@ -315,14 +315,9 @@ package struct ArchiveScan: Sendable {
                         }
                     }
                 }
-                if component == "var" {
-                    var deviceRoot: String?
-                    if index > 0, components[index - 1] == "private" {
-                        deviceRoot = components[...index].joined(separator: "/")
-                    } else if index + 1 < components.count, components[index + 1] == "mobile" {
-                        deviceRoot = components[...index].joined(separator: "/")
-                    }
-                    if let deviceRoot, !outcome.deviceRoots.contains(deviceRoot), outcome.deviceRoots.count < 16 {
+                if name.isDeviceVar(at: index) {
+                    let deviceRoot = components[...index].joined(separator: "/")
+                    if !outcome.deviceRoots.contains(deviceRoot), outcome.deviceRoots.count < 16 {
                         outcome.deviceRoots.append(deviceRoot)
                     }
                 }
