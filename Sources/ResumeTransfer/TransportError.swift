@@ -5,7 +5,7 @@ import NIOSSL
 extension DownloadError {
     /// The download's error for what AsyncHTTPClient, NIO or NIOSSL threw: a read timeout is a
     /// stall, a deadline or connect timeout is ``timedOut``, a proxy's refusal and an untrusted
-    /// certificate get a message that says what to do, anything else is ``connection(_:)``.
+    /// certificate or one for another host name get a message that says what to do, anything else is ``connection(_:)``.
     init(transport error: any Error) {
         if let error = error as? HTTPClientError {
             switch error {
@@ -39,6 +39,17 @@ extension DownloadError {
             }
             let short = text.range(of: "OPENSSL_internal:").map { text[$0.upperBound...].prefix { $0 != " " } }
             self = .tls("handshake failed: \(short.map(String.init) ?? text)")
+            return
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            // A certificate for another name (or address) is as final as an untrusted one: a
+            // retry meets the same certificate. swift-nio-ssl's text names the name looked for
+            // ("<none>" for an address, which it compares with the connected one).
+            let text = String(describing: error)
+            let name = text.range(of: "Couldn't find ").flatMap { start in
+                text.range(of: " in certificate", range: start.upperBound..<text.endIndex).map { String(text[start.upperBound..<$0.lowerBound]) }
+            }.flatMap { $0.isEmpty || $0 == "<none>" ? nil : $0 }
+            self = .tls("the server's certificate is not valid for \(name ?? "the address connected to") (it was made for another name)")
             return
         }
         self = .connection(String(describing: error))

@@ -167,7 +167,34 @@ import Testing
         }
         #expect(results.count == 2)
         #expect(results.first == results.last)
-        #expect(results.first != .completed)
+        #expect(results.first == .failed(.tls("the server's certificate is not valid for the address connected to (it was made for another name)")))
         #expect(server.getRequests.isEmpty)
+    }
+
+    /// A chain the client trusts (`--cacert`) for a DNS name it did not ask for: the server's
+    /// certificate names only elsewhere.invalid, the URL says localhost. Refused alike on both
+    /// paths, before any request is sent; the name went out as SNI all the same.
+    @Test func aTrustedCertificateForAnotherNameIsRefusedAlikeOnBothPaths() async throws {
+        let server = try await TestServer.start(serving: oneMiB, tls: true, certificate: "elsewhere")
+        defer { Task { await server.stop() } }
+        let authority = URL(fileURLWithPath: TestServer.certificateAuthorityFile).deletingLastPathComponent().path + "/elsewhere-ca.pem"
+        let url = server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        var results: [DownloadState] = []
+        for direct in [true, false] {
+            var configuration = self.configuration(direct: direct, trusting: false)
+            configuration.certificateAuthorityFile = authority
+            try await withDownloader(configuration) { downloader in
+                try await withTemporaryDirectory { directory in
+                    results.append(await downloader.download(from: url, to: directory + "/file.bin").result())
+                    #expect((try? FileManager.default.contentsOfDirectory(atPath: directory)) == [])
+                }
+            }
+        }
+        #expect(results.count == 2)
+        #expect(results.first == results.last)
+        #expect(results.first == .failed(.tls("the server's certificate is not valid for localhost (it was made for another name)")))
+        // Final: one handshake per path, no retry, no request.
+        #expect(server.getRequests.isEmpty)
+        #expect(server.serverNames == ["localhost", "localhost"])
     }
 }

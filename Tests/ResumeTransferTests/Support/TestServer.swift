@@ -78,10 +78,11 @@ final class TestServer: Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tls/ca.pem").path
 
     /// With `tls`, serves https with tls/server.pem (127.0.0.1, signed by ``certificateAuthorityFile``),
-    /// speaking only the TLS versions between `minimumTLSVersion` and `maximumTLSVersion` when given.
+    /// speaking only the TLS versions between `minimumTLSVersion` and `maximumTLSVersion` when given;
+    /// `certificate` names another pair in tls/ (`NAME.pem`, `NAME-key.pem`).
     static func start(
         serving data: Data, tls: Bool = false, minimumTLSVersion: TLSVersion? = nil, maximumTLSVersion: TLSVersion? = nil,
-        host: String = "127.0.0.1"
+        host: String = "127.0.0.1", certificate: String = "server"
     ) async throws -> TestServer {
         let file = File(data: data, etag: "\"v1-\(data.count)\"", lastModified: "Sun, 01 Nov 2026 10:00:01 GMT")
         let core = ServerCore(file: file)
@@ -89,8 +90,8 @@ final class TestServer: Sendable {
         if tls {
             let folder = URL(fileURLWithPath: Self.certificateAuthorityFile).deletingLastPathComponent().path
             var configuration = TLSConfiguration.makeServerConfiguration(
-                certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/server.pem").map { .certificate($0) },
-                privateKey: .privateKey(try NIOSSLPrivateKey(file: folder + "/server-key.pem", format: .pem)))
+                certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/\(certificate).pem").map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: folder + "/\(certificate)-key.pem", format: .pem)))
             if let minimumTLSVersion { configuration.minimumTLSVersion = minimumTLSVersion }
             if let maximumTLSVersion { configuration.maximumTLSVersion = maximumTLSVersion }
             // Called with the ClientHello's values: the name the client asked for (SNI).
