@@ -1,8 +1,40 @@
 import Foundation
 import NIOSSL
+import ResumeSystemCalls
+import Synchronization
 import Testing
 
 @testable import ResumeTransfer
+
+#if os(Linux)
+import Glibc
+#endif
+
+/// Fails `pwrite` with `code` once `after` bytes went through it; a write that crosses the mark
+/// is cut at it first (a short write, then the failure, as a disk filling up gives).
+private final class WriteFault: Sendable {
+    private let written = Mutex(0)
+    let after: Int
+    let code: Int32
+
+    init(after: Int, code: Int32) {
+        self.after = after
+        self.code = code
+    }
+
+    func calls() -> FileSystemCalls {
+        var calls = FileSystemCalls.system
+        let real = calls.pwrite
+        calls.pwrite = { descriptor, bytes, offset in
+            let room = self.written.withLock { self.after - $0 }
+            guard room > 0 else { return .failure(FileSystemCalls.Failure(self.code)) }
+            let result = real(descriptor, UnsafeRawBufferPointer(rebasing: bytes[0..<min(room, bytes.count)]), offset)
+            if case .success(let count) = result { self.written.withLock { $0 += count } }
+            return result
+        }
+        return calls
+    }
+}
 
 /// https on the direct path (``DirectTLS`` under ``DirectReceiver``) against the in-process HTTPS
 /// server: the certificate is handled as on AsyncHTTPClient's path, outcome for outcome, and the
@@ -196,5 +228,46 @@ import Testing
         // Final: one handshake per path, no retry, no request.
         #expect(server.getRequests.isEmpty)
         #expect(server.serverNames == ["localhost", "localhost"])
+    }
+
+    /// A disk that fills up in the middle of an https body (a short write, then ENOSPC): a final
+    /// error naming the partial file, on both paths, and a valid partial download left behind.
+    @Test(arguments: [true, false])
+    func aFullDiskInTheMiddleOfAnHTTPSBodyEndsTheAttemptAndTheNextRunFinishes(direct: Bool) async throws {
+        let served = testData(count: 4 << 20, seed: 78)
+        let server = try await TestServer.start(serving: served, tls: true)
+        defer { Task { await server.stop() } }
+        try await withTemporaryDirectory { directory in
+            var configuration = fastConfiguration(retries: 2)
+            configuration.usesDirectPath = direct
+            configuration.certificateAuthorityFile = TestServer.certificateAuthorityFile
+            configuration.checkpointBytes = 256 << 10
+            let destination = directory + "/f.bin"
+            let fault = WriteFault(after: 1 << 20, code: ENOSPC)
+            let downloader = Downloader(configuration: configuration, calls: fault.calls())
+            let state = await downloader.download(from: server.url, to: destination).result()
+            try await downloader.shutdown()
+            // A full disk is not retried; the error names the partial file.
+            guard case .failed(.disk(let message)) = state else {
+                Issue.record("expected a disk failure, got \(state)")
+                return
+            }
+            #expect(message == "write \(destination).part: \(String(cString: strerror(ENOSPC)))")
+            #expect(server.getRequests.count == 1)
+            let blob = try Data(contentsOf: URL(fileURLWithPath: destination + ".resume"))
+            let claimed = Int(try ResumeCheckpoint.decode(blob).checkpoint.bytesReceived)
+            let part = try #require(contents(destination + ".part"))
+            // Whether a checkpoint landed before the disk filled is the checkpoint timer's
+            // business; whatever the blob claims is in the file.
+            #expect(claimed <= part.count)
+            #expect(part.count <= 1 << 20)
+            #expect(part.prefix(claimed) == served.prefix(claimed))
+
+            let again = Downloader(configuration: configuration)
+            #expect(await again.download(from: server.url, to: destination).result() == .completed)
+            try await again.shutdown()
+            #expect(contents(destination) == served)
+            #expect(server.getRequests.last?.headers["range"] == (claimed > 0 ? "bytes=\(claimed)-" : nil))
+        }
     }
 }
