@@ -2,7 +2,7 @@ import hashlib
 import sys
 # The encrypted fixture read by an independent reader (iphone-backup-decrypt from PyPI):
 #   pip install iphone-backup-decrypt; python3 cross_check.py BACKUP PASSWORD
-# prints every regular file with its size and the start of its SHA-256. Run by hand; see the README.
+# prints every regular file with its size and the start of its SHA-256. BackupCrossCheckTests runs it.
 from iphone_backup_decrypt import EncryptedBackup
 b = EncryptedBackup(backup_directory=sys.argv[1], passphrase=sys.argv[2])
 b.test_decryption()
