@@ -160,12 +160,6 @@ final class DirectReceiver: BodyReceiver {
 
 /// The socket side of one response; lives on the receiver's thread.
 private final class Connection {
-    private enum BodyFraming {
-        case length(Int64)
-        case close
-        case decoded
-    }
-
     /// Why the body loop stopped early.
     private enum Stop: Error {
         case outcome(DirectReceiver.Outcome)
@@ -241,7 +235,8 @@ private final class Connection {
             } else {
                 try self.send(request)
             }
-            let (head, leftover) = try self.readHead(deadline: headDeadline)
+            let read = try self.readHead(deadline: headDeadline)
+            let head = read.head
             self.receiver.emit(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }))
             switch try self.awaitDecision() {
             case .discard:
@@ -250,7 +245,13 @@ private final class Connection {
                 self.position = position
                 self.unverified = overlap
                 self.limit = limit
-                return try self.receiveBody(framing: try Self.bodyFraming(of: head), leftover: leftover)
+                let framing: ResponseHeadReader.BodyFraming
+                do {
+                    framing = try ResponseHeadReader.bodyFraming(of: head)
+                } catch {
+                    return .failed(error)
+                }
+                return try self.receiveBody(framing: framing, leftover: read.leftover)
             }
         } catch {
             switch error {
@@ -347,47 +348,22 @@ private final class Connection {
         }
     }
 
-    /// Reads until the decoder gives the final head, counting every head (1xx ones too) against
-    /// the bounds (``ResponseHeadMeter``); what came after it is the body's first bytes.
-    private func readHead(deadline: ContinuousClock.Instant) throws(Stop) -> (HTTPResponseHead, [UInt8]) {
+    /// Reads until ``ResponseHeadReader`` has the final head (every head, 1xx ones too, counted
+    /// against the bounds); what came after it is the body's first bytes.
+    private func readHead(deadline: ContinuousClock.Instant) throws(Stop) -> ResponseHeadReader.Head {
         let settings = self.receiver.settings
-        var meter = ResponseHeadMeter(limits: settings.headLimits)
-        var pending: [UInt8] = []
-        var scanned = 0
+        var reader = ResponseHeadReader(framing: self.framing, limits: settings.headLimits)
         let chunk = self.scratch()
         while true {
-            // Each head ends at the first empty line; only the head goes to the decoder, so the
-            // body's bytes stay ours.
-            if let end = Self.headEnd(in: pending, from: scanned) {
-                let parts: [HTTP1Framing.Part]
-                do {
-                    try meter.checkPending(end)
-                    parts = try pending[0..<end].withUnsafeBytes { try self.framing.feed($0) }
-                    pending.removeFirst(end)
-                    scanned = 0
-                    // Blank lines before a head give none, and count all the same.
-                    guard case .head(let head)? = parts.first else {
-                        try meter.countWithoutHead(bytes: end)
-                        continue
-                    }
-                    if try meter.count(head, bytes: end) { return (head, pending) }
-                } catch let exceeded as ResponseHeadLimits.Exceeded {
-                    throw .outcome(.failed(.connection(exceeded.description)))
-                } catch {
-                    throw .outcome(.failed(.connection("invalid response from the server: \(error)")))
-                }
-                continue
-            }
-            scanned = max(pending.count - 3, 0)
-            do {
-                try meter.checkPending(pending.count)
-            } catch {
-                throw .outcome(.failed(.connection(error.description)))
-            }
             let stallDeadline = ContinuousClock.now + settings.stallTimeout
-            switch try self.receive(UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, settings.headLimits.maximumHeadBytes)])) {
+            switch try self.receive(UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, reader.readSize)])) {
             case .success(let count) where count > 0:
-                pending += UnsafeRawBufferPointer(rebasing: chunk[0..<count])
+                let result = Result { () throws(DownloadError) in try reader.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) }
+                switch result {
+                case .success(let head?): return head
+                case .success(nil): continue
+                case .failure(let error): throw .outcome(.failed(error))
+                }
             case .success:
                 throw .outcome(.failed(.connection("the server closed the connection before the response head")))
             case .failure(let failure) where failure.code == EAGAIN:
@@ -402,28 +378,6 @@ private final class Connection {
         }
     }
 
-    /// The index just past the first `\r\n\r\n` at or after `from`.
-    static func headEnd(in bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        var index = max(start, 0)
-        while index + 3 < bytes.count {
-            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index + 4 }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func bodyFraming(of head: HTTPResponseHead) throws(Stop) -> BodyFraming {
-        if head.headers.contains(name: "transfer-encoding") { return .decoded }
-        let lengths = head.headers[canonicalForm: "content-length"]
-        guard let first = lengths.first else { return .close }
-        // llhttp has checked the value already; a second, different one is still refused here.
-        guard lengths.allSatisfy({ $0 == first }), first.utf8.allSatisfy({ (48...57).contains($0) }),
-              let length = Int64(first)
-        else { throw .outcome(.failed(.connection("invalid Content-Length: \(lengths.joined(separator: ", "))"))) }
-        return .length(length)
-    }
-
     private func awaitDecision() throws(Stop) -> DirectReceiver.Decision {
         while true {
             try self.checkStop()
@@ -436,7 +390,7 @@ private final class Connection {
 
     // MARK: the body
 
-    private func receiveBody(framing: BodyFraming, leftover: [UInt8]) throws(Stop) -> DirectReceiver.Outcome {
+    private func receiveBody(framing: ResponseHeadReader.BodyFraming, leftover: [UInt8]) throws(Stop) -> DirectReceiver.Outcome {
         var remaining: Int64?
         switch framing {
         case .length(let length): remaining = length
