@@ -7,12 +7,7 @@ import Testing
 /// the fuzzer finds) through the check the harness runs (``DirectHeadCheck``, the library's), then
 /// seeded random answers; and pins the reader's verdicts on the hand-made ones.
 @Suite struct FuzzDirectHeadReplayTests {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("FuzzTesting/FailCases/FuzzDirectHead")
-
-    static let cases: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        .filter { !$0.hasPrefix(".") }.sorted()
+    static let cases = FuzzReplay.cases("FuzzDirectHead")
 
     @Test func thereAreCases() {
         #expect(Self.cases.count >= 12)
@@ -20,8 +15,8 @@ import Testing
 
     @Test(arguments: cases)
     func replay(name: String) throws {
-        let bytes = try Data(contentsOf: Self.folder.appendingPathComponent(name))
-        #expect(DirectHeadCheck.check(Array(bytes)) == nil, "\(name)")
+        let bytes = try FuzzReplay.bytes("FuzzDirectHead", name)
+        #expect(DirectHeadCheck.check(bytes) == nil, "\(name)")
     }
 
     /// The reader's verdict on an answer fed whole, with the check's tight bounds.
@@ -85,15 +80,8 @@ import Testing
 
     /// Seeded random answers, raw and built from pieces of HTTP, through the same check.
     @Test func randomAnswersKeepEveryProperty() {
-        var state: UInt64 = 0xD1_2EC7
-        func next() -> UInt64 {
-            // SplitMix64: the same answers on every run.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = FuzzReplay.Generator(state: 0xD1_2EC7)
+        func next() -> UInt64 { generator.next() }
         let pieces = ["HTTP/1.1 200 OK\r\n", "HTTP/1.1 100 Continue\r\n", "HTTP/1.1 206 Partial Content\r\n", "\r\n", "\r\n\r\n",
                       "Content-Length: 12\r\n", "Content-Length: 1\r\n", "Transfer-Encoding: chunked\r\n", "X: y\r\n", "\n", "\r", ":",
                       "HTTP/1.0 304 Not Modified\r\n", "HTTP/1.1 101 Switching Protocols\r\n", "body", String(repeating: "z", count: 90)]
