@@ -38,7 +38,7 @@ struct LedgerProbe {
 
     /// Why a ledger too large to hold was not read.
     static func overLimit(_ size: Int64) -> String {
-        "nsurlsessiond's ledger: \(size) bytes with its WAL, over the limit of \(maximumHeldSize) held in memory: not read"
+        "nsurlsessiond's ledger: \(size) bytes, over the limit of \(maximumHeldSize) that a ledger and its WAL may hold in memory: not read"
     }
 
     /// Whether `bytes` (a first page, or a WAL) hold the `CREATE` statement of `session_tasks`.
