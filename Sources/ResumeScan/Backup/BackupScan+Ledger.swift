@@ -95,7 +95,9 @@ extension BackupScan {
         }
         // device: private, var, …
         let rest = Array(device.dropFirst(2))
-        if rest.count > 5, rest[0] == "mobile", rest[1] == "Containers", AppContainerLayout.isContainerUUID(rest[4]) {
+        if rest.count > 1, rest[0] == "mobile", rest[1] == "Containers" {
+            // Containers are in their app's domains, not in HomeDomain.
+            guard rest.count > 5, AppContainerLayout.isContainerUUID(rest[4]) else { return nil }
             let relative = rest.dropFirst(5).joined(separator: "/")
             if rest[2] == "Data", rest[3] == "Application" {
                 // The task's bundle, or the Downloads/<bundle>/ folder the daemon named after it.
