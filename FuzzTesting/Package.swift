@@ -9,6 +9,7 @@ import PackageDescription
 
 let harnesses = [
     "FuzzXMLPlist", "FuzzBinaryPlist", "FuzzKeyedArchive", "FuzzRequestArchive", "FuzzResumeData", "FuzzRenderers", "FuzzHTTPAnswers",
+    "FuzzLedgerRow",
 ]
 
 /// Products beyond the codec that a harness fuzzes.
@@ -16,6 +17,8 @@ let extraProducts: [String: [String]] = [
     "FuzzRenderers": ["ResumeReports"],
     // The engine's fuzzing entry point, `@_spi(Fuzzing) HTTPAnswerCheck`.
     "FuzzHTTPAnswers": ["ResumeTransfer"],
+    // One row of nsurlsessiond's ledger, `@_spi(Fuzzing) LedgerRowCheck`.
+    "FuzzLedgerRow": ["ResumeScan"],
 ]
 
 let package = Package(

@@ -322,6 +322,17 @@ struct RowValues: Sendable {
         if case .int64(let id) = (row[0] as DatabaseValue).storage { rowID = id }
     }
 
+    /// A row made of values given directly, each with the storage class and length SQLite would
+    /// report and the value as the query returns it (NULL past the limit): the fuzzing check's.
+    init(rowID: Int64, columns: [(name: String, type: String, length: Int64, value: DatabaseValue)], limits: TaskLedger.Limits) {
+        self.limits = limits
+        self.rowID = rowID
+        var names: [String: Int] = [:]
+        for (index, column) in columns.enumerated() where names[column.name] == nil { names[column.name] = index }
+        self.names = names
+        values = columns.map { ($0.type, $0.length, $0.value) }
+    }
+
     /// The storage class SQLite reports, the length, and the value when within the limit.
     private func raw(_ name: String) -> (type: String, length: Int64, value: DatabaseValue)? {
         guard let index = names[name] else { return nil }
