@@ -195,6 +195,7 @@ package struct ScanReport {
                     }
                 }
             }
+            for warning in ledger.warnings { lines.append("  warning: " + Self.visible(warning)) }
             for skipped in ledger.skippedRows { lines.append("  skipped " + Self.visible(skipped.description)) }
         }
         if !lines.isEmpty { lines.append("") }

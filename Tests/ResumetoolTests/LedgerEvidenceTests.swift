@@ -149,7 +149,7 @@ import Testing
                 partial file: \(container)/\(Self.downloads)/CFNetworkDownload_d8md6s.tmp, 4,096 bytes (4.0 KiB), as received
               com.example.player, session \(Self.player), task 2 (download, suspended): https://media.example.com/podcasts/episode-43.mp3
                 partial file: \(container)/\(Self.downloads)/CFNetworkDownload_AbC123.tmp: not in the archive
-
+            \(layout == "empty-main" ? "  warning: \(Self.walAlone)\n" : "")
             """), "\(text.stdout)")
         #expect(text.stdout.hasSuffix("14 files scanned: 4 blobs, 3 ledger tasks, 1 orphan partial file, 0 errors\n"))
     }

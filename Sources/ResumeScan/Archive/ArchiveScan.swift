@@ -19,7 +19,8 @@ import Darwin
 /// Memory follows what is worth reporting, not the archive: one member's bytes at most (up to
 /// ``readLimit``), the findings, and the names of members in `tmp/` folders (where a blob's
 /// `TempFileName` is looked up), containers and UUID folders, each bounded by
-/// ``maximumRemembered``.
+/// ``maximumRemembered``; and nsurlsessiond's ledgers with their WALs (``ArchiveLedgers``), held
+/// until the pass is over within ``LedgerProbe/maximumHeldSize``.
 package struct ArchiveScan: Sendable {
     /// The archive file as given.
     package let root: String

@@ -16,7 +16,8 @@ import Darwin
 /// Nothing in the backup is written: every file is opened read-only with `O_NOFOLLOW` relative to
 /// the backup folder, `Manifest.db` is opened by ``EvidenceDatabase`` from a private copy, and a
 /// decrypted `Manifest.db` is handed to it as bytes (it writes them only into its private `0700`
-/// folder, removed on close). Decrypted files stay in memory.
+/// folder, removed on close). Decrypted files stay in memory. nsurlsessiond's ledger, found by
+/// content, is read with its `-wal` row once the other files are done (`BackupScan+Ledger.swift`).
 package struct BackupScan: Sendable {
     /// The backup folder as given.
     package let root: String

@@ -13,8 +13,9 @@ import Darwin
 /// A phone holds hundreds of SQLite files; copying each aside to ask SQLite for its tables would
 /// cost more than the rest of the scan. The schema of a small database is on its first page
 /// (`sqlite_master` is rooted there), so the first page is searched for the table's `CREATE`
-/// statement first. A ledger whose schema is only in its WAL (created moments before the
-/// extraction) is missed; `resumetool tasks` reads it all the same.
+/// statement first. A ledger created moments before the extraction has its schema only in its
+/// WAL: its first page has an empty schema (or the file is empty), and then the `-wal` beside it
+/// is searched for the statement. Backups and archives use the same tests on bytes.
 struct LedgerProbe {
     var calls: FileSystemCalls
 
