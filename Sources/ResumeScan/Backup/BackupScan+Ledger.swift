@@ -46,7 +46,8 @@ extension BackupScan {
                 guard isLedger else { continue }
                 let record = try? entry.fileRecord()
                 let walRecord = try? wal?.fileRecord()
-                let total = (record?.size ?? 0) &+ (walRecord?.size ?? 0)
+                let (sum, overflow) = (record?.size ?? 0).addingReportingOverflow(walRecord?.size ?? 0)
+                let total = overflow ? Int64.max : sum
                 guard record != nil, walRecord != nil || wal == nil, total <= Int64(LedgerProbe.maximumHeldSize) else {
                     if record == nil || (wal != nil && walRecord == nil) {
                         problems.append(ScanProblem(path: inner, message: "nsurlsessiond's ledger: its MBFile record (or its WAL's) cannot be read"))
