@@ -9,7 +9,7 @@ import PackageDescription
 
 let harnesses = [
     "FuzzXMLPlist", "FuzzBinaryPlist", "FuzzKeyedArchive", "FuzzRequestArchive", "FuzzResumeData", "FuzzRenderers", "FuzzHTTPAnswers",
-    "FuzzDirectHead",
+    "FuzzDirectHead", "FuzzLedgerRow",
 ]
 
 /// Products beyond the codec that a harness fuzzes.
@@ -19,6 +19,8 @@ let extraProducts: [String: [String]] = [
     "FuzzHTTPAnswers": ["ResumeTransfer"],
     // The direct path's head reader, `@_spi(Fuzzing) DirectHeadCheck`.
     "FuzzDirectHead": ["ResumeTransfer"],
+    // One row of nsurlsessiond's ledger, `@_spi(Fuzzing) LedgerRowCheck`.
+    "FuzzLedgerRow": ["ResumeScan"],
 ]
 
 let package = Package(

@@ -16,7 +16,7 @@ package struct ScanReport {
     /// so that the report of a tree without a ledger is what it always was.
     package var json: JSONValue {
         guard !inventory.ledgers.isEmpty, case .object(var members) = jsonWithoutLedgers else { return jsonWithoutLedgers }
-        members.insert(("ledgers", .array(inventory.ledgers.map { TasksReport(ledger: $0).json })), at: 1)
+        members.insert(("ledgers", .array(inventory.ledgers.map(Self.json(for:)))), at: 1)
         return .object(members)
     }
 
@@ -78,6 +78,14 @@ package struct ScanReport {
             ("serial", .optionalString(device.serial)),
             ("udid", .optionalString(device.udid)),
         ])
+    }
+
+    /// A ledger as `tasks --json` prints it, with where the scan found it after `database`.
+    private static func json(for ledger: TaskLedger) -> JSONValue {
+        let report = TasksReport(ledger: ledger).json
+        guard let source = ledger.source, case .object(var members) = report else { return report }
+        members.insert(("source", json(for: source)), at: 1)
+        return .object(members)
     }
 
     package static func json(for source: FindingSource) -> JSONValue {
@@ -164,7 +172,15 @@ package struct ScanReport {
         }
         for ledger in inventory.ledgers {
             if !lines.isEmpty { lines.append("") }
-            lines.append("nsurlsessiond ledger \(Self.visible(ledger.path)) (schema version \(ledger.schemaVersion)):")
+            var place = ""
+            if let source = ledger.source, source.kind != .folder {
+                let kind = switch source.kind {
+                case .encryptedBackup: "encrypted backup"
+                default: source.kind.rawValue
+                }
+                place = " in \(kind) \(Self.visible(source.root))"
+            }
+            lines.append("nsurlsessiond ledger \(Self.visible(ledger.path))\(place) (schema version \(ledger.schemaVersion)):")
             for task in ledger.tasks {
                 var line = "  \(task.bundleID.map(Self.visible) ?? "no bundle ID"), session \(Self.visible(task.sessionID)), task \(task.identifier)"
                 line += " (\(task.kind?.name ?? "kind unknown"), \(task.state?.name ?? "state unknown")): \(task.url.map(Self.visible) ?? "no URL")"
@@ -179,6 +195,7 @@ package struct ScanReport {
                     }
                 }
             }
+            for warning in ledger.warnings { lines.append("  warning: " + Self.visible(warning)) }
             for skipped in ledger.skippedRows { lines.append("  skipped " + Self.visible(skipped.description)) }
         }
         if !lines.isEmpty { lines.append("") }

@@ -27,7 +27,24 @@ package struct TasksReport {
             ("schemaVersion", .integer(ledger.schemaVersion)),
             ("root", .optionalString(ledger.root)),
             ("warnings", .array(ledger.warnings.map(JSONValue.string))),
-        ]
+        ] + (ledger.sessions.map { [("sessions", .array($0.map(Self.json(for:))))] } ?? [])
+    }
+
+    /// A row of `sessions` (schema version 3): what the spec names decoded, the configuration as archived.
+    package static func json(for session: LedgerSession) -> JSONValue {
+        func pairs(_ list: [(key: String, value: String)]) -> JSONValue { .object(list.map { ($0.key, JSONValue.string($0.value)) }) }
+        return .object([
+            ("bundleID", .optionalString(session.bundleID)),
+            ("sessionID", .optionalString(session.sessionID)),
+            ("lastDisconnectDate", session.lastDisconnectDate.map(DateText.json) ?? .null),
+            ("sessionUUID", .optionalString(session.sessionUUID)),
+            ("delegateImplements", pairs(session.delegateImplements)),
+            ("otherOptionKeys", .array(session.otherOptionKeys.map(JSONValue.string))),
+            ("configurationClass", .optionalString(session.configurationClass)),
+            ("configurationFields", pairs(session.configurationFields)),
+            ("notes", .array(session.notes.map(JSONValue.string))),
+            ("rowID", .integer(session.rowID)),
+        ])
     }
 
     /// ``json`` as `write(to:indent: 0)` prints it, byte for byte, but built one task at a time

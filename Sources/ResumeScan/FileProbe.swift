@@ -61,7 +61,8 @@ package struct FileProbe: Sendable {
         } catch {
             return .failed(error)
         }
-        if prefix.isSQLite, !file.isPartialFile {
+        // An empty file may be a ledger whose every page is in its WAL.
+        if prefix.isSQLite || prefix.count == 0, !file.isPartialFile {
             return LedgerProbe(calls: calls).probe(file, descriptor: descriptor)
         }
         guard prefix.kind.isCandidate || file.isPartialFile else { return .nothing }

@@ -211,7 +211,8 @@ public struct ScanInventory: Sendable {
             }
         }
         for file in sorted {
-            guard let ledger = file.ledger else { continue }
+            guard var ledger = file.ledger else { continue }
+            if ledger.source == nil { ledger.source = file.source ?? space.source(file.path) }
             ledgers.append(ledger)
             // The partial files its tasks name, mapped into the extraction the ledger lies in.
             for task in ledger.tasks {

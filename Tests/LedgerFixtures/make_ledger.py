@@ -183,6 +183,42 @@ def create(db, version, extra_column):
     db.execute(f"PRAGMA user_version = {version}")
 
 
+def date_archive_dictionary(entries):
+    """An NSDictionary archive whose values are NSDates (("date", seconds since 2001)), strings or booleans."""
+    objects = Objects()
+    uid = objects.reserve()
+    keys = [objects.add(key) for key, _ in entries]
+    values = []
+    for _, value in entries:
+        if isinstance(value, tuple) and value[0] == "date":
+            values.append(objects.add({"NS.time": value[1], "$class": objects.cls("NSDate", "NSObject")}))
+        else:
+            values.append(objects.add(value))
+    objects.objects[uid.data] = {"NS.keys": keys, "NS.objects": values, "$class": objects.cls("NSDictionary", "NSObject")}
+    return archive(objects.objects)
+
+
+def configuration_archive(identifier):
+    """An NSURLSessionConfiguration archive with a few scalar fields (their keys are not in the spec)."""
+    objects = Objects()
+    uid = objects.reserve()
+    objects.objects[uid.data] = {"identifier": objects.add(identifier), "discretionary": True, "timeoutIntervalForRequest": 60.0,
+                                 "$class": objects.cls("NSURLSessionConfiguration", "NSObject")}
+    return archive(objects.objects)
+
+
+def insert_sessions(db):
+    """The sessions of schema version 3: one whole, one whose options are not an archive."""
+    db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?)", (
+        "com.example.player", "com.example.player.background",
+        date_archive_dictionary([("NSURLSessionLastDisconnectDateKey", ("date", 786_000_500.0)),
+                                 ("NDBackgroundSessionManagerKeySessionUUID", "6F1C2D3E-4A5B-4C6D-8E9F-0A1B2C3D4E5F"),
+                                 ("NSURLSessionDelegateImplementsWillBeginDelayedRequestKey", True),
+                                 ("SomethingElse", "x")]),
+        configuration_archive("com.example.player.background")))
+    db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?)", ("com.example.news", "news-refresh", b"not an archive", None))
+
+
 def uuid_bytes(n):
     return bytes([n & 0xFF] * 16)
 
@@ -270,6 +306,9 @@ def main():
     parser.add_argument("--received", type=int, default=0)
     parser.add_argument("--expected", type=int, default=-1)
     parser.add_argument("--partial-bytes", help="a file whose first --received bytes are the partial file")
+    # wal-only: nothing checkpointed, the tables created in the WAL (the main file holds only its
+    # header page); empty-main: the same with the main file empty.
+    parser.add_argument("--layout", default="checkpointed", choices=["checkpointed", "wal-only", "empty-main"])
     args = parser.parse_args()
 
     path = os.path.join(args.root, LEDGER)
@@ -281,7 +320,8 @@ def main():
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA wal_autocheckpoint=0")
     create(db, args.version, extra_column=args.version not in (2, 3))
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    if args.layout == "checkpointed":
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     if args.scenario == "serve":
         name = "CFNetworkDownload_Serve1.tmp"
@@ -318,10 +358,16 @@ def main():
     for values in rows[:-1]:
         insert(db, values)
     db.execute("COMMIT")
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    if args.layout == "checkpointed":
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     insert(db, rows[-1])
     if args.version not in (2, 3):
         db.execute("UPDATE session_tasks SET future_column = 'later'")
+    if args.version >= 3:
+        insert_sessions(db)
+    if args.layout == "empty-main":
+        with open(path, "r+b") as f:
+            f.truncate(0)
     sys.stdout.flush()
     os._exit(0)
 

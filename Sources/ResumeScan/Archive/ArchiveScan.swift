@@ -19,7 +19,8 @@ import Darwin
 /// Memory follows what is worth reporting, not the archive: one member's bytes at most (up to
 /// ``readLimit``), the findings, and the names of members in `tmp/` folders (where a blob's
 /// `TempFileName` is looked up), containers and UUID folders, each bounded by
-/// ``maximumRemembered``.
+/// ``maximumRemembered``; and nsurlsessiond's ledgers with their WALs (``ArchiveLedgers``), held
+/// until the pass is over within ``LedgerProbe/maximumHeldSize``.
 package struct ArchiveScan: Sendable {
     /// The archive file as given.
     package let root: String
@@ -124,10 +125,13 @@ package struct ArchiveScan: Sendable {
                 state.outcome.summary.format = reader.format
             }
             state.outcome.summary.isComplete = true
+            state.readLedgers()
         } catch let failure as ArchiveReader.Failure {
             if case .notAnArchive = failure, state.outcome.summary.memberCount == 0 { return nil }
+            state.readLedgers()
             state.stopped(failure, lastName: lastName)
         } catch {
+            state.readLedgers()
             state.stopped(.corrupt(member: state.outcome.summary.memberCount, "\(error)"), lastName: lastName)
         }
         return state.finish()
@@ -142,6 +146,8 @@ package struct ArchiveScan: Sendable {
         var blobCount = 0
         var rememberedUUIDs = 0
         var warnedForgetting = false
+        /// nsurlsessiond's ledgers and their WALs, held until the pass is over.
+        var ledgers = ArchiveLedgers()
 
         init(scan: ArchiveScan) {
             self.scan = scan
@@ -174,6 +180,7 @@ package struct ArchiveScan: Sendable {
                 let what = member.kind == .symbolicLink ? "a symbolic link" : "a hard link"
                 problem(member, "skipped: \(what) member, never followed")
                 remember(path, Entry(name: member.name, entry: .other(what)), parentName: parentName)
+                if Self.isInDownloads(components) { rememberDownload(path, Entry(name: member.name, entry: .other(what))) }
                 return
             case .other:
                 remember(path, Entry(name: member.name, entry: .other("not a regular file")), parentName: parentName)
@@ -186,10 +193,12 @@ package struct ArchiveScan: Sendable {
             let isPartialFile = AppContainerLayout.isPartialFile(name: fileName, parentName: parentName)
             let inTmp = parentName == "tmp" && outcome.entries.count < scan.maximumRemembered
             let isMetadata = fileName == TreeWalker.containerMetadataName
+            let inDownloads = Self.isInDownloads(components)
+            var hold = ArchiveLedgers.Hold(name: path, limit: path.hasSuffix("-wal") ? ledgers.walRoom : LedgerProbe.maximumHeldSize)
 
             // First bytes decide; a candidate is kept whole (within the read limit), a partial
             // file (or a file of tmp/, which a blob may name) is hashed as it streams by.
-            var hasher: SHA256? = isPartialFile || inTmp ? SHA256() : nil
+            var hasher: SHA256? = isPartialFile || inTmp || inDownloads ? SHA256() : nil
             let prefixLength = ScanContentKind.prefixLength
             let limit = scan.readLimit
             var data: Data? = (member.declaredSize ?? 0) <= Int64(limit) ? Data() : nil
@@ -199,6 +208,7 @@ package struct ArchiveScan: Sendable {
             do {
                 total = try reader.read { chunk in
                     hasher?.update(bufferPointer: chunk)
+                    hold.take(chunk)
                     if kind == nil {
                         head.append(contentsOf: chunk.prefix(prefixLength - head.count))
                         if head.count >= prefixLength {
@@ -240,6 +250,9 @@ package struct ArchiveScan: Sendable {
             status.created = member.created.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
             status.mode = member.mode == 0 ? nil : member.mode
             if inTmp { remember(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest), parentName: parentName) }
+            if inDownloads { rememberDownload(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest)) }
+            hold.decide(atEnd: true)
+            ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
             guard !blobs.isEmpty || isPartialFile else {
                 if let index = findingIndex.removeValue(forKey: path) { drop(index) }
                 return
@@ -280,6 +293,39 @@ package struct ArchiveScan: Sendable {
                 return
             }
             outcome.entries[path] = entry
+        }
+
+        /// Whether a member lies in nsurlsessiond's Downloads folder of a container, where the
+        /// ledger's partial files are.
+        static func isInDownloads(_ components: [String]) -> Bool {
+            guard components.count > 2 else { return false }
+            return components.indices.dropLast(2).contains { components[$0] == "com.apple.nsurlsessiond" && components[$0 + 1] == "Downloads" }
+        }
+
+        private mutating func rememberDownload(_ path: String, _ entry: Entry) {
+            if ledgers.downloads[path] == nil, ledgers.downloads.count >= scan.maximumRemembered {
+                forgetting()
+                return
+            }
+            ledgers.downloads[path] = entry
+        }
+
+        /// The pass is over: the ledgers held are read and their partial files placed.
+        mutating func readLedgers() {
+            let findings = outcome.findings
+            let index = findingIndex
+            let downloads = ledgers.downloads
+            let entries = outcome.entries
+            let result = ledgers.read(root: scan.root) { path in
+                if let found = index[path], findings.indices.contains(found) {
+                    let finding = findings[found]
+                    return Entry(name: finding.source?.inner ?? path, entry: .regularFile(size: finding.status.size),
+                                 status: finding.status, sha256: finding.sha256)
+                }
+                return downloads[path] ?? entries[path]
+            }
+            outcome.findings += result.findings
+            outcome.errors += result.problems
         }
 
         private mutating func forgetting() {

@@ -16,7 +16,8 @@ import Darwin
 /// Nothing in the backup is written: every file is opened read-only with `O_NOFOLLOW` relative to
 /// the backup folder, `Manifest.db` is opened by ``EvidenceDatabase`` from a private copy, and a
 /// decrypted `Manifest.db` is handed to it as bytes (it writes them only into its private `0700`
-/// folder, removed on close). Decrypted files stay in memory.
+/// folder, removed on close). Decrypted files stay in memory. nsurlsessiond's ledger, found by
+/// content, is read with its `-wal` row once the other files are done (`BackupScan+Ledger.swift`).
 package struct BackupScan: Sendable {
     /// The backup folder as given.
     package let root: String
@@ -201,13 +202,22 @@ package struct BackupScan: Sendable {
         let root = self.root
         let probe = self.probe
         let keys = classKeys
+        // The files a `-wal` row sits beside: an empty one may be a ledger held in its WAL.
+        let walOwners = Set(entries.compactMap { $0.inner.hasSuffix("-wal") ? String($0.inner.dropLast(4)) : nil })
         var findings: [FileProbe.Finding] = []
+        var ledgerCandidates: [LedgerCandidate] = []
         orderedParallelMap(entries) { entry in
-            Self.probe(entry, folder: openFolders[entry.folderKey], keys: keys, source: source, root: root, probe: probe)
+            Self.probe(entry, folder: openFolders[entry.folderKey], keys: keys, source: source, root: root, probe: probe,
+                       hasWAL: walOwners.contains(entry.inner))
         } emit: { result in
             if let finding = result.finding { findings.append(finding) }
             if let problem = result.problem { outcome.errors.append(problem) }
+            if let candidate = result.ledgerCandidate { ledgerCandidates.append(candidate) }
         }
+        let ledgers = Self.ledgers(ledgerCandidates, entries: outcome.entries, folders: openFolders, keys: keys, source: source,
+                                   root: root, calls: calls)
+        findings += ledgers.findings
+        outcome.errors += ledgers.problems
         outcome.findings = findings
         outcome.errors.sort { TreeWalker.byteOrder($0.path, $1.path) }
         return outcome
@@ -307,10 +317,11 @@ package struct BackupScan: Sendable {
     private struct ProbeResult: Sendable {
         var finding: FileProbe.Finding?
         var problem: ScanProblem?
+        var ledgerCandidate: LedgerCandidate?
     }
 
     private static func probe(_ entry: Entry, folder: FolderHandle?, keys: ClassKeys?, source: FindingSource.Kind, root: String,
-                              probe: FileProbe) -> ProbeResult {
+                              probe: FileProbe, hasWAL: Bool) -> ProbeResult {
         let inner = entry.inner
         let components = entry.relativePath.split(separator: "/")
         let name = components.last.map(String.init) ?? entry.relativePath
@@ -378,6 +389,7 @@ package struct BackupScan: Sendable {
                     return problem("cannot decrypt: the stored file is shorter than one AES block")
                 }
                 mayHoldBlobs = ScanContentKind.mayBeCandidate(start: start.prefix(Int(record.size)))
+                if !isPartialFile, LedgerProbe.isSQLite(start) { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
                 guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
                 let size = try stored().size
                 guard size % Int64(BackupCipher.blockSize) == 0, size >= record.size else {
@@ -392,6 +404,9 @@ package struct BackupScan: Sendable {
             } else if keys == nil {
                 let start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls)
                 mayHoldBlobs = ScanContentKind(prefix: start).isCandidate
+                if !isPartialFile, start.isEmpty ? hasWAL : LedgerProbe.isSQLite(start) {
+                    return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry))
+                }
                 guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
                 let size = try stored().size
                 if mayHoldBlobs, size <= Int64(probe.readLimit) {
@@ -401,6 +416,7 @@ package struct BackupScan: Sendable {
             } else {
                 // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
                 _ = try stored()
+                if hasWAL, !isPartialFile { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
                 content = Data()
             }
         } catch {

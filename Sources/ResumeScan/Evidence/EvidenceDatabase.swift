@@ -31,6 +31,9 @@ package final class EvidenceDatabase {
     /// The private folder holding the copy; internal so tests can see it is gone.
     let folder: String
     private var queue: DatabaseQueue?
+    /// Whether the database file was empty and everything was read from its WAL, under a
+    /// stand-in first page.
+    package private(set) var readFromWALAlone = false
 
     /// Copies the database at `path` (and its `-wal`/`-shm`) and opens the copy.
     /// - Parameter maximumSize: the most bytes the database file and its WAL together may hold.
@@ -61,19 +64,23 @@ package final class EvidenceDatabase {
         }
     }
 
-    /// Writes `bytes` into a private folder and opens them as a database; `name` is how messages
-    /// name the evidence (a backup's `Manifest.db`, say).
+    /// Writes `bytes` (and `wal`, its `-wal` file, when there is one) into a private folder and
+    /// opens them as a database; `name` is how messages name the evidence (a backup's
+    /// `Manifest.db`, an archive's member, say).
     package convenience init(
         bytes: Data,
+        wal: Data? = nil,
         name: String,
         maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize
     ) throws(EvidenceDatabaseError) {
-        guard Int64(bytes.count) <= maximumSize else {
+        let (total, overflow) = Int64(bytes.count).addingReportingOverflow(Int64(wal?.count ?? 0))
+        guard !overflow, total <= maximumSize else {
             throw EvidenceDatabaseError(path: name, message: "the database is larger than \(maximumSize) bytes")
         }
         let folder = try Self.makePrivateFolder(evidencePath: name)
         do {
             try Self.write(bytes, to: folder + "/" + Self.copyName, evidencePath: name)
+            if let wal { try Self.write(wal, to: folder + "/" + Self.copyName + "-wal", evidencePath: name) }
             try self.init(folder: folder, evidencePath: name)
         } catch {
             Self.removeFolder(folder)
@@ -85,6 +92,13 @@ package final class EvidenceDatabase {
         self.folder = folder
         self.evidencePath = evidencePath
         let copy = folder + "/" + Self.copyName
+        // An empty database file whose WAL holds everything (the daemon killed before its first
+        // checkpoint, or a file system extraction that caught it so): SQLite deletes a WAL beside
+        // an empty file, so the copy gets a stand-in first page the WAL's own page 1 replaces.
+        if Self.fileSize(copy) == 0, let pageSize = Self.walPageSize(copy + "-wal") {
+            try Self.write(Self.standInFirstPage(pageSize: pageSize), to: copy, evidencePath: evidencePath, replacing: true)
+            readFromWALAlone = true
+        }
         guard Self.hasSQLiteHeader(copy) else {
             throw EvidenceDatabaseError(path: evidencePath, message: "not a SQLite database")
         }
@@ -241,10 +255,11 @@ package final class EvidenceDatabase {
         return offset
     }
 
-    private static func write(_ bytes: Data, to destination: String, evidencePath: String) throws(EvidenceDatabaseError) {
+    private static func write(_ bytes: Data, to destination: String, evidencePath: String, replacing: Bool = false) throws(EvidenceDatabaseError) {
         let calls = FileSystemCalls.system
         let output: Int32
-        switch calls.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) {
+        // Replacing happens only to the private copy's own empty file.
+        switch calls.open(destination, O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL) | O_NOFOLLOW | O_CLOEXEC, 0o600) {
         case .success(let opened): output = opened
         case .failure(let failure):
             throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
@@ -270,6 +285,62 @@ package final class EvidenceDatabase {
                 throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
             }
         }
+    }
+
+    /// The size of a file of the private copy; nil when it is absent.
+    private static func fileSize(_ path: String) -> Int64? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = attributes[.size] as? NSNumber else { return nil }
+        return size.int64Value
+    }
+
+    /// The page size a WAL file's header gives (bytes 8-11, big-endian), when the file starts
+    /// with a WAL magic number and the size is one SQLite allows.
+    static func walPageSize(_ path: String) -> Int? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 32), header.count == 32 else { return nil }
+        return walPageSize(header: Array(header))
+    }
+
+    /// The page size of a WAL header's first 32 bytes, or nil when they are not one.
+    package static func walPageSize(header: [UInt8]) -> Int? {
+        guard header.count >= 12 else { return nil }
+        func word(_ at: Int) -> UInt32 { header[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        guard word(0) & 0xFFFF_FFFE == 0x377F_0682 else { return nil }
+        let size = Int(word(8))
+        guard (512...65536).contains(size), size & (size - 1) == 0 else { return nil }
+        return size
+    }
+
+    /// A database's first page with an empty schema in WAL mode: the least SQLite opens and then
+    /// reads the WAL beside.
+    static func standInFirstPage(pageSize: Int) -> Data {
+        var page = [UInt8](repeating: 0, count: pageSize)
+        page.replaceSubrange(0..<16, with: Array("SQLite format 3".utf8) + [0])
+        func put16(_ value: Int, at offset: Int) {
+            page[offset] = UInt8(truncatingIfNeeded: value >> 8)
+            page[offset + 1] = UInt8(truncatingIfNeeded: value)
+        }
+        func put32(_ value: Int, at offset: Int) {
+            put16(value >> 16, at: offset)
+            put16(value & 0xFFFF, at: offset + 2)
+        }
+        put16(pageSize == 65536 ? 1 : pageSize, at: 16)
+        page[18] = 2  // WAL mode, for writing and reading
+        page[19] = 2
+        page[21] = 64
+        page[22] = 32
+        page[23] = 32
+        put32(1, at: 24)  // change counter
+        put32(1, at: 28)  // pages in the file
+        put32(4, at: 44)  // schema format
+        put32(1, at: 56)  // UTF-8
+        put32(1, at: 92)  // the change counter the page count is valid for
+        put32(3_045_000, at: 96)
+        page[100] = 0x0D  // a leaf table page with no cells: an empty schema
+        put16(pageSize & 0xFFFF, at: 105)
+        return Data(page)
     }
 
     /// SQLite's 16-byte magic, checked before SQLite sees the file: an empty or foreign file

@@ -20,6 +20,9 @@ package struct LedgerPartialFile: Sendable, Equatable {
     package var entry: PartialFileResolution.Entry?
     /// Why the path was not looked up, when it was not.
     package var refusal: String?
+    /// Why the file is not there, said as the evidence explains it (a backup leaves out
+    /// `Library/Caches`); nil says `not in the extraction`.
+    package var missingReason: String?
 
     /// The size of the regular file found, if one was.
     package var size: Int64? {
@@ -28,6 +31,33 @@ package struct LedgerPartialFile: Sendable, Equatable {
     }
 
     static let noFollowPrefix = "/.nofollow"
+    static let noRoot = "no extraction folder to look in (give --root)"
+
+    /// Places the file in evidence that is not a folder tree (a backup, an archive): `found` is
+    /// where the device path is there and what is at it, nil when that evidence cannot hold
+    /// the path (then `unplaceable` says why). Only a path that was refused for want of a root
+    /// is placed: one refused for itself stays refused.
+    mutating func place(_ found: (path: String, entry: PartialFileResolution.Entry)?, missing: String, unplaceable: String) {
+        guard refusal == Self.noRoot else { return }
+        refusal = nil
+        if let found {
+            path = found.path
+            entry = found.entry
+            missingReason = missing
+        } else {
+            refusal = unplaceable
+        }
+    }
+
+    /// The device path as `/private/var/…` components (a `/var/…` path is the same place),
+    /// when it is one that could be placed.
+    var deviceComponents: [String]? {
+        guard refusal == Self.noRoot, let devicePath else { return nil }
+        var components = devicePath.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }.map(String.init)
+        if components.first == "var" { components.insert("private", at: 0) }
+        guard components.count > 2, components[0] == "private", components[1] == "var" else { return nil }
+        return components
+    }
 
     /// A partial file with these values (tests compare with it).
     package init(column: String, recorded: String, devicePath: String?, path: String?,
@@ -85,7 +115,7 @@ package struct LedgerPartialFile: Sendable, Equatable {
             return
         }
         guard let root else {
-            refusal = "no extraction folder to look in (give --root)"
+            refusal = Self.noRoot
             return
         }
         let base = root == "/" ? "" : root
@@ -105,7 +135,7 @@ package struct LedgerPartialFile: Sendable, Equatable {
     package var problem: String? {
         if let refusal { return refusal }
         switch entry {
-        case .missing?: return "not in the extraction"
+        case .missing?: return missingReason ?? "not in the extraction"
         case .other(let what)?: return "is \(what), not a regular file"
         case .regularFile?, nil: return nil
         }

@@ -13,8 +13,9 @@ import Darwin
 /// A phone holds hundreds of SQLite files; copying each aside to ask SQLite for its tables would
 /// cost more than the rest of the scan. The schema of a small database is on its first page
 /// (`sqlite_master` is rooted there), so the first page is searched for the table's `CREATE`
-/// statement first. A ledger whose schema is only in its WAL (created moments before the
-/// extraction) is missed; `resumetool tasks` reads it all the same.
+/// statement first. A ledger created moments before the extraction has its schema only in its
+/// WAL: its first page has an empty schema (or the file is empty), and then the `-wal` beside it
+/// is searched for the statement. Backups and archives use the same tests on bytes.
 struct LedgerProbe {
     var calls: FileSystemCalls
 
@@ -27,13 +28,45 @@ struct LedgerProbe {
         prefix.starts(with: magic)
     }
 
+    static func isSQLite(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: magic)
+    }
+
+    /// The most bytes of a ledger (its file and WAL together) held in memory to be read from a
+    /// backup or an archive, and of `-wal` members held until their database comes in an
+    /// archive: nsurlsessiond's ledger is a few MiB; a larger one is reported, not read.
+    package static let maximumHeldSize = 64 << 20
+
+    /// Why a ledger too large to hold was not read.
+    static func overLimit(_ size: Int64) -> String {
+        "nsurlsessiond's ledger: \(size) bytes, over the limit of \(maximumHeldSize) that a ledger and its WAL may hold in memory: not read"
+    }
+
+    /// Whether `bytes` (a first page, or a WAL) hold the `CREATE` statement of `session_tasks`.
+    static func holdsSchema(_ bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { raw in contains(raw.bindMemory(to: UInt8.self), createStatement) }
+    }
+
+    /// Whether a database's first page (or what there is of it) has an empty schema: an empty
+    /// file, or page 1 a leaf table page with no cells (a database whose tables are in its WAL).
+    static func hasEmptySchema(_ page: Data) -> Bool {
+        if page.isEmpty { return true }
+        guard page.count >= 105, isSQLite(page) else { return false }
+        let start = page.startIndex
+        return page[start + 100] == 0x0D && page[start + 103] == 0 && page[start + 104] == 0
+    }
+
     func probe(_ file: TreeWalker.File, descriptor: Int32) -> FileProbe.Outcome {
         var page = [UInt8](repeating: 0, count: Self.firstPageLimit)
         let read = page.withUnsafeMutableBytes { buffer -> Int? in
             guard case .success(let count) = calls.pread(descriptor, buffer, 0) else { return nil }
             return count
         }
-        guard let read, Self.contains(page[..<read], Self.createStatement) else { return .nothing }
+        guard let read else { return .nothing }
+        // A database whose tables are still only in its WAL has an empty schema on page 1 (or
+        // no page at all): its `-wal` beside it decides.
+        guard Self.contains(page[..<read], Self.createStatement)
+            || Self.hasEmptySchema(Data(page[..<read])) && walHoldsSchema(file) else { return .nothing }
         let status: FileStatus
         switch calls.fstat(descriptor) {
         case .success(let found) where found.kind == .regular: status = FileStatus(found)
@@ -49,7 +82,34 @@ struct LedgerProbe {
         }
     }
 
-    private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+    /// Whether the `-wal` beside `file` holds the `CREATE` statement of `session_tasks` in its
+    /// first ``maximumHeldSize`` bytes, read a MiB at a time.
+    private func walHoldsSchema(_ file: TreeWalker.File) -> Bool {
+        guard case .success(let descriptor) = calls.openEvidence(in: file.folder.descriptor, file.name + "-wal") else { return false }
+        defer { _ = calls.close(descriptor) }
+        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return false }
+        let needle = Self.createStatement
+        let chunk = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunk + needle.count)
+        var carried = 0
+        var offset: Int64 = 0
+        while offset < Int64(Self.maximumHeldSize) {
+            let got = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard case .success(let count) = calls.pread(descriptor, UnsafeMutableRawBufferPointer(rebasing: raw[carried..<carried + chunk]), offset) else { return 0 }
+                return count
+            }
+            if got == 0 { return false }
+            let filled = carried + got
+            if Self.contains(buffer[0..<filled], needle) { return true }
+            // The statement may straddle two reads: keep the tail.
+            carried = min(needle.count - 1, filled)
+            buffer.replaceSubrange(0..<carried, with: buffer[(filled - carried)..<filled])
+            offset += Int64(got)
+        }
+        return false
+    }
+
+    static func contains<C: RandomAccessCollection>(_ haystack: C, _ needle: [UInt8]) -> Bool where C.Element == UInt8, C.Index == Int {
         guard haystack.count >= needle.count, let first = needle.first else { return false }
         var index = haystack.startIndex
         while index <= haystack.endIndex - needle.count {

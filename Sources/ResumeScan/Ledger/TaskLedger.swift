@@ -64,6 +64,10 @@ package struct TaskLedger: Sendable {
     package var skippedRows: [SkippedRow]
     /// Things about the whole database a reader should know (an unknown version, missing columns, a row limit hit).
     package var warnings: [String]
+    /// Where `scan` found it; nil for `tasks`, which is given the file.
+    package var source: FindingSource? = nil
+    /// The `sessions` table of schema version 3, by bundle ID and session ID; nil without one.
+    package var sessions: [LedgerSession]? = nil
 
     /// Rows decoded together on all cores.
     static let batchSize = 256
@@ -80,7 +84,38 @@ package struct TaskLedger: Sendable {
         let database = try EvidenceDatabase(path: path, maximumSize: limits.maximumDatabaseSize)
         defer { database.close() }
         let root = root.map(ScanJob.normalized) ?? defaultRoot(forDatabaseAt: path)
-        return try database.read { db in try read(db, path: path, root: root, limits: limits) }
+        var ledger = try database.read { db in try read(db, path: path, root: root, limits: limits) }
+        if database.readFromWALAlone { ledger.warnings.insert(walAloneWarning, at: 0) }
+        return ledger
+    }
+
+    /// Reads a ledger held in memory (a backup's file, decrypted, or an archive's member) with
+    /// its `-wal` when there is one; `name` names it in messages. Partial files are left for
+    /// ``placePartialFiles(missing:unplaceable:_:)`` to place in that evidence.
+    /// - Throws: ``EvidenceDatabaseError`` as ``read(path:root:limits:)`` does.
+    package static func read(bytes: Data, wal: Data?, name: String, limits: Limits = Limits()) throws -> TaskLedger {
+        let database = try EvidenceDatabase(bytes: bytes, wal: wal, name: name, maximumSize: limits.maximumDatabaseSize)
+        defer { database.close() }
+        var ledger = try database.read { db in try read(db, path: name, root: nil, limits: limits) }
+        if database.readFromWALAlone { ledger.warnings.insert(walAloneWarning, at: 0) }
+        return ledger
+    }
+
+    static let walAloneWarning = "the database file is empty: everything was read from its WAL"
+
+    /// Places each task's partial file in a backup or an archive: `locate` gives, for a task and
+    /// its device path as `/private/var/…` components, where the file would be there and what is
+    /// at it, nil when that evidence cannot hold such a path.
+    package mutating func placePartialFiles(
+        missing: String, unplaceable: String,
+        _ locate: (_ task: LedgerTask, _ device: [String]) -> (path: String, entry: PartialFileResolution.Entry)?
+    ) {
+        for index in tasks.indices {
+            guard var partial = tasks[index].partialFile else { continue }
+            let found = partial.deviceComponents.flatMap { locate(tasks[index], $0) }
+            partial.place(found, missing: missing, unplaceable: unplaceable)
+            tasks[index].partialFile = partial
+        }
     }
 
     /// The folder above the last `private` folder of `path` (a device's `/private/var/…`
@@ -193,7 +228,9 @@ package struct TaskLedger: Sendable {
             if a.sessionID != b.sessionID { return TreeWalker.byteOrder(a.sessionID, b.sessionID) }
             return a.identifier != b.identifier ? a.identifier < b.identifier : a.rowID < b.rowID
         }
-        return TaskLedger(path: path, schemaVersion: version, root: root, tasks: order.map { tasks[$0] }, skippedRows: skipped, warnings: warnings)
+        let sessions = try LedgerSession.read(db, limits: limits, warnings: &warnings)
+        return TaskLedger(path: path, schemaVersion: version, root: root, tasks: order.map { tasks[$0] }, skippedRows: skipped,
+                          warnings: warnings, sessions: sessions)
     }
 }
 
@@ -283,6 +320,17 @@ struct RowValues: Sendable {
         self.names = names
         self.values = values
         if case .int64(let id) = (row[0] as DatabaseValue).storage { rowID = id }
+    }
+
+    /// A row made of values given directly, each with the storage class and length SQLite would
+    /// report and the value as the query returns it (NULL past the limit): the fuzzing check's.
+    init(rowID: Int64, columns: [(name: String, type: String, length: Int64, value: DatabaseValue)], limits: TaskLedger.Limits) {
+        self.limits = limits
+        self.rowID = rowID
+        var names: [String: Int] = [:]
+        for (index, column) in columns.enumerated() where names[column.name] == nil { names[column.name] = index }
+        self.names = names
+        values = columns.map { ($0.type, $0.length, $0.value) }
     }
 
     /// The storage class SQLite reports, the length, and the value when within the limit.

@@ -11,6 +11,10 @@ own with its partial file in tmp/, the iOS 26 Network-framework blob inside an a
 preferences. Everything is deterministic (random bytes come from a seeded generator, times are
 fixed), so tests compare exact values.
 
+--ledger LAYOUT adds nsurlsessiond's ledger (Tests/LedgerFixtures/make_ledger.py, schema version 3) as
+HomeDomain/Library/com.apple.nsurlsessiond/tasks.sqlite and its -wal, and the partial file its first
+task names in AppDomain-com.example.player.
+
 --hostile adds a row whose relativePath climbs out with ../, a row whose file is missing, and a
 row whose MBFile record is not a keyed archive. --noise N adds N small files (benchmark).
 Encryption needs Python's `cryptography` package (Debian: python3-cryptography).
@@ -130,12 +134,41 @@ def mbdb_record(domain, relative_path, size, mode, inode):
             + struct.pack(">QBB", size, 3, 0))
 
 
-def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None, mbdb=False):
+LEDGER_GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "LedgerFixtures", "make_ledger.py")
+LEDGER = "Library/com.apple.nsurlsessiond/tasks.sqlite"
+PLAYER_PARTIAL = ("AppDomain-com.example.player",
+                  "Library/Caches/com.apple.nsurlsessiond/Downloads/com.example.player/CFNetworkDownload_d8md6s.tmp")
+
+
+def ledger_files(layout):
+    """nsurlsessiond's ledger (schema version 3, make_ledger.py's standard rows) as HomeDomain rows,
+    its -wal beside it, and the partial file of its task 1 in the player's domain (task 2's is not
+    there: backups leave Caches out)."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run([sys.executable, LEDGER_GENERATOR, folder, "--version", "3", "--layout", layout], check=True)
+        base = os.path.join(folder, "private/var/mobile", LEDGER)
+        with open(base, "rb") as handle:
+            main = handle.read()
+        with open(base + "-wal", "rb") as handle:
+            wal = handle.read()
+        partial_path = os.path.join(folder, "private/var/mobile/Containers/Data/Application/8F9C2B1E-4D3A-4C2B-9E1F-0A1B2C3D4E5F",
+                                    PLAYER_PARTIAL[1])
+        with open(partial_path, "rb") as handle:
+            partial = handle.read()
+    return [("HomeDomain", LEDGER, main), ("HomeDomain", LEDGER + "-wal", wal), (PLAYER_PARTIAL[0], PLAYER_PARTIAL[1], partial)]
+
+
+def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None, mbdb=False,
+          ledger=None):
     os.makedirs(out, exist_ok=True)
     random_bytes = fixed_random(25)
     encryption = (Encryption(password, dpic, iterations, random_bytes, claimed_dpic, claimed_iterations)
                   if password is not None else None)
     files = resume_files(samples)
+    if ledger:
+        files += ledger_files(ledger)
     for n in range(noise):
         # Mostly text; every tenth a small property list that holds no blob, as preferences do.
         body = plistlib.dumps({"n": n}, fmt=plistlib.FMT_BINARY) if n % 10 == 0 else f"noise {n}\n".encode() * 8
@@ -234,9 +267,11 @@ def main():
     parser.add_argument("--keybag-dpic", type=int)
     parser.add_argument("--keybag-iter", type=int)
     parser.add_argument("--samples", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "Samples"))
+    # nsurlsessiond's ledger (make_ledger.py --layout LAYOUT) with its -wal and a partial file.
+    parser.add_argument("--ledger", choices=["checkpointed", "wal-only", "empty-main"])
     arguments = parser.parse_args()
     build(arguments.out, arguments.password, arguments.dpic, arguments.iter, arguments.noise, arguments.hostile,
-          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb)
+          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb, arguments.ledger)
 
 
 if __name__ == "__main__":

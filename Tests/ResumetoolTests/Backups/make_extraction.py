@@ -17,7 +17,13 @@ in tar (pax) members also changed 2026-01-01T00:00:00Z and created 2025-12-31T00
 --hostile KIND writes OUT/hostile.(zip|tar|tar.gz) holding the iOS 12 blob first, then:
 dotdot (a member ../escape.plist), absolute (/etc/evil.plist), links (a symbolic and a hard link
 member), bomb (a zip member of 1 GiB of zeros), unsafe-bomb (the same named ../zeros.bin), truncated (the tar.gz cut short), longer (a zip member
-that gives more than its headers declare, then another blob), many (100,000 small members).
+that gives more than its headers declare, then another blob), many (100,000 small members); in a
+tar, before a blob: ledger-large (a ledger of 65 MiB), ledger-corrupt (a member that starts like a
+ledger and is not SQLite), wal-orphan (a ledger's -wal member without its database).
+
+--ledger LAYOUT puts nsurlsessiond's ledger (Tests/LedgerFixtures/make_ledger.py --layout LAYOUT)
+and its -wal first (--wal-first: the -wal before the database), with the partial file its task 1
+names in another app's container.
 """
 import argparse
 import io
@@ -65,6 +71,28 @@ def files(samples, noise):
     out.append((group + METADATA, plistlib.dumps({"MCMMetadataIdentifier": "group.com.example.shared",
                                                   "MCMMetadataContentClass": 7}, fmt=plistlib.FMT_BINARY)))
     return out
+
+
+LEDGER_GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "LedgerFixtures", "make_ledger.py")
+LEDGER = "mobile/Library/com.apple.nsurlsessiond/tasks.sqlite"
+PLAYER_PARTIAL = ("mobile/Containers/Data/Application/8F9C2B1E-4D3A-4C2B-9E1F-0A1B2C3D4E5F/Library/Caches/"
+                  "com.apple.nsurlsessiond/Downloads/com.example.player/CFNetworkDownload_d8md6s.tmp")
+
+
+def ledger_files(layout, wal_first):
+    """nsurlsessiond's ledger (make_ledger.py's standard rows, schema version 3) and its -wal, in
+    the order asked, then the partial file its task 1 names (task 2's is absent)."""
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run([sys.executable, LEDGER_GENERATOR, folder, "--version", "3", "--layout", layout], check=True)
+        def read(relative):
+            with open(os.path.join(folder, "private/var", relative), "rb") as handle:
+                return handle.read()
+        main, wal, partial = read(LEDGER), read(LEDGER + "-wal"), read(PLAYER_PARTIAL)
+    pair = [(LEDGER, main), (LEDGER + "-wal", wal)]
+    return (pair[::-1] if wal_first else pair) + [(PLAYER_PARTIAL, partial)]
 
 
 def folders_of(names):
@@ -178,6 +206,28 @@ def hostile(out, kind, samples):
             data[central + 24:central + 28] = (1000).to_bytes(4, "little")
             handle.seek(0)
             handle.write(data)
+    elif kind in ("ledger-large", "ledger-corrupt", "wal-orphan"):
+        # A ledger over the bound held in memory (a real SQLite file: the schema on page 1, then
+        # 65 MiB of rows); a member that starts like a ledger and is not SQLite; a -wal member
+        # whose database never comes. Each before the blob, which must still be found.
+        import sqlite3
+        import tempfile
+        base = "filesystem1/private/var/mobile/Library/com.apple.nsurlsessiond/tasks.sqlite"
+        if kind == "ledger-large":
+            with tempfile.TemporaryDirectory() as folder:
+                database = os.path.join(folder, "tasks.sqlite")
+                connection = sqlite3.connect(database)
+                connection.execute("CREATE TABLE session_tasks (identifier int NOT NULL, session_id text NOT NULL, padding blob)")
+                connection.executemany("INSERT INTO session_tasks VALUES (?, 's', zeroblob(1048576))", [(n,) for n in range(65)])
+                connection.commit()
+                connection.close()
+                with open(database, "rb") as handle:
+                    members = [(base, handle.read())]
+        elif kind == "ledger-corrupt":
+            members = [(base, b"SQLite format 3\0" + b"\x41" * 100 + b"CREATE TABLE session_tasks (identifier int)" + b"\x42" * 4000)]
+        else:
+            members = [(base + "-wal", bytes([0x37, 0x7F, 0x06, 0x82]) + bytes(28) + b"CREATE TABLE session_tasks (identifier int)")]
+        write_tar(path + ".tar", "w", members + [("filesystem1/private/var/mobile/Library/Caches/after.resumedata", blob)])
     elif kind == "many":
         with zipfile.ZipFile(path + ".zip", "w", zipfile.ZIP_STORED) as archive:
             archive.writestr(zip_info(first[0][0], 0o100644), blob)
@@ -197,13 +247,19 @@ def main():
     parser.add_argument("--formats", default="zip,tar,tar.gz,tar.bz2,tar.xz")
     parser.add_argument("--no-tree", action="store_true")
     parser.add_argument("--hostile")
+    # nsurlsessiond's ledger (make_ledger.py --layout LAYOUT), its -wal, and a partial file it names.
+    parser.add_argument("--ledger", choices=["checkpointed", "wal-only", "empty-main"])
+    parser.add_argument("--wal-first", action="store_true", help="the ledger's -wal member before its database")
     parser.add_argument("--samples", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "Samples"))
     arguments = parser.parse_args()
     os.makedirs(arguments.out, exist_ok=True)
     if arguments.hostile:
         hostile(arguments.out, arguments.hostile, arguments.samples)
         return
-    members = [(arguments.prefix + "private/var/" + name, data) for name, data in files(arguments.samples, arguments.noise)]
+    listed = files(arguments.samples, arguments.noise)
+    if arguments.ledger:
+        listed = ledger_files(arguments.ledger, arguments.wal_first) + listed
+    members = [(arguments.prefix + "private/var/" + name, data) for name, data in listed]
     if not arguments.no_tree:
         write_tree(os.path.join(arguments.out, "tree"), members)
     for fmt in filter(None, arguments.formats.split(",")):
