@@ -111,10 +111,6 @@ struct BinaryRequestArchiveReader {
     private init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer) {
         self.area = BinaryPropertyListBytes(bytes, trailer: trailer)
         self.nodes = []
-        // Sized once: a request names a handful of classes and nests a few objects deep, and
-        // growing these arrays from empty was several allocations per request.
-        classes.reserveCapacity(8)
-        inProgress.reserveCapacity(8)
     }
 
     // MARK: Reading in place
@@ -342,6 +338,11 @@ struct BinaryRequestArchiveReader {
     }
 
     private mutating func request() -> URLRequestArchive? {
+        // Sized once: a request names a handful of classes and nests a few objects deep, and
+        // growing these arrays from empty was several allocations per request. (Not in `init`:
+        // ``rootFields(named:maximumObjectCount:)`` uses neither.)
+        classes.reserveCapacity(8)
+        inProgress.reserveCapacity(8)
         guard let (topKeyStart, topKeyLength, rootUID) = frame(maximumObjectCount: KeyedArchiveOptions.default.maximumObjectCount),
               let root = rawRootObject(uid: rootUID) else { return nil }
         // The request's own checks are the full decoder's code; an error there is left to it,
