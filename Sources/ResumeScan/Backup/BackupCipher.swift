@@ -35,8 +35,11 @@ package enum BackupCipher {
     /// (a file's `Size`) or strips PKCS#7 (`Manifest.db`). Nil when the length is not a whole
     /// number of blocks.
     package static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
-        decrypt(ciphertext, with: key, iv: Data(repeating: 0, count: blockSize))
+        decrypt(ciphertext, with: key, iv: zeroIV)
     }
+
+    /// Made once: a scan decrypts the first block of every file with it.
+    private static let zeroIV = Data(repeating: 0, count: blockSize)
 
     /// The same with another IV: the last ciphertext block before a chunk of a longer file.
     ///
