@@ -53,6 +53,17 @@ let package = Package(
             name: "CArchiveShim",
             dependencies: ["CLibArchive"]
         ),
+        // libcrypto (OpenSSL) as the system provides it: AES-CBC in bulk for encrypted backups.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // One function, AES-CBC decryption of a whole buffer, as CXMLShim is over libxml2.
+        .target(
+            name: "CCryptoShim",
+            dependencies: ["CLibCrypto"]
+        ),
         // splice(2) and pipe2, which Swift's Glibc module does not show (they need _GNU_SOURCE).
         .target(name: "CSpliceShim"),
         // Every system call of the package (files, folders, sockets, pipes, standard streams) as
@@ -76,8 +87,10 @@ let package = Package(
                 "ResumeDataCodec",
                 "ResumeSystemCalls",
                 "CArchiveShim",
+                // AES-CBC of Manifest.db and the files of an encrypted backup.
+                "CCryptoShim",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // SHA-256 of findings, and the AES key unwrap, AES-CBC and PBKDF2 of encrypted backups.
+                // SHA-256 of findings, and the AES key unwrap and PBKDF2 of encrypted backups.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -135,6 +148,8 @@ let package = Package(
                 // BackupCryptoTests wraps keys and encrypts of its own.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // BackupCryptoTests checks the AES-CBC shim's own verdicts too.
+                "CCryptoShim",
             ]
         ),
         .testTarget(

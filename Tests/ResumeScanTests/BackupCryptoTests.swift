@@ -1,4 +1,6 @@
+import CCryptoShim
 import Crypto
+import Dispatch
 import Foundation
 import Testing
 import _CryptoExtras
@@ -48,17 +50,101 @@ import _CryptoExtras
         #expect(BackupCipher.decryptFirstBlock(ciphertext.prefix(15), with: key) == nil)
     }
 
-    /// A buffer large enough to be cut into chunks decrypted on several cores (each chunk's IV is
-    /// the ciphertext block before it) decrypts as `AES._CBC` encrypted it, with a zero IV and another.
-    @Test func cbcInChunks() throws {
+    /// NIST SP 800-38A F.2.2, F.2.4, F.2.6 (CBC-AES128/192/256.Decrypt): four blocks each, with
+    /// the published IV; the input also as a slice that does not start at index 0.
+    @Test(arguments: [
+        ("2b7e151628aed2a6abf7158809cf4f3c",
+         "7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b273bed6b8e3c1743b7116e69e222295163ff1caa1681fac09120eca307586e1a7"),
+        ("8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+         "4f021db243bc633d7178183a9fa071e8b4d9ada9ad7dedf4e5e738763f69145a571b242012fb7ae07fa9baac3df102e008b0e27988598881d920a9e64f5615cd"),
+        ("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+         "f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d39f23369a9d9bacfa530e26304231461b2eb05e2c39be9fcda6c19078c6a9d1b"),
+    ])
+    func cbcNISTVectors(key: String, ciphertext: String) throws {
+        let plaintext = Self.bytes("6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
+                                   + "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710")
+        let key = SymmetricKey(data: Self.bytes(key))
+        let iv = Self.bytes("000102030405060708090a0b0c0d0e0f")
+        let ciphertext = Self.bytes(ciphertext)
+        #expect(BackupCipher.decrypt(ciphertext, with: key, iv: iv) == plaintext)
+        let slice = (Data([0xEE, 0xEE, 0xEE]) + ciphertext).dropFirst(3)
+        #expect(slice.startIndex == 3)
+        #expect(BackupCipher.decrypt(slice, with: key, iv: iv) == plaintext)
+        // The second block alone, chained from the first ciphertext block as a chunk's IV is.
+        #expect(BackupCipher.decrypt(ciphertext[16..<32], with: key, iv: ciphertext.prefix(16)) == plaintext[16..<32])
+    }
+
+    /// Every refusal is nil: a length that is not whole blocks, a key that is not 128, 192 or 256
+    /// bits, an IV that is not one block.
+    @Test func cbcRefusals() {
+        let key = SymmetricKey(data: Data(repeating: 1, count: 32))
+        for length in [1, 15, 17, 31, 33, 4097] {
+            #expect(BackupCipher.decrypt(Data(repeating: 0, count: length), with: key) == nil, "length \(length)")
+        }
+        for size in [1, 8, 15, 20, 31, 33, 64] {
+            #expect(BackupCipher.decrypt(Data(repeating: 0, count: 32), with: SymmetricKey(data: Data(repeating: 1, count: size))) == nil,
+                    "key of \(size) bytes")
+        }
+        for ivSize in [0, 15, 17, 32] {
+            #expect(BackupCipher.decrypt(Data(repeating: 0, count: 32), with: key, iv: Data(repeating: 0, count: ivSize)) == nil,
+                    "IV of \(ivSize) bytes")
+        }
+        #expect(BackupCipher.decrypt(Data(), with: SymmetricKey(data: Data(repeating: 1, count: 20))) == nil)
+        #expect(BackupCipher.decrypt(Data(), with: key) == Data())
+    }
+
+    /// A buffer of several MiB (a Manifest.db's size class) decrypts as swift-crypto's own CBC
+    /// does, in both directions, with a zero IV and another, and from input that is not one
+    /// contiguous region (DispatchData of two parts).
+    @Test func cbcLarge() throws {
         let key = SymmetricKey(data: Data((0..<32).map { UInt8($0 * 7 & 0xFF) }))
         let plain = Data((0..<(3 << 20) + 48).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
-        let zero = try AES._CBC.encrypt(plain, using: key, iv: AES._CBC.IV(ivBytes: [UInt8](repeating: 0, count: 16)), noPadding: true)
+        let zeroIV = try AES._CBC.IV(ivBytes: [UInt8](repeating: 0, count: 16))
+        let zero = try AES._CBC.encrypt(plain, using: key, iv: zeroIV, noPadding: true)
         #expect(BackupCipher.decrypt(zero, with: key) == plain)
         let iv = Data(repeating: 0xA5, count: 16)
         let other = try AES._CBC.encrypt(plain, using: key, iv: AES._CBC.IV(ivBytes: iv), noPadding: true)
         #expect(BackupCipher.decrypt(other, with: key, iv: iv) == plain)
-        #expect(BackupCipher.decrypt(other, with: key, iv: iv.prefix(15)) == nil)
+        // Bytes that no one encrypted decrypt to what swift-crypto's per-block CBC makes of them.
+        let noise = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 40_503 >> 7) })
+        let expected = try AES._CBC.decrypt(noise, using: key, iv: zeroIV, noPadding: true)
+        #expect(BackupCipher.decrypt(noise, with: key) == expected)
+        let halves = other.withUnsafeBytes { bytes in
+            var data = DispatchData(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<(1 << 20 | 8)]))
+            data.append(DispatchData(bytes: UnsafeRawBufferPointer(rebasing: bytes[(1 << 20 | 8)...])))
+            return data
+        }
+        #expect(halves.regions.count == 2)
+        #expect(BackupCipher.decrypt(halves, with: key, iv: iv) == plain)
+    }
+
+    /// The shim's own statuses, which BackupCipher turns into nil, and its chaining across the
+    /// pieces it hands EVP (1 GiB each in use; small ones here).
+    @Test func shimStatuses() throws {
+        let key = [UInt8](repeating: 3, count: 32), iv = [UInt8](repeating: 9, count: 16)
+        let input = (0..<1040).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var whole = [UInt8](repeating: 0, count: input.count)
+        #expect(ccrypto_aes_cbc_decrypt(key, 32, iv, input, &whole, input.count) == CCRYPTO_OK.rawValue)
+        let expected = try AES._CBC.decrypt(input, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: iv), noPadding: true)
+        #expect(Data(whole) == expected)
+        for piece in [16, 32, 48, 1024, 4096] {
+            var output = [UInt8](repeating: 0, count: input.count)
+            #expect(ccrypto_aes_cbc_decrypt_in_pieces(key, 32, iv, input, &output, input.count, piece) == CCRYPTO_OK.rawValue)
+            #expect(output == whole, "pieces of \(piece) bytes")
+        }
+        var output = [UInt8](repeating: 0, count: input.count)
+        for piece in [0, 8, 24, Int(Int32.max) + 1] {
+            #expect(ccrypto_aes_cbc_decrypt_in_pieces(key, 32, iv, input, &output, input.count, piece) == CCRYPTO_FAILED.rawValue)
+        }
+        for keyLength in [0, 15, 20, 31, 33] {
+            #expect(ccrypto_aes_cbc_decrypt(key, keyLength, iv, input, &output, input.count) == CCRYPTO_BAD_KEY_SIZE.rawValue)
+        }
+        #expect(ccrypto_aes_cbc_decrypt(key, 16, iv, input, &output, 1039) == CCRYPTO_BAD_LENGTH.rawValue)
+        #expect(ccrypto_aes_cbc_decrypt(key, 24, iv, input, &output, 0) == CCRYPTO_OK.rawValue)
+        #expect(ccrypto_aes_cbc_decrypt(nil, 32, iv, input, &output, 16) == CCRYPTO_FAILED.rawValue)
+        #expect(ccrypto_aes_cbc_decrypt(key, 32, nil, input, &output, 16) == CCRYPTO_FAILED.rawValue)
+        #expect(ccrypto_aes_cbc_decrypt(key, 32, iv, nil, &output, 16) == CCRYPTO_FAILED.rawValue)
+        #expect(ccrypto_aes_cbc_decrypt(key, 32, iv, input, nil, 16) == CCRYPTO_FAILED.rawValue)
     }
 
     @Test func padding() {

@@ -6,9 +6,9 @@ import Testing
 /// MBFile records as BackupAgent2 archives them (inline integers, `EncryptionKey` an NSData by
 /// reference), and the records a hostile backup could hold instead.
 @Suite struct BackupFileRecordTests {
-    static func archive(_ fields: [ArchivedObject.Field]) throws -> Data {
+    static func archive(_ fields: [ArchivedObject.Field], format: PropertyListFormat = .binary) throws -> Data {
         try KeyedArchive(encoding: .object(ArchivedObject(className: "MBFile", classChain: ["MBFile", "NSObject"], fields: fields)),
-                         topKey: "root").data()
+                         topKey: "root").data(format: format)
     }
 
     static func integer(_ key: String, _ value: Int64) -> ArchivedObject.Field {
@@ -26,6 +26,26 @@ import Testing
         #expect(record == BackupFileRecord(size: 4548, mode: 0o100644, modified: Date(timeIntervalSince1970: 1_767_323_045),
                                            changed: Date(timeIntervalSince1970: 1_767_225_600), created: Date(timeIntervalSince1970: 1_767_139_200),
                                            protectionClass: 3, encryptionKey: key))
+    }
+
+    /// A binary record is read in place, an XML one by the full keyed-archive reader: the same
+    /// record either way, for every shape of EncryptionKey.
+    @Test func bothReadersAgree() throws {
+        let key = Data([3, 0, 0, 0]) + Data(repeating: 0xAB, count: 40)
+        let common = [Self.integer("Size", 4548), Self.integer("Mode", 0o100644), Self.integer("LastModified", 1_767_323_045),
+                      Self.integer("LastStatusChange", 1_767_225_600), Self.integer("Birth", 1_767_139_200), Self.integer("ProtectionClass", 3),
+                      .init(key: "RelativePath", value: .reference(.string("Library/Preferences/x.plist")))]
+        for encryptionKey: ArchivedObject.FieldValue? in [.reference(.data(key)), .inline(.data(key)), .reference(.string("not data")), nil] {
+            let fields = common + (encryptionKey.map { [ArchivedObject.Field(key: "EncryptionKey", value: $0)] } ?? [])
+            let binary = try Self.archive(fields)
+            #expect(KeyedArchive.rootFields(of: binary, named: ["Size", "EncryptionKey"], maximumObjectCount: 1_000) != nil)
+            let xml = try Self.archive(fields, format: .xml)
+            #expect(KeyedArchive.rootFields(of: xml, named: ["Size", "EncryptionKey"], maximumObjectCount: 1_000) == nil)
+            let record = try BackupFileRecord(archive: binary)
+            #expect(record == (try BackupFileRecord(archive: xml)))
+            #expect(record.encryptionKey == (encryptionKey == .reference(.string("not data")) || encryptionKey == nil ? nil : key))
+            #expect(record.size == 4548 && record.protectionClass == 3)
+        }
     }
 
     /// Times no device writes are dropped, not trapped on (`abs(Int64.min)` would); a negative

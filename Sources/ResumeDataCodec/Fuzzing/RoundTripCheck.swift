@@ -70,6 +70,7 @@ import Foundation
     /// request decodes equal; and the in-place reader of binary request archives returns nothing,
     /// or exactly what the full decoder returns for input the full decoder accepts.
     public static func requestArchive(_ data: Data) -> String? {
+        if let reason = rootFields(data) { return reason }
         if let fast = BinaryRequestArchiveReader.request(from: data) {
             guard let full = try? URLRequestArchive(archive: KeyedArchive(data: data)) else {
                 return "the in-place reader decoded \(fast), which the full decoder refuses"
@@ -95,6 +96,21 @@ import Foundation
             return "round trip changed \(request) into \(again)"
         }
         return nil
+    }
+
+    /// `KeyedArchive.rootFields` (the in-place reader of MBFile records) returns nothing, or what
+    /// the full reader shows of the same fields.
+    static func rootFields(_ data: Data) -> String? {
+        let keys: [StaticString] = ["$class", "$1", "Size", "EncryptionKey", "NS.data"]
+        guard let fast = KeyedArchive.rootFields(of: data, named: keys, maximumObjectCount: 1_000) else { return nil }
+        guard let archive = try? KeyedArchive(data: data, options: KeyedArchiveOptions(maximumObjectCount: 1_000)),
+              let root = (try? archive.object(at: archive.rootUID))?.dictionaryValue else {
+            return "the in-place root reader read \(fast), which the full reader refuses"
+        }
+        let full = keys.map { key in
+            root[key.description].map { KeyedArchiveField(value: $0, target: $0.uidValue.flatMap { try? archive.object(at: $0) }) }
+        }
+        return fast == full ? nil : "the in-place root reader gave \(fast), the full reader \(full)"
     }
 
     /// `ResumeData(data:)` in any container, and its accessors: written back in its own

@@ -111,10 +111,6 @@ struct BinaryRequestArchiveReader {
     private init(bytes: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer) {
         self.area = BinaryPropertyListBytes(bytes, trailer: trailer)
         self.nodes = []
-        // Sized once: a request names a handful of classes and nests a few objects deep, and
-        // growing these arrays from empty was several allocations per request.
-        classes.reserveCapacity(8)
-        inProgress.reserveCapacity(8)
     }
 
     // MARK: Reading in place
@@ -311,10 +307,11 @@ struct BinaryRequestArchiveReader {
 
     // MARK: The keyed archive
 
-    private mutating func request() -> URLRequestArchive? {
+    /// Reads the archive's frame as `KeyedArchive.init(_:options:)` checks it (with `$objects` at
+    /// most `maximumObjectCount` long), after ``validate()``: the `$top` key and the root's UID.
+    private mutating func frame(maximumObjectCount: Int) -> (topKeyStart: Int, topKeyLength: Int, rootUID: UInt64)? {
         guard validate(),
               case .dictionary(let top, let topCount)? = node(trailer.topObject),
-              // The frame, as `KeyedArchive.init(_:options:)` checks it.
               let archiver = lookup("$archiver", references: top, count: topCount),
               case .ascii(let archiverStart, let archiverLength)? = node(archiver),
               equals(archiverStart, archiverLength, "NSKeyedArchiver"),
@@ -328,7 +325,7 @@ struct BinaryRequestArchiveReader {
               case .uid(let rootUID)? = node(rootValue),
               let objects = lookup("$objects", references: top, count: topCount),
               case .array(let objectsReferences, let objectCount)? = node(objects),
-              objectCount <= KeyedArchiveOptions.default.maximumObjectCount,
+              objectCount <= maximumObjectCount,
               objectCount > 0,
               let null = reference(at: objectsReferences),
               case .ascii(let nullStart, let nullLength)? = node(null),
@@ -337,11 +334,92 @@ struct BinaryRequestArchiveReader {
         else { return nil }
         self.objectsReferences = objectsReferences
         self.objectCount = objectCount
-        guard let root = rawRootObject(uid: rootUID) else { return nil }
+        return (topKeyStart, topKeyLength, rootUID)
+    }
+
+    private mutating func request() -> URLRequestArchive? {
+        // Sized once: a request names a handful of classes and nests a few objects deep, and
+        // growing these arrays from empty was several allocations per request. (Not in `init`:
+        // ``rootFields(named:maximumObjectCount:)`` uses neither.)
+        classes.reserveCapacity(8)
+        inProgress.reserveCapacity(8)
+        guard let (topKeyStart, topKeyLength, rootUID) = frame(maximumObjectCount: KeyedArchiveOptions.default.maximumObjectCount),
+              let root = rawRootObject(uid: rootUID) else { return nil }
         // The request's own checks are the full decoder's code; an error there is left to it,
         // which finds the same object and throws with its key path.
         return try? URLRequestArchive(object: root, topKey: string(start: topKeyStart, count: topKeyLength),
                                       keyPath: "$objects[\(rootUID)]")
+    }
+
+    // MARK: The root object's fields, raw
+
+    /// Fields of the root object of a binary keyed archive, raw, as
+    /// `KeyedArchive(data:options:)` and then `object(at: rootUID)` give them (see
+    /// ``KeyedArchive/rootFields(of:named:maximumObjectCount:)``), or `nil` when the full reader
+    /// must decide.
+    static func rootFields(from data: Data, named keys: [StaticString], maximumObjectCount: Int) -> [KeyedArchiveField?]? {
+        guard data.count <= maximumInputSize, BinaryPropertyListReader.hasMagic(data) else { return nil }
+        return data.withUnsafeBytes { bytes -> [KeyedArchiveField?]? in
+            guard let trailer = try? BinaryPropertyListTrailer(parsing: bytes, maximumObjectCount: PropertyListReadOptions.default.maximumObjectCount) else {
+                return nil
+            }
+            var reader = BinaryRequestArchiveReader(bytes: bytes, trailer: trailer)
+            return reader.rootFields(named: keys, maximumObjectCount: maximumObjectCount)
+        }
+    }
+
+    private mutating func rootFields(named keys: [StaticString], maximumObjectCount: Int) -> [KeyedArchiveField?]? {
+        guard let (_, _, rootUID) = frame(maximumObjectCount: maximumObjectCount),
+              let root = resolve(rootUID), case .dictionary(let references, let count)? = node(root) else { return nil }
+        var fields: [KeyedArchiveField?] = []
+        fields.reserveCapacity(keys.count)
+        for key in keys {
+            guard let index = lookup(key, references: references, count: count) else {
+                fields.append(nil)
+                continue
+            }
+            guard let value = rawValue(index) else { return nil }
+            var field = KeyedArchiveField(value: value)
+            // As `object(at:)`: a UID out of range names nothing.
+            if case .uid(let uid) = value, let target = resolve(uid) {
+                guard let object = rawValue(target) else { return nil }
+                field.target = object
+            }
+            fields.append(field)
+        }
+        return fields
+    }
+
+    /// An object as the full property-list reader gives it (a UID stays a UID), its containers
+    /// converted too while ``valueBudget`` lasts: shared containers could otherwise expand
+    /// exponentially, which the full reader, caching them, does not.
+    private mutating func rawValue(_ index: Int) -> PropertyListValue? {
+        guard valueBudget.spend(1), let node = node(index) else { return nil }
+        switch node {
+        case .uid(let uid): return .uid(uid)
+        case .array(let references, let count):
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(count)
+            for position in 0 ..< count {
+                guard let element = reference(at: references + position * trailer.referenceSize),
+                      let value = rawValue(element) else { return nil }
+                elements.append(value)
+            }
+            return .array(elements)
+        case .dictionary(let references, let count):
+            var entries: [(String, PropertyListValue)] = []
+            entries.reserveCapacity(count)
+            for entry in 0 ..< count {
+                guard let keyIndex = reference(at: references + entry * trailer.referenceSize),
+                      case .ascii(let start, let length)? = self.node(keyIndex),
+                      let valueIndex = reference(at: references + (count + entry) * trailer.referenceSize),
+                      let value = rawValue(valueIndex) else { return nil }
+                entries.append((string(start: start, count: length), value))
+            }
+            return PropertyListDictionary(entries: entries).map(PropertyListValue.dictionary)
+        default:
+            return plainScalar(node)
+        }
     }
 
     /// The property-list object a UID names.

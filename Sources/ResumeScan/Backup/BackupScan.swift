@@ -388,7 +388,8 @@ package struct BackupScan: Sendable {
                 guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
                     return problem("cannot decrypt: the stored file is shorter than one AES block")
                 }
-                mayHoldBlobs = ScanContentKind.mayBeCandidate(start: start.prefix(Int(record.size)))
+                // As an array: the check's generic calls on a Data slice cost more than the copy.
+                mayHoldBlobs = ScanContentKind.mayBeCandidate(start: [UInt8](start.prefix(Int(record.size))))
                 if !isPartialFile, LedgerProbe.isSQLite(start) { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
                 guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
                 let size = try stored().size
