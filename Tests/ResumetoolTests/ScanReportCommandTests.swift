@@ -66,8 +66,11 @@ import Testing
         #expect(rows.first == ["message", "datetime", "timestamp_desc", "timestamp", "finding", "path", "keyPath", "bundleID",
                                "sourceKind", "sourceRoot", "sourceInner", "downloadURL", "bytesReceived", "sha256", "size"])
         let events = rows.dropFirst()
-        let times = events.map { $0[1] }
-        #expect(times == times.sorted())
+        // In time order: by `timestamp` (microseconds). Not by the ISO text, whose fraction has
+        // as many digits as it needs (".6502Z" is earlier than ".650289Z" but sorts after it).
+        let stamps = events.compactMap { Int64($0[3]) }
+        #expect(stamps.count == events.count)
+        #expect(stamps == stamps.sorted())
         // Linux's stat: modified and changed, no birth time; every finding has both.
         let counts = Dictionary(events.map { ($0[2], 1) }, uniquingKeysWith: +)
         #expect(counts["blob modified"] == 5)
