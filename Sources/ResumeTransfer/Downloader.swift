@@ -170,7 +170,8 @@ public final class Downloader: Sendable {
     /// them all (the call to make after a crash). Each destination is the blob's path without
     /// `.resume`. Stale temporary files go first (``removeStaleTemporaryFiles(in:)``).
     public func recover(in directory: String) throws(DownloadError) -> [DownloadTask] {
-        self.removeStaleTemporaryFiles(in: directory)
+        // The CLI calls removeStaleTemporaryFiles itself first, to name each file it removed.
+        _ = self.removeStaleTemporaryFiles(in: directory)
         let names = try self.files.list(directory)
         var tasks: [DownloadTask] = []
         for name in names.sorted() where name.hasSuffix(".resume") && name.count > ".resume".count {
