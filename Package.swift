@@ -64,6 +64,17 @@ let package = Package(
             name: "CCryptoShim",
             dependencies: ["CLibCrypto"]
         ),
+        // SQLite as the system provides it (the libsqlite3 GRDB links): sqlite3_deserialize.
+        .systemLibrary(
+            name: "CLibSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // One function, a database from bytes read in memory, as CXMLShim is over libxml2.
+        .target(
+            name: "CSQLiteShim",
+            dependencies: ["CLibSQLite"]
+        ),
         // splice(2) and pipe2, which Swift's Glibc module does not show (they need _GNU_SOURCE).
         .target(name: "CSpliceShim"),
         // Every system call of the package (files, folders, sockets, pipes, standard streams) as
@@ -89,6 +100,8 @@ let package = Package(
                 "CArchiveShim",
                 // AES-CBC of Manifest.db and the files of an encrypted backup.
                 "CCryptoShim",
+                // A decrypted Manifest.db read in memory.
+                "CSQLiteShim",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SHA-256 of findings, and the AES key unwrap and PBKDF2 of encrypted backups.
                 .product(name: "Crypto", package: "swift-crypto"),

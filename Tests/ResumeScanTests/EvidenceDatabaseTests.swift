@@ -97,18 +97,19 @@ import Testing
         let folder = try self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let database = try EvidenceDatabase(path: try walDatabase(in: folder))
-        let attributes = try FileManager.default.attributesOfItem(atPath: database.folder)
+        let copy = try #require(database.folder)
+        let attributes = try FileManager.default.attributesOfItem(atPath: copy)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
         #expect(try database.read(names).count == 4)
         database.close()
-        #expect(!FileManager.default.fileExists(atPath: database.folder))
+        #expect(!FileManager.default.fileExists(atPath: copy))
         database.close()
         #expect(throws: EvidenceDatabaseError(path: folder + "/tasks.sqlite", message: "the database was closed")) {
             try database.read(names)
         }
     }
 
-    @Test func aDatabaseInMemoryIsReadFromTheSameKindOfFolder() throws {
+    @Test func aDatabaseGivenAsBytesIsReadInMemoryWithoutAnyFile() throws {
         let folder = try self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/Manifest.db"
@@ -123,11 +124,19 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let database = try EvidenceDatabase(bytes: bytes, name: "Manifest.db")
         #expect(database.evidencePath == "Manifest.db")
+        // sqlite3_deserialize: no private folder, no file anywhere (a decrypted Manifest.db
+        // never reaches a file system).
+        #expect(database.folder == nil)
         #expect(try database.read(names) == ["backup"])
-        let copy = database.folder
-        #expect(FileManager.default.fileExists(atPath: copy))
+        // Read-only: a write is refused even outside GRDB's read transactions.
+        #expect(throws: (any Error).self) { try database.read { db in try db.execute(sql: "DELETE FROM t") } }
         database.close()
-        #expect(!FileManager.default.fileExists(atPath: copy))
+        #expect(throws: EvidenceDatabaseError(path: "Manifest.db", message: "the database was closed")) { try database.read(names) }
+        // Noise after SQLite's magic is refused by name, as from a file.
+        let noise = Data("SQLite format 3".utf8) + [0] + Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        let error = #expect(throws: EvidenceDatabaseError.self) { try EvidenceDatabase(bytes: noise, name: "noise") }
+        #expect(error?.path == "noise")
+        #expect(error?.message.hasPrefix("not a readable SQLite database: ") == true, "\(String(describing: error))")
         #expect(throws: EvidenceDatabaseError(path: "Manifest.db", message: "the database is larger than 100 bytes")) {
             try EvidenceDatabase(bytes: bytes, name: "Manifest.db", maximumSize: 100)
         }

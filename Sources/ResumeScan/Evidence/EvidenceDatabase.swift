@@ -1,3 +1,4 @@
+import CSQLiteShim
 import Foundation
 import GRDB
 import ResumeSystemCalls
@@ -14,9 +15,11 @@ import Darwin
 /// what is only in the WAL of a database whose `-shm` it may not write. So the database file and
 /// its `-wal` and `-shm` (when present) are copied, each opened with `O_NOFOLLOW` and only read,
 /// into a fresh `0700` temporary folder, and SQLite opens the copy, where it may apply the WAL.
-/// The evidence is never written, locked or renamed. A database given as bytes (a decrypted
-/// backup's `Manifest.db`) is written into the same kind of folder. The folder is removed by
-/// ``close()`` (or when the value goes away).
+/// The evidence is never written, locked or renamed. A database given as bytes alone (a
+/// decrypted backup's `Manifest.db`, an archive's member) is read in memory (`sqlite3_deserialize`):
+/// it reaches no file system at all. With a WAL beside it, the two are written into the same kind
+/// of folder, since only SQLite's file code applies a WAL. The folder is removed by ``close()``
+/// (or when the value goes away).
 ///
 /// Every query runs read-only (`query_only`) with `trusted_schema` off, so a hostile schema's
 /// views and triggers cannot call functions with side effects, and with `cell_size_check` on,
@@ -28,8 +31,9 @@ package final class EvidenceDatabase {
 
     /// The evidence as the caller named it, for messages.
     package let evidencePath: String
-    /// The private folder holding the copy; internal so tests can see it is gone.
-    let folder: String
+    /// The private folder holding the copy, nil for a database read in memory; internal so tests
+    /// can see it is gone.
+    let folder: String?
     private var queue: DatabaseQueue?
     /// Whether the database file was empty and everything was read from its WAL, under a
     /// stand-in first page.
@@ -77,10 +81,14 @@ package final class EvidenceDatabase {
         guard !overflow, total <= maximumSize else {
             throw EvidenceDatabaseError(path: name, message: "the database is larger than \(maximumSize) bytes")
         }
+        guard let wal else {
+            try self.init(memory: bytes, evidencePath: name)
+            return
+        }
         let folder = try Self.makePrivateFolder(evidencePath: name)
         do {
             try Self.write(bytes, to: folder + "/" + Self.copyName, evidencePath: name)
-            if let wal { try Self.write(wal, to: folder + "/" + Self.copyName + "-wal", evidencePath: name) }
+            try Self.write(wal, to: folder + "/" + Self.copyName + "-wal", evidencePath: name)
             try self.init(folder: folder, evidencePath: name)
         } catch {
             Self.removeFolder(folder)
@@ -102,6 +110,30 @@ package final class EvidenceDatabase {
         guard Self.hasSQLiteHeader(copy) else {
             throw EvidenceDatabaseError(path: evidencePath, message: "not a SQLite database")
         }
+        try self.open(evidencePath: evidencePath) { configuration in try DatabaseQueue(path: copy, configuration: configuration) }
+    }
+
+    /// `bytes` as an in-memory database: SQLite gets its own copy of them, read-only.
+    private init(memory bytes: Data, evidencePath: String) throws(EvidenceDatabaseError) {
+        self.folder = nil
+        self.evidencePath = evidencePath
+        guard bytes.starts(with: Self.magic) else {
+            throw EvidenceDatabaseError(path: evidencePath, message: "not a SQLite database")
+        }
+        try self.open(evidencePath: evidencePath) { configuration in
+            let queue = try DatabaseQueue(configuration: configuration)
+            let status = try queue.inDatabase { db in
+                bytes.withUnsafeBytes { raw in
+                    csqlite_deserialize_read_only(UnsafeMutableRawPointer(db.sqliteConnection), raw.baseAddress, Int64(raw.count))
+                }
+            }
+            guard status == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
+            return queue
+        }
+    }
+
+    /// Opens the queue `make` gives with the evidence settings and reads the schema once.
+    private func open(evidencePath: String, _ make: (Configuration) throws -> DatabaseQueue) throws(EvidenceDatabaseError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
         configuration.label = "evidence"
@@ -111,7 +143,7 @@ package final class EvidenceDatabase {
             try db.execute(sql: "PRAGMA mmap_size = 0")
         }
         do {
-            let queue = try DatabaseQueue(path: copy, configuration: configuration)
+            let queue = try make(configuration)
             self.queue = queue
             // Reading the schema makes a file that only starts like SQLite fail here, naming
             // the evidence, rather than at the first query.
@@ -125,7 +157,7 @@ package final class EvidenceDatabase {
 
     deinit {
         try? queue?.close()
-        Self.removeFolder(folder)
+        if let folder { Self.removeFolder(folder) }
     }
 
     /// Runs `body` on the database, read-only. A SQLite error it throws becomes an
@@ -145,7 +177,7 @@ package final class EvidenceDatabase {
     package func close() {
         try? queue?.close()
         queue = nil
-        Self.removeFolder(folder)
+        if let folder { Self.removeFolder(folder) }
     }
 
     /// Opens the database at `path`, runs `body`, and removes the copy whatever happens.
@@ -317,7 +349,7 @@ package final class EvidenceDatabase {
     /// reads the WAL beside.
     static func standInFirstPage(pageSize: Int) -> Data {
         var page = [UInt8](repeating: 0, count: pageSize)
-        page.replaceSubrange(0..<16, with: Array("SQLite format 3".utf8) + [0])
+        page.replaceSubrange(0..<16, with: magic)
         func put16(_ value: Int, at offset: Int) {
             page[offset] = UInt8(truncatingIfNeeded: value >> 8)
             page[offset + 1] = UInt8(truncatingIfNeeded: value)
@@ -348,10 +380,11 @@ package final class EvidenceDatabase {
     private static func hasSQLiteHeader(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        let magic = Array("SQLite format 3".utf8) + [0]
         guard let prefix = try? handle.read(upToCount: magic.count) else { return false }
         return Array(prefix) == magic
     }
+
+    private static let magic = Array("SQLite format 3".utf8) + [0]
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError {
