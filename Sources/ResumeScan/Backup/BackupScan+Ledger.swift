@@ -180,7 +180,7 @@ extension BackupScan {
         let limit = Int64(min(prefix ?? LedgerProbe.maximumHeldSize, LedgerProbe.maximumHeldSize))
         guard let key, let plainSize else {
             guard prefix != nil || status.size <= limit else { throw ScanProblem(path: entry.inner, message: LedgerProbe.overLimit(status.size)) }
-            return try readPrefix(descriptor, count: Int(min(status.size, limit)), calls: calls)
+            return try read(descriptor, count: Int(min(status.size, limit)), calls: calls)
         }
         guard status.size % Int64(BackupCipher.blockSize) == 0, status.size >= plainSize else {
             throw ScanProblem(path: entry.inner, message: "cannot decrypt: the stored file is \(status.size) bytes, not whole AES blocks covering its Size \(plainSize)")
@@ -190,30 +190,10 @@ extension BackupScan {
         // Whole blocks from the start: CBC decrypts a prefix with the same zero IV.
         let blocks = Int64(BackupCipher.blockSize)
         let cipherCount = wanted == plainSize ? status.size : min(status.size, (wanted + blocks - 1) / blocks * blocks)
-        let ciphertext = try readPrefix(descriptor, count: Int(cipherCount), calls: calls)
+        let ciphertext = try read(descriptor, count: Int(cipherCount), calls: calls)
         guard let plain = BackupCipher.decrypt(ciphertext, with: key) else {
             throw ScanProblem(path: entry.inner, message: "cannot decrypt: the stored file is cut short")
         }
         return plain.prefix(Int(wanted))
-    }
-
-    private static func readPrefix(_ descriptor: Int32, count: Int, calls: FileSystemCalls) throws(ScanProblem) -> Data {
-        var data = Data(count: count)
-        var filled = 0
-        var failure: FileSystemCalls.Failure?
-        data.withUnsafeMutableBytes { buffer in
-            while filled < buffer.count {
-                switch calls.pread(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), Int64(filled)) {
-                case .success(0): return
-                case .success(let got): filled += got
-                case .failure(let error):
-                    failure = error
-                    return
-                }
-            }
-        }
-        if let failure { throw ScanProblem(path: "", message: "cannot read: \(TreeWalker.describe(failure.code))") }
-        data.count = filled
-        return data
     }
 }

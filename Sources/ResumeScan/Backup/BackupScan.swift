@@ -473,8 +473,9 @@ package struct BackupScan: Sendable {
         return SHA256Hex(digest: hasher.finalize()).text
     }
 
-    /// Up to `count` bytes from the descriptor's position (fewer at the end of the file).
-    private static func read(_ descriptor: Int32, count: Int, calls: FileSystemCalls) throws(ScanProblem) -> Data {
+    /// Up to `count` bytes from the descriptor's position (fewer at the end of the file); a
+    /// freshly opened descriptor reads from the start.
+    static func read(_ descriptor: Int32, count: Int, calls: FileSystemCalls) throws(ScanProblem) -> Data {
         var data = Data(count: count)
         var filled = 0
         var failure: FileSystemCalls.Failure?
