@@ -56,19 +56,9 @@ private final class WriteFault: Sendable {
         _ data: Data = oneMiB, minimumTLSVersion: TLSVersion? = nil, maximumTLSVersion: TLSVersion? = nil,
         configuration: DownloadConfiguration, _ body: (TestServer, Downloader, String) async throws -> T
     ) async throws -> T {
-        let server = try await TestServer.start(
-            serving: data, tls: true, minimumTLSVersion: minimumTLSVersion, maximumTLSVersion: maximumTLSVersion)
-        let downloader = Downloader(configuration: configuration)
-        do {
-            let result = try await withTemporaryDirectory { directory in try await body(server, downloader, directory) }
-            try await downloader.shutdown()
-            await server.stop()
-            return result
-        } catch {
-            try? await downloader.shutdown()
-            await server.stop()
-            throw error
-        }
+        try await withServer(
+            data, tls: true, minimumTLSVersion: minimumTLSVersion, maximumTLSVersion: maximumTLSVersion,
+            configuration: configuration, body)
     }
 
     @Test(arguments: [true, false])

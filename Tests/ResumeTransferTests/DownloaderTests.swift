@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import Testing
 
 @testable import ResumeTransfer
@@ -37,12 +38,15 @@ func withDownloader<T>(
     }
 }
 
-/// Runs `body` with a server serving `data` and a downloader, shutting both down afterwards.
+/// Runs `body` with a server serving `data` (over TLS with `tls`, between the TLS versions given)
+/// and a downloader, shutting both down afterwards.
 func withServer<T>(
-    _ data: Data, configuration: DownloadConfiguration = fastConfiguration(),
+    _ data: Data, tls: Bool = false, minimumTLSVersion: TLSVersion? = nil, maximumTLSVersion: TLSVersion? = nil,
+    configuration: DownloadConfiguration = fastConfiguration(),
     _ body: (TestServer, Downloader, String) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(serving: data)
+    let server = try await TestServer.start(
+        serving: data, tls: tls, minimumTLSVersion: minimumTLSVersion, maximumTLSVersion: maximumTLSVersion)
     let downloader = Downloader(configuration: configuration)
     do {
         let result = try await withTemporaryDirectory { directory in
