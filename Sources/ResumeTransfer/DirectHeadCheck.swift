@@ -35,14 +35,18 @@ import NIOHTTP1
     public static func check(_ bytes: [UInt8]) -> String? {
         guard let first = bytes.first else { return nil }
         let input = Array(bytes.dropFirst())
+        let whole = max(input.count, 1)
+        let piece = first == 0 ? whole : Int(first)
         let pieced: Verdict
-        switch self.feed(input, piece: first == 0 ? max(input.count, 1) : Int(first)) {
+        switch self.feed(input, piece: piece) {
         case .success(let verdict): pieced = verdict
         case .failure(let broken): return broken.reason
         }
-        switch self.feed(input, piece: max(input.count, 1)) {
-        case .success(let whole) where whole != pieced:
-            return "the verdict depends on how the bytes were cut: \(pieced) in pieces of \(first), \(whole) whole"
+        // Pieces as long as the input are the whole: the same feed needs no second run.
+        guard piece < whole else { return nil }
+        switch self.feed(input, piece: whole) {
+        case .success(let together) where together != pieced:
+            return "the verdict depends on how the bytes were cut: \(pieced) in pieces of \(first), \(together) whole"
         case .success: return nil
         case .failure(let broken): return broken.reason
         }
