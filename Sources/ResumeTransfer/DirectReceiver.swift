@@ -618,11 +618,11 @@ private final class Connection {
         } catch {
             throw .outcome(.failed(DownloadError(transport: error)))
         }
-        self.cipher = ByteBufferAllocator().buffer(capacity: Self.cipherChunk)
+        self.cipher = ByteBufferAllocator().buffer(capacity: Self.smallestReceive)
     }
 
-    /// The most encrypted bytes one receive asks for.
-    private static let cipherChunk = 64 * 1024
+    /// The fewest encrypted bytes one receive asks for (a TLS record and its header).
+    private static let smallestReceive = 16 * 1024 + 64
     /// The plaintext written at once: small enough that the bytes BoringSSL just decrypted are
     /// still in the cache when `pwrite` copies them.
     private static let plaintextBatch = 256 * 1024
@@ -636,36 +636,47 @@ private final class Connection {
         }
     }
 
-    /// Receives encrypted bytes until `want` came in or nothing more waits, and decrypts them into
-    /// ``plaintext`` (one buffer for the whole batch, so the file gets one write for it).
+    /// Hands encrypted bytes to BoringSSL until `want` went in or nothing more waits, and decrypts
+    /// them into ``plaintext`` (one buffer for the whole batch, so the file gets one write for
+    /// it).
+    ///
+    /// Received bytes are kept and handed over `want` at a time, while each receive asks for a
+    /// whole write batch (1 MiB): it takes what the socket holds in one call, and the window it
+    /// opens is announced once, without decrypting more at once than the cache keeps for the
+    /// write. Measured in session 12: see ``Benchmarks/RESULTS.md``.
     private func receiveTLS(upTo want: Int) throws(Stop) -> TLSRead {
         // After the server's close_notify nothing more counts: its socket may stay open a while.
         guard let tls = self.tls, !tls.closedByServer else { return .end }
+        let ask = max(self.receiver.settings.batchBytes, Self.smallestReceive)
         var fed = 0
         var ended = false
         receiving: while fed < want {
-            var outcome: Result<Int, SocketCalls.Failure> = .success(0)
-            self.cipher.clear()
-            self.cipher.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.cipherChunk) { raw in
-                outcome = self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: raw[0..<Self.cipherChunk]))
-                if case .success(let count) = outcome { return count }
-                return 0
-            }
-            switch outcome {
-            case .success(0):
-                ended = true
-                break receiving
-            case .success(let count):
-                fed += count
-                do {
-                    try tls.feed(self.cipher)
-                } catch {
-                    throw .outcome(.failed(DownloadError(transport: error)))
+            if self.cipher.readableBytes == 0 {
+                var outcome: Result<Int, SocketCalls.Failure> = .success(0)
+                self.cipher.clear()
+                self.cipher.writeWithUnsafeMutableBytes(minimumWritableBytes: ask) { raw in
+                    outcome = self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: raw[0..<ask]))
+                    if case .success(let count) = outcome { return count }
+                    return 0
                 }
-            case .failure(let failure) where failure.code == EAGAIN:
-                break receiving
-            case .failure(let failure):
-                throw .outcome(.failed(.connection("receive: \(failure)")))
+                switch outcome {
+                case .success(0):
+                    ended = true
+                    break receiving
+                case .success:
+                    break
+                case .failure(let failure) where failure.code == EAGAIN:
+                    break receiving
+                case .failure(let failure):
+                    throw .outcome(.failed(.connection("receive: \(failure)")))
+                }
+            }
+            guard let piece = self.cipher.readSlice(length: min(self.cipher.readableBytes, want - fed)) else { break }
+            fed += piece.readableBytes
+            do {
+                try tls.feed(piece)
+            } catch {
+                throw .outcome(.failed(DownloadError(transport: error)))
             }
         }
         do {

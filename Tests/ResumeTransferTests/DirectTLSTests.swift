@@ -220,6 +220,44 @@ private final class WriteFault: Sendable {
         #expect(server.serverNames == ["localhost", "localhost"])
     }
 
+    /// Each receive on the direct https path asks for a whole write batch (at least a TLS
+    /// record), while BoringSSL is handed at most 256 KiB of it before the plaintext is written:
+    /// bytes received beyond that wait for the next batch (a batch smaller than a record leaves
+    /// some every time), and the file is the server's, byte for byte.
+    @Test(arguments: [1 << 20, 5_000])
+    func aReceiveAsksForABatchAndTLSTakesItAPieceAtATime(batch: Int) async throws {
+        let served = testData(count: 3 << 20, seed: 81)
+        let server = try await TestServer.start(serving: served, tls: true)
+        defer { Task { await server.stop() } }
+        let asks = Mutex<[Int]>([])
+        let writes = Mutex<[Int]>([])
+        var calls = FileSystemCalls.system
+        let recv = calls.sockets.recv
+        calls.sockets.recv = { socket, buffer in
+            asks.withLock { $0.append(buffer.count) }
+            return recv(socket, buffer)
+        }
+        let pwrite = calls.pwrite
+        calls.pwrite = { descriptor, bytes, offset in
+            writes.withLock { $0.append(bytes.count) }
+            return pwrite(descriptor, bytes, offset)
+        }
+        try await withTemporaryDirectory { directory in
+            var configuration = self.configuration()
+            configuration.writeBatchBytes = batch
+            let destination = directory + "/f.bin"
+            let downloader = Downloader(configuration: configuration, calls: calls)
+            #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
+            try await downloader.shutdown()
+            #expect(contents(destination) == served)
+        }
+        #expect(Set(asks.withLock { $0 }) == [max(batch, 16 * 1024 + 64)])
+        // A piece of at most min(batch, 256 KiB) encrypted bytes, plus a record BoringSSL held
+        // from the piece before, decrypts to at most this much.
+        let largest = try #require(writes.withLock { $0.max() })
+        #expect(largest <= min(batch, 256 << 10) + (16 << 10))
+    }
+
     /// A disk that fills up in the middle of an https body (a short write, then ENOSPC): a final
     /// error naming the partial file, on both paths, and a valid partial download left behind.
     @Test(arguments: [true, false])
