@@ -643,7 +643,7 @@ private final class Connection {
     /// Received bytes are kept and handed over `want` at a time, while each receive asks for a
     /// whole write batch (1 MiB): it takes what the socket holds in one call, and the window it
     /// opens is announced once, without decrypting more at once than the cache keeps for the
-    /// write. Measured in session 12: see ``Benchmarks/RESULTS.md``.
+    /// write. Measured in session 12: `Benchmarks/RESULTS.md`.
     private func receiveTLS(upTo want: Int) throws(Stop) -> TLSRead {
         // After the server's close_notify nothing more counts: its socket may stay open a while.
         guard let tls = self.tls, !tls.closedByServer else { return .end }
