@@ -131,6 +131,8 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The direct path's TLS handshake ends with NIOTLS's event.
+                .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
         .executableTarget(

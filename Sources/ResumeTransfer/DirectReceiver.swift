@@ -222,7 +222,8 @@ private final class Connection {
             guard let request = self.framing.request(route, headers: headers) else {
                 return .failed(.connection("internal: the request could not be framed"))
             }
-            try self.connect(route, deadline: min(start + settings.connectTimeout, headDeadline))
+            let connectDeadline = min(start + settings.connectTimeout, headDeadline)
+            try self.connect(route, deadline: connectDeadline)
             if route.usesTLS {
                 try self.startTLS(route)
                 do {
@@ -232,6 +233,7 @@ private final class Connection {
                 }
                 // The request goes out once the handshake is done (flushTLS, after each receive).
                 try self.flushTLS()
+                try self.awaitHandshake(until: connectDeadline)
             } else {
                 try self.send(request)
             }
@@ -626,6 +628,26 @@ private final class Connection {
     /// The plaintext written at once: small enough that the bytes BoringSSL just decrypted are
     /// still in the cache when `pwrite` copies them.
     private static let plaintextBatch = 256 * 1024
+
+    /// Drives the handshake to its end within the connect deadline: connecting is TCP and TLS
+    /// (``DownloadConfiguration/connectTimeout``, as for AsyncHTTPClient's connections and
+    /// curl's `--connect-timeout`), so a server that takes the connection and never finishes the
+    /// handshake is a connect timeout, not a stall. A close in the middle is left to the head's
+    /// reading, which reports it.
+    private func awaitHandshake(until deadline: ContinuousClock.Instant) throws(Stop) {
+        while let tls = self.tls, !tls.handshakeDone {
+            switch try self.receiveTLS(upTo: Self.smallestReceive) {
+            case .progress:
+                continue
+            case .end:
+                return
+            case .wouldBlock:
+                if case .timedOut = try self.wait(for: Int16(POLLIN), until: deadline) {
+                    throw .outcome(.failed(.timedOut))
+                }
+            }
+        }
+    }
 
     /// Sends the encrypted bytes TLS has ready (handshake messages, the request, alerts).
     private func flushTLS() throws(Stop) {

@@ -2,6 +2,7 @@
 import NIOCore
 import NIOEmbedded
 import NIOSSL
+import NIOTLS
 
 import Glibc
 
@@ -19,6 +20,9 @@ final class DirectTLS {
     private let channel: EmbeddedChannel
     /// The server ended its side with close_notify: an end of the stream that is not a cut.
     private(set) var closedByServer = false
+    /// The handshake is done (the certificate accepted); the request has gone out with the
+    /// next ``outbound()``.
+    private(set) var handshakeDone = false
 
     /// - Parameters:
     ///   - serverHostname: the name for SNI and for the certificate's check; nil for an IP
@@ -27,7 +31,10 @@ final class DirectTLS {
     init(context: NIOSSLContext, serverHostname: String?, peer: SocketAddress) throws {
         self.channel = EmbeddedChannel()
         try self.channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverHostname))
-        try self.channel.pipeline.syncOperations.addHandler(CloseWatcher { [weak self] in self?.closedByServer = true })
+        try self.channel.pipeline.syncOperations.addHandler(
+            SessionWatcher(
+                handshakeDone: { [weak self] in self?.handshakeDone = true },
+                closed: { [weak self] in self?.closedByServer = true }))
         // Active: the handler starts the handshake (its ClientHello is the first outbound bytes),
         // and the address is the one hostname verification compares an IP address with.
         self.channel.connect(to: peer, promise: nil)
@@ -90,14 +97,22 @@ final class DirectTLS {
     }
 }
 
-/// Notes that the TLS handler closed the channel (the server's close_notify, or a failure).
-private final class CloseWatcher: ChannelInboundHandler {
+/// Notes that the TLS handler finished the handshake, and that it closed the channel (the
+/// server's close_notify, or a failure).
+private final class SessionWatcher: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    private let handshakeDone: () -> Void
     private let closed: () -> Void
 
-    init(closed: @escaping () -> Void) {
+    init(handshakeDone: @escaping () -> Void, closed: @escaping () -> Void) {
+        self.handshakeDone = handshakeDone
         self.closed = closed
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? TLSUserEvent, case .handshakeCompleted = event { self.handshakeDone() }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

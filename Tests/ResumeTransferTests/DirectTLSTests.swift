@@ -36,6 +36,37 @@ private final class WriteFault: Sendable {
     }
 }
 
+/// A TCP port that takes connections (into the kernel's backlog) and never reads or answers: a
+/// TLS handshake with it never ends.
+private final class SilentListener {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(descriptor, raw, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, raw, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        self.descriptor = descriptor
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        close(self.descriptor)
+    }
+}
+
 /// https on the direct path (``DirectTLS`` under ``DirectReceiver``) against the in-process HTTPS
 /// server: the certificate is handled as on AsyncHTTPClient's path, outcome for outcome, and the
 /// engine's promises (exact continue, stall) hold through TLS. The direct path is the one whose
@@ -259,6 +290,27 @@ private final class WriteFault: Sendable {
         // from the piece before, decrypts to at most this much.
         let largest = try #require(writes.withLock { $0.max() })
         #expect(largest <= min(batch, 256 << 10) + (16 << 10))
+    }
+
+    /// Connecting is TCP and TLS (``DownloadConfiguration/connectTimeout``): a server that takes
+    /// the connection and never answers the ClientHello is a connect timeout on both paths, long
+    /// before the stall timer.
+    @Test(arguments: [true, false])
+    func aHandshakeThatNeverEndsIsAConnectTimeoutOnBothPaths(direct: Bool) async throws {
+        let listener = try SilentListener()
+        var configuration = self.configuration(direct: direct, retries: 0)
+        configuration.connectTimeout = .milliseconds(300)
+        configuration.stallTimeout = .seconds(60)
+        configuration.responseTimeout = .seconds(60)
+        let start = ContinuousClock.now
+        try await withDownloader(configuration) { downloader in
+            try await withTemporaryDirectory { directory in
+                let state = await downloader.download(from: "https://127.0.0.1:\(listener.port)/f.bin", to: directory + "/f.bin").result()
+                #expect(state == .failed(.retriesExhausted(last: .timedOut, attempts: 0)))
+                #expect(!exists(directory + "/f.bin.part"))
+            }
+        }
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     /// A disk that fills up in the middle of an https body (a short write, then ENOSPC): a final
