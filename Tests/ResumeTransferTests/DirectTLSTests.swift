@@ -177,9 +177,9 @@ private final class SilentListener {
 
     @Test func aStalledTLSConnectionIsRetriedFromItsLastByte() async throws {
         var configuration = self.configuration()
-        // The stall timer also runs through the handshake and the head: 400 ms was too short
-        // for a whole `swift test` on two cores (once the first attempt ended before writing a
-        // byte); 2 s, as the plain-http stall test.
+        // The stall timer also runs through the response head: 400 ms was too short for a whole
+        // `swift test` on two cores (once the first attempt ended before writing a byte); 2 s,
+        // as the plain-http stall test.
         configuration.stallTimeout = .seconds(2)
         try await withTLSServer(configuration: configuration) { server, downloader, directory in
             server.script([.stallAfter(200_000)])
