@@ -632,15 +632,14 @@ private final class Connection {
     /// Drives the handshake to its end within the connect deadline: connecting is TCP and TLS
     /// (``DownloadConfiguration/connectTimeout``, as for AsyncHTTPClient's connections and
     /// curl's `--connect-timeout`), so a server that takes the connection and never finishes the
-    /// handshake is a connect timeout, not a stall. A close in the middle is left to the head's
-    /// reading, which reports it.
+    /// handshake is a connect timeout, not a stall.
     private func awaitHandshake(until deadline: ContinuousClock.Instant) throws(Stop) {
         while let tls = self.tls, !tls.handshakeDone {
             switch try self.receiveTLS(upTo: Self.smallestReceive) {
             case .progress:
                 continue
             case .end:
-                return
+                throw .outcome(.failed(.connection(DownloadError.closedDuringHandshake)))
             case .wouldBlock:
                 if case .timedOut = try self.wait(for: Int16(POLLIN), until: deadline) {
                     throw .outcome(.failed(.timedOut))

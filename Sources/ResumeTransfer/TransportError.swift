@@ -1,6 +1,13 @@
 import AsyncHTTPClient
+import NIOCore
 import NIOHTTP1
 import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension DownloadError {
     /// The download's error for what AsyncHTTPClient, NIO or NIOSSL threw: a read timeout is a
@@ -30,6 +37,16 @@ extension DownloadError {
             self = .connection(ResponseHeadLimits.Exceeded.headBytes(NIOHTTPDecoderLimitConfiguration().maxHeaderListSize).description)
             return
         }
+        if let error = error as? NIOSSLError, case .handshakeFailed(.sslError(let stack)) = error, stack.contains(.eofDuringHandshake) {
+            // A close in the middle of the handshake is a connection that broke, retried as
+            // one, in the direct path's words.
+            self = .connection(Self.closedDuringHandshake)
+            return
+        }
+        if let error = error as? IOError {
+            self = .connection(Self.systemCallMessage(error.description, errno: error.errnoCode))
+            return
+        }
         if let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error {
             // BoringSSL's text names a source file of the build; the reason alone is what helps.
             let text = String(describing: reason)
@@ -53,6 +70,25 @@ extension DownloadError {
             return
         }
         self = .connection(String(describing: error))
+    }
+
+    /// A server that closed the connection before the TLS handshake ended, on either path.
+    static let closedDuringHandshake = "the server closed the connection during the TLS handshake"
+
+    /// NIO's description of a failed system call (`read(descriptor:pointer:size:): Connection
+    /// reset by peer) (errno: 104)`) said as the direct path says its own: `receive: Connection
+    /// reset by peer`.
+    static func systemCallMessage(_ description: String, errno: CInt) -> String {
+        let call = description.prefix { $0 != "(" && $0 != ":" }
+        let verb: Substring
+        if call.hasPrefix("read") || call.hasPrefix("recv") {
+            verb = "receive"
+        } else if call.hasPrefix("write") || call.hasPrefix("send") {
+            verb = "send"
+        } else {
+            verb = call.isEmpty ? "system call" : call
+        }
+        return "\(verb): \(String(cString: strerror(errno)))"
     }
 
     /// The text of a ``disk(_:)`` error, else the description: what a disk failure reports when

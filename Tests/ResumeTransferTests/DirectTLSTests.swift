@@ -36,13 +36,14 @@ private final class WriteFault: Sendable {
     }
 }
 
-/// A TCP port that takes connections (into the kernel's backlog) and never reads or answers: a
-/// TLS handshake with it never ends.
-private final class SilentListener {
+/// A TCP port for handshakes that do not end: it takes connections (into the kernel's backlog)
+/// and either never reads or answers them, or reads each client's first bytes (the ClientHello)
+/// and closes it.
+private final class HandshakeBreaker: @unchecked Sendable {
     let port: Int
     private let descriptor: Int32
 
-    init() throws {
+    init(closingAfterHello: Bool) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
@@ -60,9 +61,22 @@ private final class SilentListener {
         }
         self.descriptor = descriptor
         self.port = Int(UInt16(bigEndian: address.sin_port))
+        if closingAfterHello {
+            // Ends when deinit shuts the listening socket down (accept fails then).
+            Thread {
+                while true {
+                    let client = accept(descriptor, nil, nil)
+                    guard client >= 0 else { return }
+                    var hello = [UInt8](repeating: 0, count: 4096)
+                    _ = recv(client, &hello, hello.count, 0)
+                    close(client)
+                }
+            }.start()
+        }
     }
 
     deinit {
+        shutdown(self.descriptor, Int32(SHUT_RDWR))
         close(self.descriptor)
     }
 }
@@ -297,7 +311,7 @@ private final class SilentListener {
     /// before the stall timer.
     @Test(arguments: [true, false])
     func aHandshakeThatNeverEndsIsAConnectTimeoutOnBothPaths(direct: Bool) async throws {
-        let listener = try SilentListener()
+        let listener = try HandshakeBreaker(closingAfterHello: false)
         var configuration = self.configuration(direct: direct, retries: 0)
         configuration.connectTimeout = .milliseconds(300)
         configuration.stallTimeout = .seconds(60)
@@ -311,6 +325,20 @@ private final class SilentListener {
             }
         }
         #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
+    /// A server that closes the connection in the middle of the handshake: a broken connection,
+    /// retried as one, in the same words on both paths (AsyncHTTPClient's was a final TLS error,
+    /// "handshake failed: sslError([Error:  EOF during handshake])").
+    @Test(arguments: [true, false])
+    func aCloseDuringTheHandshakeIsABrokenConnectionOnBothPaths(direct: Bool) async throws {
+        let listener = try HandshakeBreaker(closingAfterHello: true)
+        try await withDownloader(self.configuration(direct: direct, retries: 1)) { downloader in
+            try await withTemporaryDirectory { directory in
+                let state = await downloader.download(from: "https://127.0.0.1:\(listener.port)/f.bin", to: directory + "/f.bin").result()
+                #expect(state == .failed(.retriesExhausted(last: .connection("the server closed the connection during the TLS handshake"), attempts: 1)))
+            }
+        }
     }
 
     /// A disk that fills up in the middle of an https body (a short write, then ENOSPC): a final
