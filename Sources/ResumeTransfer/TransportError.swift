@@ -55,6 +55,12 @@ extension DownloadError {
                 return
             }
             let short = text.range(of: "OPENSSL_internal:").map { text[$0.upperBound...].prefix { $0 != " " } }
+            if short == "WRONG_VERSION_NUMBER" {
+                // What answers a ClientHello with something that is not TLS, most often an http
+                // server at an https URL.
+                self = .tls("the server did not answer in TLS (WRONG_VERSION_NUMBER): does it serve http rather than https?")
+                return
+            }
             self = .tls("handshake failed: \(short.map(String.init) ?? text)")
             return
         }

@@ -37,13 +37,20 @@ private final class WriteFault: Sendable {
 }
 
 /// A TCP port for handshakes that do not end: it takes connections (into the kernel's backlog)
-/// and either never reads or answers them, or reads each client's first bytes (the ClientHello)
-/// and closes it.
+/// and never reads or answers them (`silent`), or reads each client's first bytes (the
+/// ClientHello) and closes the connection, first answering as a plain-http server would
+/// (`http`) or not (`close`).
 private final class HandshakeBreaker: @unchecked Sendable {
+    enum Answer {
+        case silent
+        case close
+        case http
+    }
+
     let port: Int
     private let descriptor: Int32
 
-    init(closingAfterHello: Bool) throws {
+    init(_ answer: Answer) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
@@ -61,18 +68,19 @@ private final class HandshakeBreaker: @unchecked Sendable {
         }
         self.descriptor = descriptor
         self.port = Int(UInt16(bigEndian: address.sin_port))
-        if closingAfterHello {
-            // Ends when deinit shuts the listening socket down (accept fails then).
-            Thread {
-                while true {
-                    let client = accept(descriptor, nil, nil)
-                    guard client >= 0 else { return }
-                    var hello = [UInt8](repeating: 0, count: 4096)
-                    _ = recv(client, &hello, hello.count, 0)
-                    close(client)
-                }
-            }.start()
-        }
+        guard answer != .silent else { return }
+        // Ends when deinit shuts the listening socket down (accept fails then).
+        Thread {
+            let reply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+            while true {
+                let client = accept(descriptor, nil, nil)
+                guard client >= 0 else { return }
+                var hello = [UInt8](repeating: 0, count: 4096)
+                _ = recv(client, &hello, hello.count, 0)
+                if answer == .http { _ = send(client, reply, reply.count, Int32(MSG_NOSIGNAL)) }
+                close(client)
+            }
+        }.start()
     }
 
     deinit {
@@ -311,7 +319,7 @@ private final class HandshakeBreaker: @unchecked Sendable {
     /// before the stall timer.
     @Test(arguments: [true, false])
     func aHandshakeThatNeverEndsIsAConnectTimeoutOnBothPaths(direct: Bool) async throws {
-        let listener = try HandshakeBreaker(closingAfterHello: false)
+        let listener = try HandshakeBreaker(.silent)
         var configuration = self.configuration(direct: direct, retries: 0)
         configuration.connectTimeout = .milliseconds(300)
         configuration.stallTimeout = .seconds(60)
@@ -332,11 +340,24 @@ private final class HandshakeBreaker: @unchecked Sendable {
     /// "handshake failed: sslError([Error:  EOF during handshake])").
     @Test(arguments: [true, false])
     func aCloseDuringTheHandshakeIsABrokenConnectionOnBothPaths(direct: Bool) async throws {
-        let listener = try HandshakeBreaker(closingAfterHello: true)
+        let listener = try HandshakeBreaker(.close)
         try await withDownloader(self.configuration(direct: direct, retries: 1)) { downloader in
             try await withTemporaryDirectory { directory in
                 let state = await downloader.download(from: "https://127.0.0.1:\(listener.port)/f.bin", to: directory + "/f.bin").result()
                 #expect(state == .failed(.retriesExhausted(last: .connection("the server closed the connection during the TLS handshake"), attempts: 1)))
+            }
+        }
+    }
+
+    /// An https URL for a plain-http server (which answers the ClientHello with an HTTP error):
+    /// a final TLS error that says what is likely wrong, alike on both paths.
+    @Test(arguments: [true, false])
+    func anHTTPServerAtAnHTTPSURLIsAFinalErrorThatSaysSo(direct: Bool) async throws {
+        let listener = try HandshakeBreaker(.http)
+        try await withDownloader(self.configuration(direct: direct, retries: 2)) { downloader in
+            try await withTemporaryDirectory { directory in
+                let state = await downloader.download(from: "https://127.0.0.1:\(listener.port)/f.bin", to: directory + "/f.bin").result()
+                #expect(state == .failed(.tls("the server did not answer in TLS (WRONG_VERSION_NUMBER): does it serve http rather than https?")))
             }
         }
     }
