@@ -315,16 +315,15 @@ private final class HandshakeBreaker: @unchecked Sendable {
     }
 
     /// Connecting is TCP and TLS (``DownloadConfiguration/connectTimeout``): a server that takes
-    /// the connection and never answers the ClientHello is a connect timeout on both paths, long
-    /// before the stall timer.
+    /// the connection and never answers the ClientHello is a connect timeout on both paths, not a
+    /// stall (which the stall timer, shorter than the response timeout here, would make of it).
     @Test(arguments: [true, false])
     func aHandshakeThatNeverEndsIsAConnectTimeoutOnBothPaths(direct: Bool) async throws {
         let listener = try HandshakeBreaker(.silent)
         var configuration = self.configuration(direct: direct, retries: 0)
         configuration.connectTimeout = .milliseconds(300)
         configuration.stallTimeout = .seconds(60)
-        configuration.responseTimeout = .seconds(60)
-        let start = ContinuousClock.now
+        configuration.responseTimeout = .seconds(120)
         try await withDownloader(configuration) { downloader in
             try await withTemporaryDirectory { directory in
                 let state = await downloader.download(from: "https://127.0.0.1:\(listener.port)/f.bin", to: directory + "/f.bin").result()
@@ -332,7 +331,6 @@ private final class HandshakeBreaker: @unchecked Sendable {
                 #expect(!exists(directory + "/f.bin.part"))
             }
         }
-        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     /// A server that closes the connection in the middle of the handshake: a broken connection,
