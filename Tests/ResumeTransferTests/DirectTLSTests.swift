@@ -333,29 +333,21 @@ private final class HandshakeBreaker: @unchecked Sendable {
         }
     }
 
-    /// A server that closes the connection in the middle of the handshake: a broken connection,
-    /// retried as one, in the same words on both paths (AsyncHTTPClient's was a final TLS error,
-    /// "handshake failed: sslError([Error:  EOF during handshake])").
-    @Test(arguments: [true, false])
-    func aCloseDuringTheHandshakeIsABrokenConnectionOnBothPaths(direct: Bool) async throws {
-        let listener = try HandshakeBreaker(.close)
+    /// A handshake the server breaks after the ClientHello, said alike on both paths: a close is a
+    /// broken connection, retried as one (AsyncHTTPClient's was a final "handshake failed:
+    /// sslError([Error:  EOF during handshake])"); an answer in HTTP, which is what an https URL
+    /// for a plain-http server meets, is a final TLS error that says what is likely wrong.
+    @Test(arguments: [true, false], [false, true])
+    func aBrokenHandshakeIsSaidAlikeOnBothPaths(direct: Bool, answeredInHTTP: Bool) async throws {
+        let listener = try HandshakeBreaker(answeredInHTTP ? .http : .close)
+        let expected: DownloadState = answeredInHTTP
+            ? .failed(.tls("the server did not answer in TLS (WRONG_VERSION_NUMBER): does it serve http rather than https?"))
+            : .failed(.retriesExhausted(last: .connection("the server closed the connection during the TLS handshake"), attempts: 1))
         try await withDownloader(self.configuration(direct: direct, retries: 1)) { downloader in
             try await withTemporaryDirectory { directory in
                 let state = await downloader.download(from: "https://127.0.0.1:\(listener.port)/f.bin", to: directory + "/f.bin").result()
-                #expect(state == .failed(.retriesExhausted(last: .connection("the server closed the connection during the TLS handshake"), attempts: 1)))
-            }
-        }
-    }
-
-    /// An https URL for a plain-http server (which answers the ClientHello with an HTTP error):
-    /// a final TLS error that says what is likely wrong, alike on both paths.
-    @Test(arguments: [true, false])
-    func anHTTPServerAtAnHTTPSURLIsAFinalErrorThatSaysSo(direct: Bool) async throws {
-        let listener = try HandshakeBreaker(.http)
-        try await withDownloader(self.configuration(direct: direct, retries: 2)) { downloader in
-            try await withTemporaryDirectory { directory in
-                let state = await downloader.download(from: "https://127.0.0.1:\(listener.port)/f.bin", to: directory + "/f.bin").result()
-                #expect(state == .failed(.tls("the server did not answer in TLS (WRONG_VERSION_NUMBER): does it serve http rather than https?")))
+                #expect(state == expected)
+                #expect(!exists(directory + "/f.bin.part"))
             }
         }
     }
