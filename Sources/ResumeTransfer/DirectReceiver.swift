@@ -367,7 +367,7 @@ private final class Connection {
                 case .failure(let error): throw .outcome(.failed(error))
                 }
             case .success:
-                throw .outcome(.failed(.connection("the server closed the connection before the response head")))
+                throw .outcome(.failed(.connection(DownloadError.closedBeforeHead)))
             case .failure(let failure) where failure.code == EAGAIN:
                 switch try self.wait(for: Int16(POLLIN), until: min(deadline, stallDeadline)) {
                 case .ready, .woken: break
@@ -432,7 +432,7 @@ private final class Connection {
                 if count == 0 {
                     // The server closed the connection.
                     if let remaining, remaining > 0 {
-                        return .failed(.connection("the server closed the connection \(remaining) bytes before the end of the body"))
+                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: remaining)))
                     }
                     break
                 }
@@ -476,7 +476,7 @@ private final class Connection {
                 case .success:
                     parts = (try? self.framing.feedEnd()) ?? []
                     if !parts.contains(where: { if case .end = $0 { true } else { false } }) {
-                        return .failed(.connection("the server closed the connection before the end of the body"))
+                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: nil)))
                     }
                 case .failure(let failure) where failure.code == EAGAIN:
                     parts = []
@@ -761,7 +761,7 @@ private final class Connection {
                     continue
                 case .end:
                     if let remaining, remaining > 0 {
-                        return .failed(.connection("the server closed the connection \(remaining) bytes before the end of the body"))
+                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: remaining)))
                     }
                     // A body that runs to the close is whole only if TLS ended it: a bare close
                     // may be anyone's cut.

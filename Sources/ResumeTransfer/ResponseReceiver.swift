@@ -75,6 +75,10 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @uncheck
 
     private var task: HTTPClient.Task<Void>?
     private var mode: Mode = .waitingForHead
+    /// The body's length as the head stated it, and the body bytes seen (whatever became of
+    /// them): how far short an early close left the body.
+    private var statedBody: Int64?
+    private var seenBody: Int64 = 0
     /// The file position of the next body byte.
     private var position: Int64 = 0
     /// Body bytes still to compare with the file rather than write.
@@ -199,11 +203,13 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @uncheck
         self.headTimer?.cancel()
         guard case .waitingForHead = self.mode else { return self.eventLoop.makeSucceededVoidFuture() }
         self.mode = .waitingForDecision(held: [], heldBytes: 0, waiter: nil)
+        self.statedBody = head.headers.first(name: "content-length").flatMap { Int64($0) }
         self.events.yield(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }), from: self.tag)
         return self.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        self.seenBody += Int64(buffer.readableBytes)
         switch self.mode {
         case .waitingForDecision(var held, let heldBytes, let waiter):
             held.append(buffer)
@@ -233,7 +239,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @uncheck
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
         self.headTimer?.cancel()
         guard !self.httpFinished else { return }
-        if self.failure == nil { self.failure = DownloadError(transport: error) }
+        if self.failure == nil { self.failure = self.failure(for: error) }
         self.finishHTTP()
     }
 
@@ -245,6 +251,14 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @uncheck
     }
 
     // MARK: internals (on the event loop)
+
+    /// What `error` ended: an early close in the words of the direct path, which say how far the
+    /// answer got.
+    private func failure(for error: any Error) -> DownloadError {
+        guard DownloadError.isEarlyClose(error) else { return DownloadError(transport: error) }
+        if case .waitingForHead = self.mode { return .connection(DownloadError.closedBeforeHead) }
+        return .connection(DownloadError.closedBeforeEnd(remaining: self.statedBody.map { max($0 - self.seenBody, 0) }))
+    }
 
     private var isWriting: Bool {
         if case .writing = self.mode { return true }

@@ -81,6 +81,24 @@ extension DownloadError {
     /// A server that closed the connection before the TLS handshake ended, on either path.
     static let closedDuringHandshake = "the server closed the connection during the TLS handshake"
 
+    /// A server that closed the connection before the response head ended, on either path.
+    static let closedBeforeHead = "the server closed the connection before the response head"
+
+    /// A server that closed the connection in the middle of the body, on either path: `remaining`
+    /// bytes short of the length it stated (nil: it stated none).
+    static func closedBeforeEnd(remaining: Int64?) -> String {
+        guard let remaining else { return "the server closed the connection before the end of the body" }
+        return "the server closed the connection \(remaining) bytes before the end of the body"
+    }
+
+    /// AsyncHTTPClient's and NIO's ways of saying that the connection closed in the middle of an
+    /// answer; the receiver, which knows how far the answer got, says it as the direct path does.
+    static func isEarlyClose(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
+        if let error = error as? HTTPParserError, error == .invalidEOFState { return true }
+        return false
+    }
+
     /// NIO's description of a failed system call (`read(descriptor:pointer:size:): Connection
     /// reset by peer) (errno: 104)`) said as the direct path says its own: `receive: Connection
     /// reset by peer`.

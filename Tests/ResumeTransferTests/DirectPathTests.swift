@@ -219,6 +219,22 @@ import Testing
         #expect(!exists(directory))
     }
 
+    /// A server that closes the connection before its answer ended is said alike on both paths,
+    /// with how far the answer got (AsyncHTTPClient's own words were "HTTPClientError.
+    /// remoteConnectionClosed" and "stream ended at an unexpected time").
+    @Test(arguments: [true, false], [
+        ("", "the server closed the connection before the response head"),
+        ("HTTP/1.1 200 OK\r\nContent-Le", "the server closed the connection before the response head"),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123", "the server closed the connection 6 bytes before the end of the body"),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", "the server closed the connection before the end of the body"),
+    ])
+    func anEarlyCloseIsSaidAlikeOnBothPaths(direct: Bool, cut: (answer: String, message: String)) async throws {
+        var configuration = fastConfiguration(retries: 0)
+        configuration.usesDirectPath = direct
+        let (state, _, _) = try await download(from: [cut.answer.isEmpty ? [] : [.text(cut.answer)]], configuration: configuration)
+        #expect(state == .failed(.retriesExhausted(last: .connection(cut.message), attempts: 0)))
+    }
+
     @Test(arguments: [
         ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!", "invalid response from the server"),
         ("HELLO WORLD\r\n\r\n", "invalid response from the server"),
