@@ -203,7 +203,9 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @uncheck
         self.headTimer?.cancel()
         guard case .waitingForHead = self.mode else { return self.eventLoop.makeSucceededVoidFuture() }
         self.mode = .waitingForDecision(held: [], heldBytes: 0, waiter: nil)
-        self.statedBody = head.headers.first(name: "content-length").flatMap { Int64($0) }
+        // NIO's decoder refuses a negative length; kept out here too, so the subtraction in
+        // failure(for:) is of two counts that are never negative.
+        self.statedBody = head.headers.first(name: "content-length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
         self.events.yield(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }), from: self.tag)
         return self.eventLoop.makeSucceededVoidFuture()
     }
