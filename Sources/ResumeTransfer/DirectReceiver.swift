@@ -272,7 +272,7 @@ private final class Connection {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(route.host, String(route.port), &hints, &list)
         guard status == 0, let first = list else {
-            throw .outcome(.failed(.connection("cannot resolve \(route.host): \(String(cString: gai_strerror(status)))")))
+            throw .outcome(.failed(.connection(DownloadError.cannotResolve(route.host, String(cString: gai_strerror(status))))))
         }
         defer { freeaddrinfo(list) }
         var lastError = "no address"
@@ -314,7 +314,7 @@ private final class Connection {
             }
             _ = self.calls.close(fd)
         }
-        throw .outcome(.failed(.connection("connect to \(route.host) port \(route.port): \(lastError)")))
+        throw .outcome(.failed(.connection(DownloadError.cannotConnect(route.host, port: route.port, lastError))))
     }
 
     private static func socketAddress(_ info: addrinfo, host: String) -> SocketAddress? {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 #if canImport(Glibc)
@@ -43,6 +44,10 @@ extension DownloadError {
             self = .connection(Self.closedDuringHandshake)
             return
         }
+        if let error = error as? NIOConnectionError {
+            self = .connection(Self.connectionMessage(error))
+            return
+        }
         if let error = error as? IOError {
             self = .connection(Self.systemCallMessage(error.description, errno: error.errnoCode))
             return
@@ -78,6 +83,28 @@ extension DownloadError {
         self = .connection(String(describing: error))
     }
 
+    /// A name that does not resolve, on either path.
+    static func cannotResolve(_ host: String, _ reason: String) -> String {
+        "cannot resolve \(host): \(reason)"
+    }
+
+    /// A server that cannot be connected to, on either path.
+    static func cannotConnect(_ host: String, port: Int, _ reason: String) -> String {
+        "connect to \(host) port \(port): \(reason)"
+    }
+
+    /// NIO's failed connection (its resolver's error, or the last address's) in the direct path's
+    /// words.
+    private static func connectionMessage(_ error: NIOConnectionError) -> String {
+        if let resolving = (error.dnsAError ?? error.dnsAAAAError) {
+            let reason = (resolving as? SocketAddressError.UnknownHost)?.errorDescription ?? String(describing: resolving)
+            return cannotResolve(error.host, reason)
+        }
+        guard let last = error.connectionErrors.last?.error else { return cannotConnect(error.host, port: error.port, "no address") }
+        let reason = (last as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? String(describing: last)
+        return cannotConnect(error.host, port: error.port, reason)
+    }
+
     /// A server that closed the connection before the TLS handshake ended, on either path.
     static let closedDuringHandshake = "the server closed the connection during the TLS handshake"
 
@@ -103,12 +130,16 @@ extension DownloadError {
     /// reset by peer) (errno: 104)`) said as the direct path says its own: `receive: Connection
     /// reset by peer`.
     static func systemCallMessage(_ description: String, errno: CInt) -> String {
-        let call = description.prefix { $0 != "(" && $0 != ":" }
+        var call = description.prefix { $0 != "(" && $0 != ":" }
+        while call.last == " " { call = call.dropLast() }
         let verb: Substring
         if call.hasPrefix("read") || call.hasPrefix("recv") {
             verb = "receive"
         } else if call.hasPrefix("write") || call.hasPrefix("send") {
             verb = "send"
+        } else if call.hasPrefix("connect") || call == "connection reset" {
+            // NIO's words for a connect that failed ("connection reset (error set)").
+            verb = "connect"
         } else {
             verb = call.isEmpty ? "system call" : call
         }

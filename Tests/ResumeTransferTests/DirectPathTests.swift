@@ -219,6 +219,43 @@ import Testing
         #expect(!exists(directory))
     }
 
+    /// A name whose port nobody listens on, and a name that does not resolve, are said alike on
+    /// both paths (AsyncHTTPClient's own words were "Connection errors: …" and "DNS error:
+    /// SocketAddressError.UnknownHost: … for host …, port 443"). An address (no name) refused
+    /// through AsyncHTTPClient says "connect: Connection refused": its error names no address.
+    @Test(arguments: [true, false])
+    func aRefusedConnectionAndAnUnknownNameAreSaidAlikeOnBothPaths(direct: Bool) async throws {
+        // A port that was just free: nothing listens on it.
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
+        }
+        close(probe)
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        var configuration = fastConfiguration(retries: 0)
+        configuration.usesDirectPath = direct
+        try await withDownloader(configuration) { downloader in
+            try await withTemporaryDirectory { directory in
+                let refused = await downloader.download(from: "http://localhost:\(port)/f", to: directory + "/a").result()
+                #expect(refused == .failed(.retriesExhausted(last: .connection("connect to localhost port \(port): Connection refused"), attempts: 0)))
+                let unknown = await downloader.download(from: "http://no-such-host.invalid/f", to: directory + "/b").result()
+                guard case .failed(.retriesExhausted(last: .connection(let message), attempts: 0)) = unknown else {
+                    Issue.record("unexpected \(unknown)")
+                    return
+                }
+                // The resolver's reason depends on the machine's network ("Name or service not
+                // known", "Temporary failure in name resolution"); the words around it do not.
+                #expect(message.hasPrefix("cannot resolve no-such-host.invalid: "))
+                #expect(!message.contains("SocketAddressError"))
+            }
+        }
+    }
+
     /// A server that closes the connection before its answer ended is said alike on both paths,
     /// with how far the answer got (AsyncHTTPClient's own words were "HTTPClientError.
     /// remoteConnectionClosed" and "stream ended at an unexpected time").

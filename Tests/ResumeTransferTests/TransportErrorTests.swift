@@ -20,6 +20,7 @@ import Glibc
         ("writev(descriptor:iovecs:)", ECONNRESET, "send: Connection reset by peer"),
         ("sendmsg", EPIPE, "send: Broken pipe"),
         ("connect(descriptor:addr:size:)", ECONNREFUSED, "connect: Connection refused"),
+        ("connection reset (error set)", ECONNREFUSED, "connect: Connection refused"),
         ("shutdown", ENOTCONN, "shutdown: Transport endpoint is not connected"),
         ("", EIO, "system call: Input/output error"),
     ] as [(String, CInt, String)])
