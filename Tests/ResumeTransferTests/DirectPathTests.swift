@@ -225,18 +225,7 @@ import Testing
     /// through AsyncHTTPClient says "connect: Connection refused": its error names no address.
     @Test(arguments: [true, false])
     func aRefusedConnectionAndAnUnknownNameAreSaidAlikeOnBothPaths(direct: Bool) async throws {
-        // A port that was just free: nothing listens on it.
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
-        }
-        close(probe)
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let port = try #require(unusedLoopbackPort())
         var configuration = fastConfiguration(retries: 0)
         configuration.usesDirectPath = direct
         try await withDownloader(configuration) { downloader in

@@ -51,23 +51,9 @@ private final class HandshakeBreaker: @unchecked Sendable {
     private let descriptor: Int32
 
     init(_ answer: Answer) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(descriptor, raw, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, raw, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
+        guard let (descriptor, port) = boundLoopbackSocket(listening: true) else { throw POSIXError(.EADDRNOTAVAIL) }
         self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         guard answer != .silent else { return }
         // Ends when deinit shuts the listening socket down (accept fails then).
         Thread {
