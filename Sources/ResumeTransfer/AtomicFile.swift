@@ -55,16 +55,21 @@ package enum AtomicFile {
         }
     }
 
-    /// Replaces `path` with `data`; `permissions` apply to a new file (less the umask). A
-    /// character device or FIFO at `path` is written through instead (``Route``).
+    /// Replaces `path` with `data`. A new file gets `permissions` less the umask (0600 by
+    /// default: a blob may hold credentials, a report evidence); a regular file replaced keeps
+    /// its mode, owner and group, as an editor's save does. A character device or FIFO at
+    /// `path` is written through instead (``Route``).
     package static func write(
         _ data: Data, to path: String, permissions: mode_t = 0o600, calls: FileSystemCalls = .system
     ) throws(Failure) {
-        switch route(for: try? calls.lstat(path).get()) {
+        let existing = try? calls.lstat(path).get()
+        switch route(for: existing) {
         case .replace: break
         case .writeThrough: return try writeThrough(data, to: path, calls: calls)
         case .refuse(let failure): throw failure
         }
+        // Only a status with its type bits (the system's, not a fake's) has a mode to keep.
+        let kept = existing.flatMap { mode_t($0.mode) & S_IFMT == S_IFREG ? $0 : nil }
         let name = TemporaryFileName(target: FilePathText.lastName(of: path), pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
         let temporary = FilePathText.folder(of: path) + "/" + name.text
         let descriptor: Int32
@@ -73,6 +78,17 @@ package enum AtomicFile {
         case .failure(let failure): throw Failure(operation: "open", code: failure.code)
         }
         var failure: Failure?
+        if let kept {
+            if case .failure(let error) = calls.fchmod(descriptor, mode_t(kept.mode) & 0o7777) {
+                failure = Failure(operation: "fchmod", code: error.code)
+            }
+            // Another user's file stays theirs where we may say so (root); elsewhere it becomes
+            // ours, as with any editor's save, and only its mode is kept.
+            if failure == nil, let owner = kept.owner, let group = kept.group, owner != geteuid() || group != getegid(),
+               case .failure(let error) = calls.fchown(descriptor, owner, group), error.code != EPERM {
+                failure = Failure(operation: "fchown", code: error.code)
+            }
+        }
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count, failure == nil {

@@ -66,6 +66,34 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out") == [])
     }
 
+    /// One rule for modes: a new output is 0600 (a blob may hold credentials; `plist convert` may
+    /// be given one), a file replaced in place keeps its mode, owner and group (`edit -o SAME`
+    /// once turned 0644 into 0600).
+    @Test func aReplacedFileKeepsItsModeAndOwnerAndANewOneIsPrivate() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let blob = folder + "/blob"
+        try FileManager.default.copyItem(atPath: EndToEnd.samples.appendingPathComponent(Self.blob).path, toPath: blob)
+        #expect(chmod(blob, 0o644) == 0)
+        // Root (as CI) can give the file away; the edit must then leave it where it was.
+        let owner: (uid_t, gid_t) = geteuid() == 0 ? (1234, 5678) : (geteuid(), getegid())
+        #expect(chown(blob, owner.0, owner.1) == 0)
+        let here = URL(fileURLWithPath: folder)
+        let edited = try ToolRunner.run(["edit", "blob", "--url", "https://example.com/other.bin", "-o", "blob"], in: here)
+        #expect(edited.status == 0, "\(edited.stderr)")
+        var info = stat()
+        #expect(lstat(blob, &info) == 0)
+        #expect(info.st_mode & 0o7777 == 0o644)
+        #expect(info.st_uid == owner.0 && info.st_gid == owner.1)
+        #expect(chmod(blob, 0o640) == 0)
+        #expect(try ToolRunner.run(["relocate", "blob", "--temp-file", "CFNetworkDownload_y.tmp", "-o", "blob"], in: here).status == 0)
+        #expect(lstat(blob, &info) == 0 && info.st_mode & 0o7777 == 0o640)
+        for arguments in [["convert", "blob", "--to", "xml", "-o", "new.plist"], ["plist", "convert", "--to", "json", "blob", "-o", "new.json"]] {
+            #expect(try ToolRunner.run(arguments, in: here).status == 0)
+            #expect(lstat(folder + "/" + arguments.last!, &info) == 0 && info.st_mode & 0o7777 == 0o600, "\(arguments)")
+        }
+    }
+
     private func temporaryFolder() throws -> String {
         let path = NSTemporaryDirectory() + "one-character-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
