@@ -14,11 +14,12 @@ import Testing
     /// `directory/app.resumedata`.
     static func writeBlob(
         url: String, entityTag: String?, lastModified: String?, in directory: String,
-        headers: [(name: String, value: String)] = [("Authorization", "Bearer secret"), ("X-App", "1")]
+        headers: [String] = ["Authorization: Bearer secret", "X-App: 1"]
     ) throws {
         let partial = directory + "/CFNetworkDownload_P.tmp"
         try Self.data.prefix(Self.received).write(to: URL(fileURLWithPath: partial))
-        let rebuilder = ResumeDataRebuilder(url: url, entityTag: entityTag, lastModified: lastModified, headers: headers)
+        let rebuilder = ResumeDataRebuilder(url: url, entityTag: entityTag, lastModified: lastModified,
+                                            headers: try headers.map { try HTTPHeaderField(parsing: $0) })
         try rebuilder.rebuild(fromPartialFile: partial).encoded().write(to: URL(fileURLWithPath: directory + "/app.resumedata"))
     }
 

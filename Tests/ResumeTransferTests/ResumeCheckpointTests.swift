@@ -141,7 +141,7 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
             let partial = directory + "/CFNetworkDownload_Ab12Cd.tmp"
             try oneMiB.prefix(100_000).write(to: URL(fileURLWithPath: partial))
             let resume = try ResumeDataRebuilder(
-                url: server.url, entityTag: server.file.etag, headers: [(name: "User-Agent", value: "Device/1")],
+                url: server.url, entityTag: server.file.etag, headers: [try HTTPHeaderField(name: "User-Agent", value: "Device/1")],
                 container: .keyedArchive
             ).rebuild(fromPartialFile: partial)
             let blobPath = directory + "/device.resumedata"
