@@ -326,7 +326,7 @@ package struct ResumeExplanation: Sendable, Equatable {
             ("ETag", answer.entityTag), ("Last-Modified", answer.lastModified), ("Content-Length", answer.contentLength),
             ("Accept-Ranges", answer.acceptRanges), ("Content-Range", answer.contentRange),
         ]
-        let shown = fields.compactMap { name, value in value.map { "\(name): \(HTTPURL.escapingControls($0))" } }
+        let shown = fields.compactMap { name, value in value.map { "\(name): \(VisibleText.escaping($0))" } }
         return "→ \(answer.status) from \(answer.url)" + (shown.isEmpty ? "" : "; " + shown.joined(separator: ", "))
     }
 

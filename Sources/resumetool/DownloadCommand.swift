@@ -179,6 +179,8 @@ struct TransferConsole {
     }
 
     func finish(_ task: DownloadTask, state: DownloadState, label: String, signal: Int32?) -> Int32 {
+        // The label is a URL or a name taken from one; the error may quote the server's answer.
+        let label = VisibleText.escaping(label)
         switch state {
         case .completed:
             switch task.existingFile {
@@ -189,10 +191,10 @@ struct TransferConsole {
             }
             return 0
         case .paused, .cancelled:
-            Self.error("\(label): paused; \(self.hint(task)) (resume data in \(task.resumeDataPath))")
+            Self.error("\(label): paused; \(self.hint(task)) (resume data in \(VisibleText.escaping(task.resumeDataPath)))")
             return signal.map { 128 + $0 } ?? 1
         case .failed(let error):
-            var message = "\(label): error: \(error)"
+            var message = "\(label): error: \(VisibleText.escaping("\(error)"))"
             if FileManager.default.fileExists(atPath: task.resumeDataPath) {
                 message += "\n\(label): the partial download is kept; \(self.hint(task))"
             }

@@ -53,7 +53,7 @@ import ResumeDataCodec
     @Test func messagesEscapeControlCharacters() {
         #expect(HTTPURL.problemMessage(for: "http://a/x\r\nHost: evil")
             == #""http://a/x\r\nHost: evil" is not an absolute http or https URL: it holds a control character at byte 10"#)
-        #expect(HTTPURL.problemMessage(for: "http://a/\u{1B}[2J") == #""http://a/\u{1B}[2J" is not an absolute http or https URL: it holds a control character at byte 9"#)
+        #expect(HTTPURL.problemMessage(for: "http://a/\u{1B}[2J") == #""http://a/\u{1b}[2J" is not an absolute http or https URL: it holds a control character at byte 9"#)
         #expect(HTTPURL.problemMessage(for: "ftp://x") == #""ftp://x" is not an absolute http or https URL: its scheme is "ftp""#)
         #expect(HTTPURL.problemMessage(for: "http://") == #""http://" is not an absolute http or https URL: it names no host"#)
         #expect(HTTPURL.problemMessage(for: "x") == #""x" is not an absolute http or https URL: it has no scheme"#)
