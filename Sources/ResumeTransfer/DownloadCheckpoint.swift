@@ -1,3 +1,5 @@
+import ResumeDataCodec
+
 /// Everything needed to continue a download: what the resume blob records.
 struct DownloadCheckpoint: Equatable, Sendable {
     /// The URL the download was started with.
@@ -21,9 +23,10 @@ struct DownloadCheckpoint: Equatable, Sendable {
     /// the blob under ``ResumeCheckpoint/finishedRangesKey``; flushed like the prefix.
     var finishedRanges: [Range<Int64>] = []
 
-    /// What `If-Range` carries: a strong ETag, else Last-Modified (weak tags cannot be used there).
+    /// What `If-Range` carries: a strong ETag (the codec's `EntityTag` rule), else Last-Modified
+    /// (weak tags cannot be used there).
     var ifRangeValidator: String? {
-        if let tag = self.entityTag, !tag.hasPrefix("W/") { return tag }
+        if EntityTag.isStrong(self.entityTag) { return self.entityTag }
         return self.lastModified
     }
 }

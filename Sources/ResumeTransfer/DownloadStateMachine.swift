@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 
 /// Decides every step of one download without touching the network or the disk.
 ///
@@ -299,7 +300,7 @@ struct DownloadStateMachine: Sendable {
         switch self.state {
         case .receiving(let progress):
             guard acceptsRanges, !self.segmentsDisabled, progress.prefix == self.checkpoint.bytesReceived,
-                  let total = progress.total, total > 0, TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
+                  let total = progress.total, total > 0, EntityTag.isStrong(self.checkpoint.entityTag)
             else { return nil }
             self.state = .segmented(total: total, best: progress.prefix, lastCheckpointBytes: progress.prefix, lastCheckpointTime: now)
             return total
@@ -593,7 +594,7 @@ struct DownloadStateMachine: Sendable {
             // A strong ETag in If-Range proves the bytes on disk are the server's. Anything weaker
             // (a Last-Modified, a weak tag, nothing) is checked by asking again for the last
             // bytes already held and comparing them before appending.
-            start = TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
+            start = EntityTag.isStrong(self.checkpoint.entityTag)
                 ? prefix : max(prefix - TrustPolicy.overlapLength, 0)
             plan = RequestPlan(checkpoint: self.checkpoint, range: (start, nil), ifRange: self.checkpoint.ifRangeValidator)
         } else {

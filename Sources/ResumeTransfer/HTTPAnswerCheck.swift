@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 
 // The fuzzer's answers are read as a sequence of choices among these.
 private let startURLs = ["http://127.0.0.1:8080/file.bin", "https://127.0.0.1:8443/file.bin", "http://localhost/a?b=c"]
@@ -110,7 +111,7 @@ private struct Choices {
             switch action {
             case .sendRequest(let plan):
                 guard plan.offset >= 0 else { return "negative request offset \(plan.offset)" }
-                let sameOrigin = TrustPolicy.origin(of: plan.url) != nil && TrustPolicy.origin(of: plan.url) == TrustPolicy.origin(of: startURL)
+                let sameOrigin = TrustPolicy.sameOrigin(plan.url, startURL)
                 if !sameOrigin, plan.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {
                     return "credentials sent to \(plan.url) for a download started at \(startURL)"
                 }
@@ -207,7 +208,7 @@ private struct Choices {
                             let (wanted, overflow) = hole.lowerBound.addingReportingOverflow(Int64(step) * 97 + 1)
                             let range = hole.lowerBound..<(overflow ? hole.upperBound : min(hole.upperBound, wanted))
                             let request = machine.segmentRequest(range)
-                            let sameOrigin = TrustPolicy.origin(of: request.url) != nil && TrustPolicy.origin(of: request.url) == TrustPolicy.origin(of: startURL)
+                            let sameOrigin = TrustPolicy.sameOrigin(request.url, startURL)
                             if !sameOrigin, request.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {
                                 return "credentials in a segment request to \(request.url) for a download started at \(startURL)"
                             }

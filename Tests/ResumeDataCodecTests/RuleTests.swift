@@ -164,3 +164,27 @@ import ResumeDataCodec
         #expect(SHA256Hex(digest: [UInt8](repeating: 0xAB, count: 32)).description == String(repeating: "ab", count: 32))
     }
 }
+
+/// Which `ETag` is strong: the one rule `If-Range`, the splice check and `explain` share.
+@Suite struct EntityTagTests {
+    @Test(arguments: [
+        ("\"a\"", true),
+        ("\"afda885a630e48ae4a3bedd3d0bc7094\"", true),
+        // An empty opaque-tag in its quotes is a tag (RFC 9110 §8.8.3).
+        ("\"\"", true),
+        // Servers that leave the quotes off: the tag is still compared byte for byte.
+        ("abc", true),
+        ("w/\"a\"", true),
+        ("W/\"a\"", false),
+        ("W/\"\"", false),
+        ("W/", false),
+        ("", false),
+    ])
+    func strength(_ tag: String, _ strong: Bool) {
+        #expect(EntityTag.isStrong(tag) == strong)
+    }
+
+    @Test func noTagIsNotStrong() {
+        #expect(!EntityTag.isStrong(nil))
+    }
+}

@@ -66,6 +66,18 @@ import Testing
         }
     }
 
+    /// An empty `ETag` in a blob is no tag (the codec's `EntityTag` rule): the probe's range
+    /// carries the `Last-Modified` in `If-Range`, as a resume does, where it once sent an empty one.
+    @Test func anEmptyEntityTagIsNoValidator() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            try Self.writeBlob(url: server.url, entityTag: "", lastModified: server.file.lastModified, in: directory)
+            _ = try await Self.explain(directory)
+            let range = try #require(server.getRequests.first)
+            #expect(range.headers["range"] == "bytes=1000-1000")
+            #expect(range.headers["if-range"] == server.file.lastModified)
+        }
+    }
+
     @Test func aChangedFileRestarts() async throws {
         try await withServer(Self.data) { server, _, directory in
             try Self.writeBlob(url: server.url, entityTag: server.file.etag, lastModified: server.file.lastModified, in: directory)

@@ -35,11 +35,35 @@ private let url = "http://127.0.0.1:8080/file.bin"
         #expect(policy.redirect(from: "http://a.test/x", location: "") == .failure(.invalidRedirect("")))
     }
 
-    @Test func onlyAStrongETagProvesBytes() {
-        #expect(TrustPolicy.isStrong(entityTag: "\"a\""))
-        #expect(!TrustPolicy.isStrong(entityTag: "W/\"a\""))
-        #expect(!TrustPolicy.isStrong(entityTag: nil))
-        #expect(!TrustPolicy.isStrong(entityTag: ""))
+    /// `If-Range` carries a tag only when the codec's `EntityTag` rule calls it strong; an empty
+    /// `ETag` is none (it used to be sent as an empty `If-Range`), while `""` is a tag.
+    @Test(arguments: [
+        ("\"a\"", "Tue, 17 Nov 2026 09:12:44 GMT", "\"a\""),
+        ("\"\"", "Tue, 17 Nov 2026 09:12:44 GMT", "\"\""),
+        ("W/\"a\"", "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        ("", "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        (nil, "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        ("", nil, nil),
+        ("W/\"a\"", nil, nil),
+    ] as [(String?, String?, String?)])
+    func ifRangeCarriesOnlyAStrongTag(_ entityTag: String?, _ lastModified: String?, _ ifRange: String?) {
+        let checkpoint = DownloadCheckpoint(originalURL: url, currentURL: url, entityTag: entityTag, lastModified: lastModified)
+        #expect(checkpoint.ifRangeValidator == ifRange)
+    }
+
+    @Test(arguments: [
+        ("http://a.test/x", "http://a.test:80/y?z", true),
+        ("HTTPS://A.test/x", "https://a.test:443/", true),
+        ("http://a.test/x", "https://a.test/x", false),
+        ("http://a.test/x", "http://a.test:8080/x", false),
+        ("http://a.test/x", "http://b.test/x", false),
+        ("http://a.test/x", "not a url", false),
+        ("not a url", "not a url", false),
+        ("ftp://a.test/x", "ftp://a.test/x", false),
+    ])
+    func originsAreHTTPURLs(_ one: String, _ other: String, _ same: Bool) {
+        #expect(TrustPolicy.sameOrigin(one, other) == same)
+        #expect(TrustPolicy.sameOrigin(other, one) == same)
     }
 
     @Test func blobsCarryNoCredentialsToAnotherOrigin() throws {
