@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import ResumeDataCodec
 import ResumeSystemCalls
 import Synchronization
 
@@ -80,7 +81,7 @@ final class DirectReceiver: BodyReceiver {
 
     /// Sends a `GET` of `route` with `headers` and follows the response on a new thread. The
     /// caller has checked with ``HTTP1Framing/request(_:headers:)`` that NIO takes the headers.
-    func start(route: DirectRoute, headers: [HTTPField]) {
+    func start(route: DirectRoute, headers: [HTTPHeaderField]) {
         let thread = Thread { [self] in
             // NIO's EmbeddedChannel must stay on the thread that made it: this one.
             guard let connection = try? Connection(receiver: self) else {
@@ -214,7 +215,7 @@ private final class Connection {
         self.buffer = nil
     }
 
-    func run(route: DirectRoute, headers: [HTTPField]) -> DirectReceiver.Outcome {
+    func run(route: DirectRoute, headers: [HTTPHeaderField]) -> DirectReceiver.Outcome {
         let settings = self.receiver.settings
         let start = ContinuousClock.now
         let headDeadline = start + settings.responseTimeout
@@ -239,7 +240,7 @@ private final class Connection {
             }
             let read = try self.readHead(deadline: headDeadline)
             let head = read.head
-            self.receiver.emit(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }))
+            self.receiver.emit(.head(status: Int(head.status.code), headers: HTTPHeaderField.fields(of: head.headers)))
             switch try self.awaitDecision() {
             case .discard:
                 return .ended

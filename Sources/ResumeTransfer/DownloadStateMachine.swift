@@ -157,7 +157,7 @@ struct DownloadStateMachine: Sendable {
     }
 
     /// A response head arrived for the request last planned.
-    mutating func receivedResponse(status: Int, headers: [HTTPField], now: Duration, wallClock: Date = Date()) -> Action {
+    mutating func receivedResponse(status: Int, headers: [HTTPHeaderField], now: Duration, wallClock: Date = Date()) -> Action {
         switch self.state {
         case .requesting(let start, let prefix):
             return self.judgeResponse(status: status, headers: headers, start: start, prefix: prefix, now: now, wallClock: wallClock)
@@ -300,7 +300,7 @@ struct DownloadStateMachine: Sendable {
         switch self.state {
         case .receiving(let progress):
             guard acceptsRanges, !self.segmentsDisabled, progress.prefix == self.checkpoint.bytesReceived,
-                  let total = progress.total, total > 0, EntityTag.isStrong(self.checkpoint.entityTag)
+                  let total = progress.total, total > 0, self.checkpoint.provingEntityTag != nil
             else { return nil }
             self.state = .segmented(total: total, best: progress.prefix, lastCheckpointBytes: progress.prefix, lastCheckpointTime: now)
             return total
@@ -317,7 +317,7 @@ struct DownloadStateMachine: Sendable {
 
     /// Judges the head of a response to ``segmentRequest(_:)`` for `range`. Every number in it
     /// is the server's, checked before use.
-    func judgeSegment(status: Int, headers: [HTTPField], range: Range<Int64>) -> SegmentVerdict {
+    func judgeSegment(status: Int, headers: [HTTPHeaderField], range: Range<Int64>) -> SegmentVerdict {
         switch self.state {
         case .segmented(let total, _, _, _):
             return self.judgeSegment(status: status, headers: headers, range: range, total: total)
@@ -394,7 +394,7 @@ struct DownloadStateMachine: Sendable {
 
     /// The answer to the request for the bytes from `start`, keeping those before `prefix`.
     private mutating func judgeResponse(
-        status: Int, headers: [HTTPField], start: Int64, prefix: Int64, now: Duration, wallClock: Date
+        status: Int, headers: [HTTPHeaderField], start: Int64, prefix: Int64, now: Duration, wallClock: Date
     ) -> Action {
         let etag = headers.value(of: "etag")
         let lastModified = headers.value(of: "last-modified")
@@ -538,7 +538,7 @@ struct DownloadStateMachine: Sendable {
     }
 
     /// A segment's answer for `range` of a file of `total` bytes.
-    private func judgeSegment(status: Int, headers: [HTTPField], range: Range<Int64>, total: Int64) -> SegmentVerdict {
+    private func judgeSegment(status: Int, headers: [HTTPHeaderField], range: Range<Int64>, total: Int64) -> SegmentVerdict {
         let etag = headers.value(of: "etag")
         switch status {
         case 206:
@@ -594,7 +594,7 @@ struct DownloadStateMachine: Sendable {
             // A strong ETag in If-Range proves the bytes on disk are the server's. Anything weaker
             // (a Last-Modified, a weak tag, nothing) is checked by asking again for the last
             // bytes already held and comparing them before appending.
-            start = EntityTag.isStrong(self.checkpoint.entityTag)
+            start = self.checkpoint.provingEntityTag != nil
                 ? prefix : max(prefix - TrustPolicy.overlapLength, 0)
             plan = RequestPlan(checkpoint: self.checkpoint, range: (start, nil), ifRange: self.checkpoint.ifRangeValidator)
         } else {

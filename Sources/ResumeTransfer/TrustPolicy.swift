@@ -37,7 +37,7 @@ package struct TrustPolicy: Sendable, Equatable {
 
     /// The caller's headers to send to `url` for a download started at `originalURL`: all of them on
     /// the same origin, all but the credentials anywhere else (curl's rule for redirects).
-    package static func headers(_ headers: [HTTPField], to url: String, startedAt originalURL: String) -> [HTTPField] {
+    package static func headers(_ headers: [HTTPHeaderField], to url: String, startedAt originalURL: String) -> [HTTPHeaderField] {
         if sameOrigin(url, originalURL) { return headers }
         return headers.filter { !credentialHeaders.contains($0.name.lowercased()) }
     }
