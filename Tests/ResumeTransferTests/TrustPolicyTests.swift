@@ -45,10 +45,16 @@ private let url = "http://127.0.0.1:8080/file.bin"
         (nil, "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
         ("", nil, nil),
         ("W/\"a\"", nil, nil),
+        // A blob's validator that could not be sent back proves nothing and is not sent.
+        ("\"a\r\nX: y\"", "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        ("\"a\u{0}\"", nil, nil),
+        ("\"a\"", "Tue\n", "\"a\""),
+        (nil, "Tue\r\nX: y", nil),
     ] as [(String?, String?, String?)])
     func ifRangeCarriesOnlyAStrongTag(_ entityTag: String?, _ lastModified: String?, _ ifRange: String?) {
         let checkpoint = DownloadCheckpoint(originalURL: url, currentURL: url, entityTag: entityTag, lastModified: lastModified)
         #expect(checkpoint.ifRangeValidator == ifRange)
+        #expect(checkpoint.provingEntityTag == (ifRange == entityTag ? entityTag : nil))
     }
 
     @Test(arguments: [
