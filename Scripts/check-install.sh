@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI's check of Scripts/install.sh: installs a debug build into temporary DESTDIRs, once with the
 # default PREFIX and once with another, and checks that every file is there and is what the
-# binary itself says it should be. Fails on the first difference.
+# binary itself says it should be, and that the installed binary is stripped. Fails on the first
+# difference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stage="$(mktemp -d)"
@@ -14,6 +15,14 @@ check() {
     local binary="$root/bin/resumetool"
     [ -x "$binary" ] || fail "no executable $binary"
     [ "$("$binary" --version)" = "$(.build/debug/resumetool --version)" ] || fail "$binary is not the built tool"
+    # The installed copy is stripped when a strip is there; the build folder's binary is not.
+    if command -v strip >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1; then
+        local sections
+        sections="$(readelf -S -W "$binary")"
+        [[ "$sections" != *.symtab* ]] || fail "$binary still has its symbol table (not stripped)"
+        sections="$(readelf -S -W .build/debug/resumetool)"
+        [[ "$sections" == *.symtab* ]] || fail ".build/debug/resumetool lost its symbol table"
+    fi
     local shell file
     for shell in bash zsh fish; do
         case "$shell" in
@@ -27,7 +36,7 @@ check() {
     grep -qx '.Dt RESUMETOOL 1' "$manual" || fail "$manual is not the resumetool(1) page"
     # Every subcommand has its entry in the single-page manual.
     local subcommand
-    for subcommand in inspect validate convert repair rebuild relocate discard plist archive download resume recover scan; do
+    for subcommand in inspect validate explain edit convert repair rebuild relocate discard plist archive scan tasks download resume recover; do
         grep -qx ".It Em $subcommand" "$manual" || fail "$manual has no entry for $subcommand"
     done
 }

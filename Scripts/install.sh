@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds resumetool and installs the binary, its man page and its bash, zsh and fish completions.
+# Builds resumetool and installs the binary (stripped), its man page and its bash, zsh and fish
+# completions.
 #   Scripts/install.sh                      # into /usr/local
 #   PREFIX=$HOME/.local Scripts/install.sh  # elsewhere
 #   DESTDIR=/tmp/stage Scripts/install.sh   # staged, for packaging: files land in $DESTDIR$PREFIX
@@ -43,6 +44,15 @@ fi
 install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
     "$root/share/zsh/site-functions" "$root/share/fish/vendor_completions.d"
 install -m 755 "$binary" "$root/bin/resumetool"
+# The installed copy loses its symbol table (101 MB to 24 MB for a release build); the binary in
+# the build folder keeps it for debugging. STRIP names another strip (a cross toolchain's);
+# without one the copy is installed as built.
+strip_tool="${STRIP:-strip}"
+if command -v "$strip_tool" >/dev/null 2>&1; then
+    "$strip_tool" "$root/bin/resumetool"
+else
+    echo "install: no $strip_tool: resumetool is installed unstripped" >&2
+fi
 install -m 644 "$manual" "$root/share/man/man1/resumetool.1"
 # The directories bash-completion, zsh and fish look in by default under a prefix.
 "$binary" --generate-completion-script bash >"$root/share/bash-completion/completions/resumetool"

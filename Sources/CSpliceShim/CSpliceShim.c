@@ -22,6 +22,11 @@ ssize_t csplice_to_file(int pipe_fd, int file_fd, size_t count, int64_t offset) 
     return splice(pipe_fd, NULL, file_fd, &position, count, SPLICE_F_MOVE);
 }
 
+ssize_t csplice_copy_range(int in_fd, int64_t in_offset, int out_fd, int64_t out_offset, size_t count) {
+    loff_t from = (loff_t)in_offset, to = (loff_t)out_offset;
+    return copy_file_range(in_fd, &from, out_fd, &to, count, 0);
+}
+
 #else
 
 int csplice_available(void) { return 0; }
@@ -38,6 +43,12 @@ ssize_t csplice_from_socket(int socket_fd, int pipe_fd, size_t count) {
 
 ssize_t csplice_to_file(int pipe_fd, int file_fd, size_t count, int64_t offset) {
     (void)pipe_fd; (void)file_fd; (void)count; (void)offset;
+    errno = ENOSYS;
+    return -1;
+}
+
+ssize_t csplice_copy_range(int in_fd, int64_t in_offset, int out_fd, int64_t out_offset, size_t count) {
+    (void)in_fd; (void)in_offset; (void)out_fd; (void)out_offset; (void)count;
     errno = ENOSYS;
     return -1;
 }

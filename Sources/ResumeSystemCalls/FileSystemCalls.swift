@@ -33,6 +33,8 @@ package struct FileSystemCalls: Sendable {
         package var modifiedNanoseconds: Int64 = 0
         /// `st_uid`; nil in fakes that do not set it.
         package var owner: UInt32?
+        /// `st_gid`; nil in fakes that do not set it.
+        package var group: UInt32?
         /// `st_ctim`: the inode's last change.
         package var changedSeconds: Int64 = 0
         package var changedNanoseconds: Int64 = 0
@@ -95,6 +97,12 @@ package struct FileSystemCalls: Sendable {
     /// Moves up to `count` bytes from a pipe into a file at `offset` (`splice`); nil where the
     /// system has no splice, and in fakes, whose writes then all go through ``pwrite``.
     package var spliceToFile: (@Sendable (_ pipe: Int32, _ descriptor: Int32, _ count: Int, _ offset: Int64) -> Result<Int, Failure>)?
+    /// Copies up to `count` bytes of one file into another inside the kernel (`copy_file_range`,
+    /// a reflink where the file system shares extents): the count copied, 0 at the source's end.
+    /// nil where the system has no such call, and in fakes, whose copies then go through
+    /// ``pread`` and ``pwrite``.
+    package var copyRange: (@Sendable (_ source: Int32, _ sourceOffset: Int64, _ target: Int32, _ targetOffset: Int64, _ count: Int)
+        -> Result<Int, Failure>)?
     /// Follows symbolic links.
     package var statFollowingLinks: @Sendable (_ path: String) -> Result<Status, Failure> = { path in
         var info = emptyStat()
@@ -122,6 +130,14 @@ package struct FileSystemCalls: Sendable {
     package var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Failure> = { descriptor, bytes in
         guard let base = bytes.baseAddress else { return .success(0) }
         return retryingOnInterrupt { system_write(descriptor, base, bytes.count) }
+    }
+    /// `fchmod`: the mode as given, the umask not applied.
+    package var fchmod: @Sendable (_ descriptor: Int32, _ mode: mode_t) -> Result<Void, Failure> = { descriptor, mode in
+        retryingOnInterrupt { system_fchmod(descriptor, mode) }.map { _ in () }
+    }
+    /// `fchown`.
+    package var fchown: @Sendable (_ descriptor: Int32, _ owner: UInt32, _ group: UInt32) -> Result<Void, Failure> = { descriptor, owner, group in
+        retryingOnInterrupt { system_fchown(descriptor, uid_t(owner), gid_t(group)) }.map { _ in () }
     }
     /// `lseek(descriptor, offset, SEEK_SET)`.
     package var seek: @Sendable (_ descriptor: Int32, _ offset: Int64) -> Result<Int64, Failure> = { descriptor, offset in
@@ -170,6 +186,9 @@ package struct FileSystemCalls: Sendable {
         if csplice_available() != 0 {
             calls.spliceToFile = { pipe, descriptor, count, offset in
                 retryingOnInterrupt { csplice_to_file(pipe, descriptor, count, offset) }
+            }
+            calls.copyRange = { source, sourceOffset, target, targetOffset, count in
+                retryingOnInterrupt { csplice_copy_range(source, sourceOffset, target, targetOffset, count) }
             }
         }
         return calls
@@ -238,6 +257,7 @@ private func status(_ info: stat) -> FileSystemCalls.Status {
     status.modifiedSeconds = Int64(info.st_mtim.tv_sec)
     status.modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
     status.owner = UInt32(info.st_uid)
+    status.group = UInt32(info.st_gid)
     status.changedSeconds = Int64(info.st_ctim.tv_sec)
     status.changedNanoseconds = Int64(info.st_ctim.tv_nsec)
     #if canImport(Darwin)
@@ -329,4 +349,6 @@ private func system_fstatat(_ folder: Int32, _ name: String, _ info: inout stat,
 }
 private func system_read(_ descriptor: Int32, _ base: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, base, count) }
 private func system_write(_ descriptor: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, base, count) }
+private func system_fchmod(_ descriptor: Int32, _ mode: mode_t) -> Int32 { fchmod(descriptor, mode) }
+private func system_fchown(_ descriptor: Int32, _ owner: uid_t, _ group: gid_t) -> Int32 { fchown(descriptor, owner, group) }
 private func system_lseek(_ descriptor: Int32, _ offset: off_t, _ whence: Int32) -> off_t { lseek(descriptor, offset, whence) }

@@ -15,7 +15,7 @@ import ResumeSystemCalls
 /// durable. Resume blobs may hold `Authorization` and `Cookie` headers, hence mode 0600.
 package enum AtomicFile {
     /// A failed step: the system call and its errno.
-    package struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, Equatable, CustomStringConvertible {
         package var operation: String
         package var code: Int32
         /// The new file is in place and whole; only the folder's fsync after the rename failed,
@@ -24,20 +24,71 @@ package enum AtomicFile {
         package var description: String { "\(operation): \(String(cString: strerror(code)))" }
     }
 
-    /// Replaces `path` with `data`; `permissions` apply to a new file (less the umask).
+    /// How a destination is written, from what `lstat` found at its path.
+    package enum Route: Equatable, Sendable {
+        /// Nothing there, a regular file or a link (the link itself is replaced, never followed):
+        /// a new file renamed over it.
+        case replace
+        /// A character device or a FIFO (`/dev/null`, `/dev/stdout`, a `mkfifo` pipe): written
+        /// through, as curl and plutil do. Renaming over it would replace the device node itself
+        /// (for root, `/dev/null` would become a plain file).
+        case writeThrough
+        /// A folder, a block device or a socket: nothing is written.
+        case refuse(Failure)
+    }
+
+    /// The route for a destination whose `lstat` gave `status` (nil: nothing there, or nothing
+    /// that could be asked, which the new file's `open` then reports). No I/O.
+    package static func route(for status: FileSystemCalls.Status?) -> Route {
+        guard let status else { return .replace }
+        switch status.kind {
+        case .regular, .symbolicLink:
+            return .replace
+        case .directory:
+            return .refuse(Failure(operation: "open", code: EISDIR))
+        case .other:
+            switch mode_t(status.mode) & S_IFMT {
+            case S_IFCHR, S_IFIFO: return .writeThrough
+            case S_IFBLK: return .refuse(Failure(operation: "refusing to write over a block device", code: EPERM))
+            default: return .refuse(Failure(operation: "refusing to write over a socket", code: EPERM))
+            }
+        }
+    }
+
+    /// Replaces `path` with `data`. A new file gets `permissions` less the umask (0600 by
+    /// default: a blob may hold credentials, a report evidence); a regular file replaced keeps
+    /// its mode, owner and group, as an editor's save does. A character device or FIFO at
+    /// `path` is written through instead (``Route``).
     package static func write(
         _ data: Data, to path: String, permissions: mode_t = 0o600, calls: FileSystemCalls = .system
     ) throws(Failure) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let name = TemporaryFileName(target: url.lastPathComponent, pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
-        let temporary = directory + "/" + name.text
+        let existing = try? calls.lstat(path).get()
+        switch route(for: existing) {
+        case .replace: break
+        case .writeThrough: return try writeThrough(data, to: path, calls: calls)
+        case .refuse(let failure): throw failure
+        }
+        // Only a status with its type bits (the system's, not a fake's) has a mode to keep.
+        let kept = existing.flatMap { mode_t($0.mode) & S_IFMT == S_IFREG ? $0 : nil }
+        let name = TemporaryFileName(target: FilePathText.lastName(of: path), pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
+        let temporary = FilePathText.folder(of: path) + "/" + name.text
         let descriptor: Int32
         switch calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions) {
         case .success(let value): descriptor = value
         case .failure(let failure): throw Failure(operation: "open", code: failure.code)
         }
         var failure: Failure?
+        if let kept {
+            if case .failure(let error) = calls.fchmod(descriptor, mode_t(kept.mode) & 0o7777) {
+                failure = Failure(operation: "fchmod", code: error.code)
+            }
+            // Another user's file stays theirs where we may say so (root); elsewhere it becomes
+            // ours, as with any editor's save, and only its mode is kept.
+            if failure == nil, let owner = kept.owner, let group = kept.group, owner != geteuid() || group != getegid(),
+               case .failure(let error) = calls.fchown(descriptor, owner, group), error.code != EPERM {
+                failure = Failure(operation: "fchown", code: error.code)
+            }
+        }
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count, failure == nil {
@@ -62,6 +113,33 @@ package enum AtomicFile {
             late.afterRename = true
             throw late
         }
+    }
+
+    /// `data` written at the position of a device or FIFO opened without creating, truncating or
+    /// following anything; a device that cannot fsync (EINVAL, ENOTSUP, as `/dev/null`) is
+    /// accepted, as for a folder.
+    private static func writeThrough(_ data: Data, to path: String, calls: FileSystemCalls) throws(Failure) {
+        let descriptor: Int32
+        switch calls.open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0) {
+        case .success(let value): descriptor = value
+        case .failure(let failure): throw Failure(operation: "open", code: failure.code)
+        }
+        var failure: Failure?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, failure == nil {
+                switch calls.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...])) {
+                case .success(let count) where count > 0: offset += count
+                case .success: failure = Failure(operation: "write", code: EIO)
+                case .failure(let error): failure = Failure(operation: "write", code: error.code)
+                }
+            }
+        }
+        if failure == nil, case .failure(let error) = calls.fsync(descriptor), error.code != EINVAL, error.code != ENOTSUP {
+            failure = Failure(operation: "fsync", code: error.code)
+        }
+        if case .failure(let error) = calls.close(descriptor), failure == nil { failure = Failure(operation: "close", code: error.code) }
+        if let failure { throw failure }
     }
 
     /// Removes the temporary files a crashed writer left in `folder` (``TemporaryFileName``),
@@ -90,9 +168,8 @@ package enum AtomicFile {
     /// A file system that cannot fsync a folder (EINVAL, ENOTSUP) is accepted, as every
     /// durable-write tool does; an I/O error is not.
     package static func syncFolder(of path: String, calls: FileSystemCalls = .system) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent
         let fd: Int32
-        switch calls.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
+        switch calls.open(FilePathText.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
         case .success(let value): fd = value
         case .failure(let failure): throw Failure(operation: "open folder", code: failure.code)
         }

@@ -13,6 +13,10 @@ extension DownloadTask {
 
     func prepare() -> Result<Start, DownloadError> {
         if let expected = self.expectedSHA256, SHA256Hex(expected) == nil { return .failure(.invalidChecksum(expected)) }
+        // The finished file is renamed over the destination: over a device that would replace the
+        // node itself (for root, `/dev/null` would become a plain file), over a folder it fails
+        // only after the whole download.
+        if let refusal = self.files.destinationRefusal(self.destination) { return .failure(refusal) }
         switch self.origin {
         case .checkpoint(let checkpoint):
             return .success(.download(checkpoint))

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ResumeSystemCalls
 
 /// The run loop: performs what the download state machine decides, one action at a time, and
 /// feeds it the events of each response (through ``ResponseReceiver``, ``DirectReceiver`` or a
@@ -34,7 +35,7 @@ extension DownloadTask {
             if verdict == .unchecked {
                 self.continuation.yield(.warning(
                     "\(self.destination) exists with no partial download beside it: left as it is, not checked against the server "
-                        + "(an expected SHA-256, --sha256, would check it; remove it to download again, or rename it to \(URL(fileURLWithPath: self.destination).lastPathComponent).part to continue it)"))
+                        + "(an expected SHA-256, --sha256, would check it; remove it to download again, or rename it to \(FilePathText.lastName(of: self.destination)).part to continue it)"))
             }
             self.shared.withLock { $0.existingFile = verdict }
             self.setState(.completed)

@@ -88,13 +88,21 @@ public final class Downloader: Sendable {
     /// (`TempFileName`, else `LocalPath`) **directly inside `folder`**: a blob is not trusted to
     /// name a file anywhere else, so a path outside is ignored with a warning event, and without a
     /// usable partial file the download starts from zero. Checkpoints go to `destination.resume`.
+    ///
+    /// The partial file is an input, left byte for byte as it was: before any request, the bytes
+    /// the blob counts are copied to `destination.part` (by the kernel, a reflink where the file
+    /// system allows, so the copy costs nothing on the same disk), and the download continues
+    /// there. That also proves the destination's folder writable before anything is fetched. A
+    /// `destination.part` left by an earlier run is never overwritten: it is continued with its
+    /// own blob, `destination.resume`. Only with `consumingPartialFile` is the given file appended
+    /// to and renamed to `destination` (it must then be writable, on the destination's file system).
     public func resume(
         resumeData: Data, partialFile: String? = nil, folder: String = ".", to destination: String,
-        expectedSHA256: String? = nil
+        expectedSHA256: String? = nil, consumingPartialFile: Bool = false
     ) throws(DownloadError) -> DownloadTask {
         var decoded = try ResumeCheckpoint.decode(resumeData)
         var warnings: [String] = []
-        let partial: String
+        var partial: String
         if let partialFile {
             partial = partialFile
         } else {
@@ -115,6 +123,14 @@ public final class Downloader: Sendable {
             // 64 KiB again before appending, as for any unproven bytes.
             decoded.checkpoint.bytesReceived = self.files.size(of: partial) ?? 0
         }
+        let own = destination + ".part"
+        if !consumingPartialFile, FilePathText.absolute(partial) != FilePathText.absolute(own) {
+            // Nothing is copied beside a destination the task would refuse.
+            if let refusal = self.files.destinationRefusal(destination) { throw refusal }
+            let count = decoded.offsetFromPartialFile ? Int64.max : decoded.checkpoint.bytesReceived
+            decoded.checkpoint.bytesReceived = try self.files.copyPrefix(of: partial, count: count, to: own)
+            partial = own
+        }
         let task = DownloadTask(
             origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
             expectedSHA256: expectedSHA256, configuration: self.configuration, warnings: warnings,
@@ -128,7 +144,7 @@ public final class Downloader: Sendable {
     /// The partial file is looked for in `tmpDirectory`, by default the blob's folder.
     public func resume(
         blobAt blobPath: String, partialFile: String? = nil, tmpDirectory: String? = nil, to destination: String? = nil,
-        expectedSHA256: String? = nil
+        expectedSHA256: String? = nil, consumingPartialFile: Bool = false
     ) throws(DownloadError) -> DownloadTask {
         guard let blob = self.files.contents(of: blobPath) else {
             throw .disk("cannot read \(blobPath)")
@@ -141,10 +157,9 @@ public final class Downloader: Sendable {
         } else {
             target = DownloadFileName.choose(url: try ResumeCheckpoint.decode(blob).checkpoint.currentURL)
         }
-        let directory = (blobPath as NSString).deletingLastPathComponent
         return try self.resume(
-            resumeData: blob, partialFile: partialFile, folder: tmpDirectory ?? (directory.isEmpty ? "." : directory),
-            to: target, expectedSHA256: expectedSHA256)
+            resumeData: blob, partialFile: partialFile, folder: tmpDirectory ?? FilePathText.folder(of: blobPath),
+            to: target, expectedSHA256: expectedSHA256, consumingPartialFile: consumingPartialFile)
     }
 
     /// The name to save `url` under: from a HEAD response's `Content-Disposition` when the server

@@ -18,7 +18,7 @@ final class PartialFile: Sendable {
 
     /// How a file is opened.
     enum Access {
-        /// The partial file: read-write, created (mode 0600) when missing, locked against a second
+        /// The partial file: read-write, created (``newFileMode``) when missing, locked against a second
         /// writer. A symbolic link or anything but a regular file is refused: a blob or a planted
         /// link must never make the engine truncate or rename a file elsewhere.
         case partial
@@ -26,12 +26,17 @@ final class PartialFile: Sendable {
         case readOnly
     }
 
+    /// The mode a new partial file is created with, less the umask: the download's payload is
+    /// the user's file, `0666 & ~umask` as curl and wget make it (0644 under the usual umask).
+    /// Blobs, which may hold credentials, are written 0600 by ``AtomicFile``.
+    static let newFileMode: mode_t = 0o666
+
     init(path: String, access: Access = .partial, calls: FileSystemCalls = .system) throws(DownloadError) {
         self.calls = calls
         // O_NONBLOCK: a FIFO planted under the name must not hang the open (regular files ignore it).
         let flags = (access == .partial ? O_RDWR | O_CREAT | O_NOFOLLOW : O_RDONLY) | O_NONBLOCK | O_CLOEXEC
         let fd: Int32
-        switch calls.open(path, flags, 0o600) {
+        switch calls.open(path, flags, Self.newFileMode) {
         case .success(let value): fd = value
         case .failure(let failure) where failure.code == ELOOP: throw .untrustedFile("\(path): it is a symbolic link")
         case .failure(let failure): throw FileSystem.error("open", path, failure)
@@ -173,6 +178,15 @@ struct FileSystem: Sendable {
         return PartialFileResolution.entry(status)
     }
 
+    /// Why a finished download may not be renamed over what is at `path` (``AtomicFile/route(for:)``
+    /// says what can be replaced: nothing, a file or a link); nil when it may.
+    func destinationRefusal(_ path: String) -> DownloadError? {
+        guard case .success(let status) = self.calls.lstat(path), AtomicFile.route(for: status) != .replace,
+              case .other(let kind) = PartialFileResolution.entry(status)
+        else { return nil }
+        return .untrustedFile("\(path): it is \(kind), not a file a download can replace")
+    }
+
     /// The size of the regular file at `path`, not through a link.
     func size(of path: String) -> Int64? {
         guard case .success(let status) = self.calls.lstat(path), status.kind == .regular else { return nil }
@@ -234,8 +248,7 @@ struct FileSystem: Sendable {
 
     /// Removes what a crashed writer of `path` left beside it (``AtomicFile/removeStaleTemporaries(in:for:calls:)``).
     func removeStaleTemporaries(of path: String) {
-        let url = URL(fileURLWithPath: path)
-        AtomicFile.removeStaleTemporaries(in: url.deletingLastPathComponent().path, for: url.lastPathComponent, calls: self.calls)
+        AtomicFile.removeStaleTemporaries(in: FilePathText.folder(of: path), for: FilePathText.lastName(of: path), calls: self.calls)
     }
 
     func list(_ directory: String) throws(DownloadError) -> [String] {

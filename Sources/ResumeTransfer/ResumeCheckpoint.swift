@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 import ResumeDataCodec
 
 /// The one place that converts between ``DownloadCheckpoint`` and the resume blob on disk.
@@ -44,7 +45,7 @@ package enum ResumeCheckpoint {
         var resume = ResumeData(container: .keyedArchive)
         resume.infoVersion = 4
         let absolute = absolute(partialPath)
-        resume.tempFileName = (absolute as NSString).lastPathComponent
+        resume.tempFileName = FilePathText.lastName(of: absolute)
         resume.bytesReceived = checkpoint.bytesReceived
         resume.localPath = absolute
         resume.downloadURL = checkpoint.currentURL
@@ -146,6 +147,6 @@ package enum ResumeCheckpoint {
     }
 
     static func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+        FilePathText.absolute(path)
     }
 }

@@ -40,8 +40,7 @@ struct DiscardCommand: ParsableCommand {
         try reportingDiagnostics {
             let input = try BlobFile(blob, options: reading.options)
             input.emitWarnings()
-            let folderPath = tmpDirectory ?? URL(fileURLWithPath: blob).deletingLastPathComponent().path
-            let folder = URL(fileURLWithPath: folderPath, isDirectory: true).standardizedFileURL.path
+            let folder = FilePathText.absolute(tmpDirectory ?? FilePathText.folder(of: blob))
             // The rule every command carries out: the first candidate that exists, a regular file
             // directly inside the folder. Removed with unlink(2), which never removes a folder and
             // removes a link swapped in meanwhile rather than what it points to.

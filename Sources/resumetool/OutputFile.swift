@@ -38,7 +38,6 @@ struct OutputFile {
             throw Diagnostic(file: path, message: "cannot write: \(error)")
         }
         // What an earlier run killed before its rename left beside the file.
-        let url = URL(fileURLWithPath: path)
-        AtomicFile.removeStaleTemporaries(in: url.deletingLastPathComponent().path, for: url.lastPathComponent)
+        AtomicFile.removeStaleTemporaries(in: FilePathText.folder(of: path), for: FilePathText.lastName(of: path))
     }
 }

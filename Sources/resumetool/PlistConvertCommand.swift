@@ -55,8 +55,9 @@ struct PlistConvertCommand: AsyncParsableCommand {
             } catch {
                 throw Diagnostic(file: destination.displayName, message: "\(error)")
             }
-            // Any property list, not a blob: the usual permissions, as plutil and cp give.
-            try destination.write(bytes, permissions: 0o644)
+            // A property list may be a resume blob (credentials): 0600 when new, as every output of
+            // the tool but a download; a file replaced keeps its mode (AtomicFile).
+            try destination.write(bytes)
         }
     }
 

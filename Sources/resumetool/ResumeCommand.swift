@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 import ResumeDataCodec
 import ArgumentParser
 import ResumeTransfer
@@ -9,7 +10,7 @@ struct ResumeCommand: AsyncParsableCommand {
         commandName: "resume",
         abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file.",
         discussion: """
-            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. Once it is complete the partial file is gone (it became the file); the blob given is left as it is (it may be evidence, or an app's), and the checkpoint written beside the output (OUTPUT.resume) is removed.
+            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. The partial file and the blob given are inputs, left byte for byte as they were (they may be evidence, or an app's): the bytes the blob counts are copied to OUTPUT.part (a reflink where the file system allows) before anything is fetched, and the download goes on there, checkpointed as OUTPUT.resume, which is removed once the file is complete.
 
             Example:
               resumetool resume app.resumedata --partial CFNetworkDownload_Occ2S2.tmp -o Example.dmg
@@ -37,6 +38,9 @@ struct ResumeCommand: AsyncParsableCommand {
     @Option(help: "Expected SHA-256 of the file, in hex.")
     var sha256: String?
 
+    @Flag(name: .customLong("consume-partial"), help: "Append to the partial file itself and rename it to the output (it must be writable and on the output's file system); by default its bytes are copied and it is left as it was.")
+    var consumePartial = false
+
     @OptionGroup var transfer: TransferOptions
 
     func validate() throws {
@@ -51,7 +55,7 @@ struct ResumeCommand: AsyncParsableCommand {
         do {
             task = try downloader.resume(
                 blobAt: self.blob, partialFile: self.partial, tmpDirectory: self.tmpDirectory, to: self.output,
-                expectedSHA256: self.sha256)
+                expectedSHA256: self.sha256, consumingPartialFile: self.consumePartial)
         } catch {
             TransferConsole.error("\(self.blob): error: \(error)")
             try? await downloader.shutdown()
@@ -72,6 +76,6 @@ struct ResumeCommand: AsyncParsableCommand {
     }
 
     private static func folder(of path: String) -> String {
-        URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        FilePathText.absolute(FilePathText.folder(of: path))
     }
 }

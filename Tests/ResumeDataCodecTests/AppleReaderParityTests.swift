@@ -4,7 +4,7 @@ import Testing
 
 /// Where the XML reader follows Apple's (CoreFoundation's, and swift-foundation's port of it) to
 /// the letter: blanks in numbers, hexadecimal reals, dates past the end of a field, UTF-32
-/// documents. README "Property list reader: where we follow Apple" gives the reasons.
+/// documents. docs/formats.md, "The property-list reader: where we follow Apple", gives the reasons.
 @Suite struct AppleReaderParityTests {
     typealias T = XMLTestSupport
 

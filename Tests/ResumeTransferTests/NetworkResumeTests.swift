@@ -49,8 +49,10 @@ import Testing
             try oneMiB.prefix(100_000).write(to: URL(fileURLWithPath: directory + "/" + name))
             let data = try Self.blob(url: server.url, headers: [("Last-Modified", server.file.lastModified)], tempFileName: name)
             let task = try downloader.resume(resumeData: data, folder: directory, to: directory + "/out.bin")
-            #expect(task.partialPath == directory + "/" + name)
+            // The device's file is an input: the download goes on in a copy beside the output.
+            #expect(task.partialPath == directory + "/out.bin.part")
             #expect(await task.result() == .completed)
+            #expect(contents(directory + "/" + name) == oneMiB.prefix(100_000))
             #expect(contents(directory + "/out.bin") == oneMiB)
             // 64 KiB before the partial file's end are asked for again and compared.
             #expect(server.getRequests.map { $0.headers["range"] } == ["bytes=34464-"])
@@ -63,8 +65,9 @@ import Testing
             let data = try Self.blob(url: server.url, headers: [("ETag", server.file.etag)], tempFileName: "CFNetworkDownload_ignored.tmp",
                                      localPath: directory + "/nw.download", layout: .nested, container: .networkFrameworkWebKit)
             let task = try downloader.resume(resumeData: data, folder: directory, to: directory + "/out.bin")
-            #expect(task.partialPath == directory + "/nw.download")
+            #expect(task.partialPath == directory + "/out.bin.part")
             #expect(await task.result() == .completed)
+            #expect(contents(directory + "/nw.download") == oneMiB.prefix(200_000))
             #expect(contents(directory + "/out.bin") == oneMiB)
             #expect(server.getRequests.map { $0.headers["range"] } == ["bytes=200000-"])
         }

@@ -175,7 +175,7 @@ import Testing
         let help = try await withTemporaryDirectory { directory in try await runToolCapturing(["resume", "--help"], in: directory) }
         #expect(help.status == 0)
         let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text.contains("the blob given is left as it is (it may be evidence, or an app's)"))
+        #expect(text.contains("The partial file and the blob given are inputs, left byte for byte as they were (they may be evidence, or an app's)"))
         #expect(!text.contains("the blob and partial file are removed"))
     }
 }

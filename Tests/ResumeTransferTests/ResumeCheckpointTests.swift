@@ -147,8 +147,9 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
             let blobPath = directory + "/device.resumedata"
             try resume.encoded(as: .keyedArchive).write(to: URL(fileURLWithPath: blobPath))
             let task = try downloader.resume(blobAt: blobPath, to: directory + "/out.bin")
-            #expect(task.partialPath == partial)
+            #expect(task.partialPath == directory + "/out.bin.part")
             #expect(await task.result() == .completed)
+            #expect(contents(partial) == oneMiB.prefix(100_000))
             #expect(contents(directory + "/out.bin") == oneMiB)
             let request = try #require(server.getRequests.last)
             #expect(request.headers["range"] == "bytes=100000-")

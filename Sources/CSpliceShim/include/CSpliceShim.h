@@ -32,4 +32,9 @@ ssize_t csplice_from_socket(int socket_fd, int pipe_fd, size_t count);
 /* splice(pipe, NULL, file, &offset, count, SPLICE_F_MOVE): pipe to a file at an offset. */
 ssize_t csplice_to_file(int pipe_fd, int file_fd, size_t count, int64_t offset);
 
+/* copy_file_range(in, &in_offset, out, &out_offset, count, 0): bytes of one file copied into
+ * another inside the kernel (a reflink where the file system shares extents). Returns the count
+ * copied, 0 at the end of `in`, or -1 with errno set (ENOSYS where the system has no such call). */
+ssize_t csplice_copy_range(int in_fd, int64_t in_offset, int out_fd, int64_t out_offset, size_t count);
+
 #endif

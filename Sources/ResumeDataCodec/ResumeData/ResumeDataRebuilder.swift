@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 
 /// Makes a resume blob from a partial file when none was saved (spec §4).
 public struct ResumeDataRebuilder: Sendable {
@@ -67,11 +68,11 @@ public struct ResumeDataRebuilder: Sendable {
 
         var resume = ResumeData(container: container)
         resume.infoVersion = Self.infoVersion(for: container)
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let absolute = FilePathText.absolute(path)
         if useLocalPath {
             resume.localPath = absolute
         } else {
-            resume.tempFileName = (absolute as NSString).lastPathComponent
+            resume.tempFileName = FilePathText.lastName(of: absolute)
         }
         resume.bytesReceived = size
         resume.downloadURL = url

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 
 /// Which file a blob's partial file is, inside the folder the user named: the one rule that
 /// `resume`, `recover`, the download engine, `discard`, `validate --tmp-dir` and `scan` carry out.
@@ -74,7 +75,7 @@ public struct PartialFileResolution: Sendable, Equatable {
             }
         }
         if let path = localPath {
-            let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+            let name = FilePathText.lastName(of: path)
             if !path.hasPrefix("/") {
                 rejected.append("\(ResumeDataKey.localPath) \"\(path)\" is not an absolute path")
             } else if !Self.isBareFileName(name) {
