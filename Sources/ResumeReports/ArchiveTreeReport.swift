@@ -20,7 +20,7 @@ public struct ArchiveTreeReport: Sendable {
     /// The object tree as `resumetool archive` prints it.
     public var text: String {
         let archive = tree.archive
-        var out = "\(InspectReport.visible(name)): \(InspectReport.visible(archive.archiver)) archive, version \(archive.version), "
+        var out = "\(VisibleText.escaping(name)): \(VisibleText.escaping(archive.archiver)) archive, version \(archive.version), "
             + "\(archive.objects.count) objects, top key \(PropertyListTree.quoted(archive.topKey))"
             + (tree.wasObscured ? " (Network-framework resume data: first 8 bytes XOR-ed with \"TedLasso\", undone)" : "") + "\n"
         append(tree.root, label: "$top." + PropertyListTree.quotedIfNeeded(archive.topKey), indent: 0, to: &out)
@@ -36,14 +36,14 @@ public struct ArchiveTreeReport: Sendable {
             out.append((uid.map { "#\($0) " } ?? "") + PropertyListTree.summary(of: value) + "\n")
             appendChildren(of: value, indent: indent + 1, to: &out)
         case .seen(let uid, let className, let cycle):
-            out.append("#\(uid) \(InspectReport.visible(className)) " + (cycle ? "(cycle: it contains this reference)" : "(shared: shown above)") + "\n")
+            out.append("#\(uid) \(VisibleText.escaping(className)) " + (cycle ? "(cycle: it contains this reference)" : "(shared: shown above)") + "\n")
         case .array(let nodes):
             out.append("array (\(nodes.count) \(nodes.count == 1 ? "item" : "items"))\n")
             for (index, child) in nodes.enumerated() { append(child, label: "[\(index)]", indent: indent + 1, to: &out) }
         case .object(let object):
-            var line = "#\(object.uid) \(InspectReport.visible(object.className))"
+            var line = "#\(object.uid) \(VisibleText.escaping(object.className))"
             if object.classChain.count > 1, object.classChain != [object.className, "NSObject"] {
-                line += " (" + object.classChain.map(InspectReport.visible).joined(separator: " : ") + ")"
+                line += " (" + object.classChain.map(VisibleText.escaping).joined(separator: " : ") + ")"
             }
             if let entries = object.entries { line += " \(entries.count) \(entries.count == 1 ? "entry" : "entries")" }
             if let items = object.items { line += " \(items.count) \(items.count == 1 ? "item" : "items")" }
@@ -65,8 +65,8 @@ public struct ArchiveTreeReport: Sendable {
         switch key {
         case .value(.string(let text), _): PropertyListTree.quoted(text)
         case .value(let value, let uid): "[key " + (uid.map { "#\($0) " } ?? "") + PropertyListTree.summary(of: value) + "]"
-        case .object(let object): "[key #\(object.uid) \(InspectReport.visible(object.className))]"
-        case .seen(let uid, let className, _): "[key #\(uid) \(InspectReport.visible(className))]"
+        case .object(let object): "[key #\(object.uid) \(VisibleText.escaping(object.className))]"
+        case .seen(let uid, let className, _): "[key #\(uid) \(VisibleText.escaping(className))]"
         case .null: "[key nil]"
         case .array: "[key array]"
         }

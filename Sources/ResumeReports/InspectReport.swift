@@ -101,7 +101,7 @@ public struct InspectReport: Sendable {
     public var text: String {
         var lines = ["\(name):"]
         func field(_ label: String, _ value: String?) {
-            lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(Self.visible) ?? "-"))
+            lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(VisibleText.escaping) ?? "-"))
         }
         field("container", resume.container.rawValue + (resume.networkLayout.map { ", \($0) layout" } ?? ""))
         field("info version", resume.infoVersion.map(String.init))
@@ -128,7 +128,7 @@ public struct InspectReport: Sendable {
             }
             details.append("body " + (request.body.map { ByteCount.describe(Int64($0.count)) } ?? "none"))
             lines.append("    " + details.joined(separator: ", "))
-            for header in request.headers { lines.append("    \(Self.visible(header.name)): \(Self.visible(header.value))") }
+            for header in request.headers { lines.append("    \(VisibleText.escaping(header.name)): \(VisibleText.escaping(header.value))") }
         }
         if let response {
             var summary = [response.className]
@@ -139,20 +139,20 @@ public struct InspectReport: Sendable {
             if let length = response.expectedContentLength { details.append("length " + ByteCount.describe(length)) }
             if let date = response.date { details.append("made " + DateText.text(date)) }
             lines.append("    " + details.joined(separator: ", "))
-            for header in response.headers { lines.append("    \(Self.visible(header.name)): \(Self.visible(header.value))") }
+            for header in response.headers { lines.append("    \(VisibleText.escaping(header.name)): \(VisibleText.escaping(header.value))") }
         } else if resume.entries[ResumeDataKey.response] != nil {
             field("response", "unreadable (see findings)")
         }
         let others = resume.otherEntries
         if !others.isEmpty {
             lines.append("  other keys:")
-            for (key, value) in others { lines.append("    \(Self.visible(key)): \(PropertyListTree.summary(of: value))") }
+            for (key, value) in others { lines.append("    \(VisibleText.escaping(key)): \(PropertyListTree.summary(of: value))") }
         }
         if findings.isEmpty {
             lines.append("  findings:           none")
         } else {
             lines.append("  findings:")
-            for finding in findings { lines.append("    " + Self.visible(finding.description)) }
+            for finding in findings { lines.append("    " + VisibleText.escaping(finding.description)) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -166,21 +166,6 @@ public struct InspectReport: Sendable {
         guard let total, total > 0 else { return ByteCount.describe(received) }
         let percent = Double(received) / Double(total) * 100
         return "\(ByteCount.grouping(received)) of \(ByteCount.grouping(total)) bytes (\(String(format: "%.1f", percent)) %)"
-    }
-
-    /// Text from the blob with control characters escaped: a blob is untrusted input, and a
-    /// raw ESC or newline in a header would rewrite the terminal or forge report lines.
-    package static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     private static func number(_ value: Double) -> String {

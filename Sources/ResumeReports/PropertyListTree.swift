@@ -76,11 +76,7 @@ public enum PropertyListTree {
             switch scalar {
             case "\"": out.append("\\\"")
             case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\t": out.append("\\t")
-            case "\r": out.append("\\r")
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-                out.append("\\u{\(String(scalar.value, radix: 16))}")
+            case _ where VisibleText.isEscaped(scalar): out.append(VisibleText.escape(scalar))
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -54,7 +54,7 @@ package struct ScanHTMLReport {
     /// `<`; spelling each `&` as `&amp;` first (which Plot keeps) shows the evidence as it is.
     /// Control characters are shown as `\u{…}`, as the text report does.
     package static func evidence<Context>(_ text: String) -> Node<Context> {
-        .text(InspectReport.visible(text).replacingOccurrences(of: "&", with: "&amp;"))
+        .text(VisibleText.escaping(text).replacingOccurrences(of: "&", with: "&amp;"))
     }
 
     private static func evidence<Context>(_ text: String?) -> Node<Context> {

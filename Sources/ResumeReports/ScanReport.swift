@@ -152,7 +152,7 @@ package struct ScanReport {
                      orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind == .folder }, backupRoot: nil)
         for backup in inventory.backups {
             if !lines.isEmpty { lines.append("") }
-            lines.append("backup \(Self.visible(backup.root)): " + Self.describe(backup))
+            lines.append("backup \(VisibleText.escaping(backup.root)): " + Self.describe(backup))
             if backup.unreadFileCount > 0 {
                 lines.append("  \(ByteCount.grouping(Int64(backup.unreadFileCount))) file\(backup.unreadFileCount == 1 ? "" : "s") left unread: "
                              + "the backup is encrypted; give its password with --password-file FILE")
@@ -163,7 +163,7 @@ package struct ScanReport {
         }
         for archive in inventory.archives {
             if !lines.isEmpty { lines.append("") }
-            lines.append("archive \(Self.visible(archive.root)): \(Self.visible(archive.format.isEmpty ? "unknown format" : archive.format)), "
+            lines.append("archive \(VisibleText.escaping(archive.root)): \(VisibleText.escaping(archive.format.isEmpty ? "unknown format" : archive.format)), "
                          + "\(ByteCount.grouping(Int64(archive.memberCount))) member\(archive.memberCount == 1 ? "" : "s")"
                          + (archive.isComplete ? "" : ", not read to its end"))
             appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
@@ -178,15 +178,15 @@ package struct ScanReport {
                 case .encryptedBackup: "encrypted backup"
                 default: source.kind.rawValue
                 }
-                place = " in \(kind) \(Self.visible(source.root))"
+                place = " in \(kind) \(VisibleText.escaping(source.root))"
             }
-            lines.append("nsurlsessiond ledger \(Self.visible(ledger.path))\(place) (schema version \(ledger.schemaVersion)):")
+            lines.append("nsurlsessiond ledger \(VisibleText.escaping(ledger.path))\(place) (schema version \(ledger.schemaVersion)):")
             for task in ledger.tasks {
-                var line = "  \(task.bundleID.map(Self.visible) ?? "no bundle ID"), session \(Self.visible(task.sessionID)), task \(task.identifier)"
-                line += " (\(task.kind?.name ?? "kind unknown"), \(task.state?.name ?? "state unknown")): \(task.url.map(Self.visible) ?? "no URL")"
+                var line = "  \(task.bundleID.map(VisibleText.escaping) ?? "no bundle ID"), session \(VisibleText.escaping(task.sessionID)), task \(task.identifier)"
+                line += " (\(task.kind?.name ?? "kind unknown"), \(task.state?.name ?? "state unknown")): \(task.url.map(VisibleText.escaping) ?? "no URL")"
                 lines.append(line)
                 if let partial = task.partialFile {
-                    let shown = Self.visible(partial.path ?? partial.devicePath ?? partial.recorded)
+                    let shown = VisibleText.escaping(partial.path ?? partial.devicePath ?? partial.recorded)
                     if let problem = partial.problem {
                         lines.append("    partial file: \(shown): \(problem)")
                     } else if let size = partial.size {
@@ -195,8 +195,8 @@ package struct ScanReport {
                     }
                 }
             }
-            for warning in ledger.warnings { lines.append("  warning: " + Self.visible(warning)) }
-            for skipped in ledger.skippedRows { lines.append("  skipped " + Self.visible(skipped.description)) }
+            for warning in ledger.warnings { lines.append("  warning: " + VisibleText.escaping(warning)) }
+            for skipped in ledger.skippedRows { lines.append("  skipped " + VisibleText.escaping(skipped.description)) }
         }
         if !lines.isEmpty { lines.append("") }
         if !inventory.orphanPartialFiles.isEmpty {
@@ -214,7 +214,7 @@ package struct ScanReport {
         if let version = device.iOSVersion { details.append("iOS " + version + (device.build.map { " " + $0 } ?? "")) }
         if let serial = device.serial { details.append("serial " + serial) }
         let name = device.name ?? "unnamed device"
-        return (backup.isEncrypted ? "encrypted, " : "") + visible(name) + (details.isEmpty ? "" : " (" + visible(details.joined(separator: ", ")) + ")")
+        return (backup.isEncrypted ? "encrypted, " : "") + VisibleText.escaping(name) + (details.isEmpty ? "" : " (" + VisibleText.escaping(details.joined(separator: ", ")) + ")")
     }
 
     /// Blocks in the order of their container's path, files outside any container last; paths
@@ -232,13 +232,13 @@ package struct ScanReport {
         }
         for container in containers {
             if !lines.isEmpty { lines.append("") }
-            lines.append(container.map { Self.visible($0) + ":" } ?? "outside any app container:")
-            func shown(_ path: String) -> String { Self.visible(Self.relative(path, to: container)) }
+            lines.append(container.map { VisibleText.escaping($0) + ":" } ?? "outside any app container:")
+            func shown(_ path: String) -> String { VisibleText.escaping(Self.relative(path, to: container)) }
             for blob in blobs where blob.appContainer == container {
-                lines.append("  " + shown(blob.path) + (blob.keyPath.map { ", at " + Self.visible($0) } ?? ""))
+                lines.append("  " + shown(blob.path) + (blob.keyPath.map { ", at " + VisibleText.escaping($0) } ?? ""))
                 let resume = blob.found.resumeData
                 func field(_ label: String, _ value: String?) {
-                    lines.append("    " + (label + ":").padding(toLength: 18, withPad: " ", startingAt: 0) + (value.map(Self.visible) ?? "-"))
+                    lines.append("    " + (label + ":").padding(toLength: 18, withPad: " ", startingAt: 0) + (value.map(VisibleText.escaping) ?? "-"))
                 }
                 if let bundleID = blob.bundleID { field("bundle ID", bundleID) }
                 field("container", blob.found.containerName)
@@ -254,7 +254,7 @@ package struct ScanReport {
                     field("findings", "none")
                 } else {
                     lines.append("    findings:")
-                    for finding in blob.findings { lines.append("      " + Self.visible(finding.description)) }
+                    for finding in blob.findings { lines.append("      " + VisibleText.escaping(finding.description)) }
                 }
             }
             for file in orphans where file.appContainer == container {
@@ -287,5 +287,4 @@ package struct ScanReport {
         return String(decoding: path.utf8.dropFirst(container.utf8.count + (container.hasSuffix("/") ? 0 : 1)), as: UTF8.self)
     }
 
-    private static func visible(_ text: String) -> String { InspectReport.visible(text) }
 }

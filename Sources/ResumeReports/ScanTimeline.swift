@@ -89,7 +89,7 @@ package struct ScanTimeline {
         } else if finding.kind == .orphanPartialFile {
             text += ", \(finding.file.size) bytes, no blob names it"
         }
-        return InspectReport.visible(text)
+        return VisibleText.escaping(text)
     }
 
     /// Microseconds since 1970, as Timesketch's `timestamp`: whole seconds and the fraction

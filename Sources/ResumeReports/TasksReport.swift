@@ -198,13 +198,13 @@ package struct TasksReport {
             var lines: [String] = []
             if currentApp != .some(task.bundleID) {
                 if currentApp != nil { lines.append("") }
-                lines.append((task.bundleID.map(Self.visible) ?? "no bundle ID") + ":")
+                lines.append((task.bundleID.map(VisibleText.escaping) ?? "no bundle ID") + ":")
                 currentApp = .some(task.bundleID)
             }
-            lines.append("  session \(Self.visible(task.sessionID)), task \(task.identifier)"
+            lines.append("  session \(VisibleText.escaping(task.sessionID)), task \(task.identifier)"
                 + " (\(task.kind?.name ?? "kind unknown"), \(task.state?.name ?? "state unknown"))")
             func field(_ label: String, _ value: String?) {
-                lines.append("    " + (label + ":").padding(toLength: 18, withPad: " ", startingAt: 0) + (value.map(Self.visible) ?? "-"))
+                lines.append("    " + (label + ":").padding(toLength: 18, withPad: " ", startingAt: 0) + (value.map(VisibleText.escaping) ?? "-"))
             }
             field("description", task.taskDescription)
             field("created", task.creationTime.map(DateText.text))
@@ -256,5 +256,4 @@ package struct TasksReport {
         return text
     }
 
-    private static func visible(_ text: String) -> String { InspectReport.visible(text) }
 }

@@ -13,7 +13,7 @@ extension ArchiveTreeReport {
             try self.init(name: input.displayName, bytes: bytes)
         } catch let error as KeyedArchiveError {
             if let underlying = error.underlying { throw Diagnostic(file: input.displayName, underlying) }
-            throw Diagnostic(file: input.displayName, message: InspectReport.visible(error.description))
+            throw Diagnostic(file: input.displayName, message: error.description)
         } catch {
             throw Diagnostic(file: input.displayName, message: "\(error)")
         }

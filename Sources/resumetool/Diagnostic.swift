@@ -29,8 +29,12 @@ struct Diagnostic: Error, CustomStringConvertible {
         self.init(file: file, position: error.locationDescription, message: error.message)
     }
 
+    /// The line, with the file name and the message through the one escaper: either may quote a
+    /// blob, a ledger or an argument, and text already escaped passes through it unchanged.
     var description: String {
-        switch position {
+        let file = VisibleText.escaping(file)
+        let message = VisibleText.escaping(message)
+        return switch position {
         case .some(let position) where position.first?.isNumber == true:
             "\(file):\(position): \(severity.rawValue): \(message)"
         case .some(let position):
@@ -44,7 +48,7 @@ struct Diagnostic: Error, CustomStringConvertible {
     /// ArgumentParser reports the ones `validate()` finds, and returns exit status 64 to throw.
     /// (A `ValidationError` thrown from `run()` would print the top command's usage instead.)
     static func usageError(_ message: String, command: String) -> ExitCode {
-        StandardStream.write("Error: \(message)\n  See 'resumetool \(command) --help' for more information.\n")
+        StandardStream.write("Error: \(VisibleText.escaping(message))\n  See 'resumetool \(command) --help' for more information.\n")
         return ExitCode.validationFailure
     }
 

@@ -58,6 +58,16 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @OptionGroup var transfer: TransferOptions
 
+    /// `--user-agent` as a header, through the same rule as -H.
+    private func userAgentField() throws -> HTTPHeaderField? {
+        guard let userAgent else { return nil }
+        do {
+            return try HTTPHeaderField(name: "User-Agent", value: userAgent)
+        } catch {
+            throw ValidationError("--user-agent holds a line break or NUL")
+        }
+    }
+
     func validate() throws {
         guard !self.urls.isEmpty || self.inputFile != nil else { throw ValidationError("give a URL or --input-file LIST") }
         for url in self.urls {
@@ -71,9 +81,7 @@ struct DownloadCommand: AsyncParsableCommand {
         for header in self.headers {
             if case .failure(let error) = HeaderArgument.parse(header) { throw ValidationError("-H: \(error)") }
         }
-        if let userAgent, userAgent.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
-            throw ValidationError("--user-agent holds a line break or NUL")
-        }
+        _ = try self.userAgentField()
         if self.urls.count > 1, self.output != nil || self.sha256 != nil {
             throw ValidationError("-o and --sha256 take one URL; use -P DIR for several")
         }
@@ -113,7 +121,7 @@ struct DownloadCommand: AsyncParsableCommand {
         configuration.connections = self.connections
         let downloader = Downloader(configuration: configuration)
         var fields = self.headers.compactMap { try? HeaderArgument.parse($0).get() }
-        if let userAgent { fields.append(HTTPField(name: "User-Agent", value: userAgent)) }
+        if let userAgent = try self.userAgentField() { fields.append(userAgent) }
         var names = DownloadNames()
         var transfers: [TransferConsole.Transfer] = []
         for url in list {
@@ -179,6 +187,8 @@ struct TransferConsole {
     }
 
     func finish(_ task: DownloadTask, state: DownloadState, label: String, signal: Int32?) -> Int32 {
+        // The label is a URL or a name taken from one; the error may quote the server's answer.
+        let label = VisibleText.escaping(label)
         switch state {
         case .completed:
             switch task.existingFile {
@@ -189,10 +199,10 @@ struct TransferConsole {
             }
             return 0
         case .paused, .cancelled:
-            Self.error("\(label): paused; \(self.hint(task)) (resume data in \(task.resumeDataPath))")
+            Self.error("\(label): paused; \(self.hint(task)) (resume data in \(VisibleText.escaping(task.resumeDataPath)))")
             return signal.map { 128 + $0 } ?? 1
         case .failed(let error):
-            var message = "\(label): error: \(error)"
+            var message = "\(label): error: \(VisibleText.escaping("\(error)"))"
             if FileManager.default.fileExists(atPath: task.resumeDataPath) {
                 message += "\n\(label): the partial download is kept; \(self.hint(task))"
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 import ResumeReports
 import ResumeTransfer
@@ -18,6 +19,8 @@ struct DownloadReporter: Sendable {
 
     /// Writes every event of `task` to standard error until the task stops.
     func report(_ task: DownloadTask, label: String) async {
+        // The label and the messages quote the URL and the server's answer.
+        let label = VisibleText.escaping(label)
         let clock = ContinuousClock()
         var lastLine: ContinuousClock.Instant?
         var drew = false
@@ -35,10 +38,10 @@ struct DownloadReporter: Sendable {
                 Self.write((drew ? "\n" : "") + "\(label): the server's file is not the partial one; starting over\n")
                 drew = false
             case .retrying(let attempt, let delay, let reason):
-                Self.write((drew ? "\n" : "") + "\(label): \(reason); retry \(attempt) in \(Self.seconds(delay))\n")
+                Self.write((drew ? "\n" : "") + "\(label): \(VisibleText.escaping("\(reason)")); retry \(attempt) in \(Self.seconds(delay))\n")
                 drew = false
             case .warning(let message):
-                Self.write((drew ? "\n" : "") + "\(label): warning: \(message)\n")
+                Self.write((drew ? "\n" : "") + "\(label): warning: \(VisibleText.escaping(message))\n")
                 drew = false
             case .state:
                 break

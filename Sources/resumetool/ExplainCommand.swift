@@ -115,7 +115,7 @@ struct ExplainCommand: AsyncParsableCommand {
 
     static func text(_ explanation: ResumeExplanation) -> String {
         // Messages quote the blob's URLs and the server's headers: control characters are shown escaped.
-        let visible = InspectReport.visible
+        let visible: (String) -> String = VisibleText.escaping
         var out = visible(explanation.summary) + "\n"
         out += "checks:\n"
         for check in explanation.checks {

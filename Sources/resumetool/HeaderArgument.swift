@@ -5,10 +5,9 @@ import ResumeTransfer
 /// value may not hold CR, LF or NUL, so no argument can smuggle a second header or a request line.
 enum HeaderArgument {
     /// The field, or why the text is not one (the codec's `HTTPHeaderField` rule).
-    static func parse(_ text: String) -> Result<HTTPField, HeaderError> {
+    static func parse(_ text: String) -> Result<HTTPHeaderField, HeaderError> {
         do {
-            let field = try HTTPHeaderField(parsing: text)
-            return .success(HTTPField(name: field.name, value: field.value))
+            return .success(try HTTPHeaderField(parsing: text))
         } catch {
             return .failure(HeaderError("\(error)"))
         }

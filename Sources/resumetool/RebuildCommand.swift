@@ -79,19 +79,23 @@ struct RebuildCommand: ParsableCommand {
             // That format keeps its validator only in an archived response, which a partial file cannot tell.
             throw ValidationError("--format \(format) is not a container rebuild writes: use xml, binary, keyed-archive or keyed-archive-xml")
         }
-        for header in headers {
-            guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
-                throw ValidationError("--header must be 'Name: value', not '\(header)'")
+        _ = try parsedHeaders()
+    }
+
+    /// The `--header` options through the codec's one rule, as `edit` and `download` check them;
+    /// every problem is a usage error.
+    private func parsedHeaders() throws -> [HTTPHeaderField] {
+        try headers.map { header in
+            do {
+                return try HTTPHeaderField(parsing: header)
+            } catch {
+                throw ValidationError("--header: \(error)")
             }
         }
     }
 
     func run() throws {
-        let parsedHeaders = headers.compactMap { header -> (name: String, value: String)? in
-            guard let colon = header.firstIndex(of: ":") else { return nil }
-            return (String(header[..<colon]).trimmingCharacters(in: .whitespaces),
-                    String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
-        }
+        let parsedHeaders = try parsedHeaders()
         if let fromTask {
             try runFromTask(fromTask, headers: parsedHeaders)
             return
@@ -105,7 +109,7 @@ struct RebuildCommand: ParsableCommand {
     }
 
     /// `--from-task`: the ledger's task makes the rebuilder; the partial file is --partial.
-    private func runFromTask(_ database: String, headers: [(name: String, value: String)]) throws {
+    private func runFromTask(_ database: String, headers: [HTTPHeaderField]) throws {
         let identifier = task ?? 0
         let partial = self.partial ?? ""
         let chosen: LedgerTask

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 import ResumeTransfer
 import ResumeReports
@@ -23,7 +24,7 @@ struct ScanProgress {
         guard now - lastShown >= 200_000_000 else { return }
         lastShown = now
         shownAny = true
-        var line = "scanning: \(ByteCount.grouping(Int64(scan.files))) files, \(ByteCount.grouping(Int64(scan.blobs))) blobs, in \(InspectReport.visible(scan.currentPath))"
+        var line = "scanning: \(ByteCount.grouping(Int64(scan.files))) files, \(ByteCount.grouping(Int64(scan.blobs))) blobs, in \(VisibleText.escaping(scan.currentPath))"
         // One terminal line: a wrapped line could not be rewritten by a carriage return.
         if line.count > 100 { line = String(line.prefix(99)) + "…" }
         StandardStream.write("\r\u{1B}[K\(line)")

@@ -52,7 +52,7 @@ struct ValidateCommand: ParsableCommand {
                 var lines = findings.isEmpty ? "\(blob.input.displayName): ok\n" : ""
                 for finding in findings {
                     let key = finding.key.map { "\($0): " } ?? ""
-                    lines += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(InspectReport.visible(finding.message)) [\(finding.code)]\n"
+                    lines += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(VisibleText.escaping(finding.message)) [\(finding.code)]\n"
                 }
                 return (lines, findings.contains { $0.severity == .error })
             }

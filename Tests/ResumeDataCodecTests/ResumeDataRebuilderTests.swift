@@ -13,7 +13,7 @@ import Testing
         try Data(repeating: 7, count: 1234).write(to: partial)
         let rebuilder = ResumeDataRebuilder(url: "https://example.com/a.zip", entityTag: "\"e1\"",
                                             lastModified: "Tue, 17 Nov 2026 09:12:44 GMT",
-                                            headers: [("Authorization", "Bearer t")], container: container)
+                                            headers: [try HTTPHeaderField(name: "Authorization", value: "Bearer t")], container: container)
         let resume = try ResumeData(data: try rebuilder.rebuild(fromPartialFile: partial.path).encoded())
         #expect(resume.container == container)
         #expect(resume.bytesReceived == 1234)

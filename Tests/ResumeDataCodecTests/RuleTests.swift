@@ -53,7 +53,7 @@ import ResumeDataCodec
     @Test func messagesEscapeControlCharacters() {
         #expect(HTTPURL.problemMessage(for: "http://a/x\r\nHost: evil")
             == #""http://a/x\r\nHost: evil" is not an absolute http or https URL: it holds a control character at byte 10"#)
-        #expect(HTTPURL.problemMessage(for: "http://a/\u{1B}[2J") == #""http://a/\u{1B}[2J" is not an absolute http or https URL: it holds a control character at byte 9"#)
+        #expect(HTTPURL.problemMessage(for: "http://a/\u{1B}[2J") == #""http://a/\u{1b}[2J" is not an absolute http or https URL: it holds a control character at byte 9"#)
         #expect(HTTPURL.problemMessage(for: "ftp://x") == #""ftp://x" is not an absolute http or https URL: its scheme is "ftp""#)
         #expect(HTTPURL.problemMessage(for: "http://") == #""http://" is not an absolute http or https URL: it names no host"#)
         #expect(HTTPURL.problemMessage(for: "x") == #""x" is not an absolute http or https URL: it has no scheme"#)
@@ -162,5 +162,29 @@ import ResumeDataCodec
     @Test func aDigestIsSpelledInLowerCase() {
         #expect(SHA256Hex(digest: [0x00, 0x0F, 0xA5, 0xFF]).text == "000fa5ff")
         #expect(SHA256Hex(digest: [UInt8](repeating: 0xAB, count: 32)).description == String(repeating: "ab", count: 32))
+    }
+}
+
+/// Which `ETag` is strong: the one rule `If-Range`, the splice check and `explain` share.
+@Suite struct EntityTagTests {
+    @Test(arguments: [
+        ("\"a\"", true),
+        ("\"afda885a630e48ae4a3bedd3d0bc7094\"", true),
+        // An empty opaque-tag in its quotes is a tag (RFC 9110 §8.8.3).
+        ("\"\"", true),
+        // Servers that leave the quotes off: the tag is still compared byte for byte.
+        ("abc", true),
+        ("w/\"a\"", true),
+        ("W/\"a\"", false),
+        ("W/\"\"", false),
+        ("W/", false),
+        ("", false),
+    ])
+    func strength(_ tag: String, _ strong: Bool) {
+        #expect(EntityTag.isStrong(tag) == strong)
+    }
+
+    @Test func noTagIsNotStrong() {
+        #expect(!EntityTag.isStrong(nil))
     }
 }

@@ -357,7 +357,7 @@ import Testing
             == "task 1 is in 2 sessions (a, b): give --session")
 
         let rebuilder = try ledger.task(identifier: 1, session: Self.player).rebuilder(
-            container: .xml, extraHeaders: [(name: "Authorization", value: "Bearer x")])
+            container: .xml, extraHeaders: [try HTTPHeaderField(name: "Authorization", value: "Bearer x")])
         #expect(rebuilder.url == "https://media.example.com/podcasts/episode-42.mp3")
         #expect(rebuilder.entityTag == "\"143e-4fa5647f1c100\"")
         #expect(rebuilder.lastModified == "Mon, 26 May 2014 23:53:08 GMT")
@@ -375,5 +375,20 @@ import Testing
         #expect(throws: LedgerTask.RebuildFailure(description: "task 10 of session evil: \"ftp://example.com/x\" is not an absolute http or https URL: its scheme is \"ftp\"")) {
             try noURL.rebuilder(container: .keyedArchive)
         }
+        // A device's header goes through the same rule as one given on the command line.
+        var badHeader = noURL
+        badHeader.url = "https://example.com/x"
+        for (name, value, problem) in [
+            ("Bad Name", "x", "'Bad Name' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"),
+            ("", "x", "'' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"),
+            ("X-A", "1\r\nX-B: 2", "the value of X-A holds a line break or NUL"),
+        ] {
+            badHeader.requestHeaders = [(name: "Accept", value: "*/*"), (name: name, value: value)]
+            #expect(throws: LedgerTask.RebuildFailure(description: "task 10 of session evil: a request header: \(problem)")) {
+                try badHeader.rebuilder(container: .keyedArchive)
+            }
+        }
+        badHeader.requestHeaders = [(name: "Accept", value: "*/*"), (name: "Range", value: "bytes=0-\r\n")]
+        #expect(try badHeader.rebuilder(container: .keyedArchive).headers == [try HTTPHeaderField(name: "Accept", value: "*/*")])
     }
 }

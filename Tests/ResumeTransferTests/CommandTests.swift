@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import Testing
 
 @testable import ResumeTransfer
@@ -136,6 +137,28 @@ import Glibc
             #expect(nothing == ToolResult(status: 0, stdout: ".: nothing to recover\n", stderr: ""))
             let missing = try await runToolCapturing(["resume", "missing.resume"], in: directory)
             #expect(missing == ToolResult(status: 1, stdout: "", stderr: "missing.resume: error: file error: cannot read missing.resume\n"))
+        }
+    }
+
+    /// A blob's request header goes through the same rule as -H: one with a CR/LF is refused when
+    /// the blob is read, before any connection, and the message shows it escaped.
+    @Test func aBlobHeaderWithALineBreakIsRefused() async throws {
+        try await withServer(oneMiB) { server, _, directory in
+            var resume = ResumeData(container: .keyedArchive)
+            resume.downloadURL = server.url
+            resume.bytesReceived = 0
+            let headers = [(name: "X-Token\r\nInjected", value: "1"), (name: "X-Note", value: "a\r\nInjected: 1")]
+            for (index, header) in headers.enumerated() {
+                try resume.setRequest(URLRequestArchive(url: try #require(URL(string: server.url)), headers: [header]), .original)
+                try resume.encoded(as: .keyedArchive).write(to: URL(fileURLWithPath: directory + "/bad\(index).resume"))
+            }
+            let badName = try await runToolCapturing(["resume", "bad0.resume", "--quiet"], in: directory)
+            #expect(badName.status == 1)
+            #expect(badName.stderr.contains(#"a request header: 'X-Token\r\nInjected' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"#), "\(badName)")
+            let badValue = try await runToolCapturing(["resume", "bad1.resume", "--quiet"], in: directory)
+            #expect(badValue.status == 1)
+            #expect(badValue.stderr.contains("a request header: the value of X-Note holds a line break or NUL\n"), "\(badValue)")
+            #expect(server.requests.isEmpty)
         }
     }
 }

@@ -25,16 +25,12 @@ private func checkpoint(bytes: Int64 = 0, etag: String? = nil, lastModified: Str
     )
 }
 
-private func fields(_ pairs: KeyValuePairs<String, String>) -> [HTTPField] {
-    pairs.map { HTTPField(name: $0.key, value: $0.value) }
-}
-
-private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
+private let identity = fields(["Accept-Encoding": "identity"])
 
 @Suite struct DownloadStateMachineTests {
     @Test func freshStartAsksForTheWholeFile() {
         var machine = DownloadStateMachine(checkpoint: checkpoint(), configuration: configuration())
-        #expect(machine.start() == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(machine.start() == .sendRequest(.init(url: url, headers: identity, offset: 0)))
         #expect(machine.state == .requesting(start: 0, prefix: 0))
     }
 
@@ -46,7 +42,7 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
                 == .sendRequest(
                     .init(
                         url: url,
-                        headers: [identity] + fields(["Range": "bytes=500-", "If-Range": etag]),
+                        headers: identity + fields(["Range": "bytes=500-", "If-Range": etag]),
                         offset: 500)))
     }
 
@@ -58,19 +54,19 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
                 == .sendRequest(
                     .init(
                         url: url,
-                        headers: [identity] + fields(["Range": "bytes=34464-", "If-Range": lastModified]),
+                        headers: identity + fields(["Range": "bytes=34464-", "If-Range": lastModified]),
                         offset: 34_464)))
         let answer = machine.receivedResponse(
             status: 206, headers: fields(["Content-Range": "bytes 34464-199999/200000", "Last-Modified": lastModified]), now: .zero)
         #expect(answer == .receiveBody(offset: 100_000, overlap: 65_536, restartCheckpoint: nil))
         // The repeated bytes differ: another file, so a plain request for all of it.
-        #expect(machine.overlapMismatched() == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(machine.overlapMismatched() == .sendRequest(.init(url: url, headers: identity, offset: 0)))
         #expect(machine.checkpoint.bytesReceived == 0)
     }
 
     @Test func noValidatorIsProvedByOverlapFromZero() {
         var machine = DownloadStateMachine(checkpoint: checkpoint(bytes: 500), configuration: configuration())
-        #expect(machine.start() == .sendRequest(.init(url: url, headers: [identity] + fields(["Range": "bytes=0-"]), offset: 0)))
+        #expect(machine.start() == .sendRequest(.init(url: url, headers: identity + fields(["Range": "bytes=0-"]), offset: 0)))
         #expect(
             machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 0-999/1000"]), now: .zero)
                 == .receiveBody(offset: 500, overlap: 500, restartCheckpoint: nil))
@@ -81,7 +77,7 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
         _ = machine.start()
         #expect(
             machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 0-99/1000"]), now: .zero)
-                == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+                == .sendRequest(.init(url: url, headers: identity, offset: 0)))
     }
 
     @Test func callerHeadersKeptButRangeHeadersReplaced() {
@@ -129,21 +125,21 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
         _ = machine.start()
         let action = machine.receivedResponse(
             status: 206, headers: fields(["Content-Range": "bytes 500-999/1000", "ETag": "\"other\""]), now: .zero)
-        #expect(action == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(action == .sendRequest(.init(url: url, headers: identity, offset: 0)))
     }
 
     @Test func changedTotalIn206IsNeverSpliced() {
         var machine = DownloadStateMachine(checkpoint: checkpoint(bytes: 500, etag: etag, total: 1000), configuration: configuration())
         _ = machine.start()
         let action = machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 500-1199/1200"]), now: .zero)
-        #expect(action == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(action == .sendRequest(.init(url: url, headers: identity, offset: 0)))
     }
 
     @Test func wrongContentRangeStartsOverThenFailsIfRepeated() {
         var machine = DownloadStateMachine(checkpoint: checkpoint(bytes: 500, etag: etag), configuration: configuration())
         _ = machine.start()
         let wrong = fields(["Content-Range": "bytes 400-999/1000"])
-        #expect(machine.receivedResponse(status: 206, headers: wrong, now: .zero) == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(machine.receivedResponse(status: 206, headers: wrong, now: .zero) == .sendRequest(.init(url: url, headers: identity, offset: 0)))
         let bad = fields(["Content-Range": "bytes 10-999/1000"])
         #expect(machine.receivedResponse(status: 206, headers: bad, now: .zero) == .fail(.invalidContentRange, checkpoint: checkpoint(bytes: 500, etag: etag)))
     }
@@ -153,7 +149,7 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
         _ = machine.start()
         let action = machine.receivedResponse(
             status: 206, headers: fields(["Content-Range": "bytes 500-999/1000", "Content-Length": "10"]), now: .zero)
-        #expect(action == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(action == .sendRequest(.init(url: url, headers: identity, offset: 0)))
     }
 
     @Test func status416WithFullLengthFinishes() {
@@ -167,19 +163,19 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
         var machine = DownloadStateMachine(checkpoint: checkpoint(bytes: 1000, etag: etag), configuration: configuration())
         _ = machine.start()
         let action = machine.receivedResponse(status: 416, headers: fields(["Content-Range": "bytes */900"]), now: .zero)
-        #expect(action == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(action == .sendRequest(.init(url: url, headers: identity, offset: 0)))
 
         var other = DownloadStateMachine(checkpoint: checkpoint(bytes: 1000, etag: etag), configuration: configuration())
         _ = other.start()
         let changed = other.receivedResponse(
             status: 416, headers: fields(["Content-Range": "bytes */1000", "ETag": "\"new\""]), now: .zero)
-        #expect(changed == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(changed == .sendRequest(.init(url: url, headers: identity, offset: 0)))
     }
 
     @Test func redirectsAreFollowedAndBounded() {
         var machine = DownloadStateMachine(checkpoint: checkpoint(bytes: 5, etag: etag), configuration: configuration())
         _ = machine.start()
-        let ranged = [identity] + fields(["Range": "bytes=5-", "If-Range": etag])
+        let ranged = identity + fields(["Range": "bytes=5-", "If-Range": etag])
         #expect(
             machine.receivedResponse(status: 302, headers: fields(["Location": "/other/file.bin"]), now: .zero)
                 == .sendRequest(.init(url: "http://127.0.0.1:8080/other/file.bin", headers: ranged, offset: 5)))
@@ -224,7 +220,7 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
                 return
             }
             delays.append(delay)
-            #expect(machine.retryTimerFired() == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+            #expect(machine.retryTimerFired() == .sendRequest(.init(url: url, headers: identity, offset: 0)))
         }
         #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8)])
         #expect(
@@ -263,7 +259,7 @@ private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
         _ = machine.receivedResponse(status: 200, headers: fields(["Content-Length": "1000", "ETag": etag]), now: .zero)
         _ = machine.wroteBytes(50, now: .zero)
         #expect(machine.transportFailed(.connection("reset")) == .retry(after: .seconds(1), checkpoint: checkpoint(bytes: 50, etag: etag, total: 1000)))
-        let resume = [identity] + fields(["Range": "bytes=50-", "If-Range": etag])
+        let resume = identity + fields(["Range": "bytes=50-", "If-Range": etag])
         #expect(machine.retryTimerFired() == .sendRequest(.init(url: url, headers: resume, offset: 50)))
         _ = machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 50-999/1000"]), now: .zero)
         _ = machine.wroteBytes(10, now: .zero)

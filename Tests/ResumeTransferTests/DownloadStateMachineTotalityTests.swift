@@ -5,7 +5,7 @@ import Testing
 
 private let url = "http://127.0.0.1:8080/file.bin"
 private let etag = "\"abc-123\""
-private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
+private let identity = fields(["Accept-Encoding": "identity"])
 
 private let configuration = DownloadStateMachine.Configuration(
     maximumRedirects: 2,
@@ -22,7 +22,7 @@ private let fresh = DownloadCheckpoint(originalURL: url, currentURL: url)
 private let answered = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 0, entityTag: etag, totalLength: 1000)
 /// After all 1000 bytes.
 private let complete = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000, entityTag: etag, totalLength: 1000)
-private let plainRequest = DownloadStateMachine.Action.sendRequest(RequestPlan(url: url, headers: [identity], offset: 0))
+private let plainRequest = DownloadStateMachine.Action.sendRequest(RequestPlan(url: url, headers: identity, offset: 0))
 private let receivingFresh = DownloadStateMachine.State.receiving(.init(
     written: 0, prefix: 0, total: 1000, rangeEnd: nil, restarted: false, lastCheckpointBytes: 0, lastCheckpointTime: .zero))
 private let mismatch = DownloadError.checksumMismatch(expected: "aa", actual: "bb")
@@ -97,7 +97,7 @@ enum MachineEvent: String, CaseIterable, CustomTestStringConvertible {
         case .retryTimerFired: machine.retryTimerFired()
         case .head:
             machine.receivedResponse(
-                status: 200, headers: [HTTPField(name: "ETag", value: etag), HTTPField(name: "Content-Length", value: "1000")],
+                status: 200, headers: fields(["ETag": etag, "Content-Length": "1000"]),
                 now: .zero)
         case .overlapMismatched: machine.overlapMismatched()
         case .wroteBytes: machine.wroteBytes(10, now: .zero)

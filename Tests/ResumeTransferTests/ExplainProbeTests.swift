@@ -14,11 +14,12 @@ import Testing
     /// `directory/app.resumedata`.
     static func writeBlob(
         url: String, entityTag: String?, lastModified: String?, in directory: String,
-        headers: [(name: String, value: String)] = [("Authorization", "Bearer secret"), ("X-App", "1")]
+        headers: [String] = ["Authorization: Bearer secret", "X-App: 1"]
     ) throws {
         let partial = directory + "/CFNetworkDownload_P.tmp"
         try Self.data.prefix(Self.received).write(to: URL(fileURLWithPath: partial))
-        let rebuilder = ResumeDataRebuilder(url: url, entityTag: entityTag, lastModified: lastModified, headers: headers)
+        let rebuilder = ResumeDataRebuilder(url: url, entityTag: entityTag, lastModified: lastModified,
+                                            headers: try headers.map { try HTTPHeaderField(parsing: $0) })
         try rebuilder.rebuild(fromPartialFile: partial).encoded().write(to: URL(fileURLWithPath: directory + "/app.resumedata"))
     }
 
@@ -62,6 +63,18 @@ import Testing
             #expect(range.headers["authorization"] == "Bearer secret")
             #expect(range.headers["x-app"] == "1")
             #expect(server.requests.first?.headers["authorization"] == "Bearer secret")
+        }
+    }
+
+    /// An empty `ETag` in a blob is no tag (the codec's `EntityTag` rule): the probe's range
+    /// carries the `Last-Modified` in `If-Range`, as a resume does, where it once sent an empty one.
+    @Test func anEmptyEntityTagIsNoValidator() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            try Self.writeBlob(url: server.url, entityTag: "", lastModified: server.file.lastModified, in: directory)
+            _ = try await Self.explain(directory)
+            let range = try #require(server.getRequests.first)
+            #expect(range.headers["range"] == "bytes=1000-1000")
+            #expect(range.headers["if-range"] == server.file.lastModified)
         }
     }
 

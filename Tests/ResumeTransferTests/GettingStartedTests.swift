@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ResumeTransfer
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
             let downloader = Downloader()
             let task = downloader.download(
                 from: server.url, to: directory + "/big.iso",
-                headers: [HTTPField(name: "Authorization", value: "Bearer secret")])
+                headers: [try HTTPHeaderField(name: "Authorization", value: "Bearer secret")])
             var written: [Int64] = []
             var totals: Set<Int64> = []
             for await event in task.events {

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import Testing
 
 @testable import ResumeTransfer
@@ -113,7 +114,7 @@ import Testing
     func noProxyMatching(_ entry: String, _ host: String, _ bypassed: Bool) throws {
         let settings = try ProxySettings(proxy: "p.lan", noProxy: entry)
         #expect(settings.bypasses(host: host) == bypassed)
-        #expect((settings.server(for: "http://\(host)/f") == nil) == bypassed || TrustPolicy.origin(of: "http://\(host)/f") == nil)
+        #expect((settings.server(for: "http://\(host)/f") == nil) == bypassed || HTTPURL("http://\(host)/f") == nil)
     }
 
     @Test func theCommandLineOverridesTheEnvironment() throws {

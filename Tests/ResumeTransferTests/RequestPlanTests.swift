@@ -4,10 +4,6 @@ import Testing
 
 private let start = "http://a.example/f"
 
-private func fields(_ pairs: KeyValuePairs<String, String>) -> [HTTPField] {
-    pairs.map { HTTPField(name: $0.key, value: $0.value) }
-}
-
 /// Every request of a download, and the reading of every 206, built in one place.
 @Suite struct RequestPlanTests {
     private func checkpoint(at url: String) -> DownloadCheckpoint {

@@ -12,11 +12,11 @@ private func sample(_ name: String) throws -> Data {
 }
 
 private let exampleURL = "https://downloads.example.com/releases/Example-2.4.1.dmg"
-private let exampleHeaders = [
-    HTTPField(name: "User-Agent", value: "Example/2.4 CFNetwork/1494.0.7 Darwin/23.4.0"),
-    HTTPField(name: "Accept", value: "*/*"),
-    HTTPField(name: "Accept-Language", value: "en-GB,en;q=0.9"),
-]
+private let exampleHeaders = fields([
+    "User-Agent": "Example/2.4 CFNetwork/1494.0.7 Darwin/23.4.0",
+    "Accept": "*/*",
+    "Accept-Language": "en-GB,en;q=0.9",
+])
 
 private func invalidResumeData(_ error: any Error, containing text: String) -> Bool {
     guard let error = error as? DownloadError, case .invalidResumeData(let message) = error else { return false }
@@ -63,7 +63,7 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
     @Test func writesAppleResumeDataAndReadsItBack() throws {
         let checkpoint = DownloadCheckpoint(
             originalURL: "http://127.0.0.1:1/a", currentURL: "http://127.0.0.1:1/b",
-            extraHeaders: [HTTPField(name: "Authorization", value: "Bearer t")], bytesReceived: 1234,
+            extraHeaders: fields(["Authorization": "Bearer t"]), bytesReceived: 1234,
             entityTag: "\"e\"", lastModified: "Sun, 01 Nov 2026 10:00:01 GMT", totalLength: 9999)
         let blob = try ResumeCheckpoint.encode(checkpoint, partialPath: "/tmp/x/file.bin.part")
         let resume = try ResumeData(data: blob)
@@ -141,7 +141,7 @@ private func invalidResumeData(_ error: any Error, containing text: String) -> B
             let partial = directory + "/CFNetworkDownload_Ab12Cd.tmp"
             try oneMiB.prefix(100_000).write(to: URL(fileURLWithPath: partial))
             let resume = try ResumeDataRebuilder(
-                url: server.url, entityTag: server.file.etag, headers: [(name: "User-Agent", value: "Device/1")],
+                url: server.url, entityTag: server.file.etag, headers: [try HTTPHeaderField(name: "User-Agent", value: "Device/1")],
                 container: .keyedArchive
             ).rebuild(fromPartialFile: partial)
             let blobPath = directory + "/device.resumedata"

@@ -90,8 +90,7 @@ private func mode(_ path: String) -> mode_t? {
             server.script([.status(302, [("Location", other.url)])])
             let task = downloader.download(
                 from: server.url, to: directory + "/out.bin",
-                headers: [HTTPField(name: "Authorization", value: "Bearer secret"), HTTPField(name: "Cookie", value: "id=1"),
-                          HTTPField(name: "Proxy-Authorization", value: "Basic cDpx"), HTTPField(name: "User-Agent", value: "UA/1")])
+                headers: fields(["Authorization": "Bearer secret", "Cookie": "id=1", "Proxy-Authorization": "Basic cDpx", "User-Agent": "UA/1"]))
             #expect(await task.result() == .completed)
             #expect(contents(directory + "/out.bin") == oneMiB)
             #expect(server.getRequests.first?.headers["authorization"] == "Bearer secret")
@@ -200,7 +199,7 @@ private func mode(_ path: String) -> mode_t? {
             let wrong = String(repeating: "0", count: 64)
             let task = downloader.download(
                 from: server.url, to: directory + "/out.bin", expectedSHA256: wrong,
-                headers: [HTTPField(name: "Authorization", value: "Bearer secret")])
+                headers: fields(["Authorization": "Bearer secret"]))
             try await waitForSize(directory + "/out.bin.part", oneMiB.count - 100_000)
             _ = await task.pause()
             server.holdBack(0)

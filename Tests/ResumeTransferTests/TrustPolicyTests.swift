@@ -4,22 +4,22 @@ import Testing
 
 @testable import ResumeTransfer
 
-private let authorization = HTTPField(name: "Authorization", value: "Bearer secret")
-private let cookie = HTTPField(name: "cookie", value: "session=1")
-private let proxy = HTTPField(name: "Proxy-Authorization", value: "Basic cDpx")
-private let agent = HTTPField(name: "User-Agent", value: "UA/1")
-private let identity = HTTPField(name: "Accept-Encoding", value: "identity")
+private let authorization = fields(["Authorization": "Bearer secret"])
+private let cookie = fields(["cookie": "session=1"])
+private let proxy = fields(["Proxy-Authorization": "Basic cDpx"])
+private let agent = fields(["User-Agent": "UA/1"])
+private let identity = fields(["Accept-Encoding": "identity"])
 private let url = "http://127.0.0.1:8080/file.bin"
 
 /// The trust rules, driven with plain values (no I/O anywhere in `TrustPolicy`).
 @Suite struct TrustPolicyTests {
     @Test func credentialsGoOnlyToTheirOrigin() {
-        let headers = [authorization, cookie, proxy, agent]
+        let headers = authorization + cookie + proxy + agent
         #expect(TrustPolicy.headers(headers, to: "http://127.0.0.1:8080/b?x", startedAt: url) == headers)
         #expect(TrustPolicy.headers(headers, to: "HTTP://127.0.0.1:8080/b", startedAt: url) == headers)
         #expect(TrustPolicy.headers(headers, to: "http://127.0.0.1/a", startedAt: "http://127.0.0.1:80/a") == headers)
         for other in ["http://localhost:8080/file.bin", "http://127.0.0.1:8081/file.bin", "https://127.0.0.1:8080/file.bin", "not a url"] {
-            #expect(TrustPolicy.headers(headers, to: other, startedAt: url) == [agent])
+            #expect(TrustPolicy.headers(headers, to: other, startedAt: url) == agent)
         }
     }
 
@@ -35,16 +35,46 @@ private let url = "http://127.0.0.1:8080/file.bin"
         #expect(policy.redirect(from: "http://a.test/x", location: "") == .failure(.invalidRedirect("")))
     }
 
-    @Test func onlyAStrongETagProvesBytes() {
-        #expect(TrustPolicy.isStrong(entityTag: "\"a\""))
-        #expect(!TrustPolicy.isStrong(entityTag: "W/\"a\""))
-        #expect(!TrustPolicy.isStrong(entityTag: nil))
-        #expect(!TrustPolicy.isStrong(entityTag: ""))
+    /// `If-Range` carries a tag only when the codec's `EntityTag` rule calls it strong; an empty
+    /// `ETag` is none (it used to be sent as an empty `If-Range`), while `""` is a tag.
+    @Test(arguments: [
+        ("\"a\"", "Tue, 17 Nov 2026 09:12:44 GMT", "\"a\""),
+        ("\"\"", "Tue, 17 Nov 2026 09:12:44 GMT", "\"\""),
+        ("W/\"a\"", "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        ("", "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        (nil, "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        ("", nil, nil),
+        ("W/\"a\"", nil, nil),
+        // A blob's validator that could not be sent back proves nothing and is not sent.
+        ("\"a\r\nX: y\"", "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        ("\"a\u{0}\"", nil, nil),
+        ("\"a\"", "Tue\n", "\"a\""),
+        (nil, "Tue\r\nX: y", nil),
+    ] as [(String?, String?, String?)])
+    func ifRangeCarriesOnlyAStrongTag(_ entityTag: String?, _ lastModified: String?, _ ifRange: String?) {
+        let checkpoint = DownloadCheckpoint(originalURL: url, currentURL: url, entityTag: entityTag, lastModified: lastModified)
+        #expect(checkpoint.ifRangeValidator == ifRange)
+        #expect(checkpoint.provingEntityTag == (ifRange == entityTag ? entityTag : nil))
+    }
+
+    @Test(arguments: [
+        ("http://a.test/x", "http://a.test:80/y?z", true),
+        ("HTTPS://A.test/x", "https://a.test:443/", true),
+        ("http://a.test/x", "https://a.test/x", false),
+        ("http://a.test/x", "http://a.test:8080/x", false),
+        ("http://a.test/x", "http://b.test/x", false),
+        ("http://a.test/x", "not a url", false),
+        ("not a url", "not a url", false),
+        ("ftp://a.test/x", "ftp://a.test/x", false),
+    ])
+    func originsAreHTTPURLs(_ one: String, _ other: String, _ same: Bool) {
+        #expect(TrustPolicy.sameOrigin(one, other) == same)
+        #expect(TrustPolicy.sameOrigin(other, one) == same)
     }
 
     @Test func blobsCarryNoCredentialsToAnotherOrigin() throws {
         var checkpoint = DownloadCheckpoint(originalURL: url, currentURL: "http://localhost:9/moved.bin", bytesReceived: 10, entityTag: "\"t\"")
-        checkpoint.extraHeaders = [authorization, agent]
+        checkpoint.extraHeaders = authorization + agent
         checkpoint.expectedSHA256 = String(repeating: "ab", count: 32)
         let resume = try ResumeCheckpoint.resumeData(checkpoint, partialPath: "/tmp/x.part")
         #expect(try resume.request(.current)?.headers.map(\.name) == ["User-Agent", "Range"])
@@ -52,7 +82,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
         #expect(resume.entries["ResumeToolExpectedSHA256"] == .string(String(repeating: "ab", count: 32)))
         // Read back, the caller's headers and checksum are whole again.
         let decoded = try ResumeCheckpoint.decode(try resume.encoded(as: .keyedArchive))
-        #expect(decoded.checkpoint.extraHeaders == [authorization, agent])
+        #expect(decoded.checkpoint.extraHeaders == authorization + agent)
         #expect(decoded.checkpoint.expectedSHA256 == String(repeating: "ab", count: 32))
     }
 
@@ -91,8 +121,8 @@ private let url = "http://127.0.0.1:8080/file.bin"
                       "bytes 9223372036854775807-9223372036854775807/*"] {
             var machine = self.machine(self.fresh)
             _ = machine.start()
-            let hostile = [HTTPField(name: "Content-Range", value: value), HTTPField(name: "Content-Length", value: "0")]
-            #expect(machine.receivedResponse(status: 206, headers: hostile, now: .zero) == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+            let hostile = fields(["Content-Range": value, "Content-Length": "0"])
+            #expect(machine.receivedResponse(status: 206, headers: hostile, now: .zero) == .sendRequest(.init(url: url, headers: identity, offset: 0)))
             #expect(machine.receivedResponse(status: 206, headers: hostile, now: .zero) == .fail(.invalidContentRange, checkpoint: self.fresh))
         }
         #expect(ContentRange("bytes 0-9223372036854775807/*")?.length == nil)
@@ -104,31 +134,31 @@ private let url = "http://127.0.0.1:8080/file.bin"
         var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 100, entityTag: "\"t\""))
         _ = machine.start()
         #expect(
-            machine.receivedResponse(status: 206, headers: [HTTPField(name: "Content-Range", value: "bytes 0-999/1000")], now: .zero)
-                == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+            machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 0-999/1000"]), now: .zero)
+                == .sendRequest(.init(url: url, headers: identity, offset: 0)))
     }
 
     @Test func anUnknownTotalIsNeverCompleteUntilALengthIsStated() {
         var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url))
         _ = machine.start()
-        let range = [HTTPField(name: "Content-Range", value: "bytes 0-999/*"), HTTPField(name: "ETag", value: "\"t\"")]
+        let range = fields(["Content-Range": "bytes 0-999/*", "ETag": "\"t\""])
         #expect(machine.receivedResponse(status: 206, headers: range, now: .zero) == .receiveBody(offset: 0, restartCheckpoint: nil))
         #expect(machine.wroteBytes(1000, now: .zero) == .none)
         // The range ended as announced, but nothing says the file did: ask for more.
-        let ranged = [identity, HTTPField(name: "Range", value: "bytes=1000-"), HTTPField(name: "If-Range", value: "\"t\"")]
+        let ranged = identity + fields(["Range": "bytes=1000-", "If-Range": "\"t\""])
         #expect(machine.bodyEnded() == .sendRequest(.init(url: url, headers: ranged, offset: 1000)))
         var done = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000, entityTag: "\"t\"")
         done.totalLength = 1000
         #expect(
-            machine.receivedResponse(status: 416, headers: [HTTPField(name: "Content-Range", value: "bytes */1000")], now: .zero)
+            machine.receivedResponse(status: 416, headers: fields(["Content-Range": "bytes */1000"]), now: .zero)
                 == .finish(length: 1000, checkpoint: done))
     }
 
     @Test func rangesThatNeverAdvanceNorStateALengthRunOut() {
         // 1,000 unproven bytes; the server repeats them with an unknown total, forever.
         var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000), retries: 1)
-        #expect(machine.start() == .sendRequest(.init(url: url, headers: [identity, HTTPField(name: "Range", value: "bytes=0-")], offset: 0)))
-        let range = [HTTPField(name: "Content-Range", value: "bytes 0-999/*")]
+        #expect(machine.start() == .sendRequest(.init(url: url, headers: identity + fields(["Range": "bytes=0-"]), offset: 0)))
+        let range = fields(["Content-Range": "bytes 0-999/*"])
         #expect(machine.receivedResponse(status: 206, headers: range, now: .zero) == .receiveBody(offset: 1000, overlap: 1000, restartCheckpoint: nil))
         let checkpoint = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000)
         #expect(machine.bodyEnded() == .retry(after: .seconds(1), checkpoint: checkpoint))
@@ -140,7 +170,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
     @Test func moreBytesThanTheRangeAnnouncedAreCutBackToIt() {
         var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url))
         _ = machine.start()
-        _ = machine.receivedResponse(status: 206, headers: [HTTPField(name: "Content-Range", value: "bytes 0-999/*")], now: .zero)
+        _ = machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 0-999/*"]), now: .zero)
         let kept = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000)
         #expect(machine.wroteBytes(1500, now: .zero) == .retry(after: .seconds(1), checkpoint: kept))
     }
@@ -148,9 +178,9 @@ private let url = "http://127.0.0.1:8080/file.bin"
     @Test func aStartOverAnsweredWith206WritesARestartCheckpointFirst() {
         var machine = self.machine(DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 1000, entityTag: "\"t\""))
         _ = machine.start()
-        let fromZero = [HTTPField(name: "Content-Range", value: "bytes 0-1999/2000")]
+        let fromZero = fields(["Content-Range": "bytes 0-1999/2000"])
         // A 206 from the wrong offset: start over with a plain request...
-        #expect(machine.receivedResponse(status: 206, headers: fromZero, now: .zero) == .sendRequest(.init(url: url, headers: [identity], offset: 0)))
+        #expect(machine.receivedResponse(status: 206, headers: fromZero, now: .zero) == .sendRequest(.init(url: url, headers: identity, offset: 0)))
         // ...answered with a 206 from zero: the blob on disk still counts 1,000 old bytes.
         var restart = DownloadCheckpoint(originalURL: url, currentURL: url, bytesReceived: 0, entityTag: "\"t\"")
         restart.totalLength = 2000
@@ -162,7 +192,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
         var machine = DownloadStateMachine(
             checkpoint: DownloadCheckpoint(originalURL: url, currentURL: url), configuration: self.configuration(), claimedOnDisk: 5000)
         _ = machine.start()
-        let answer = machine.receivedResponse(status: 206, headers: [HTTPField(name: "Content-Range", value: "bytes 0-9/10")], now: .zero)
+        let answer = machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 0-9/10"]), now: .zero)
         guard case .receiveBody(0, 0, let restart?) = answer else {
             Issue.record("unexpected \(answer)")
             return
@@ -178,7 +208,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
         var requests = 0
         while case .sendRequest = action, requests < 50 {
             requests += 1
-            let head = [HTTPField(name: "ETag", value: "\"v\""), HTTPField(name: "Content-Length", value: "4000")]
+            let head = fields(["ETag": "\"v\"", "Content-Length": "4000"])
             _ = machine.receivedResponse(status: 200, headers: head, now: .zero)
             _ = machine.wroteBytes(1000, now: .zero)
             action = machine.transportFailed(.connection("closed"))
@@ -195,7 +225,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
     @Test func newGroundStillResetsTheRetryBudget() {
         var machine = self.machine(self.fresh, retries: 1)
         _ = machine.start()
-        let head = [HTTPField(name: "ETag", value: "\"v\""), HTTPField(name: "Content-Length", value: "4000")]
+        let head = fields(["ETag": "\"v\"", "Content-Length": "4000"])
         _ = machine.receivedResponse(status: 200, headers: head, now: .zero)
         for step in 1...3 {
             _ = machine.wroteBytes(1000, now: .zero)
@@ -206,7 +236,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
             let range = "bytes \(step * 1000)-3999/4000"
             guard case .sendRequest = machine.retryTimerFired(),
                   case .receiveBody = machine.receivedResponse(
-                      status: 206, headers: [HTTPField(name: "Content-Range", value: range), HTTPField(name: "ETag", value: "\"v\"")], now: .zero)
+                      status: 206, headers: fields(["Content-Range": range, "ETag": "\"v\""]), now: .zero)
             else {
                 Issue.record("step \(step) did not continue")
                 return
@@ -228,17 +258,17 @@ private let url = "http://127.0.0.1:8080/file.bin"
 
     @Test func credentialsAreDroppedWhenARedirectChangesOrigin() {
         var start = self.fresh
-        start.extraHeaders = [authorization, cookie, proxy, agent]
+        start.extraHeaders = authorization + cookie + proxy + agent
         var machine = self.machine(start)
-        #expect(machine.start() == .sendRequest(.init(url: url, headers: [authorization, cookie, proxy, agent, identity], offset: 0)))
+        #expect(machine.start() == .sendRequest(.init(url: url, headers: authorization + cookie + proxy + agent + identity, offset: 0)))
         let moved = "http://localhost:8080/file.bin"
         #expect(
-            machine.receivedResponse(status: 302, headers: [HTTPField(name: "Location", value: moved)], now: .zero)
-                == .sendRequest(.init(url: moved, headers: [agent, identity], offset: 0)))
+            machine.receivedResponse(status: 302, headers: fields(["Location": moved]), now: .zero)
+                == .sendRequest(.init(url: moved, headers: agent + identity, offset: 0)))
         // Back on the origin they were given for, they are sent again.
         #expect(
-            machine.receivedResponse(status: 307, headers: [HTTPField(name: "Location", value: url)], now: .zero)
-                == .sendRequest(.init(url: url, headers: [authorization, cookie, proxy, agent, identity], offset: 0)))
+            machine.receivedResponse(status: 307, headers: fields(["Location": url]), now: .zero)
+                == .sendRequest(.init(url: url, headers: authorization + cookie + proxy + agent + identity, offset: 0)))
     }
 
     @Test func httpsToHttpRedirectFailsUnlessAllowed() {
@@ -246,7 +276,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
         var machine = self.machine(DownloadCheckpoint(originalURL: secure, currentURL: secure))
         _ = machine.start()
         #expect(
-            machine.receivedResponse(status: 302, headers: [HTTPField(name: "Location", value: url)], now: .zero)
+            machine.receivedResponse(status: 302, headers: fields(["Location": url]), now: .zero)
                 == .fail(.insecureRedirect(url), checkpoint: DownloadCheckpoint(originalURL: secure, currentURL: secure)))
     }
 
@@ -257,7 +287,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
         for round in 0..<2 {
             for hop in 0..<8 {
                 guard case .sendRequest = machine.receivedResponse(
-                    status: 302, headers: [HTTPField(name: "Location", value: "/r\(round)-\(hop)")], now: .zero)
+                    status: 302, headers: fields(["Location": "/r\(round)-\(hop)"]), now: .zero)
                 else {
                     Issue.record("redirect \(round)/\(hop) not followed")
                     return

@@ -287,6 +287,27 @@ import Testing
         #expect(headers["X-Note"] == "one\u{7}two")
     }
 
+    /// A right-to-left override in a blob's URL would make `…/\u{202e}gpj.exe` read as `…/exe.jpg`; the
+    /// bidirectional controls, the C1 controls and the line separators are shown escaped like
+    /// the C0 ones.
+    @Test func bidirectionalAndC1ControlsAreEscapedInText() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("bidi.bplist")
+        var resume = ResumeData(container: .binary)
+        resume.downloadURL = "https://example.com/\u{202E}gpj.exe"
+        resume.bytesReceived = 4096
+        resume.tempFileName = "CFNetworkDownload_\u{2066}x\u{2069}.tmp"
+        resume.entityTag = "\"e\u{85}\u{9B}2J\u{2028}\""
+        try resume.encoded(as: .binary).write(to: URL(fileURLWithPath: path))
+        let text = try EndToEnd.run(["inspect", path])
+        #expect(text.status == 0)
+        #expect(text.stderr == "")
+        #expect(text.stdout.contains("  download URL:       https://example.com/\\u{202e}gpj.exe\n"))
+        #expect(text.stdout.contains("  temp file:          CFNetworkDownload_\\u{2066}x\\u{2069}.tmp\n"))
+        #expect(text.stdout.contains("  entity tag:         \"e\\u{85}\\u{9b}2J\\u{2028}\"\n"))
+        #expect(!text.stdout.unicodeScalars.contains { $0.value >= 0x80 && $0.value <= 0x9F || (0x2028...0x206F).contains($0.value) })
+    }
+
     @Test(arguments: EndToEnd.unreadableSamples.map(\.name))
     func unreadableSampleGivesOneDiagnostic(_ sample: String) throws {
         let diagnostic = try #require(EndToEnd.unreadableSamples.first { $0.name == sample }?.diagnostic)

@@ -25,11 +25,11 @@ enum BenchmarkInputs {
             entityTag: "\"5f3c1a-2dfe000-5a3b2c1d0e9f8\"",
             lastModified: "Sat, 21 Nov 2026 09:41:07 GMT",
             headers: [
-                (name: "Authorization", value: "Bearer " + token),
-                (name: "User-Agent", value: "ExampleDownloader/4.2.1 (iPhone; iOS 10.1; Scale/3.00) CFNetwork/808.1.4 Darwin/16.1.0"),
-                (name: "Accept-Language", value: "en-GB;q=1, fr-FR;q=0.9, de-DE;q=0.8, es-ES;q=0.7, it-IT;q=0.6"),
-                (name: "Cookie", value: "session=" + String(repeating: "a1b2c3d4e5f6", count: 20) + "; theme=dark; consent=accepted"),
-                (name: "X-Request-Trace", value: "trace-" + String(repeating: "0123456789abcdef", count: 8)),
+                try HTTPHeaderField(name: "Authorization", value: "Bearer " + token),
+                try HTTPHeaderField(name: "User-Agent", value: "ExampleDownloader/4.2.1 (iPhone; iOS 10.1; Scale/3.00) CFNetwork/808.1.4 Darwin/16.1.0"),
+                try HTTPHeaderField(name: "Accept-Language", value: "en-GB;q=1, fr-FR;q=0.9, de-DE;q=0.8, es-ES;q=0.7, it-IT;q=0.6"),
+                try HTTPHeaderField(name: "Cookie", value: "session=" + String(repeating: "a1b2c3d4e5f6", count: 20) + "; theme=dark; consent=accepted"),
+                try HTTPHeaderField(name: "X-Request-Trace", value: "trace-" + String(repeating: "0123456789abcdef", count: 8)),
             ],
             container: .xml
         )

@@ -55,7 +55,7 @@ enum BlobGenerator {
                 url: "https://\(host)/releases/\(2000 + index % 27)/build-\(index)/archive-\(String(next() % 1_000_000, radix: 16)).tar.gz?token=\(String(next(), radix: 16))",
                 entityTag: index % 3 == 2 ? nil : "\"\(String(next() % 0xFFFFFF, radix: 16))-\(String(next() % 0xFFFFFFF, radix: 16))\"",
                 lastModified: index % 3 == 1 ? nil : "Sat, \(10 + index % 18) Nov 2026 09:41:07 GMT",
-                headers: headers,
+                headers: try headers.map { try HTTPHeaderField(name: $0.name, value: $0.value) },
                 container: container,
                 useLocalPath: index % 7 == 0
             )

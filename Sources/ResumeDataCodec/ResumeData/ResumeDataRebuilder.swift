@@ -9,8 +9,8 @@ public struct ResumeDataRebuilder: Sendable {
     public var entityTag: String?
     /// The server's `Last-Modified`, if known.
     public var lastModified: String?
-    /// Extra request headers, in order (e.g. `Authorization`).
-    public var headers: [(name: String, value: String)]
+    /// Extra request headers, in order (e.g. `Authorization`), each checked by the one rule.
+    public var headers: [HTTPHeaderField]
     /// The container to build for: XML (iOS ≤ 11) or a keyed archive (iOS 12+ / macOS 10.14+).
     public var container: ResumeDataContainer
     /// Name the partial file by its absolute path (`LocalPath`, info version 1) instead of its
@@ -19,7 +19,7 @@ public struct ResumeDataRebuilder: Sendable {
 
     /// Creates a rebuilder.
     public init(url: String, entityTag: String? = nil, lastModified: String? = nil,
-                headers: [(name: String, value: String)] = [], container: ResumeDataContainer = .keyedArchive,
+                headers: [HTTPHeaderField] = [], container: ResumeDataContainer = .keyedArchive,
                 useLocalPath: Bool = false) {
         self.url = url
         self.entityTag = entityTag
@@ -61,8 +61,9 @@ public struct ResumeDataRebuilder: Sendable {
         // Secure layout for the systems that write it today, legacy for the XML era, where
         // iOS 10.0/10.1 cannot read the secure one (spec §5.1).
         let layout: URLRequestArchive.Layout = container.isKeyedArchive ? .secure : .legacy
-        let original = URLRequestArchive(url: requestURL, headers: headers).converted(to: layout)
-        let current = URLRequestArchive(url: requestURL, headers: headers + [(name: "Range", value: "bytes=\(size)-")])
+        let fields = headers.map { (name: $0.name, value: $0.value) }
+        let original = URLRequestArchive(url: requestURL, headers: fields).converted(to: layout)
+        let current = URLRequestArchive(url: requestURL, headers: fields + [(name: "Range", value: "bytes=\(size)-")])
             .converted(to: layout)
 
         var resume = ResumeData(container: container)

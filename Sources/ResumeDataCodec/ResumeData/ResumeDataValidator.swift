@@ -156,7 +156,7 @@ public struct ResumeDataValidator: Sendable {
             findings.append(.init(.error, .unsupportedScheme, "the URL scheme is \"\(scheme)\"; only http and https downloads resume", key: key))
         } catch .notAbsolute {
             findings.append(.init(.error, .unsupportedScheme,
-                "the URL scheme is none (\"\(HTTPURL.escapingControls(url))\" is not an absolute URL); only http and https downloads resume", key: key))
+                "the URL scheme is none (\"\(VisibleText.escaping(url))\" is not an absolute URL); only http and https downloads resume", key: key))
         } catch {
             findings.append(.init(.error, .invalidURL, HTTPURL.message(for: url, error), key: key))
         }

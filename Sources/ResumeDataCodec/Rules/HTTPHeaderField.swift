@@ -32,8 +32,8 @@ public struct HTTPHeaderField: Sendable, Hashable, CustomStringConvertible {
         public var description: String {
             switch self {
             // Control characters are shown escaped: a CR/LF must not end the line it is printed on.
-            case .notNameAndValue(let text): "'\(HTTPURL.escapingControls(text))' is not 'Name: value'"
-            case .invalidName(let name): "'\(HTTPURL.escapingControls(name))' is not a header name (letters, digits and \(HTTPHeaderField.tokenSymbols) only)"
+            case .notNameAndValue(let text): "'\(VisibleText.escaping(text))' is not 'Name: value'"
+            case .invalidName(let name): "'\(VisibleText.escaping(name))' is not a header name (letters, digits and \(HTTPHeaderField.tokenSymbols) only)"
             case .lineBreakInValue(let name): "the value of \(name) holds a line break or NUL"
             }
         }

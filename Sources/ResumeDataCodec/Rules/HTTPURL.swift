@@ -82,7 +82,7 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     /// The whole message for a string that breaks the rule: `"ftp://x" is not an absolute http or
     /// https URL: its scheme is "ftp"`, with control characters shown escaped.
     public static func message(for string: String, _ problem: Problem) -> String {
-        "\"\(escapingControls(string))\" is not an absolute http or https URL: \(problem)"
+        "\"\(VisibleText.escaping(string))\" is not an absolute http or https URL: \(problem)"
     }
 
     /// ``message(for:_:)`` when `string` breaks the rule, else `nil`.
@@ -93,25 +93,6 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
         } catch {
             return message(for: string, error)
         }
-    }
-
-    /// `string` with each control character as `\r`, `\n`, `\t`, `\0` or `\u{XX}`, so a hostile
-    /// URL cannot end a line or move the cursor where it is printed.
-    package static func escapingControls(_ string: String) -> String {
-        guard string.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return string }
-        var out = ""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\r": out += "\\r"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\0": out += "\\0"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     /// Whether `other` has the same origin (scheme, host and port): what must stay the same for

@@ -46,16 +46,25 @@ extension LedgerTask {
     /// and `If-Range`, which the rebuilt request sets) followed by `extraHeaders`, and the
     /// archived response's `ETag` and `Last-Modified`. A task whose response has neither still
     /// gives a rebuilder; the blob then carries the validator's `missing-validator` finding.
-    /// - Throws: ``RebuildFailure`` when the task has no http or https URL.
+    /// - Throws: ``RebuildFailure`` when the task has no http or https URL, or a header the
+    ///   ledger holds breaks the one header rule (a device's file is read as hostile).
     package func rebuilder(container: ResumeDataContainer, useLocalPath: Bool = false,
-                           extraHeaders: [(name: String, value: String)] = []) throws(RebuildFailure) -> ResumeDataRebuilder {
+                           extraHeaders: [HTTPHeaderField] = []) throws(RebuildFailure) -> ResumeDataRebuilder {
         guard let url else {
             throw RebuildFailure(description: "task \(identifier) of session \(sessionID) has no archived request or response with a URL")
         }
         if let problem = HTTPURL.problemMessage(for: url) {
             throw RebuildFailure(description: "task \(identifier) of session \(sessionID): \(problem)")
         }
+        var headers: [HTTPHeaderField] = []
+        for header in headersForResuming {
+            do {
+                headers.append(try HTTPHeaderField(name: header.name, value: header.value))
+            } catch {
+                throw RebuildFailure(description: "task \(identifier) of session \(sessionID): a request header: \(error)")
+            }
+        }
         return ResumeDataRebuilder(url: url, entityTag: entityTag, lastModified: lastModified,
-                                   headers: headersForResuming + extraHeaders, container: container, useLocalPath: useLocalPath)
+                                   headers: headers + extraHeaders, container: container, useLocalPath: useLocalPath)
     }
 }

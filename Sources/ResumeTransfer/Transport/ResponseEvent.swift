@@ -1,3 +1,4 @@
+import ResumeDataCodec
 import Synchronization
 
 /// What one response hands the download loop, in order. The last event is always ``ended`` or
@@ -6,7 +7,7 @@ import Synchronization
 enum ResponseEvent: Sendable, Equatable {
     /// The response head; the loop answers with ``ResponseReceiver/accept(at:verifying:upTo:)`` or
     /// ``ResponseReceiver/discard()``. No body byte is read before it does.
-    case head(status: Int, headers: [HTTPField])
+    case head(status: Int, headers: [HTTPHeaderField])
     /// This many more bytes are written, right after the previous ones.
     case written(Int64)
     /// The body's first bytes differ from the partial file's bytes they had to repeat.

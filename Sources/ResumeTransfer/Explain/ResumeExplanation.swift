@@ -103,7 +103,7 @@ package struct ResumeExplanation: Sendable, Equatable {
         let validators = [entityTag.map { "ETag \($0)" }, lastModified.map { "Last-Modified \($0)" }].compactMap { $0 }
         checks.append(Check(code: "validator", outcome: validators.isEmpty ? .fail : .pass,
                             message: validators.isEmpty ? "neither an ETag nor a Last-Modified" : validators.joined(separator: ", ")))
-        if let tag = entityTag, !TrustPolicy.isStrong(entityTag: tag), lastModified == nil {
+        if let tag = entityTag, !EntityTag.isStrong(tag), lastModified == nil {
             reasons.append(Reason(
                 code: "weak-etag-only",
                 message: "the only validator is the weak ETag \(tag), which If-Range cannot carry: the server sends the whole file again",
@@ -326,7 +326,7 @@ package struct ResumeExplanation: Sendable, Equatable {
             ("ETag", answer.entityTag), ("Last-Modified", answer.lastModified), ("Content-Length", answer.contentLength),
             ("Accept-Ranges", answer.acceptRanges), ("Content-Range", answer.contentRange),
         ]
-        let shown = fields.compactMap { name, value in value.map { "\(name): \(HTTPURL.escapingControls($0))" } }
+        let shown = fields.compactMap { name, value in value.map { "\(name): \(VisibleText.escaping($0))" } }
         return "→ \(answer.status) from \(answer.url)" + (shown.isEmpty ? "" : "; " + shown.joined(separator: ", "))
     }
 

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import ResumeDataCodec
 
 /// The fuzzing entry point of the direct path's response head (``ResponseHeadReader``), for the
 /// FuzzDirectHead harness (FuzzTesting) and the tests that replay its FailCases: both call this
@@ -55,7 +56,7 @@ import NIOHTTP1
     /// A framing that has sent its `GET`, as the receiver's has when the answer comes: the decoder
     /// takes only answers to a request.
     static func framing() -> HTTP1Framing? {
-        guard let framing = try? HTTP1Framing(), let route = DirectRoute(url: "http://127.0.0.1:8080/file.bin"),
+        guard let framing = try? HTTP1Framing(), let url = HTTPURL("http://127.0.0.1:8080/file.bin"), let route = DirectRoute(url: url),
               framing.request(route, headers: []) != nil
         else { return nil }
         return framing

@@ -3,197 +3,50 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import ResumeDataCodec
 import ResumeSystemCalls
 import Synchronization
 
 import Glibc
 
-/// Receives one plain-http response on a socket and a thread of its own, and moves the body into
-/// the partial file with splice(2): socket to pipe (the kernel hands over the pages), pipe to file
-/// (one copy). Through AsyncHTTPClient every byte is copied twice, socket to a NIO buffer and
-/// buffer to the page cache, on a 2-core machine that the server shares; that second copy kept
-/// the engine at 0.84–1.04× curl's time with the disk out of the way (issue 13). The HTTP framing
-/// stays SwiftNIO's (``HTTP1Framing``); only the body bytes bypass it, and only when the body is
-/// delimited by `Content-Length` or by the close. A chunked body goes through NIO's decoder and
-/// `pwrite`, and so does every write when the file-system calls have no splice (the tests' fakes).
-/// Every socket and pipe call goes through the partial file's ``FileSystemCalls/sockets``.
-///
-/// An https response (issue 24) takes the same steps with TLS in between (``DirectTLS``): the head
-/// is read from the plaintext with the same bounds, and the body's plaintext is written with
-/// `pwrite` from the buffer it was decrypted into (no splice: the kernel has no kTLS).
-///
-/// It keeps ``ResponseReceiver``'s promises (``BodyReceiver``): events on the queue in order, no
-/// body byte before the loop's answer, each ``ResponseEvent/written(_:)`` only once its bytes are
-/// in the file, and the last event after the last write. Timeouts are the engine's: connecting,
-/// the response head, and no byte for the stall time.
-final class DirectReceiver: BodyReceiver {
-    /// What the receiver needs of the download's settings.
-    struct Settings: Sendable {
-        var connectTimeout: Duration
-        var responseTimeout: Duration
-        var stallTimeout: Duration
-        /// Bytes between two `written` events (and the largest `pwrite` when not splicing).
-        var batchBytes: Int
-        /// A smaller batch is reported anyway after this long.
-        var flushInterval: Duration = .milliseconds(100)
-        var rateLimit: SharedRatePacer?
-        /// The bounds of the response head, 1xx heads included.
-        var headLimits = ResponseHeadLimits()
-        /// The TLS settings of an `https` route (the HTTP clients' own); without them such a
-        /// route fails.
-        var tls: NIOSSLContext?
-    }
-
-    fileprivate enum Decision: Sendable {
-        case accept(position: Int64, overlap: Int64, limit: Int64?)
-        case discard
-    }
-
-    private struct Shared {
-        var decision: Decision?
-        var stopReason: DownloadError?
-        /// The write end of the wake pipe while the thread runs; -1 after it closed it.
-        var wakeWrite: Int32 = -1
-    }
-
-    let tag: Int
-    /// Read by the connection on the receiver's thread, as are `settings` and `wakeRead`.
-    fileprivate let part: PartialFile
-    fileprivate let settings: Settings
-    private let events: ResponseEvent.Queue
-    private let shared = Mutex(Shared())
-    /// The read end of the wake pipe; the thread owns and closes it.
-    fileprivate let wakeRead: Int32
-    fileprivate let sockets: SocketCalls
-
-    /// Fails when no pipe can be made (out of descriptors); the caller then uses AsyncHTTPClient.
-    init?(tag: Int = 0, part: PartialFile, settings: Settings, events: ResponseEvent.Queue) {
-        guard case .success(let fds) = part.calls.sockets.pipe() else { return nil }
-        self.tag = tag
-        self.part = part
-        self.settings = settings
-        self.events = events
-        self.sockets = part.calls.sockets
-        self.wakeRead = fds.read
-        self.shared.withLock { $0.wakeWrite = fds.write }
-    }
-
-    /// Sends a `GET` of `route` with `headers` and follows the response on a new thread. The
-    /// caller has checked with ``HTTP1Framing/request(_:headers:)`` that NIO takes the headers.
-    func start(route: DirectRoute, headers: [HTTPField]) {
-        let thread = Thread { [self] in
-            // NIO's EmbeddedChannel must stay on the thread that made it: this one.
-            guard let connection = try? Connection(receiver: self) else {
-                return self.finish(.failed(.connection("internal: no HTTP framing")), unreported: 0)
-            }
-            let outcome = connection.run(route: route, headers: headers)
-            connection.close()
-            self.finish(outcome, unreported: connection.unreported)
-        }
-        thread.name = "resumetool direct receive"
-        thread.start()
-    }
-
-    // MARK: BodyReceiver (any thread)
-
-    func accept(at position: Int64, verifying overlap: Int64, upTo limit: Int64?) {
-        self.decide(.accept(position: position, overlap: overlap, limit: limit))
-    }
-
-    func discard() {
-        self.decide(.discard)
-    }
-
-    func stop(reason: DownloadError) {
-        self.shared.withLock { shared in
-            if shared.stopReason == nil { shared.stopReason = reason }
-            self.poke(shared.wakeWrite)
-        }
-    }
-
-    private func decide(_ decision: Decision) {
-        self.shared.withLock { shared in
-            if shared.decision == nil { shared.decision = decision }
-            self.poke(shared.wakeWrite)
-        }
-    }
-
-    /// One byte into the wake pipe (a full pipe already wakes the thread). Called under the
-    /// lock, so the descriptor cannot be closed, and its number reused, in between.
-    private func poke(_ descriptor: Int32) {
-        guard descriptor >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = withUnsafeBytes(of: &byte) { self.sockets.write(descriptor, $0) }
-    }
-
-    // MARK: the thread's side
-
-    fileprivate var stopReason: DownloadError? { self.shared.withLock { $0.stopReason } }
-    fileprivate var decision: Decision? { self.shared.withLock { $0.decision } }
-
-    fileprivate func emit(_ event: ResponseEvent) {
-        self.events.yield(event, from: self.tag)
-    }
-
-    private func finish(_ outcome: Outcome, unreported: Int64) {
-        if unreported > 0 { self.emit(.written(unreported)) }
-        // Closed under the lock, so a late stop() never writes into a descriptor number that
-        // has been reused.
-        self.shared.withLock { shared in
-            if shared.wakeWrite >= 0 { _ = self.sockets.close(shared.wakeWrite) }
-            shared.wakeWrite = -1
-        }
-        _ = self.sockets.close(self.wakeRead)
-        switch outcome {
-        case .ended: self.emit(.ended)
-        case .failed(let error): self.emit(.failed(error))
-        case .mismatch: self.emit(.overlapMismatched)
-        }
-    }
-
-    fileprivate enum Outcome: Sendable {
-        case ended
-        case failed(DownloadError)
-        case mismatch
-    }
-}
-
-/// The socket side of one response; lives on the receiver's thread.
-private final class Connection {
+/// The socket side of one ``DirectReceiver`` response: connecting, the request, the head and the
+/// body (spliced, decoded or decrypted), paced and bounded by the engine's timeouts. It lives
+/// on the receiver's thread; its TLS steps are in `DirectConnection+TLS.swift`.
+final class DirectConnection {
     /// Why the body loop stopped early.
-    private enum Stop: Error {
+    enum Stop: Error {
         case outcome(DirectReceiver.Outcome)
     }
 
-    private enum Wait {
+    enum Wait {
         case ready
         case woken
         case timedOut
     }
 
     let receiver: DirectReceiver
-    private let calls: SocketCalls
+    let calls: SocketCalls
     private let framing: HTTP1Framing
-    private var socket: Int32 = -1
+    var socket: Int32 = -1
     private var pipe: (read: Int32, write: Int32) = (-1, -1)
     private var pipeCapacity = 64 * 1024
     private var buffer: UnsafeMutableRawBufferPointer?
     /// The address connected to (hostname verification compares an IP address with it).
-    private var peer: SocketAddress?
+    var peer: SocketAddress?
     /// TLS on the socket, for an `https` route.
-    private var tls: DirectTLS?
+    var tls: DirectTLS?
     /// Decrypted bytes not yet taken.
-    private var plaintext: ByteBuffer?
+    var plaintext: ByteBuffer?
     /// Encrypted bytes as received; one buffer, reused.
-    private var cipher = ByteBuffer()
+    var cipher = ByteBuffer()
     /// Body bytes written and not yet reported.
     private(set) var unreported: Int64 = 0
     private var lastReport = ContinuousClock.now
     /// The file position of the next body byte.
-    private var position: Int64 = 0
+    var position: Int64 = 0
     /// Body bytes still to compare with the file rather than write.
-    private var unverified: Int64 = 0
-    private var limit: Int64?
+    var unverified: Int64 = 0
+    var limit: Int64?
 
     init(receiver: DirectReceiver) throws {
         self.receiver = receiver
@@ -214,7 +67,7 @@ private final class Connection {
         self.buffer = nil
     }
 
-    func run(route: DirectRoute, headers: [HTTPField]) -> DirectReceiver.Outcome {
+    func run(route: DirectRoute, headers: [HTTPHeaderField]) -> DirectReceiver.Outcome {
         let settings = self.receiver.settings
         let start = ContinuousClock.now
         let headDeadline = start + settings.responseTimeout
@@ -239,7 +92,7 @@ private final class Connection {
             }
             let read = try self.readHead(deadline: headDeadline)
             let head = read.head
-            self.receiver.emit(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }))
+            self.receiver.emit(.head(status: Int(head.status.code), headers: HTTPHeaderField.fields(of: head.headers)))
             switch try self.awaitDecision() {
             case .discard:
                 return .ended
@@ -326,12 +179,12 @@ private final class Connection {
         }
     }
 
-    private func send(_ request: [UInt8]) throws(Stop) {
+    func send(_ request: [UInt8]) throws(Stop) {
         let result = request.withUnsafeBytes { bytes in Result { () throws(Stop) in try self.send(bytes) } }
         try result.get()
     }
 
-    private func send(_ bytes: UnsafeRawBufferPointer) throws(Stop) {
+    func send(_ bytes: UnsafeRawBufferPointer) throws(Stop) {
         var sent = 0
         let stall = self.receiver.settings.stallTimeout
         while sent < bytes.count {
@@ -526,13 +379,13 @@ private final class Connection {
         return count
     }
 
-    private func deliver(_ bytes: some Collection<UInt8>) throws(Stop) {
+    func deliver(_ bytes: some Collection<UInt8>) throws(Stop) {
         let result = Array(bytes).withUnsafeBytes { raw in Result { () throws(Stop) in try self.deliver(raw) } }
         try result.get()
     }
 
     /// Compares the bytes the file must already hold, writes the rest (up to the limit).
-    private func deliver(_ bytes: UnsafeRawBufferPointer) throws(Stop) {
+    func deliver(_ bytes: UnsafeRawBufferPointer) throws(Stop) {
         var bytes = bytes
         if let limit = self.limit {
             bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(min(Int64(bytes.count), max(limit - self.position, 0)))])
@@ -576,7 +429,7 @@ private final class Connection {
     }
 
     /// `--limit-rate`: waits (waking for a stop) until reading may go on.
-    private func pace(_ count: Int) throws(Stop) {
+    func pace(_ count: Int) throws(Stop) {
         guard let limit = self.receiver.settings.rateLimit,
               let delay = limit.delay(after: count, now: .nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds)))
         else { return }
@@ -589,7 +442,7 @@ private final class Connection {
 
     /// Waits for the socket to be readable: written bytes are reported first (the server went
     /// quiet), and no byte for the stall time fails the attempt.
-    private func waitForData() throws(Stop) {
+    func waitForData() throws(Stop) {
         if self.unreported > 0 {
             self.receiver.emit(.written(self.unreported))
             self.unreported = 0
@@ -600,195 +453,10 @@ private final class Connection {
         }
     }
 
-    // MARK: TLS
-
-    private enum TLSRead {
-        /// Encrypted bytes came in (plaintext may or may not have come of them).
-        case progress
-        /// The server closed the connection.
-        case end
-        /// Nothing is waiting on the socket.
-        case wouldBlock
-    }
-
-    private func startTLS(_ route: DirectRoute) throws(Stop) {
-        guard let context = self.receiver.settings.tls, let peer = self.peer else {
-            throw .outcome(.failed(.connection("internal: no TLS settings")))
-        }
-        do {
-            self.tls = try DirectTLS(context: context, serverHostname: DirectTLS.serverHostname(for: route.host), peer: peer)
-        } catch {
-            throw .outcome(.failed(DownloadError(transport: error)))
-        }
-        self.cipher = ByteBufferAllocator().buffer(capacity: Self.smallestReceive)
-    }
-
-    /// The fewest encrypted bytes one receive asks for (a TLS record and its header).
-    private static let smallestReceive = 16 * 1024 + 64
-    /// The plaintext written at once: small enough that the bytes BoringSSL just decrypted are
-    /// still in the cache when `pwrite` copies them.
-    private static let plaintextBatch = 256 * 1024
-
-    /// Drives the handshake to its end within the connect deadline: connecting is TCP and TLS
-    /// (``DownloadConfiguration/connectTimeout``, as for AsyncHTTPClient's connections and
-    /// curl's `--connect-timeout`), so a server that takes the connection and never finishes the
-    /// handshake is a connect timeout, not a stall.
-    private func awaitHandshake(until deadline: ContinuousClock.Instant) throws(Stop) {
-        while let tls = self.tls, !tls.handshakeDone {
-            switch try self.receiveTLS(upTo: Self.smallestReceive) {
-            case .progress:
-                continue
-            case .end:
-                throw .outcome(.failed(.connection(DownloadError.closedDuringHandshake)))
-            case .wouldBlock:
-                if case .timedOut = try self.wait(for: Int16(POLLIN), until: deadline) {
-                    throw .outcome(.failed(.timedOut))
-                }
-            }
-        }
-    }
-
-    /// Sends the encrypted bytes TLS has ready (handshake messages, the request, alerts).
-    private func flushTLS() throws(Stop) {
-        guard let tls = self.tls else { return }
-        for buffer in tls.outbound() {
-            let result = buffer.withUnsafeReadableBytes { bytes in Result { () throws(Stop) in try self.send(bytes) } }
-            try result.get()
-        }
-    }
-
-    /// Hands encrypted bytes to BoringSSL until `want` went in or nothing more waits, and decrypts
-    /// them into ``plaintext`` (one buffer for the whole batch, so the file gets one write for
-    /// it).
-    ///
-    /// Received bytes are kept and handed over `want` at a time, while each receive asks for a
-    /// whole write batch (1 MiB): it takes what the socket holds in one call, and the window it
-    /// opens is announced once, without decrypting more at once than the cache keeps for the
-    /// write. Measured in session 12: `Benchmarks/RESULTS.md`.
-    private func receiveTLS(upTo want: Int) throws(Stop) -> TLSRead {
-        // After the server's close_notify nothing more counts: its socket may stay open a while.
-        guard let tls = self.tls, !tls.closedByServer else { return .end }
-        let ask = max(self.receiver.settings.batchBytes, Self.smallestReceive)
-        var fed = 0
-        var ended = false
-        receiving: while fed < want {
-            if self.cipher.readableBytes == 0 {
-                var outcome: Result<Int, SocketCalls.Failure> = .success(0)
-                self.cipher.clear()
-                self.cipher.writeWithUnsafeMutableBytes(minimumWritableBytes: ask) { raw in
-                    outcome = self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: raw[0..<ask]))
-                    if case .success(let count) = outcome { return count }
-                    return 0
-                }
-                switch outcome {
-                case .success(0):
-                    ended = true
-                    break receiving
-                case .success:
-                    break
-                case .failure(let failure) where failure.code == EAGAIN:
-                    break receiving
-                case .failure(let failure):
-                    throw .outcome(.failed(.connection("receive: \(failure)")))
-                }
-            }
-            guard let piece = self.cipher.readSlice(length: min(self.cipher.readableBytes, want - fed)) else { break }
-            fed += piece.readableBytes
-            do {
-                try tls.feed(piece)
-            } catch {
-                throw .outcome(.failed(DownloadError(transport: error)))
-            }
-        }
-        do {
-            if let more = try tls.takePlaintext(), more.readableBytes > 0 {
-                if var plaintext = self.plaintext, plaintext.readableBytes > 0 {
-                    plaintext.writeImmutableBuffer(more)
-                    self.plaintext = plaintext
-                } else {
-                    self.plaintext = more
-                }
-            }
-        } catch {
-            throw .outcome(.failed(DownloadError(transport: error)))
-        }
-        // The handshake's answers, and the request once the handshake is done.
-        try self.flushTLS()
-        if fed > 0 { return .progress }
-        return ended ? .end : .wouldBlock
-    }
-
-    /// `recv(2)`, or through TLS the plaintext, with the same answers: bytes, 0 at the end,
-    /// `EAGAIN` when nothing is waiting.
-    private func receive(_ buffer: UnsafeMutableRawBufferPointer) throws(Stop) -> Result<Int, SocketCalls.Failure> {
-        guard self.tls != nil else { return self.calls.recv(self.socket, buffer) }
-        while true {
-            if var plaintext = self.plaintext, plaintext.readableBytes > 0 {
-                let count = min(plaintext.readableBytes, buffer.count)
-                plaintext.withUnsafeReadableBytes { bytes in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
-                }
-                plaintext.moveReaderIndex(forwardBy: count)
-                self.plaintext = plaintext.readableBytes > 0 ? plaintext : nil
-                return .success(count)
-            }
-            switch try self.receiveTLS(upTo: buffer.count) {
-            case .progress: continue
-            case .end: return .success(0)
-            case .wouldBlock: return .failure(SocketCalls.Failure(EAGAIN))
-            }
-        }
-    }
-
-    /// A body delimited by its length or by the close, through TLS: each batch of plaintext is
-    /// written from the buffer BoringSSL decrypted it into.
-    private func receiveDecrypted(remaining start: Int64?) throws(Stop) -> DirectReceiver.Outcome {
-        var remaining = start
-        while remaining != 0 {
-            try self.checkStop()
-            if let limit = self.limit, self.position >= limit { return .ended }
-            if (self.plaintext?.readableBytes ?? 0) == 0 {
-                var want = min(self.receiver.settings.batchBytes, Self.plaintextBatch)
-                if let rate = self.receiver.settings.rateLimit?.bytesPerSecond {
-                    // Small steps keep a limited rate smooth.
-                    want = Int(clamping: min(Int64(want), max(rate / 10, 16 * 1024)))
-                }
-                switch try self.receiveTLS(upTo: want) {
-                case .progress:
-                    break
-                case .wouldBlock:
-                    try self.waitForData()
-                    continue
-                case .end:
-                    if let remaining, remaining > 0 {
-                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: remaining)))
-                    }
-                    // A body that runs to the close is whole only if TLS ended it: a bare close
-                    // may be anyone's cut.
-                    if self.tls?.closedByServer != true {
-                        return .failed(.connection("the server closed the connection without ending TLS (close_notify): the body may be cut short"))
-                    }
-                    return self.unverified > 0 ? .mismatch : .ended
-                }
-            }
-            guard let plaintext = self.plaintext, plaintext.readableBytes > 0 else { continue }
-            // Dropped before the write, so BoringSSL's next batch reuses the buffer.
-            self.plaintext = nil
-            let count = remaining.map { Int(min(Int64(plaintext.readableBytes), $0)) } ?? plaintext.readableBytes
-            let result = plaintext.withUnsafeReadableBytes { bytes in
-                Result { () throws(Stop) in try self.deliver(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
-            }
-            try result.get()
-            remaining = remaining.map { $0 - Int64(count) }
-            try self.pace(count)
-        }
-        return self.unverified > 0 ? .mismatch : .ended
-    }
-
     // MARK: waiting
 
     /// Polls the socket for `events` (0: only the wake pipe) until `deadline`.
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(Stop) -> Wait {
+    func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(Stop) -> Wait {
         var fds = [
             pollfd(fd: self.receiver.wakeRead, events: Int16(POLLIN), revents: 0),
             pollfd(fd: events == 0 ? -1 : self.socket, events: events, revents: 0),
@@ -810,7 +478,7 @@ private final class Connection {
         }
     }
 
-    private func checkStop() throws(Stop) {
+    func checkStop() throws(Stop) {
         if let reason = self.receiver.stopReason { throw .outcome(.failed(reason)) }
     }
 

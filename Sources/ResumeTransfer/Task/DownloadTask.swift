@@ -22,7 +22,7 @@ public final class DownloadTask: Sendable {
     /// Where the first checkpoint comes from.
     enum Origin: Sendable {
         /// A URL: continue from an existing blob or partial file at the usual paths, else start.
-        case url(String, headers: [HTTPField])
+        case url(String, headers: [HTTPHeaderField])
         /// A decoded blob.
         case checkpoint(DownloadCheckpoint)
     }

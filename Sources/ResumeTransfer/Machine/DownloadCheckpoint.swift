@@ -1,3 +1,5 @@
+import ResumeDataCodec
+
 /// Everything needed to continue a download: what the resume blob records.
 struct DownloadCheckpoint: Equatable, Sendable {
     /// The URL the download was started with.
@@ -5,7 +7,7 @@ struct DownloadCheckpoint: Equatable, Sendable {
     /// The URL after redirects; requests go here.
     var currentURL: String
     /// Headers the caller added (never Range / If-Range / Accept-Encoding; the machine sets those).
-    var extraHeaders: [HTTPField] = []
+    var extraHeaders: [HTTPHeaderField] = []
     /// Bytes at the start of the partial file that are flushed and belong to the file named by the validators.
     var bytesReceived: Int64 = 0
     /// The raw `ETag`, quotes included.
@@ -21,9 +23,21 @@ struct DownloadCheckpoint: Equatable, Sendable {
     /// the blob under ``ResumeCheckpoint/finishedRangesKey``; flushed like the prefix.
     var finishedRanges: [Range<Int64>] = []
 
-    /// What `If-Range` carries: a strong ETag, else Last-Modified (weak tags cannot be used there).
+    /// The ETag that proves the bytes on disk are the server's: a strong one (the codec's
+    /// `EntityTag` rule) that can go back in `If-Range` (`HTTPHeaderField`'s rule: a blob's tag
+    /// with a CR, LF or NUL proves nothing, and its bytes are compared instead).
+    var provingEntityTag: String? {
+        guard EntityTag.isStrong(self.entityTag), let tag = self.entityTag, Self.canBeSent(tag) else { return nil }
+        return tag
+    }
+
+    /// What `If-Range` carries: the proving ETag, else Last-Modified (weak tags cannot be used
+    /// there), when it can be sent.
     var ifRangeValidator: String? {
-        if let tag = self.entityTag, !tag.hasPrefix("W/") { return tag }
-        return self.lastModified
+        self.provingEntityTag ?? self.lastModified.flatMap { Self.canBeSent($0) ? $0 : nil }
+    }
+
+    private static func canBeSent(_ validator: String) -> Bool {
+        HTTPHeaderField.engine("If-Range", validator) != nil
     }
 }

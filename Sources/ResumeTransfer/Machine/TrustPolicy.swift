@@ -29,22 +29,16 @@ package struct TrustPolicy: Sendable, Equatable {
 
     // MARK: origins and credentials
 
-    /// Scheme, host and port: what must stay the same for credentials to be sent.
-    package struct Origin: Equatable, Sendable {
-        package var scheme: String
-        package var host: String
-        package var port: Int
-    }
-
-    /// The origin of a URL that `HTTPURL` accepts; nil for anything else.
-    package static func origin(of url: String) -> Origin? {
-        HTTPURL(url).map { Origin(scheme: $0.scheme, host: $0.host, port: $0.port) }
+    /// Whether both are URLs that `HTTPURL` accepts, with the same origin (scheme, host, port).
+    package static func sameOrigin(_ url: String, _ other: String) -> Bool {
+        guard let url = HTTPURL(url), let other = HTTPURL(other) else { return false }
+        return url.hasSameOrigin(as: other)
     }
 
     /// The caller's headers to send to `url` for a download started at `originalURL`: all of them on
     /// the same origin, all but the credentials anywhere else (curl's rule for redirects).
-    package static func headers(_ headers: [HTTPField], to url: String, startedAt originalURL: String) -> [HTTPField] {
-        if let target = origin(of: url), target == origin(of: originalURL) { return headers }
+    package static func headers(_ headers: [HTTPHeaderField], to url: String, startedAt originalURL: String) -> [HTTPHeaderField] {
+        if sameOrigin(url, originalURL) { return headers }
         return headers.filter { !credentialHeaders.contains($0.name.lowercased()) }
     }
 
@@ -53,23 +47,13 @@ package struct TrustPolicy: Sendable, Equatable {
         guard let location, !location.isEmpty,
               let base = URL(string: current),
               let target = URL(string: location, relativeTo: base)?.absoluteURL,
-              Self.origin(of: target.absoluteString) != nil
+              HTTPURL(target.absoluteString) != nil
         else {
             return .failure(.invalidRedirect(location ?? "(no Location header)"))
         }
-        if !self.allowsInsecureRedirects, Self.origin(of: current)?.scheme == "https", Self.origin(of: target.absoluteString)?.scheme == "http" {
+        if !self.allowsInsecureRedirects, HTTPURL(current)?.scheme == "https", HTTPURL(target.absoluteString)?.scheme == "http" {
             return .failure(.insecureRedirect(target.absoluteString))
         }
         return .success(target.absoluteString)
-    }
-
-    // MARK: validators
-
-    /// True when `entityTag` is a strong ETag: the only validator that proves by itself that the
-    /// server's bytes are the ones on disk (a Last-Modified has one-second granularity, and a weak
-    /// tag only promises equivalent content).
-    package static func isStrong(entityTag: String?) -> Bool {
-        guard let tag = entityTag, !tag.isEmpty else { return false }
-        return !tag.hasPrefix("W/")
     }
 }

@@ -75,7 +75,7 @@ public final class Downloader: Sendable {
     /// without touching the network (checking `expectedSHA256` when given, and removing a blob
     /// left beside it).
     public func download(
-        from url: String, to destination: String, expectedSHA256: String? = nil, headers: [HTTPField] = []
+        from url: String, to destination: String, expectedSHA256: String? = nil, headers: [HTTPHeaderField] = []
     ) -> DownloadTask {
         let task = DownloadTask(
             origin: .url(url, headers: headers), destination: destination,

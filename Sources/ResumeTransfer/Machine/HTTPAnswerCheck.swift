@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 
 // The fuzzer's answers are read as a sequence of choices among these.
 private let startURLs = ["http://127.0.0.1:8080/file.bin", "https://127.0.0.1:8443/file.bin", "http://localhost/a?b=c"]
@@ -70,10 +71,7 @@ private struct Choices {
         checkpoint.bytesReceived = max(held, 0)
         checkpoint.entityTag = tag == "-" ? nil : tag
         checkpoint.lastModified = modified == "-" ? nil : modified
-        checkpoint.extraHeaders = [
-            HTTPField(name: "Authorization", value: "Bearer secret"), HTTPField(name: "Cookie", value: "a=b"),
-            HTTPField(name: "User-Agent", value: "fuzz"),
-        ]
+        checkpoint.extraHeaders = field("Authorization", "Bearer secret") + field("Cookie", "a=b") + field("User-Agent", "fuzz")
         let configuration = DownloadStateMachine.Configuration(
             maximumRedirects: 3,
             retry: RetryPolicy(
@@ -110,18 +108,18 @@ private struct Choices {
             switch action {
             case .sendRequest(let plan):
                 guard plan.offset >= 0 else { return "negative request offset \(plan.offset)" }
-                let sameOrigin = TrustPolicy.origin(of: plan.url) != nil && TrustPolicy.origin(of: plan.url) == TrustPolicy.origin(of: startURL)
+                let sameOrigin = TrustPolicy.sameOrigin(plan.url, startURL)
                 if !sameOrigin, plan.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {
                     return "credentials sent to \(plan.url) for a download started at \(startURL)"
                 }
                 requested = plan.offset
                 guard let status = input.pick([200, 206, 206, 206, 416, 301, 302, 307, 308, 303, 408, 429, 500, 503, 404, 204, 0]) else { return nil }
-                var headers: [HTTPField] = []
-                if input.flag() == true, let value = input.pick(validators) { headers.append(HTTPField(name: "ETag", value: value)) }
-                if input.flag() == true, let value = input.pick(validators) { headers.append(HTTPField(name: "Last-Modified", value: value)) }
-                if input.flag() == true, let value = input.pick(retryAfters) { headers.append(HTTPField(name: "Retry-After", value: value)) }
+                var headers: [HTTPHeaderField] = []
+                if input.flag() == true, let value = input.pick(validators) { headers += field("ETag", value) }
+                if input.flag() == true, let value = input.pick(validators) { headers += field("Last-Modified", value) }
+                if input.flag() == true, let value = input.pick(retryAfters) { headers += field("Retry-After", value) }
                 if (300...399).contains(status), input.flag() == true, let location = input.pick(locations) {
-                    headers.append(HTTPField(name: "Location", value: location))
+                    headers += field("Location", location)
                 }
                 var rangeTotal: Int64?
                 if status == 206 || status == 416, let first = input.number(near: requested), let length = input.number(near: 1000),
@@ -136,12 +134,12 @@ private struct Choices {
                     }
                     rangeTotal = Int64(total)
                     let value = status == 416 ? "bytes */\(total)" : (input.flag() == true ? "bytes \(first)-\(last)/\(total)" : "bytes=\(first)-")
-                    headers.append(HTTPField(name: "Content-Range", value: value))
+                    headers += field("Content-Range", value)
                 }
                 var contentLength: Int64?
                 if input.flag() == true, let value = input.number(near: 1000) {
                     contentLength = value
-                    headers.append(HTTPField(name: "Content-Length", value: String(value)))
+                    headers += field("Content-Length", String(value))
                 }
                 action = machine.receivedResponse(status: status, headers: headers, now: .zero)
                 if case .receiveBody = action {
@@ -207,7 +205,7 @@ private struct Choices {
                             let (wanted, overflow) = hole.lowerBound.addingReportingOverflow(Int64(step) * 97 + 1)
                             let range = hole.lowerBound..<(overflow ? hole.upperBound : min(hole.upperBound, wanted))
                             let request = machine.segmentRequest(range)
-                            let sameOrigin = TrustPolicy.origin(of: request.url) != nil && TrustPolicy.origin(of: request.url) == TrustPolicy.origin(of: startURL)
+                            let sameOrigin = TrustPolicy.sameOrigin(request.url, startURL)
                             if !sameOrigin, request.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {
                                 return "credentials in a segment request to \(request.url) for a download started at \(startURL)"
                             }
@@ -218,14 +216,14 @@ private struct Choices {
                                   let start = input.number(near: range.lowerBound), let length = input.number(near: Int64(range.count)),
                                   let totalKind = input.byte()
                             else { return nil }
-                            var headers: [HTTPField] = []
+                            var headers: [HTTPHeaderField] = []
                             if let tag = input.flag() == true ? machine.checkpoint.entityTag : input.pick(validators) {
-                                headers.append(HTTPField(name: "ETag", value: tag))
+                                headers += field("ETag", tag)
                             }
                             let statedTotal = totalKind % 3 == 0 ? "*" : String(totalKind % 3 == 1 ? total : total &+ Int64(totalKind))
-                            headers.append(HTTPField(name: "Content-Range", value: "bytes \(start)-\(start &+ length &- 1)/\(statedTotal)"))
+                            headers += field("Content-Range", "bytes \(start)-\(start &+ length &- 1)/\(statedTotal)")
                             if input.flag() == true, let value = input.number(near: length) {
-                                headers.append(HTTPField(name: "Content-Length", value: String(value)))
+                                headers += field("Content-Length", String(value))
                             }
                             switch machine.judgeSegment(status: status, headers: headers, range: range) {
                             case .accept(let end):
@@ -329,4 +327,10 @@ private struct Choices {
         }
         return nil
     }
+}
+
+/// A response or request field for the harness; none when the value breaks the header rule, as
+/// NIO's parser would not have passed it on.
+private func field(_ name: String, _ value: String) -> [HTTPHeaderField] {
+    HTTPHeaderField.engine(name, value).map { [$0] } ?? []
 }

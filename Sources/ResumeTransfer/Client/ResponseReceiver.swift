@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ResumeDataCodec
 
 /// Receives one response body on its NIO event loop and writes it on the engine's I/O thread.
 ///
@@ -206,7 +207,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @uncheck
         // NIO's decoder refuses a negative length; kept out here too, so the subtraction in
         // failure(for:) is of two counts that are never negative.
         self.statedBody = head.headers.first(name: "content-length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
-        self.events.yield(.head(status: Int(head.status.code), headers: head.headers.map { HTTPField(name: $0.name, value: $0.value) }), from: self.tag)
+        self.events.yield(.head(status: Int(head.status.code), headers: HTTPHeaderField.fields(of: head.headers)), from: self.tag)
         return self.eventLoop.makeSucceededVoidFuture()
     }
 

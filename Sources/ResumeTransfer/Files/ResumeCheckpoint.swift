@@ -118,9 +118,15 @@ package enum ResumeCheckpoint {
         }
         // The original request holds the caller's headers as given; the current one may have had
         // credentials removed for another origin.
-        let headers = (originalRequest ?? currentRequest)?.headers
-            .filter { !dropped.contains($0.name.lowercased()) }
-            .map { HTTPField(name: $0.name, value: $0.value) } ?? []
+        var headers: [HTTPHeaderField] = []
+        for header in (originalRequest ?? currentRequest)?.headers ?? [] where !dropped.contains(header.name.lowercased()) {
+            do {
+                headers.append(try HTTPHeaderField(name: header.name, value: header.value))
+            } catch {
+                // The same rule as -H and the library's callers: nothing a blob holds reaches a request line unchecked.
+                throw .invalidResumeData("a request header: \(error)")
+            }
+        }
         let checkpoint = DownloadCheckpoint(
             originalURL: originalRequest?.urlString ?? url,
             currentURL: url,

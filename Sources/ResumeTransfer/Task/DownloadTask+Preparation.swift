@@ -21,7 +21,7 @@ extension DownloadTask {
         case .checkpoint(let checkpoint):
             return .success(.download(checkpoint))
         case .url(let url, let headers):
-            guard TrustPolicy.origin(of: url) != nil else { return .failure(.invalidURL(url)) }
+            guard HTTPURL(url) != nil else { return .failure(.invalidURL(url)) }
             if self.files.exists(self.destination), !self.files.exists(self.partialPath) {
                 // Left as it is. A blob of ours for this URL beside it means a run died between
                 // the final rename and the blob's removal: the blob goes, and may vouch for it.

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
+import ResumeDataCodec
 
 /// HTTP/1.1 on a socket the engine reads itself (``DirectReceiver``), framed by SwiftNIO's own
 /// request encoder, header validator and response decoder (llhttp) on an `EmbeddedChannel`: the
@@ -40,7 +41,7 @@ final class HTTP1Framing {
     /// The bytes of a `GET` for `route` with `headers` (a `Host` is added unless given, and
     /// `Connection: close`, since this connection serves one response); nil when NIO refuses a
     /// header, so that AsyncHTTPClient, which refuses it too, reports it.
-    func request(_ route: DirectRoute, headers fields: [HTTPField]) -> [UInt8]? {
+    func request(_ route: DirectRoute, headers fields: [HTTPHeaderField]) -> [UInt8]? {
         var headers = HTTPHeaders()
         for field in fields where field.name.lowercased() != "connection" {
             headers.add(name: field.name, value: field.value)

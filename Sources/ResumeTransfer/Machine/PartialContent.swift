@@ -1,3 +1,5 @@
+import ResumeDataCodec
+
 /// What a 206 answer says it carries, read from its `Content-Range` and `Content-Length`. Both
 /// the single stream's answers and the segments' are read here; each caller then compares it
 /// with what it asked for. Every number is the server's, checked before any arithmetic.
@@ -14,7 +16,7 @@ struct PartialContent: Equatable, Sendable {
 
 extension PartialContent {
     /// nil when `Content-Range` is missing, not a byte range, or beyond 64 bits.
-    init?(headers: [HTTPField]) {
+    init?(headers: [HTTPHeaderField]) {
         guard let range = ContentRange(headers.value(of: "content-range") ?? ""), let start = range.start,
               let end = range.exclusiveEnd, let length = range.length
         else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,14 +26,16 @@ struct DirectRoute: Equatable, Sendable {
     /// `https`: the bytes go through TLS.
     var usesTLS = false
 
-    init?(url text: String) {
-        // The same parse AsyncHTTPClient makes of the URL, so both paths send the same target.
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty, !host.contains(":") || Self.isIPv6Address(host)
-        else { return nil }
+    /// The route for a URL the codec's `HTTPURL` rule accepted (scheme, host and port are its
+    /// verdict), or nil for one the direct path does not take (an IPv6 literal with a zone).
+    init?(url checked: HTTPURL) {
+        // Foundation's parse, kept in the HTTPURL: the one AsyncHTTPClient makes of the URL, so
+        // both paths send the same target and the host as written.
+        let url = checked.url
+        guard let host = url.host, !host.isEmpty, !host.contains(":") || Self.isIPv6Address(host) else { return nil }
+        let scheme = checked.scheme
         let defaultPort = scheme == "https" ? 443 : 80
-        let port = url.port ?? defaultPort
-        guard (1...65_535).contains(port) else { return nil }
+        let port = checked.port
         var target = url.path.isEmpty
             ? "/" : (URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path)
         if target.isEmpty { target = "/" }

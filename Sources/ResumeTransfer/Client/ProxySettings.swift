@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 
 /// Which proxy, if any, a request goes through: curl's rules, decided without I/O.
 ///
@@ -160,7 +161,7 @@ public struct ProxySettings: Sendable, Hashable {
 
     /// The proxy a request to `url` goes through, or `nil` for a direct connection.
     public func server(for url: String) -> Server? {
-        guard let origin = TrustPolicy.origin(of: url) else { return nil }
+        guard let origin = HTTPURL(url) else { return nil }
         let server = origin.scheme == "https" ? self.https : self.http
         guard let server, !self.bypasses(host: origin.host) else { return nil }
         return server

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ResumeDataCodec
 import ResumeSystemCalls
 
 /// The run loop: performs what the download state machine decides, one action at a time, and
@@ -273,7 +274,7 @@ extension DownloadTask {
         #if os(Linux)
         guard self.configuration.usesDirectPath, self.configuration.segmentConnections == 1,
               machine.checkpoint.finishedRanges.isEmpty, self.configuration.proxy.server(for: plan.url) == nil,
-              let route = DirectRoute(url: plan.url),
+              let url = HTTPURL(plan.url), let route = DirectRoute(url: url),
               (try? HTTP1Framing())?.request(route, headers: plan.headers) != nil
         else { return nil }
         // https needs the clients' TLS settings; when they cannot be loaded, the client says why.

@@ -1,12 +1,14 @@
+import ResumeDataCodec
+
 /// One HTTP request the state machine wants sent: every request of a download, the single
 /// stream's and each segment's, is built here, so they all carry the same headers.
 struct RequestPlan: Equatable, Sendable {
     var url: String
-    var headers: [HTTPField]
+    var headers: [HTTPHeaderField]
     /// The byte offset asked for with `Range`, 0 for a plain request.
     var offset: Int64
 
-    init(url: String, headers: [HTTPField], offset: Int64) {
+    init(url: String, headers: [HTTPHeaderField], offset: Int64) {
         self.url = url
         self.headers = headers
         self.offset = offset
@@ -22,11 +24,13 @@ struct RequestPlan: Equatable, Sendable {
     init(checkpoint: DownloadCheckpoint, range: (start: Int64, end: Int64?)?, ifRange: String?) {
         let caller = checkpoint.extraHeaders.filter { !Self.engineHeaders.contains($0.name.lowercased()) }
         var headers = TrustPolicy.headers(caller, to: checkpoint.currentURL, startedAt: checkpoint.originalURL)
-        headers.append(HTTPField(name: "Accept-Encoding", value: "identity"))
+        // Each engine field is a constant, digits, or a validator the checkpoint took only as a
+        // header value (a blob's is checked when it is decoded, a server's when its head is).
+        headers += [HTTPHeaderField.engine("Accept-Encoding", "identity")].compactMap { $0 }
         if let range {
             let last = range.end.map { String($0 - 1) } ?? ""
-            headers.append(HTTPField(name: "Range", value: "bytes=\(range.start)-\(last)"))
-            if let ifRange { headers.append(HTTPField(name: "If-Range", value: ifRange)) }
+            headers += [HTTPHeaderField.engine("Range", "bytes=\(range.start)-\(last)")].compactMap { $0 }
+            if let ifRange { headers += [HTTPHeaderField.engine("If-Range", ifRange)].compactMap { $0 } }
         }
         self.init(url: checkpoint.currentURL, headers: headers, offset: range?.start ?? 0)
     }

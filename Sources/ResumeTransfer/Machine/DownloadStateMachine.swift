@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 
 /// Decides every step of one download without touching the network or the disk.
 ///
@@ -13,84 +14,6 @@ import Foundation
 /// pair that the run loop's order rules out stops the process with `preconditionFailure`, each
 /// with its reason.
 struct DownloadStateMachine: Sendable {
-    /// The machine's knobs, all from ``DownloadConfiguration`` (``DownloadConfiguration/machine``):
-    /// the machine has no defaults of its own. Stalls are detected by the HTTP client's read
-    /// timeout and reported through ``transportFailed(_:)``.
-    struct Configuration: Sendable {
-        /// Redirects followed in one chain (reset by any other answer).
-        var maximumRedirects: Int
-        /// When to retry, how long to wait, when to give up.
-        var retry: RetryPolicy
-        /// What to believe of redirects and unproven bytes.
-        var policy: TrustPolicy
-        /// A checkpoint is due after this many new bytes...
-        var checkpointBytes: Int64
-        /// ...or after this much time with new bytes.
-        var checkpointInterval: Duration
-    }
-
-    /// What the I/O layer must do next.
-    enum Action: Equatable, Sendable {
-        /// Send a GET with these headers; discard any response in flight first.
-        case sendRequest(RequestPlan)
-        /// The response body is the file's bytes from `offset - overlap`: truncate the partial file
-        /// to `offset`; compare the body's first `overlap` bytes with the file's bytes before
-        /// `offset` and call ``overlapMismatched()`` if they differ; write the rest from `offset`.
-        /// When starting over, `restartCheckpoint` must be written before the first byte, so an old
-        /// checkpoint never describes new bytes.
-        case receiveBody(offset: Int64, overlap: Int64 = 0, restartCheckpoint: DownloadCheckpoint?)
-        /// The event was taken; nothing to do until the next one.
-        case none
-        /// The event came too late for the current state (a byte after a pause, a timer after a
-        /// failure, a failure after the end) and changed nothing; the last action still stands.
-        case ignored
-        /// fsync the partial file, then write this checkpoint next to it atomically (the bytes it
-        /// counts are all written already, so receiving may continue meanwhile).
-        case checkpoint(DownloadCheckpoint)
-        /// Drop the connection, write the checkpoint, sleep, then call ``retryTimerFired()``.
-        case retry(after: Duration, checkpoint: DownloadCheckpoint)
-        /// The partial file holds the whole body: verify it, then move it into place.
-        case finish(length: Int64, checkpoint: DownloadCheckpoint)
-        /// Stop; the partial file and this checkpoint stay for a later resume.
-        case fail(DownloadError, checkpoint: DownloadCheckpoint)
-        /// Stop because the user asked; write the checkpoint.
-        case pause(DownloadCheckpoint)
-    }
-
-    struct Progress: Equatable, Sendable {
-        /// The end of the bytes on disk that belong to the file.
-        var written: Int64
-        /// Where this response's new bytes began.
-        var prefix: Int64
-        var total: Int64?
-        /// One past the last byte of a 206's range; nil for a 200.
-        var rangeEnd: Int64?
-        /// This attempt started over from zero after bytes had been received.
-        var restarted: Bool
-        var lastCheckpointBytes: Int64
-        var lastCheckpointTime: Duration
-    }
-
-    enum State: Equatable, Sendable {
-        /// Before ``start()``.
-        case idle
-        /// A request is in flight, for the bytes from `start`; the bytes before `prefix` are on
-        /// disk and are kept (those from `start` to `prefix` only once the server's match them).
-        case requesting(start: Int64, prefix: Int64)
-        /// A response's body is being written.
-        case receiving(Progress)
-        /// Several connections fetch segments of a file of `total` bytes (see ``SegmentPlan``);
-        /// the checkpoint holds the prefix and the other finished ranges.
-        case segmented(total: Int64, best: Int64, lastCheckpointBytes: Int64, lastCheckpointTime: Duration)
-        /// A retry timer runs.
-        case waitingToRetry
-        /// The partial file is being verified and moved into place.
-        case finishing
-        case paused
-        case done
-        case failed
-    }
-
     private(set) var state: State = .idle
     private(set) var checkpoint: DownloadCheckpoint
     private let configuration: Configuration
@@ -156,7 +79,7 @@ struct DownloadStateMachine: Sendable {
     }
 
     /// A response head arrived for the request last planned.
-    mutating func receivedResponse(status: Int, headers: [HTTPField], now: Duration, wallClock: Date = Date()) -> Action {
+    mutating func receivedResponse(status: Int, headers: [HTTPHeaderField], now: Duration, wallClock: Date = Date()) -> Action {
         switch self.state {
         case .requesting(let start, let prefix):
             return self.judgeResponse(status: status, headers: headers, start: start, prefix: prefix, now: now, wallClock: wallClock)
@@ -299,7 +222,7 @@ struct DownloadStateMachine: Sendable {
         switch self.state {
         case .receiving(let progress):
             guard acceptsRanges, !self.segmentsDisabled, progress.prefix == self.checkpoint.bytesReceived,
-                  let total = progress.total, total > 0, TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
+                  let total = progress.total, total > 0, self.checkpoint.provingEntityTag != nil
             else { return nil }
             self.state = .segmented(total: total, best: progress.prefix, lastCheckpointBytes: progress.prefix, lastCheckpointTime: now)
             return total
@@ -316,7 +239,7 @@ struct DownloadStateMachine: Sendable {
 
     /// Judges the head of a response to ``segmentRequest(_:)`` for `range`. Every number in it
     /// is the server's, checked before use.
-    func judgeSegment(status: Int, headers: [HTTPField], range: Range<Int64>) -> SegmentVerdict {
+    func judgeSegment(status: Int, headers: [HTTPHeaderField], range: Range<Int64>) -> SegmentVerdict {
         switch self.state {
         case .segmented(let total, _, _, _):
             return self.judgeSegment(status: status, headers: headers, range: range, total: total)
@@ -393,7 +316,7 @@ struct DownloadStateMachine: Sendable {
 
     /// The answer to the request for the bytes from `start`, keeping those before `prefix`.
     private mutating func judgeResponse(
-        status: Int, headers: [HTTPField], start: Int64, prefix: Int64, now: Duration, wallClock: Date
+        status: Int, headers: [HTTPHeaderField], start: Int64, prefix: Int64, now: Duration, wallClock: Date
     ) -> Action {
         let etag = headers.value(of: "etag")
         let lastModified = headers.value(of: "last-modified")
@@ -537,7 +460,7 @@ struct DownloadStateMachine: Sendable {
     }
 
     /// A segment's answer for `range` of a file of `total` bytes.
-    private func judgeSegment(status: Int, headers: [HTTPField], range: Range<Int64>, total: Int64) -> SegmentVerdict {
+    private func judgeSegment(status: Int, headers: [HTTPHeaderField], range: Range<Int64>, total: Int64) -> SegmentVerdict {
         let etag = headers.value(of: "etag")
         switch status {
         case 206:
@@ -593,7 +516,7 @@ struct DownloadStateMachine: Sendable {
             // A strong ETag in If-Range proves the bytes on disk are the server's. Anything weaker
             // (a Last-Modified, a weak tag, nothing) is checked by asking again for the last
             // bytes already held and comparing them before appending.
-            start = TrustPolicy.isStrong(entityTag: self.checkpoint.entityTag)
+            start = self.checkpoint.provingEntityTag != nil
                 ? prefix : max(prefix - TrustPolicy.overlapLength, 0)
             plan = RequestPlan(checkpoint: self.checkpoint, range: (start, nil), ifRange: self.checkpoint.ifRangeValidator)
         } else {
