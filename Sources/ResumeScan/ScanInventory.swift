@@ -109,7 +109,8 @@ public struct ScanInventory: Sendable {
         orphanPartialFiles = folders?.orphanPartialFiles ?? []
         ledgers = folders?.ledgers ?? []
         for backup in backups {
-            fileCount += backup.summary.fileCount - backup.summary.unreadFileCount
+            // A listed file whose stored copy is absent was not scanned.
+            fileCount += backup.summary.fileCount - backup.summary.unreadFileCount - backup.summary.missingFileCount
             self.backups.append(backup.summary)
             let entries = backup.entries
             collect(backup.findings, space: PairingSpace(

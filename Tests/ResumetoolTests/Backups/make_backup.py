@@ -3,7 +3,7 @@
 `resumetool scan`'s tests and benchmark.
 
     make_backup.py OUT [--password PW [--dpic N] [--iter N] [--keybag-dpic N] [--keybag-iter N]]
-                   [--noise N] [--hostile] [--mbdb] [--samples DIR]
+                   [--noise N] [--missing N] [--hostile] [--mbdb] [--forensic-copy] [--samples DIR]
 
 Around the repository's Samples/: the real iOS 10.1 resume dictionary (Apple's own request
 archives) inside an app's NSUserDefaults plist, the iOS 12 keyed-archive blob as a file of its
@@ -17,6 +17,11 @@ task names in AppDomain-com.example.player.
 
 --hostile adds a row whose relativePath climbs out with ../, a row whose file is missing, and a
 row whose MBFile record is not a keyed archive. --noise N adds N small files (benchmark).
+--missing N adds N rows whose stored files are not in the folder (an incomplete copy).
+
+--forensic-copy leaves out Manifest.plist and Status.plist and writes Info.plist as a binary
+plist: what forensic tools and test corpora often keep of a backup (Manifest.db, Info.plist, the
+files).
 Encryption needs Python's `cryptography` package (Debian: python3-cryptography).
 """
 import argparse
@@ -161,7 +166,7 @@ def ledger_files(layout):
 
 
 def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None, mbdb=False,
-          ledger=None):
+          ledger=None, missing=0, forensic_copy=False):
     os.makedirs(out, exist_ok=True)
     random_bytes = fixed_random(25)
     encryption = (Encryption(password, dpic, iterations, random_bytes, claimed_dpic, claimed_iterations)
@@ -199,6 +204,8 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
     # A folder row: scanned past, never opened.
     rows.append((file_id("AppDomain-com.example.app", "Documents"), "AppDomain-com.example.app", "Documents", 2,
                  mbfile("Documents", 0, 0o40755, 999, 0, None)))
+    for n in range(missing):
+        store(f"AppDomain-com.example.gone{n % 20}", f"Documents/{n:06d}.dat", f"gone {n}\n".encode(), write=False)
     if hostile:
         with open(os.path.join(samples, "ios12-keyed-archive.resumedata"), "rb") as handle:
             blob = handle.read()
@@ -243,12 +250,16 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
             plain = handle.read()
         with open(database, "wb") as handle:
             handle.write(Encryption.encrypt(manifest_key, plain))
-    with open(os.path.join(out, "Manifest.plist"), "wb") as handle:
-        plistlib.dump(manifest, handle, fmt=plistlib.FMT_BINARY)
+    if not forensic_copy:
+        with open(os.path.join(out, "Manifest.plist"), "wb") as handle:
+            plistlib.dump(manifest, handle, fmt=plistlib.FMT_BINARY)
     with open(os.path.join(out, "Info.plist"), "wb") as handle:
         plistlib.dump({"Device Name": "Examiner's iPhone", "Product Type": "iPhone17,1", "Product Version": "18.2",
                        "Serial Number": "F17ZX0EXAMPL", "Build Version": "22C152",
-                       "Unique Identifier": "00008140-001A2B3C4D5E6F70", "iTunes Version": "12.13"}, handle)
+                       "Unique Identifier": "00008140-001A2B3C4D5E6F70", "iTunes Version": "12.13"}, handle,
+                      fmt=plistlib.FMT_BINARY if forensic_copy else plistlib.FMT_XML)
+    if forensic_copy:
+        return
     with open(os.path.join(out, "Status.plist"), "wb") as handle:
         plistlib.dump({"BackupState": "new", "IsFullBackup": False, "SnapshotState": "finished", "Version": "3.3"},
                       handle, fmt=plistlib.FMT_BINARY)
@@ -261,6 +272,9 @@ def main():
     parser.add_argument("--dpic", type=int, default=10_000_000)
     parser.add_argument("--iter", type=int, default=10_000)
     parser.add_argument("--noise", type=int, default=0)
+    parser.add_argument("--missing", type=int, default=0, help="rows whose stored files are not in the folder")
+    parser.add_argument("--forensic-copy", action="store_true",
+                        help="no Manifest.plist, no Status.plist, a binary Info.plist")
     parser.add_argument("--hostile", action="store_true")
     parser.add_argument("--mbdb", action="store_true", help="a backup of iOS 9 or earlier: Manifest.mbdb, files flat")
     # A keybag that claims other counts than the ones its keys were derived with (absurd ones).
@@ -271,7 +285,8 @@ def main():
     parser.add_argument("--ledger", choices=["checkpointed", "wal-only", "empty-main"])
     arguments = parser.parse_args()
     build(arguments.out, arguments.password, arguments.dpic, arguments.iter, arguments.noise, arguments.hostile,
-          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb, arguments.ledger)
+          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb, arguments.ledger,
+          arguments.missing, arguments.forensic_copy)
 
 
 if __name__ == "__main__":
