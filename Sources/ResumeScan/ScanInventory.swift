@@ -134,7 +134,8 @@ public struct ScanInventory: Sendable {
                     status.created = record.created
                     status.mode = record.mode
                     return (status, nil)
-                }
+                },
+                expectedAbsence: BackupExclusion.expectedAbsence(of:)
             ))
         }
         for archive in archives {
@@ -168,6 +169,8 @@ public struct ScanInventory: Sendable {
         var source: (String) -> FindingSource
         /// The status and digest of a paired partial file that is not a finding.
         var evidence: (String) -> (status: FileStatus, sha256: String?)?
+        /// Why a path is absent as expected (a backup leaves `tmp/` out), nil when it is not.
+        var expectedAbsence: (String) -> String? = { _ in nil }
     }
 
     /// Pairs the findings of one kind of evidence and appends them, sorted by path.
@@ -185,10 +188,17 @@ public struct ScanInventory: Sendable {
             EvidenceFile(source: file.source ?? space.source(file.path), sha256: file.sha256, size: file.status.size,
                          modified: file.status.modified, changed: file.status.changed, created: file.status.created, mode: file.status.mode)
         }
+        // Files by name: a partial file not where scan looked may sit elsewhere.
+        var byName: [Substring: [String]] = [:]
+        for file in sorted { byName[Self.lastComponent(file.path), default: []].append(file.path) }
         var paired: Set<String> = []
         for file in sorted {
             let container = space.container(file.path)
             let bundleID = space.bundleID(container)
+            func missing(_ pairing: Pairing, _ path: String, _ key: String) -> ResumeDataFinding {
+                MissingPartialFile(expectedPath: path, key: key, search: pairing.search, expectedAbsence: space.expectedAbsence(path),
+                                   sameName: byName[Self.lastComponent(path)] ?? []).finding
+            }
             for found in file.blobs {
                 let pairing = Self.pair(found, container: container, entry: entry, candidates: space.candidates)
                 var partialEvidence: EvidenceFile?
@@ -207,7 +217,7 @@ public struct ScanInventory: Sendable {
                 }
                 blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
                                   partialFile: pairing.partial, modified: file.status.modified,
-                                  findings: Self.findings(for: found, pairing: pairing), file: evidence(file), bundleID: bundleID,
+                                  findings: Self.findings(for: found, pairing: pairing, missing: missing), file: evidence(file), bundleID: bundleID,
                                   partialFileEvidence: partialEvidence))
             }
         }
@@ -250,6 +260,8 @@ public struct ScanInventory: Sendable {
         var expectedPath: String?
         /// Why the file `PartialFileResolution` found in the container's `tmp/` may not be used.
         var refusal: PartialFileResolution.Verdict?
+        /// Where the partial file named by ``key`` was looked for.
+        var search = MissingPartialFile.Search.looked
     }
 
     /// First `PartialFileResolution` with the container's `tmp/` as the folder (what `resume
@@ -261,6 +273,7 @@ public struct ScanInventory: Sendable {
         if let name = found.resumeData?.tempFileName {
             pairing.key = ResumeDataKey.tempFileName
             pairing.expectedPath = AppContainerLayout.tempFilePath(name: name, containerRoot: container) ?? name
+            if container == nil { pairing.search = .noContainer }
         }
         if let container, let resume = found.resumeData {
             let verdict = PartialFileResolution(resume: resume, folder: AppContainerLayout.join(container, "tmp")).resolve(entry)
@@ -277,11 +290,13 @@ public struct ScanInventory: Sendable {
             }
         }
         if let localPath = found.localPath {
+            let places = candidates(localPath, container)
             if pairing.key == nil {
                 pairing.key = ResumeDataKey.localPath
                 pairing.expectedPath = localPath
+                if places.isEmpty { pairing.search = .outsideScannedTree }
             }
-            for path in candidates(localPath, container) {
+            for path in places {
                 if case .regularFile(let size) = entry(path) {
                     pairing.key = ResumeDataKey.localPath
                     pairing.partial = (path, size)
@@ -292,8 +307,15 @@ public struct ScanInventory: Sendable {
         return pairing
     }
 
-    /// The validator's findings, and the partial file's against the bytes received, most severe first.
-    private static func findings(for found: FoundResumeBlob, pairing: Pairing) -> [ResumeDataFinding] {
+    /// The last component of a path (the whole of a bare name).
+    private static func lastComponent(_ path: String) -> Substring {
+        path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+    }
+
+    /// The validator's findings, and the partial file's against the bytes received, most severe
+    /// first; `missing` says what a partial file not found means (``MissingPartialFile``).
+    private static func findings(for found: FoundResumeBlob, pairing: Pairing,
+                                 missing: (_ pairing: Pairing, _ path: String, _ key: String) -> ResumeDataFinding) -> [ResumeDataFinding] {
         guard case .resumeData(let resume) = found.content else {
             if case .undecodedNetworkFramework(_, let reason) = found.content { return [FoundResumeBlob.undecodedNote(reason: reason)] }
             return []
@@ -301,9 +323,11 @@ public struct ScanInventory: Sendable {
         var findings = ResumeDataValidator(blobSize: found.size).findings(for: resume)
         if let refusal = pairing.refusal {
             findings += ResumeDataValidator.partialFileFindings(refusal, bytesReceived: resume.bytesReceived)
-        } else if let key = pairing.key, let expected = pairing.partial?.path ?? pairing.expectedPath {
-            findings += ResumeDataValidator.partialFileFindings(path: expected, size: pairing.partial?.size,
+        } else if let key = pairing.key, let partial = pairing.partial {
+            findings += ResumeDataValidator.partialFileFindings(path: partial.path, size: partial.size,
                                                                  bytesReceived: resume.bytesReceived, key: key)
+        } else if let key = pairing.key, let expected = pairing.expectedPath {
+            findings.append(missing(pairing, expected, key))
         }
         return findings.enumerated()
             .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }

@@ -4,7 +4,8 @@ import Testing
 @testable import ResumeScan
 
 /// The rules about backups as they come (issue 34), value by value: what a folder without
-/// `Manifest.plist` says.
+/// `Manifest.plist` says, what backups leave out, and what scan says of a partial file it did
+/// not find.
 @Suite struct BackupEvidenceRulesTests {
     static let sqliteHeader = Data("SQLite format 3\u{0}".utf8)
     static let info: PropertyListValue = ["Device Name": "Examiner's iPhone", "Product Type": "iPhone13,2", "Product Version": "14.3",
@@ -62,5 +63,54 @@ import Testing
         #expect(read.warnings == [])
         #expect(read.device.name == "Lockdown name")
         #expect(read.device.model == "iPhone13,2")
+    }
+
+    @Test func backupsLeaveOutTmpAndCaches() {
+        let cases: [(String, String?)] = [
+            ("AppDomain-com.example.app/tmp/CFNetworkDownload_Occ2S2.tmp", "tmp"),
+            ("AppDomain-com.example.app/tmp/a/b", "tmp"),
+            ("AppDomain-com.example.app/Library/Caches/com.apple.nsurlsessiond/Downloads/com.example.app/CFNetworkDownload_d8md6s.tmp",
+             "Library/Caches"),
+            ("HomeDomain/Library/Caches/x", "Library/Caches"),
+            ("AppDomainGroup-group.example/Library/Caches/x", "Library/Caches"),
+            // The folder itself, look-alikes, and other places are backed up.
+            ("AppDomain-com.example.app/tmp", nil),
+            ("AppDomain-com.example.app/Library/Caches", nil),
+            ("AppDomain-com.example.app/tmpfile", nil),
+            ("AppDomain-com.example.app/Library/CachesX/x", nil),
+            ("AppDomain-com.example.app/Documents/tmp/x", nil),
+            ("AppDomain-com.example.app/Library/Preferences/com.example.app.plist", nil),
+            ("tmp/x", nil),
+            ("CFNetworkDownload_Occ2S2.tmp", nil),
+        ]
+        for (inner, folder) in cases {
+            #expect(BackupExclusion.leftOutFolder(of: inner) == folder, "\(inner)")
+        }
+        #expect(BackupExclusion.absence(of: "AppDomain-a/tmp/x") == "not in the backup (backups leave out tmp: expected, not an error)")
+        #expect(BackupExclusion.absence(of: "HomeDomain/Library/Caches/x")
+                == "not in the backup (backups leave out Library/Caches: expected, not an error)")
+        #expect(BackupExclusion.absence(of: "HomeDomain/Documents/x") == "not in the backup")
+        #expect(BackupExclusion.expectedAbsence(of: "HomeDomain/Documents/x") == nil)
+    }
+
+    @Test func whatScanSaysOfAPartialFileItDidNotFind() {
+        func said(_ path: String, search: MissingPartialFile.Search = .looked, absence: String? = nil, sameName: [String] = [],
+                  key: String = ResumeDataKey.tempFileName) -> String {
+            MissingPartialFile(expectedPath: path, key: key, search: search, expectedAbsence: absence, sameName: sameName).finding.description
+        }
+        #expect(said("C/tmp/N.tmp") == "error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file C/tmp/N.tmp does not exist")
+        #expect(said("C/tmp/N.tmp", sameName: ["D/N.tmp"])
+                == "error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file C/tmp/N.tmp does not exist; a file of that name is at D/N.tmp")
+        #expect(said("C/tmp/N.tmp", sameName: ["D/N.tmp", "E/N.tmp"])
+                == "error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file C/tmp/N.tmp does not exist; files of that name are at D/N.tmp and E/N.tmp")
+        #expect(said("C/tmp/N.tmp", sameName: ["D/N.tmp", "E/N.tmp", "F/N.tmp", "G/N.tmp"])
+                == "error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file C/tmp/N.tmp does not exist; files of that name are at D/N.tmp, E/N.tmp and 2 more")
+        #expect(said("/private/var/mobile/N.tmp", search: .outsideScannedTree, sameName: ["Samples/N.tmp"], key: ResumeDataKey.localPath)
+                == "error[temp-file-missing] NSURLSessionResumeInfoLocalPath: the partial file /private/var/mobile/N.tmp was not looked for: no scanned folder holds that device path; a file of that name is at Samples/N.tmp")
+        #expect(said("N.tmp", search: .noContainer, sameName: ["Samples/N.tmp"])
+                == "error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file N.tmp was not looked for: the blob is in no app container, whose tmp/ folder would hold it; a file of that name is at Samples/N.tmp")
+        let absence = BackupExclusion.expectedAbsence(of: "AppDomain-a/tmp/N.tmp")
+        #expect(said("AppDomain-a/tmp/N.tmp", absence: absence)
+                == "note[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file AppDomain-a/tmp/N.tmp is not in the backup (backups leave out tmp: expected, not an error)")
     }
 }

@@ -161,7 +161,7 @@ import Testing
         defer { fixture.remove() }
         var ledger = try TaskLedger.read(bytes: try Self.bytes(fixture.database), wal: try Self.bytes(fixture.database + "-wal"), name: "t")
         var asked: [[String]] = []
-        ledger.placePartialFiles(missing: "gone", unplaceable: "nowhere") { task, device in
+        ledger.placePartialFiles(missing: { "gone from \($0)" }, unplaceable: "nowhere") { task, device in
             asked.append(device)
             return task.identifier == 1 ? ("p/\(task.identifier)", .regularFile(size: 4096)) : nil
         }
@@ -174,7 +174,7 @@ import Testing
         #expect(files[1].size == 4096)
         var missing = files[1]
         missing.entry = .missing
-        #expect(missing.problem == "gone")
+        #expect(missing.problem == "gone from p/1")
     }
 
     @Test func theSessionsOfSchemaVersion3() throws {

@@ -266,6 +266,37 @@ import Testing
         ])
     }
 
+    /// Backups never hold `tmp/` (nor `Library/Caches/`): a blob's partial file there is absent
+    /// as expected, a note and not an error, as for nsurlsessiond's ledger tasks. A file of that
+    /// name in another domain's `tmp/` is named.
+    @Test func partialFilesInTmpAreNotesInABackup() throws {
+        let note = "note[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file %@ is not in the backup "
+            + "(backups leave out tmp: expected, not an error)"
+        func said(_ domain: String) -> String { note.replacingOccurrences(of: "%@", with: "\(domain)/tmp/CFNetworkDownload_Occ2S2.tmp") }
+        let backup = try Backup(["--no-tmp"])
+        let result = try backup.run(["scan", "--json", "backup"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let blobs = try #require(try Self.json(result)["blobs"] as? [[String: Any]])
+        let findings = blobs.map { blob in
+            (blob["findings"] as? [[String: Any]] ?? []).map { "\($0["severity"] as? String ?? "")[\($0["code"] as? String ?? "")] \($0["key"] as? String ?? ""): \($0["message"] as? String ?? "")" }
+        }
+        #expect(findings.map { $0.last } == [said(Self.app), said(Self.app), said(Self.group)])
+        #expect(findings.map(\.count) == [1, 3, 1])
+
+        let text = try backup.run(["scan", "backup"])
+        #expect(text.stdout.contains("\n      " + said(Self.group) + "\n"))
+        #expect(text.stdout.hasSuffix("\n6 files scanned: 3 blobs, 0 orphan partial files, 0 errors\n"))
+
+        // With the app's tmp/ file there (as the generator keeps it by default), the group's blob names it.
+        let full = try Backup().run(["scan", "--json", "backup"])
+        let fullBlobs = try #require(try Self.json(full)["blobs"] as? [[String: Any]])
+        #expect((fullBlobs[2]["findings"] as? [[String: Any]])?.map { $0["message"] as? String } == [
+            "the partial file \(Self.group)/tmp/CFNetworkDownload_Occ2S2.tmp is not in the backup (backups leave out tmp: expected, not an error); "
+                + "a file of that name is at \(Self.partial)",
+        ])
+    }
+
     static let noManifestPlist = "no Manifest.plist: Manifest.db's first bytes say whether the backup is encrypted, Info.plist names the device"
 
     /// What forensic tools keep of a backup: `Manifest.db`, a binary `Info.plist` and the files,

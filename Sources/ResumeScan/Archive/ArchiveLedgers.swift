@@ -174,7 +174,7 @@ struct ArchiveLedgers {
             }
             ledger.source = FindingSource(kind: .archive, root: root, inner: database.name)
             let components = database.components
-            ledger.placePartialFiles(missing: Self.partialFileNotInArchive, unplaceable: Self.partialFileOutsideArchive) { _, device in
+            ledger.placePartialFiles(missing: { _ in Self.partialFileNotInArchive }, unplaceable: Self.partialFileOutsideArchive) { _, device in
                 let member = Self.memberPath(device, ledger: components)
                 return (member, lookUp(member)?.entry ?? .missing)
             }

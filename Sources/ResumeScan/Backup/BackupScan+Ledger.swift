@@ -19,8 +19,6 @@ extension BackupScan {
         var entry: Entry
     }
 
-    /// What a backup says of a partial file it does not hold: it leaves `Library/Caches` out.
-    static let partialFileNotInBackup = "not in the backup (backups leave out Library/Caches: expected, not an error)"
     static let partialFileOutsideBackup = "a path no domain of a backup holds"
 
     /// Reads each candidate that turns out to be the ledger; the others are forgotten.
@@ -62,7 +60,7 @@ extension BackupScan {
                 }
                 var ledger = try TaskLedger.read(bytes: bytes, wal: walBytes, name: inner)
                 ledger.source = FindingSource(kind: source, root: root, inner: inner)
-                ledger.placePartialFiles(missing: partialFileNotInBackup, unplaceable: partialFileOutsideBackup) { task, device in
+                ledger.placePartialFiles(missing: BackupExclusion.absence(of:), unplaceable: partialFileOutsideBackup) { task, device in
                     place(device, bundleID: task.bundleID, entries: entries, groupIndex: &groupIndex)
                 }
                 var status = FileStatus(size: record?.size ?? Int64(bytes.count), modified: record?.modified ?? Date(timeIntervalSince1970: 0))

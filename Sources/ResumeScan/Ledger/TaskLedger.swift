@@ -105,9 +105,10 @@ package struct TaskLedger: Sendable {
 
     /// Places each task's partial file in a backup or an archive: `locate` gives, for a task and
     /// its device path as `/private/var/…` components, where the file would be there and what is
-    /// at it, nil when that evidence cannot hold such a path.
+    /// at it, nil when that evidence cannot hold such a path; `missing` says, for a path there,
+    /// why nothing is at it.
     package mutating func placePartialFiles(
-        missing: String, unplaceable: String,
+        missing: (_ path: String) -> String, unplaceable: String,
         _ locate: (_ task: LedgerTask, _ device: [String]) -> (path: String, entry: PartialFileResolution.Entry)?
     ) {
         for index in tasks.indices {

@@ -3,7 +3,8 @@
 `resumetool scan`'s tests and benchmark.
 
     make_backup.py OUT [--password PW [--dpic N] [--iter N] [--keybag-dpic N] [--keybag-iter N]]
-                   [--noise N] [--missing N] [--hostile] [--mbdb] [--forensic-copy] [--samples DIR]
+                   [--noise N] [--missing N] [--hostile] [--mbdb] [--forensic-copy] [--no-tmp]
+                   [--samples DIR]
 
 Around the repository's Samples/: the real iOS 10.1 resume dictionary (Apple's own request
 archives) inside an app's NSUserDefaults plist, the iOS 12 keyed-archive blob as a file of its
@@ -18,6 +19,9 @@ task names in AppDomain-com.example.player.
 --hostile adds a row whose relativePath climbs out with ../, a row whose file is missing, and a
 row whose MBFile record is not a keyed archive. --noise N adds N small files (benchmark).
 --missing N adds N rows whose stored files are not in the folder (an incomplete copy).
+
+--no-tmp leaves out the partial file in tmp/, as real backups do (they never hold tmp/ or
+Library/Caches/); without it the file is there, so that pairing can be tested.
 
 --forensic-copy leaves out Manifest.plist and Status.plist and writes Info.plist as a binary
 plist: what forensic tools and test corpora often keep of a backup (Manifest.db, Info.plist, the
@@ -166,12 +170,14 @@ def ledger_files(layout):
 
 
 def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None, mbdb=False,
-          ledger=None, missing=0, forensic_copy=False):
+          ledger=None, missing=0, forensic_copy=False, no_tmp=False):
     os.makedirs(out, exist_ok=True)
     random_bytes = fixed_random(25)
     encryption = (Encryption(password, dpic, iterations, random_bytes, claimed_dpic, claimed_iterations)
                   if password is not None else None)
     files = resume_files(samples)
+    if no_tmp:
+        files = [file for file in files if not file[1].startswith("tmp/")]
     if ledger:
         files += ledger_files(ledger)
     for n in range(noise):
@@ -275,6 +281,7 @@ def main():
     parser.add_argument("--missing", type=int, default=0, help="rows whose stored files are not in the folder")
     parser.add_argument("--forensic-copy", action="store_true",
                         help="no Manifest.plist, no Status.plist, a binary Info.plist")
+    parser.add_argument("--no-tmp", action="store_true", help="leave out the partial file in tmp/, as real backups do")
     parser.add_argument("--hostile", action="store_true")
     parser.add_argument("--mbdb", action="store_true", help="a backup of iOS 9 or earlier: Manifest.mbdb, files flat")
     # A keybag that claims other counts than the ones its keys were derived with (absurd ones).
@@ -286,7 +293,7 @@ def main():
     arguments = parser.parse_args()
     build(arguments.out, arguments.password, arguments.dpic, arguments.iter, arguments.noise, arguments.hostile,
           arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb, arguments.ledger,
-          arguments.missing, arguments.forensic_copy)
+          arguments.missing, arguments.forensic_copy, arguments.no_tmp)
 
 
 if __name__ == "__main__":
