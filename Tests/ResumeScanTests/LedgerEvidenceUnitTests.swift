@@ -97,7 +97,8 @@ import Testing
 
     @Test func anArchiveMemberIsHeldByItsFirstBytes() throws {
         func hold(_ name: String, _ chunks: [Data], limit: Int = 1 << 20) -> ArchiveLedgers.Hold {
-            var hold = ArchiveLedgers.Hold(name: name, limit: limit)
+            var hold = ArchiveLedgers.Hold(name: name, isPartialFile: AppContainerLayout.isPartialFile(name: String(name.split(separator: "/").last ?? ""), parentName: "a"),
+                                           limit: limit)
             for chunk in chunks { chunk.withUnsafeBytes { hold.take($0) } }
             hold.decide(atEnd: true)
             return hold
@@ -116,6 +117,9 @@ import Testing
         #expect(hold("a/other.db", [tables]).kind == .none)
         #expect(hold("a/other.db", [Data("bplist00".utf8)]).kind == .none)
         #expect(hold("a/empty", []).kind == .database)
+        // A partial file is never a ledger, whatever its bytes (EvidenceTriage).
+        #expect(hold("a/CFNetworkDownload_Occ2S2.tmp", [schema]).kind == .none)
+        #expect(hold("a/CFNetworkDownload_Occ2S2.tmp", []).kind == .none)
         let wal = hold("a/tasks.sqlite-wal", [Data([0x37, 0x7F]), Data([0x06, 0x82, 1, 2])])
         #expect(wal.kind == .wal)
         #expect(wal.bytes == Data([0x37, 0x7F, 0x06, 0x82, 1, 2]))

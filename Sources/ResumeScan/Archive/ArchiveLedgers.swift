@@ -55,10 +55,13 @@ struct ArchiveLedgers {
         /// Whether the first page holds the schema itself (else it is empty and the WAL decides).
         private(set) var schemaOnPage = false
         let isWALName: Bool
+        /// A partial file by its name: never a ledger (``EvidenceTriage``).
+        let isPartialFile: Bool
         let limit: Int
 
-        init(name: String, limit: Int) {
+        init(name: String, isPartialFile: Bool, limit: Int) {
             isWALName = name.hasSuffix("-wal")
+            self.isPartialFile = isPartialFile
             self.limit = limit
         }
 
@@ -79,9 +82,9 @@ struct ArchiveLedgers {
             bytes.append(contentsOf: chunk)
         }
 
-        /// Decides from the first bytes: SQLite's magic and a first page that names
-        /// `session_tasks` or has an empty schema (or an empty member), or a WAL's magic in a
-        /// `-wal` member.
+        /// Decides from the first bytes: what ``EvidenceTriage`` holds a ledger may be (SQLite's
+        /// magic, or an empty member: its WAL may still come) and a first page that names
+        /// `session_tasks` or has an empty schema, or a WAL's magic in a `-wal` member.
         mutating func decide(atEnd: Bool) {
             guard kind == .undecided else { return }
             if isWALName {
@@ -89,7 +92,7 @@ struct ArchiveLedgers {
                 kind = ArchiveLedgers.walMagic.contains(where: { head.starts(with: $0) }) ? .wal : .none
             } else {
                 guard head.count >= 16 || atEnd else { return }
-                if LedgerProbe.isSQLite(head) || total == 0 {
+                if EvidenceTriage.mayBeLedger(prefix: head, isEmpty: total == 0, isPartialFile: isPartialFile, wal: .unknown) {
                     // The first page decides: wait for it, or for the end.
                     guard atEnd || head.count >= LedgerProbe.firstPageLimit else { return }
                     schemaOnPage = LedgerProbe.holdsSchema(head)

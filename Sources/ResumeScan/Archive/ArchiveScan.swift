@@ -194,7 +194,8 @@ package struct ArchiveScan: Sendable {
             let inTmp = parentName == "tmp" && outcome.entries.count < scan.maximumRemembered
             let isMetadata = fileName == TreeWalker.containerMetadataName
             let inDownloads = Self.isInDownloads(components)
-            var hold = ArchiveLedgers.Hold(name: path, limit: path.hasSuffix("-wal") ? ledgers.walRoom : LedgerProbe.maximumHeldSize)
+            var hold = ArchiveLedgers.Hold(name: path, isPartialFile: isPartialFile,
+                                           limit: path.hasSuffix("-wal") ? ledgers.walRoom : LedgerProbe.maximumHeldSize)
 
             // First bytes decide; a candidate is kept whole (within the read limit), a partial
             // file (or a file of tmp/, which a blob may name) is hashed as it streams by.
@@ -202,18 +203,22 @@ package struct ArchiveScan: Sendable {
             let prefixLength = ScanContentKind.prefixLength
             let limit = scan.readLimit
             var data: Data? = (member.declaredSize ?? 0) <= Int64(limit) ? Data() : nil
-            var kind: ScanContentKind?
+            var verdict: EvidenceTriage.Verdict?
             var head: [UInt8] = []
+            // Whether a -wal member will follow is not known while this one streams by.
+            func triage() -> EvidenceTriage.Verdict {
+                EvidenceTriage.verdict(prefix: head, isPartialFile: isPartialFile, size: nil, wal: .unknown)
+            }
             let total: Int64
             do {
                 total = try reader.read { chunk in
                     hasher?.update(bufferPointer: chunk)
                     hold.take(chunk)
-                    if kind == nil {
+                    if verdict == nil {
                         head.append(contentsOf: chunk.prefix(prefixLength - head.count))
                         if head.count >= prefixLength {
-                            kind = ScanContentKind(prefix: head)
-                            if kind?.isCandidate != true { data = nil }
+                            verdict = triage()
+                            if verdict?.mayHoldBlobs != true { data = nil }
                         }
                     }
                     if data != nil {
@@ -232,10 +237,10 @@ package struct ArchiveScan: Sendable {
                 }
                 throw failure
             }
-            let decided = kind ?? ScanContentKind(prefix: head)
+            let decided = verdict ?? triage()
             var blobs: [FoundResumeBlob] = []
             var digest: String?
-            if decided.isCandidate, let data {
+            if decided.mayHoldBlobs, let data {
                 blobs = scan.probe.search.blobs(in: data)
                 if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
                 if isMetadata, data.count <= 1 << 20, components.count > 1, let bundleID = Self.bundleID(in: data) {

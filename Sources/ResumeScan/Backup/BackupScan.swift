@@ -346,6 +346,7 @@ package struct BackupScan: Sendable {
         let name = components.last.map(String.init) ?? entry.relativePath
         let parentName = components.count > 1 ? String(components[components.count - 2]) : entry.domain
         let isPartialFile = AppContainerLayout.isPartialFile(name: name, parentName: parentName)
+        let wal: EvidenceTriage.WAL = hasWAL ? .beside : .none
         let calls = probe.calls
         func problem(_ message: String) -> ProbeResult { ProbeResult(problem: ScanProblem(path: inner, message: message)) }
 
@@ -407,10 +408,13 @@ package struct BackupScan: Sendable {
                 guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
                     return problem("cannot decrypt: the stored file is shorter than one AES block")
                 }
+                // One block decrypted, its size from the record: more is decrypted only if it may matter.
                 // As an array: the check's generic calls on a Data slice cost more than the copy.
-                mayHoldBlobs = ScanContentKind.mayBeCandidate(start: [UInt8](start.prefix(Int(record.size))))
-                if !isPartialFile, LedgerProbe.isSQLite(start) { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
-                guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
+                let verdict = EvidenceTriage.verdict(prefix: [UInt8](start.prefix(Int(clamping: max(0, record.size)))), isPartialFile: isPartialFile,
+                                                     size: record.size, wal: wal)
+                if verdict == .ledger { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
+                mayHoldBlobs = verdict.mayHoldBlobs
+                guard verdict != .skip else { return ProbeResult() }
                 let size = try stored().size
                 guard size % Int64(BackupCipher.blockSize) == 0, size >= record.size else {
                     return problem("cannot decrypt: the stored file is \(size) bytes, not whole AES blocks covering its Size \(record.size)")
@@ -423,11 +427,10 @@ package struct BackupScan: Sendable {
                 }
             } else if keys == nil {
                 let start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls)
-                mayHoldBlobs = ScanContentKind(prefix: start).isCandidate
-                if !isPartialFile, start.isEmpty ? hasWAL : LedgerProbe.isSQLite(start) {
-                    return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry))
-                }
-                guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
+                let verdict = EvidenceTriage.verdict(prefix: start, isPartialFile: isPartialFile, size: nil, wal: wal)
+                if verdict == .ledger { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
+                mayHoldBlobs = verdict.mayHoldBlobs
+                guard verdict != .skip else { return ProbeResult() }
                 let size = try stored().size
                 if mayHoldBlobs, size <= Int64(probe.readLimit) {
                     guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
@@ -436,7 +439,9 @@ package struct BackupScan: Sendable {
             } else {
                 // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
                 _ = try stored()
-                if hasWAL, !isPartialFile { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
+                if EvidenceTriage.verdict(prefix: [], isPartialFile: isPartialFile, size: 0, wal: wal) == .ledger {
+                    return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry))
+                }
                 content = Data()
             }
         } catch {

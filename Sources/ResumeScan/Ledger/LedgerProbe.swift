@@ -24,10 +24,6 @@ struct LedgerProbe {
     /// The largest SQLite page: the most read to find the schema.
     static let firstPageLimit = 1 << 16
 
-    static func isSQLite(prefix: UnsafeBufferPointer<UInt8>) -> Bool {
-        prefix.starts(with: magic)
-    }
-
     static func isSQLite(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.starts(with: magic)
     }
