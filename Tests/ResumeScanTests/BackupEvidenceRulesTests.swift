@@ -27,12 +27,14 @@ import Testing
 
     @Test func withoutManifestPlistEncryptionIsToldFromManifestDatabase() throws {
         let info = try PropertyListWriter().write(Self.info, as: .binary)
-        // AES ciphertext, a short file, an empty one: none starts with SQLite's header.
-        for header in [Data((0..<16).map { UInt8($0 * 17) }), Data("SQLite".utf8), Data()] {
+        // AES ciphertext, a short file: neither starts with SQLite's header.
+        for header in [Data((0..<16).map { UInt8($0 * 17) }), Data("SQLite".utf8)] {
             let manifest = try BackupManifestPlist(manifest: nil, info: info, databaseHeader: header)
             #expect(manifest.isEncrypted)
             #expect(manifest.device == Self.device)
         }
+        // An empty Manifest.db is plain: its rows may all be in its -wal.
+        #expect(try !BackupManifestPlist(manifest: nil, info: info, databaseHeader: Data()).isEncrypted)
         // Manifest.mbdb is never encrypted whole: read as plain, and said so.
         let mbdb = try BackupManifestPlist(manifest: nil, info: info, databaseHeader: nil)
         #expect(!mbdb.isEncrypted)

@@ -354,7 +354,7 @@ import Testing
         let result = try backup.run(["scan", "--password-file", try backup.writePassword(Self.password), "backup"])
         #expect(result.status == 1)
         #expect(result.stderr == """
-            backup: error: Manifest.db is encrypted (it does not start with SQLite's header) and this folder has no Manifest.plist, \
+            backup: error: Manifest.db is encrypted (it is not empty and does not start with SQLite's header) and this folder has no Manifest.plist, \
             whose BackupKeyBag holds the keys that decrypt it: the backup cannot be decrypted, with or without its password
 
             """)
@@ -407,6 +407,32 @@ import Testing
         #expect(lines.status == 0)
         #expect(lines.stderr.split(separator: "\n").count == 1000)
         #expect(lines.stderr.hasPrefix("AppDomain-com.example.gone0/Documents/000000.dat: error: missing from the backup: no file "))
+    }
+
+    /// A `Manifest.db` caught while it was written: rows in its `-wal` (the files around the
+    /// samples), or every row there and the file empty. Read as of the WAL from the private copy;
+    /// the WAL is neither applied in place nor joined by a `-shm`. Without `Manifest.plist` too.
+    @Test func manifestDatabaseWithItsWAL() throws {
+        for (arguments, warnings) in [
+            (["--manifest-wal", "tail"], [String]()),
+            (["--manifest-wal", "wal-only"], ["Manifest.db is empty: every row was read from Manifest.db-wal"]),
+            (["--manifest-wal", "wal-only", "--forensic-copy"], [Self.noManifestPlist, "Manifest.db is empty: every row was read from Manifest.db-wal"]),
+        ] {
+            let backup = try Backup(arguments)
+            #expect(FileManager.default.fileExists(atPath: backup.root.appendingPathComponent("Manifest.db-wal").path))
+            let before = try backup.snapshot()
+            let result = try backup.run(["scan", "--json", "backup"])
+            #expect(result.status == 0, "\(arguments)")
+            #expect(result.stderr == "")
+            let top = try Self.json(result)
+            try Self.checkBlobs(top, kind: "backup",
+                                preferencesSHA256: try Self.storedSHA256(backup, domain: Self.app, relativePath: "Library/Preferences/com.example.app.plist"),
+                                groupSHA256: try Self.storedSHA256(backup, domain: Self.group, relativePath: "Library/Preferences/group.com.example.shared.plist"))
+            try Self.checkDevice(top, encrypted: false, files: 7, unread: 0)
+            #expect((top["backups"] as? [[String: Any]])?.first?["warnings"] as? [String] == warnings, "\(arguments)")
+            #expect(try backup.snapshot() == before)
+            #expect(!FileManager.default.fileExists(atPath: backup.root.appendingPathComponent("Manifest.db-shm").path))
+        }
     }
 
     @Test func damagedManifestDatabase() throws {

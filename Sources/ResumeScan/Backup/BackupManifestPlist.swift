@@ -22,7 +22,7 @@ package struct BackupManifestPlist: Sendable {
 
     /// Why an encrypted backup without `Manifest.plist` cannot be read at all.
     package static let encryptedWithoutManifestPlist =
-        "Manifest.db is encrypted (it does not start with SQLite's header) and this folder has no Manifest.plist, "
+        "Manifest.db is encrypted (it is not empty and does not start with SQLite's header) and this folder has no Manifest.plist, "
         + "whose BackupKeyBag holds the keys that decrypt it: the backup cannot be decrypted, with or without its password"
 
     /// Reads both plists' bytes. Values of the wrong type count as absent; `Info.plist` fills in
@@ -67,7 +67,9 @@ package struct BackupManifestPlist: Sendable {
             hasManifestPlist = false
             var warning = "no Manifest.plist: "
             if let databaseHeader {
-                isEncrypted = !LedgerProbe.isSQLite(databaseHeader)
+                // An encrypted Manifest.db is whole AES blocks; an empty one (its rows all in
+                // its -wal) is plain, and one that is neither fails as no SQLite database.
+                isEncrypted = !databaseHeader.isEmpty && !LedgerProbe.isSQLite(databaseHeader)
                 warning += "Manifest.db's first bytes say whether the backup is encrypted"
             } else {
                 warning += "the backup is read as not encrypted"

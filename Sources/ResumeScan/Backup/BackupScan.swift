@@ -181,9 +181,12 @@ package struct BackupScan: Sendable {
                     }
                     database = try EvidenceDatabase(bytes: plain, name: AppContainerLayout.join(root, "Manifest.db"))
                 } else {
+                    // A Manifest.db caught while written has a -wal beside it: the private copy
+                    // takes it too, so the rows are read as of the WAL and the evidence is untouched.
                     database = try EvidenceDatabase(path: AppContainerLayout.join(root, "Manifest.db"))
                 }
                 defer { database.close() }
+                if database.readFromWALAlone { outcome.summary.warnings.append(Self.manifestInWALAlone) }
                 entries = try readEntries(database, problems: &outcome.errors)
             }
         } catch let error as BackupError {
@@ -233,6 +236,9 @@ package struct BackupScan: Sendable {
         outcome.summary.missingFileExamples = missing.prefix(Self.missingFileExampleCount).map(\.path)
         return outcome
     }
+
+    /// Said of a backup whose `Manifest.db` is empty and whose rows all come from its `-wal`.
+    static let manifestInWALAlone = "Manifest.db is empty: every row was read from Manifest.db-wal"
 
     /// How many of the rows whose stored file is absent a summary names.
     static let missingFileExampleCount = 3

@@ -3,7 +3,7 @@
 `resumetool scan`'s tests and benchmark.
 
     make_backup.py OUT [--password PW [--dpic N] [--iter N] [--keybag-dpic N] [--keybag-iter N]]
-                   [--noise N] [--missing N] [--hostile] [--mbdb] [--forensic-copy] [--no-tmp]
+                   [--noise N] [--missing N] [--hostile] [--mbdb] [--forensic-copy] [--no-tmp] [--manifest-wal tail|wal-only]
                    [--samples DIR]
 
 Around the repository's Samples/: the real iOS 10.1 resume dictionary (Apple's own request
@@ -22,6 +22,10 @@ row whose MBFile record is not a keyed archive. --noise N adds N small files (be
 
 --no-tmp leaves out the partial file in tmp/, as real backups do (they never hold tmp/ or
 Library/Caches/); without it the file is there, so that pairing can be tested.
+
+--manifest-wal tail copies Manifest.db in WAL mode as a live copy would catch it: the rows of the
+files around the samples only in Manifest.db-wal; --manifest-wal wal-only leaves Manifest.db empty
+and every row in the WAL.
 
 --forensic-copy leaves out Manifest.plist and Status.plist and writes Info.plist as a binary
 plist: what forensic tools and test corpora often keep of a backup (Manifest.db, Info.plist, the
@@ -169,8 +173,40 @@ def ledger_files(layout):
     return [("HomeDomain", LEDGER, main), ("HomeDomain", LEDGER + "-wal", wal), (PLAYER_PARTIAL[0], PLAYER_PARTIAL[1], partial)]
 
 
+def write_manifest_with_wal(database, schema, rows, layout):
+    """Manifest.db in WAL mode as a copy taken while the writer still had it open: with layout
+    "tail", the main file holds the folder row and the noise and every file around the samples is
+    only in Manifest.db-wal; with "wal-only", the main file is empty and everything is in the WAL."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        live = os.path.join(folder, "Manifest.db")
+        connection = sqlite3.connect(live)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA wal_autocheckpoint=0")
+        if layout == "tail":
+            connection.executescript(schema)
+            early = [row for row in rows if row[3] != 1 or "noise" in row[1]]
+            connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", early)
+            connection.commit()
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", [row for row in rows if row not in early])
+        else:
+            connection.executescript(schema)
+            connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", rows)
+        connection.commit()
+        # Copied while the connection is open: closing it would checkpoint the WAL away.
+        if layout == "wal-only":
+            open(database, "wb").close()
+        else:
+            shutil.copyfile(live, database)
+        shutil.copyfile(live + "-wal", database + "-wal")
+        connection.close()
+
+
 def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None, mbdb=False,
-          ledger=None, missing=0, forensic_copy=False, no_tmp=False):
+          ledger=None, missing=0, forensic_copy=False, no_tmp=False,
+          manifest_wal=None):
     os.makedirs(out, exist_ok=True)
     random_bytes = fixed_random(25)
     encryption = (Encryption(password, dpic, iterations, random_bytes, claimed_dpic, claimed_iterations)
@@ -228,17 +264,21 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
     database = os.path.join(out, "Manifest.db")
     if os.path.exists(database):
         os.remove(database)
-    connection = sqlite3.connect(":memory:" if mbdb else database)
-    connection.executescript("""
+    schema = """
         CREATE TABLE Files (fileID TEXT PRIMARY KEY, domain TEXT, relativePath TEXT, flags INTEGER, file BLOB);
         CREATE INDEX FilesDomainIdx ON Files(domain);
         CREATE INDEX FilesRelativePathIdx ON Files(relativePath);
         CREATE INDEX FilesFlagsIdx ON Files(flags);
         CREATE TABLE Properties (key TEXT PRIMARY KEY, value BLOB);
-    """)
-    connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", rows)
-    connection.commit()
-    connection.close()
+    """
+    if manifest_wal and not mbdb:
+        write_manifest_with_wal(database, schema, rows, manifest_wal)
+    else:
+        connection = sqlite3.connect(":memory:" if mbdb else database)
+        connection.executescript(schema)
+        connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", rows)
+        connection.commit()
+        connection.close()
 
     manifest = {
         "IsEncrypted": encryption is not None, "Version": "10.0", "WasPasscodeSet": False,
@@ -282,6 +322,8 @@ def main():
     parser.add_argument("--forensic-copy", action="store_true",
                         help="no Manifest.plist, no Status.plist, a binary Info.plist")
     parser.add_argument("--no-tmp", action="store_true", help="leave out the partial file in tmp/, as real backups do")
+    # Manifest.db copied with its -wal while open: the sample rows only in the WAL, or everything.
+    parser.add_argument("--manifest-wal", choices=["tail", "wal-only"])
     parser.add_argument("--hostile", action="store_true")
     parser.add_argument("--mbdb", action="store_true", help="a backup of iOS 9 or earlier: Manifest.mbdb, files flat")
     # A keybag that claims other counts than the ones its keys were derived with (absurd ones).
@@ -293,7 +335,8 @@ def main():
     arguments = parser.parse_args()
     build(arguments.out, arguments.password, arguments.dpic, arguments.iter, arguments.noise, arguments.hostile,
           arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb, arguments.ledger,
-          arguments.missing, arguments.forensic_copy, arguments.no_tmp)
+          arguments.missing, arguments.forensic_copy, arguments.no_tmp,
+          arguments.manifest_wal)
 
 
 if __name__ == "__main__":
