@@ -225,10 +225,7 @@ package struct ScanReport {
     /// named: an incomplete copy has thousands, and `--json` lists every one among the errors.
     package static func missingFiles(_ backup: BackupSummary) -> [String] {
         let count = backup.missingFileCount
-        guard count > 0 else { return [] }
-        let listed = "\(ByteCount.grouping(Int64(count))) of \(ByteCount.grouping(Int64(backup.fileCount))) "
-            + "file\(backup.fileCount == 1 ? "" : "s") listed in \(backup.listName) \(count == 1 ? "is" : "are") not in this folder: "
-            + "an incomplete copy?"
+        guard let listed = missingFilesHeadline(backup) else { return [] }
         let examples = backup.missingFileExamples.prefix(count)
         var lines = ["  " + listed + (examples.count < count ? " The first \(examples.count):" : "")]
         lines += examples.map { "    " + visible($0) }
@@ -236,6 +233,16 @@ package struct ScanReport {
             lines.append("    and \(ByteCount.grouping(Int64(count - examples.count))) more (scan --json lists every one)")
         }
         return lines
+    }
+
+    /// `1,078 of 1,090 files listed in Manifest.db are not in this folder: an incomplete copy?`,
+    /// nil when every listed file is there: what every report says of an incomplete copy.
+    package static func missingFilesHeadline(_ backup: BackupSummary) -> String? {
+        let count = backup.missingFileCount
+        guard count > 0 else { return nil }
+        return "\(ByteCount.grouping(Int64(count))) of \(ByteCount.grouping(Int64(backup.fileCount))) "
+            + "file\(backup.fileCount == 1 ? "" : "s") listed in \(backup.listName) \(count == 1 ? "is" : "are") not in this folder: "
+            + "an incomplete copy?"
     }
 
     /// Blocks in the order of their container's path, files outside any container last; paths
