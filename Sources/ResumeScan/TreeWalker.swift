@@ -216,17 +216,14 @@ package struct TreeWalker {
         return (folder, last)
     }
 
-    /// The name of the file iOS keeps in every container, whose `MCMMetadataIdentifier` is the
-    /// container's bundle, group or plugin ID (forensic-formats §3).
-    package static let containerMetadataName = ".com.apple.mobile_container_manager.metadata.plist"
-
     /// The container's `MCMMetadataIdentifier`, read without following a link; nil when there is
     /// no such plist (or it is over 1 MiB, or has no string there).
     package static func containerBundleID(_ container: String, roots: [String], calls: FileSystemCalls = .system) -> String? {
-        let path = AppContainerLayout.join(container, containerMetadataName)
+        let path = AppContainerLayout.join(container, AppContainerLayout.metadataName)
         guard let descriptor = openFile(atPath: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(descriptor) }
-        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular, status.size <= 1 << 20 else { return nil }
+        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular,
+              status.size <= Int64(AppContainerLayout.metadataMaximumSize) else { return nil }
         var data = Data(count: Int(status.size))
         var filled = 0
         data.withUnsafeMutableBytes { buffer in
@@ -235,9 +232,7 @@ package struct TreeWalker {
             }
         }
         data.count = filled
-        let options = PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 100_000, maximumInputSize: 1 << 20, duplicateKeys: .keepLast)
-        guard let top = try? PropertyListReader(options: options).read(data).value.dictionaryValue else { return nil }
-        return top["MCMMetadataIdentifier"]?.stringValue
+        return AppContainerLayout.bundleID(inMetadata: data)
     }
 
     /// The status and SHA-256 of the regular file at `path` (a partial file a blob names that the

@@ -192,7 +192,7 @@ package struct ArchiveScan: Sendable {
             outcome.summary.fileCount += 1
             let isPartialFile = AppContainerLayout.isPartialFile(name: fileName, parentName: parentName)
             let inTmp = parentName == "tmp" && outcome.entries.count < scan.maximumRemembered
-            let isMetadata = fileName == TreeWalker.containerMetadataName
+            let isMetadata = fileName == AppContainerLayout.metadataName
             let inDownloads = Self.isInDownloads(components)
             var hold = ArchiveLedgers.Hold(name: path, isPartialFile: isPartialFile,
                                            limit: path.hasSuffix("-wal") ? ledgers.walRoom : LedgerProbe.maximumHeldSize)
@@ -243,7 +243,7 @@ package struct ArchiveScan: Sendable {
             if decided.mayHoldBlobs, let data {
                 blobs = scan.probe.search.blobs(in: data)
                 if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
-                if isMetadata, data.count <= 1 << 20, components.count > 1, let bundleID = Self.bundleID(in: data) {
+                if isMetadata, components.count > 1, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
                     outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
                 }
             }
@@ -394,13 +394,6 @@ package struct ArchiveScan: Sendable {
             // A `private/var` met before its first `var/mobile` spelling is the better root.
             outcome.deviceRoots.sort { ($0.hasSuffix("private/var") ? 0 : 1) < ($1.hasSuffix("private/var") ? 0 : 1) }
             return outcome
-        }
-
-        /// `MCMMetadataIdentifier` of a container's metadata plist.
-        static func bundleID(in data: Data) -> String? {
-            let options = PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 100_000, maximumInputSize: 1 << 20, duplicateKeys: .keepLast)
-            guard let top = try? PropertyListReader(options: options).read(data).value.dictionaryValue else { return nil }
-            return top["MCMMetadataIdentifier"]?.stringValue
         }
     }
 
