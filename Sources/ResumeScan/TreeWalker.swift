@@ -203,16 +203,7 @@ package struct TreeWalker {
         let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
         let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         guard let last = components.last, !components.contains("..") else { return nil }
-        guard case .success(let rootFolder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return nil }
-        var folder = rootFolder
-        for component in components.dropLast() {
-            guard case .success(let next) = calls.openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else {
-                _ = calls.close(folder)
-                return nil
-            }
-            _ = calls.close(folder)
-            folder = next
-        }
+        guard let folder = RootedPath.openFolder(components.dropLast(), below: root, calls: calls) else { return nil }
         return (folder, last)
     }
 
