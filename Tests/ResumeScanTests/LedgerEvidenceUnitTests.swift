@@ -95,6 +95,28 @@ import Testing
         #expect(LedgerProbe.holdsSchema(page))
     }
 
+    /// The two steps every kind of evidence takes: the first page, then the WAL, asked only when
+    /// the page has an empty schema.
+    @Test func theLedgerIsToldByItsFirstPageThenItsWAL() throws {
+        var schema = EvidenceDatabase.standInFirstPage(pageSize: 4096)
+        schema.replaceSubrange(3000..<3000 + LedgerProbe.createStatement.count, with: LedgerProbe.createStatement)
+        var tables = EvidenceDatabase.standInFirstPage(pageSize: 4096)
+        tables[104] = 2
+        #expect(LedgerProbe.FirstPage(schema) == .schema)
+        #expect(LedgerProbe.FirstPage(EvidenceDatabase.standInFirstPage(pageSize: 4096)) == .emptySchema)
+        #expect(LedgerProbe.FirstPage(Data()) == .emptySchema)
+        #expect(LedgerProbe.FirstPage(tables) == .other)
+        #expect(LedgerProbe.FirstPage(Data("bplist00".utf8)) == .other)
+        var asked = 0
+        func wal(_ answer: Bool) -> () -> Bool { { asked += 1; return answer } }
+        #expect(LedgerProbe.isLedger(.schema, walHoldsSchema: wal(false)))
+        #expect(!LedgerProbe.isLedger(.other, walHoldsSchema: wal(true)))
+        #expect(asked == 0)
+        #expect(LedgerProbe.isLedger(.emptySchema, walHoldsSchema: wal(true)))
+        #expect(!LedgerProbe.isLedger(.emptySchema, walHoldsSchema: wal(false)))
+        #expect(asked == 2)
+    }
+
     @Test func anArchiveMemberIsHeldByItsFirstBytes() throws {
         func hold(_ name: String, _ chunks: [Data], limit: Int = 1 << 20) -> ArchiveLedgers.Hold {
             var hold = ArchiveLedgers.Hold(name: name, isPartialFile: AppContainerLayout.isPartialFile(name: String(name.split(separator: "/").last ?? ""), parentName: "a"),

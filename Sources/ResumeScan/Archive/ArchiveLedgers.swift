@@ -95,8 +95,9 @@ struct ArchiveLedgers {
                 if EvidenceTriage.mayBeLedger(prefix: head, isEmpty: total == 0, isPartialFile: isPartialFile, wal: .unknown) {
                     // The first page decides: wait for it, or for the end.
                     guard atEnd || head.count >= LedgerProbe.firstPageLimit else { return }
-                    schemaOnPage = LedgerProbe.holdsSchema(head)
-                    kind = schemaOnPage || LedgerProbe.hasEmptySchema(head) ? .database : .none
+                    let page = LedgerProbe.FirstPage(head)
+                    schemaOnPage = page == .schema
+                    kind = page == .other ? .none : .database
                 } else {
                     kind = .none
                 }
@@ -151,7 +152,8 @@ struct ArchiveLedgers {
                 problems.append(ScanProblem(path: database.name, message: "member \(database.index): nsurlsessiond's ledger: \(message)"))
             }
             let wal = wals[path]
-            guard database.schemaOnPage || (wal.map(LedgerProbe.holdsSchema) ?? false) else { continue }
+            guard LedgerProbe.isLedger(database.schemaOnPage ? .schema : .emptySchema, walHoldsSchema: { wal.map(LedgerProbe.holdsSchema) ?? false })
+            else { continue }
             if let size = database.overLimit {
                 problems.append(ScanProblem(path: database.name, message: "member \(database.index): " + LedgerProbe.overLimit(size)))
                 continue

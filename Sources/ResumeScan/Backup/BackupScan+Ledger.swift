@@ -35,11 +35,12 @@ extension BackupScan {
             do {
                 let wal = entries[inner + "-wal"]
                 let page = try content(of: entry, folders: folders, keys: keys, prefix: LedgerProbe.firstPageLimit, calls: calls)
-                var isLedger = LedgerProbe.holdsSchema(page)
                 var walBytes: Data?
-                if !isLedger, LedgerProbe.hasEmptySchema(page), let wal {
-                    walBytes = try content(of: wal, folders: folders, keys: keys, prefix: LedgerProbe.maximumHeldSize, calls: calls)
-                    isLedger = walBytes.map(LedgerProbe.holdsSchema) ?? false
+                let isLedger = try LedgerProbe.isLedger(LedgerProbe.FirstPage(page)) {
+                    guard let wal else { return false }
+                    let bytes = try content(of: wal, folders: folders, keys: keys, prefix: LedgerProbe.maximumHeldSize, calls: calls)
+                    walBytes = bytes
+                    return LedgerProbe.holdsSchema(bytes)
                 }
                 guard isLedger else { continue }
                 let record = try? entry.fileRecord()
