@@ -14,7 +14,8 @@ package struct MissingPartialFile: Sendable, Equatable {
     package var search: Search
     /// Why the evidence does not hold it, when that is expected (``BackupExclusion``).
     package var expectedAbsence: String?
-    /// Paths of files in the same evidence with the file's name, in byte order.
+    /// Paths of the files scan reported in the same evidence (partial files, files holding
+    /// blobs) that have the file's name, in byte order.
     package var sameName: [String]
 
     /// Where scan looked for the file.
