@@ -164,28 +164,24 @@ struct ArchiveLedgers {
                 problems.append(ScanProblem(path: database.name, message: "member \(database.index): " + LedgerProbe.overLimit(Int64(total))))
                 continue
             }
-            var ledger: TaskLedger
+            let components = database.components
             do {
-                ledger = try TaskLedger.read(bytes: bytes, wal: wal, name: path)
+                findings.append(try LedgerProbe.readHeld(
+                    bytes: bytes, wal: wal, path: path, status: database.status,
+                    source: FindingSource(kind: .archive, root: root, inner: database.name),
+                    warnings: walsLeftOut[path].map { size in
+                        ["its -wal member (\(size) bytes) was over the limit of \(LedgerProbe.maximumHeldSize) held in memory: read without it"]
+                    } ?? [],
+                    missing: { _ in Self.partialFileNotInArchive }, unplaceable: Self.partialFileOutsideArchive
+                ) { _, device in
+                    let member = Self.memberPath(device, ledger: components)
+                    return (member, lookUp(member)?.entry ?? .missing)
+                })
             } catch let error as EvidenceDatabaseError {
                 problem(error.message)
-                continue
             } catch {
                 problem("\(error)")
-                continue
             }
-            if let size = walsLeftOut[path] {
-                ledger.warnings.append("its -wal member (\(size) bytes) was over the limit of \(LedgerProbe.maximumHeldSize) held in memory: read without it")
-            }
-            ledger.source = FindingSource(kind: .archive, root: root, inner: database.name)
-            let components = database.components
-            ledger.placePartialFiles(missing: { _ in Self.partialFileNotInArchive }, unplaceable: Self.partialFileOutsideArchive) { _, device in
-                let member = Self.memberPath(device, ledger: components)
-                return (member, lookUp(member)?.entry ?? .missing)
-            }
-            findings.append(FileProbe.Finding(path: path, status: database.status, blobs: [], isPartialFile: false,
-                                              sha256: EvidenceHash.hex(of: bytes),
-                                              source: FindingSource(kind: .archive, root: root, inner: database.name), ledger: ledger))
         }
         return (findings, problems)
     }

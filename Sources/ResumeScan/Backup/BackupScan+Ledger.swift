@@ -59,18 +59,16 @@ extension BackupScan {
                 if let wal, walBytes == nil {
                     walBytes = try content(of: wal, folders: folders, keys: keys, prefix: nil, calls: calls)
                 }
-                var ledger = try TaskLedger.read(bytes: bytes, wal: walBytes, name: inner)
-                ledger.source = FindingSource(kind: source, root: root, inner: inner)
-                ledger.placePartialFiles(missing: BackupExclusion.absence(of:), unplaceable: partialFileOutsideBackup) { task, device in
-                    place(device, bundleID: task.bundleID, entries: entries, groupIndex: &groupIndex)
-                }
                 var status = FileStatus(size: record?.size ?? Int64(bytes.count), modified: record?.modified ?? Date(timeIntervalSince1970: 0))
                 status.changed = record?.changed
                 status.created = record?.created
                 status.mode = record?.mode
-                findings.append(FileProbe.Finding(path: inner, status: status, blobs: [], isPartialFile: false,
-                                                  sha256: EvidenceHash.hex(of: bytes),
-                                                  source: FindingSource(kind: source, root: root, inner: inner), ledger: ledger))
+                findings.append(try LedgerProbe.readHeld(
+                    bytes: bytes, wal: walBytes, path: inner, status: status, source: FindingSource(kind: source, root: root, inner: inner),
+                    missing: BackupExclusion.absence(of:), unplaceable: partialFileOutsideBackup
+                ) { task, device in
+                    place(device, bundleID: task.bundleID, entries: entries, groupIndex: &groupIndex)
+                })
             } catch let error as ScanProblem {
                 problems.append(ScanProblem(path: inner, message: "nsurlsessiond's ledger: " + error.message))
             } catch let error as EvidenceDatabaseError {

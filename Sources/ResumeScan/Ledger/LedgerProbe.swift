@@ -85,6 +85,27 @@ struct LedgerProbe {
         }
     }
 
+    /// A ledger held as bytes (a backup's row, decrypted in memory when it must be; an archive's
+    /// member), read with its WAL, told where it was found and with its tasks' partial files
+    /// placed in that evidence: the reading step a backup and an archive share. The caller has
+    /// kept the bytes within ``maximumHeldSize``.
+    /// - Parameters:
+    ///   - warnings: said of the ledger after the reader's own (a `-wal` left out, say).
+    ///   - missing, unplaceable, locate: as ``TaskLedger/placePartialFiles(missing:unplaceable:_:)`` takes them.
+    /// - Throws: ``EvidenceDatabaseError`` as ``TaskLedger/read(bytes:wal:name:limits:)`` does.
+    static func readHeld(
+        bytes: Data, wal: Data?, path: String, status: FileStatus, source: FindingSource, warnings: [String] = [],
+        missing: (String) -> String, unplaceable: String,
+        locate: (_ task: LedgerTask, _ device: [String]) -> (path: String, entry: PartialFileResolution.Entry)?
+    ) throws -> FileProbe.Finding {
+        var ledger = try TaskLedger.read(bytes: bytes, wal: wal, name: path)
+        ledger.warnings += warnings
+        ledger.source = source
+        ledger.placePartialFiles(missing: missing, unplaceable: unplaceable, locate)
+        return FileProbe.Finding(path: path, status: status, blobs: [], isPartialFile: false, sha256: EvidenceHash.hex(of: bytes),
+                                 source: source, ledger: ledger)
+    }
+
     func probe(_ file: TreeWalker.File, descriptor: Int32) -> FileProbe.Outcome {
         var page = [UInt8](repeating: 0, count: Self.firstPageLimit)
         let read = page.withUnsafeMutableBytes { buffer -> Int? in
