@@ -159,7 +159,7 @@ package struct ScanReport {
                 lines.append("  \(ByteCount.grouping(Int64(backup.unreadFileCount))) file\(backup.unreadFileCount == 1 ? "" : "s") left unread: "
                              + "the backup is encrypted; give its password with --password-file FILE")
             }
-            for warning in backup.warnings { lines.append("  warning: " + Self.visible(warning)) }
+            for warning in backup.warnings { lines.append("  warning: " + VisibleText.escaping(warning)) }
             lines += Self.missingFiles(backup)
             appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
                          orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
@@ -228,7 +228,7 @@ package struct ScanReport {
         guard let listed = missingFilesHeadline(backup) else { return [] }
         let examples = backup.missingFileExamples.prefix(count)
         var lines = ["  " + listed + (examples.count < count ? " The first \(examples.count):" : "")]
-        lines += examples.map { "    " + visible($0) }
+        lines += examples.map { "    " + VisibleText.escaping($0) }
         if examples.count < count {
             lines.append("    and \(ByteCount.grouping(Int64(count - examples.count))) more (scan --json lists every one)")
         }
