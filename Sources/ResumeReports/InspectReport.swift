@@ -39,14 +39,7 @@ public struct InspectReport: Sendable {
             ("originalRequest", resume.originalRequest.map(Self.json(for:)) ?? .null),
             ("response", resume.response.map(Self.json(for:)) ?? .null),
             ("otherKeys", .object(resume.otherEntries.map { ($0.key, Self.shortJSON(for: $0.value)) })),
-            ("findings", .array(findings.map { finding in
-                .object([
-                    ("severity", .string(finding.severity.rawValue)),
-                    ("code", .string(finding.code.name)),
-                    ("message", .string(finding.message)),
-                    ("key", .optionalString(finding.key)),
-                ])
-            })),
+            ("findings", ValidateReport.json(for: findings)),
         ])
     }
 

@@ -18,12 +18,17 @@ struct ValidateCommand: ParsableCommand {
               resumetool validate --tmp-dir ./tmp app-resume.plist
               find . -name '*.resumedata' | resumetool validate --files-from -
 
+            With --json, an array with one object per blob, in the order given: {"file", "ok", "findings": [{"severity", "code", "message", "key"}]}, or {"file", "error"} for a blob that could not be read (also said on standard error).
+
             Exit status: 0 no errors (warnings allowed), 1 a finding of severity error, 2 a blob could not be read, 64 usage error.
             """
     )
 
     @Option(name: .customLong("tmp-dir"), help: "The folder holding the partial files (the app's tmp folder).")
     var tmpDirectory: String?
+
+    @Flag(name: .long, help: "Print JSON: an array with one object per blob.")
+    var json = false
 
     @OptionGroup var reading: StrictReading
 
@@ -44,30 +49,35 @@ struct ValidateCommand: ParsableCommand {
         var status: Int32 = 0
         var output = StandardOutput()
         let directory = tmpDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let json = self.json
+        var shownAny = false
+        // One shape for any number of blobs: an array, each element as the blob's turn comes.
+        func appendJSON(_ value: JSONValue) {
+            output.append(shownAny ? ",\n" : "[\n")
+            JSONValue.writeIndent(1, to: &output.bytes)
+            value.write(to: &output.bytes, indent: 1)
+            shownAny = true
+        }
         orderedParallelMap(list.names) { argument in
-            Result<(lines: String, hasError: Bool), Diagnostic> { () throws(Diagnostic) in
+            Result<ValidateReport, Diagnostic> { () throws(Diagnostic) in
                 let blob = try BlobFile(argument, options: options)
                 let validator = ResumeDataValidator(blobSize: blob.bytes.count, partialFileDirectory: directory)
-                let findings = validator.findings(for: blob.resume)
-                var lines = findings.isEmpty ? "\(blob.input.displayName): ok\n" : ""
-                for finding in findings {
-                    let key = finding.key.map { "\($0): " } ?? ""
-                    lines += "\(blob.input.displayName): \(finding.severity.rawValue): \(key)\(VisibleText.escaping(finding.message)) [\(finding.code)]\n"
-                }
-                return (lines, findings.contains { $0.severity == .error })
+                return ValidateReport(name: blob.input.displayName, findings: validator.findings(for: blob.resume))
             }
         } emit: { outcome in
             switch outcome {
             case .failure(let diagnostic):
                 output.flush()
                 diagnostic.emit()
+                if json { appendJSON(ValidateReport.json(unreadable: diagnostic.file, error: diagnostic.message)) }
                 status = 2
-            case .success(let result):
-                output.append(result.lines)
-                if result.hasError, status == 0 { status = 1 }
+            case .success(let report):
+                if json { appendJSON(report.json) } else { output.append(report.text) }
+                if report.hasError, status == 0 { status = 1 }
                 output.flushIfLarge()
             }
         }
+        if json { output.append(shownAny ? "\n]\n" : "[]\n") }
         output.flush()
         if status != 0 { throw ExitCode(status) }
     }

@@ -137,3 +137,25 @@ import ResumeDataCodec
         #expect(missing == ToolRunner.Result(status: 2, stdout: "", stderr: "nothing.plist: error: no such file\n"))
     }
 }
+
+/// `validate --json`: one shape for any number of blobs, an array in the order given, a blob
+/// that could not be read as `{"file", "error"}` (and on standard error, exit 2).
+@Suite struct ValidateJSONTests {
+    @Test func anArrayInTheOrderGiven() throws {
+        let result = try EndToEnd.run(["validate", "--json", "ios12-keyed-archive.resumedata", "broken-xml.plist", "broken-missing-validator.resumedata"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\n")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["file"] as? String } == ["ios12-keyed-archive.resumedata", "broken-xml.plist", "broken-missing-validator.resumedata"])
+        #expect(array[0]["ok"] as? Bool == true)
+        #expect((array[0]["findings"] as? [Any])?.isEmpty == true)
+        #expect(array[1]["error"] as? String == "expected </string> (opened on line 6), found </key>")
+        #expect(array[2]["ok"] as? Bool == false)
+        let codes = (array[2]["findings"] as? [[String: Any]])?.compactMap { $0["code"] as? String }
+        #expect(codes == ["missing-validator"])
+        // One blob is an array of one, as inspect's help promises jq '.[]' works.
+        let one = try EndToEnd.run(["validate", "--json", "ios9-xml.plist"])
+        #expect(one.status == 0)
+        #expect(one.stdout == "[\n  {\n    \"file\": \"ios9-xml.plist\",\n    \"ok\": true,\n    \"findings\": []\n  }\n]\n")
+    }
+}
