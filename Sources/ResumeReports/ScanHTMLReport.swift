@@ -85,7 +85,13 @@ package struct ScanHTMLReport {
                 field("UDID", evidence(device.udid)),
                 field("Files", .text(ByteCount.grouping(Int64(backup.fileCount)))),
                 field("Files left unread", .text(backup.unreadFileCount == 0 ? "none"
-                    : ByteCount.grouping(Int64(backup.unreadFileCount)) + " (the backup is encrypted and no password was given)"))
+                    : ByteCount.grouping(Int64(backup.unreadFileCount)) + " (the backup is encrypted and no password was given)")),
+                // Only when there is something to say: a complete backup's table is as it was.
+                .if(backup.missingFileCount > 0, field("Files missing", evidence(ScanReport.missingFilesHeadline(backup).map { headline in
+                    headline + " The first: " + backup.missingFileExamples.joined(separator: ", ")
+                        + (backup.missingFileCount > backup.missingFileExamples.count ? "; the JSON report lists every one." : ".")
+                }))),
+                .forEach(backup.warnings) { warning in field("Warning", evidence(warning)) }
             )
         )
     }

@@ -55,6 +55,8 @@ package struct ScanReport {
                 ("device", Self.json(for: backup.device)),
                 ("files", .integer(backup.fileCount)),
                 ("unreadFiles", .integer(backup.unreadFileCount)),
+                ("missingFiles", .integer(backup.missingFileCount)),
+                ("warnings", .array(backup.warnings.map(JSONValue.string))),
             ])
         }))]
         if inventory.backups.count == 1, let only = inventory.backups.first { members.append(("device", Self.json(for: only.device))) }
@@ -157,6 +159,8 @@ package struct ScanReport {
                 lines.append("  \(ByteCount.grouping(Int64(backup.unreadFileCount))) file\(backup.unreadFileCount == 1 ? "" : "s") left unread: "
                              + "the backup is encrypted; give its password with --password-file FILE")
             }
+            for warning in backup.warnings { lines.append("  warning: " + VisibleText.escaping(warning)) }
+            lines += Self.missingFiles(backup)
             appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
                          orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
                          backupRoot: backup.root)
@@ -215,6 +219,30 @@ package struct ScanReport {
         if let serial = device.serial { details.append("serial " + serial) }
         let name = device.name ?? "unnamed device"
         return (backup.isEncrypted ? "encrypted, " : "") + VisibleText.escaping(name) + (details.isEmpty ? "" : " (" + VisibleText.escaping(details.joined(separator: ", ")) + ")")
+    }
+
+    /// The rows of a backup whose stored file is absent, counted in one line with the first few
+    /// named: an incomplete copy has thousands, and `--json` lists every one among the errors.
+    package static func missingFiles(_ backup: BackupSummary) -> [String] {
+        let count = backup.missingFileCount
+        guard let listed = missingFilesHeadline(backup) else { return [] }
+        let examples = backup.missingFileExamples.prefix(count)
+        var lines = ["  " + listed + (examples.count < count ? " The first \(examples.count):" : "")]
+        lines += examples.map { "    " + VisibleText.escaping($0) }
+        if examples.count < count {
+            lines.append("    and \(ByteCount.grouping(Int64(count - examples.count))) more (scan --json lists every one)")
+        }
+        return lines
+    }
+
+    /// `1,078 of 1,090 files listed in Manifest.db are not in this folder: an incomplete copy?`,
+    /// nil when every listed file is there: what every report says of an incomplete copy.
+    package static func missingFilesHeadline(_ backup: BackupSummary) -> String? {
+        let count = backup.missingFileCount
+        guard count > 0 else { return nil }
+        return "\(ByteCount.grouping(Int64(count))) of \(ByteCount.grouping(Int64(backup.fileCount))) "
+            + "file\(backup.fileCount == 1 ? "" : "s") listed in \(backup.listName) \(count == 1 ? "is" : "are") not in this folder: "
+            + "an incomplete copy?"
     }
 
     /// Blocks in the order of their container's path, files outside any container last; paths

@@ -73,24 +73,8 @@ public struct ScanInventory: Sendable {
     init(roots: [String], found: [FileProbe.Finding], walker: TreeWalker, errors: [ScanProblem]) {
         self.errors = errors
         fileCount = walker.fileCount
-        let absoluteRoots = roots.map { (absolute: Self.absolutePath(of: $0), spelled: $0) }
-        var bundles: [String: String?] = [:]
-        collect(found, space: PairingSpace(
-            container: { AppContainerLayout.containerRoot(of: $0, containers: walker.containers) },
-            entry: { TreeWalker.entry(atPath: $0, roots: roots) },
-            candidates: { localPath, container in
-                AppContainerLayout.localPathCandidates(localPath, roots: absoluteRoots, containerRoot: container, uuidFolders: walker.uuidFolders)
-            },
-            bundleID: { container in
-                guard let container else { return nil }
-                if let known = bundles[container] { return known }
-                let found = TreeWalker.containerBundleID(container, roots: roots)
-                bundles[container] = found
-                return found
-            },
-            source: { path in Self.folderSource(path, roots: roots) },
-            evidence: { path in TreeWalker.evidence(atPath: path, roots: roots) }
-        ))
+        var space = FolderPairing(roots: roots, walker: walker)
+        collect(found, space: &space)
     }
 
     /// The zip and tar extractions scanned, in the order given.
@@ -109,68 +93,23 @@ public struct ScanInventory: Sendable {
         orphanPartialFiles = folders?.orphanPartialFiles ?? []
         ledgers = folders?.ledgers ?? []
         for backup in backups {
-            fileCount += backup.summary.fileCount - backup.summary.unreadFileCount
+            // A listed file whose stored copy is absent was not scanned.
+            fileCount += backup.summary.fileCount - backup.summary.unreadFileCount - backup.summary.missingFileCount
             self.backups.append(backup.summary)
-            let entries = backup.entries
-            collect(backup.findings, space: PairingSpace(
-                container: { path in path.split(separator: "/", maxSplits: 1).first.map(String.init) },
-                entry: { path in
-                    guard let entry = entries[path] else { return .missing }
-                    guard let record = try? entry.fileRecord() else { return .missing }
-                    return .regularFile(size: record.size)
-                },
-                candidates: { localPath, container in
-                    AppContainerLayout.localPathCandidates(localPath, roots: [], containerRoot: container, uuidFolders: [:])
-                },
-                bundleID: { container in container.flatMap(BackupScan.bundleID(ofDomain:)) },
-                source: { path in FindingSource(kind: backup.kind, root: backup.summary.root, inner: path) },
-                evidence: { path in
-                    // Its times from its MBFile; its content is not read (a partial file is
-                    // rarely in a backup, and one not named like CFNetwork's rarer still).
-                    guard let entry = entries[path], let record = try? entry.fileRecord() else { return nil }
-                    var status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
-                    status.changed = record.changed
-                    status.created = record.created
-                    status.mode = record.mode
-                    return (status, nil)
-                }
-            ))
+            var space = backup
+            collect(backup.findings, space: &space)
         }
         for archive in archives {
             self.errors += archive.errors
             fileCount += archive.summary.fileCount
             self.archives.append(archive.summary)
-            let root = archive.summary.root
-            collect(archive.findings, space: PairingSpace(
-                container: { path in archive.container(of: path) },
-                entry: { path in archive.entries[path]?.entry ?? .missing },
-                candidates: { localPath, container in archive.localPathCandidates(localPath, container: container) },
-                bundleID: { container in container.flatMap { archive.bundleIDs[$0] } },
-                source: { path in FindingSource(kind: .archive, root: root, inner: archive.entries[path]?.name ?? path) },
-                evidence: { path in
-                    guard let entry = archive.entries[path], let status = entry.status else { return nil }
-                    return (status, entry.sha256)
-                }
-            ))
+            var space = archive
+            collect(archive.findings, space: &space)
         }
     }
 
-    /// How one kind of evidence answers the pairing's questions about its paths.
-    private struct PairingSpace {
-        /// The app container (a folder, or a backup's domain) a path is in.
-        var container: (String) -> String?
-        /// What is at a path that no finding is.
-        var entry: (String) -> PartialFileResolution.Entry
-        /// Where a `LocalPath` may now be, for a blob in a container.
-        var candidates: (String, String?) -> [String]
-        var bundleID: (String?) -> String?
-        var source: (String) -> FindingSource
-        /// The status and digest of a paired partial file that is not a finding.
-        var evidence: (String) -> (status: FileStatus, sha256: String?)?
-    }
-
     /// Pairs the findings of one kind of evidence and appends them, sorted by path.
-    private mutating func collect(_ found: [FileProbe.Finding], space: PairingSpace) {
+    private mutating func collect(_ found: [FileProbe.Finding], space: inout some PairingSpace) {
         let sorted = found.sorted { TreeWalker.byteOrder($0.path, $1.path) }
         var knownFiles: [String: FileProbe.Finding] = [:]
         for file in sorted { knownFiles[file.path] = file }
@@ -178,41 +117,48 @@ public struct ScanInventory: Sendable {
         // named like CFNetwork's) costs a few system calls each, and blobs are few.
         func entry(at path: String) -> PartialFileResolution.Entry {
             if let known = knownFiles[path] { return .regularFile(size: known.status.size) }
-            return space.entry(path)
+            return space.entry(at: path)
         }
         func evidence(_ file: FileProbe.Finding) -> EvidenceFile {
-            EvidenceFile(source: file.source ?? space.source(file.path), sha256: file.sha256, size: file.status.size,
+            EvidenceFile(source: file.source ?? space.source(of: file.path), sha256: file.sha256, size: file.status.size,
                          modified: file.status.modified, changed: file.status.changed, created: file.status.created, mode: file.status.mode)
         }
+        // Files by name: a partial file not where scan looked may sit elsewhere.
+        var byName: [Substring: [String]] = [:]
+        for file in sorted { byName[Self.lastComponent(file.path), default: []].append(file.path) }
         var paired: Set<String> = []
         for file in sorted {
-            let container = space.container(file.path)
-            let bundleID = space.bundleID(container)
+            let container = space.container(of: file.path)
+            let bundleID = space.bundleID(of: container)
+            func missing(_ pairing: Pairing, _ path: String, _ key: String) -> ResumeDataFinding {
+                MissingPartialFile(expectedPath: path, key: key, search: pairing.search, expectedAbsence: space.expectedAbsence(of: path),
+                                   sameName: byName[Self.lastComponent(path)] ?? []).finding
+            }
             for found in file.blobs {
-                let pairing = Self.pair(found, container: container, entry: entry, candidates: space.candidates)
+                let pairing = Self.pair(found, container: container, entry: entry, candidates: { space.localPathCandidates($0, container: $1) })
                 var partialEvidence: EvidenceFile?
                 if let partial = pairing.partial {
                     paired.insert(partial.path)
                     if let known = knownFiles[partial.path] {
                         partialEvidence = evidence(known)
-                    } else if let found = space.evidence(partial.path) {
-                        partialEvidence = EvidenceFile(source: space.source(partial.path), sha256: found.sha256, size: found.status.size,
+                    } else if let found = space.evidence(at: partial.path) {
+                        partialEvidence = EvidenceFile(source: space.source(of: partial.path), sha256: found.sha256, size: found.status.size,
                                                        modified: found.status.modified, changed: found.status.changed,
                                                        created: found.status.created, mode: found.status.mode)
                     } else {
-                        partialEvidence = EvidenceFile(source: space.source(partial.path), sha256: nil, size: partial.size,
+                        partialEvidence = EvidenceFile(source: space.source(of: partial.path), sha256: nil, size: partial.size,
                                                        modified: nil, changed: nil, created: nil, mode: nil)
                     }
                 }
                 blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
                                   partialFile: pairing.partial, modified: file.status.modified,
-                                  findings: Self.findings(for: found, pairing: pairing), file: evidence(file), bundleID: bundleID,
+                                  findings: Self.findings(for: found, pairing: pairing, missing: missing), file: evidence(file), bundleID: bundleID,
                                   partialFileEvidence: partialEvidence))
             }
         }
         for file in sorted {
             guard var ledger = file.ledger else { continue }
-            if ledger.source == nil { ledger.source = file.source ?? space.source(file.path) }
+            if ledger.source == nil { ledger.source = file.source ?? space.source(of: file.path) }
             ledgers.append(ledger)
             // The partial files its tasks name, mapped into the extraction the ledger lies in.
             for task in ledger.tasks {
@@ -220,26 +166,10 @@ public struct ScanInventory: Sendable {
             }
         }
         for file in sorted where file.isPartialFile && !paired.contains(file.path) {
-            let container = space.container(file.path)
+            let container = space.container(of: file.path)
             orphanPartialFiles.append(PartialFile(path: file.path, appContainer: container, status: file.status,
-                                                  file: evidence(file), bundleID: space.bundleID(container)))
+                                                  file: evidence(file), bundleID: space.bundleID(of: container)))
         }
-    }
-
-    /// A folder finding's root (the first given that holds it) and its path below that root.
-    private static func folderSource(_ path: String, roots: [String]) -> FindingSource {
-        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }) else {
-            return FindingSource(kind: .folder, root: path, inner: "")
-        }
-        let inner = path == root ? "" : String(decoding: path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1)), as: UTF8.self)
-        return FindingSource(kind: .folder, root: root, inner: inner)
-    }
-
-    /// The root with links and `..` resolved, as a device's absolute `LocalPath` would name it.
-    private static func absolutePath(of root: String) -> String {
-        guard let resolved = realpath(root, nil) else { return root }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     private struct Pairing {
@@ -249,6 +179,8 @@ public struct ScanInventory: Sendable {
         var expectedPath: String?
         /// Why the file `PartialFileResolution` found in the container's `tmp/` may not be used.
         var refusal: PartialFileResolution.Verdict?
+        /// Where the partial file named by ``key`` was looked for.
+        var search = MissingPartialFile.Search.looked
     }
 
     /// First `PartialFileResolution` with the container's `tmp/` as the folder (what `resume
@@ -260,6 +192,7 @@ public struct ScanInventory: Sendable {
         if let name = found.resumeData?.tempFileName {
             pairing.key = ResumeDataKey.tempFileName
             pairing.expectedPath = AppContainerLayout.tempFilePath(name: name, containerRoot: container) ?? name
+            if container == nil { pairing.search = .noContainer }
         }
         if let container, let resume = found.resumeData {
             let verdict = PartialFileResolution(resume: resume, folder: AppContainerLayout.join(container, "tmp")).resolve(entry)
@@ -276,11 +209,13 @@ public struct ScanInventory: Sendable {
             }
         }
         if let localPath = found.localPath {
+            let places = candidates(localPath, container)
             if pairing.key == nil {
                 pairing.key = ResumeDataKey.localPath
                 pairing.expectedPath = localPath
+                if places.isEmpty { pairing.search = .outsideScannedTree }
             }
-            for path in candidates(localPath, container) {
+            for path in places {
                 if case .regularFile(let size) = entry(path) {
                     pairing.key = ResumeDataKey.localPath
                     pairing.partial = (path, size)
@@ -291,8 +226,15 @@ public struct ScanInventory: Sendable {
         return pairing
     }
 
-    /// The validator's findings, and the partial file's against the bytes received, most severe first.
-    private static func findings(for found: FoundResumeBlob, pairing: Pairing) -> [ResumeDataFinding] {
+    /// The last component of a path (the whole of a bare name).
+    private static func lastComponent(_ path: String) -> Substring {
+        path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+    }
+
+    /// The validator's findings, and the partial file's against the bytes received, most severe
+    /// first; `missing` says what a partial file not found means (``MissingPartialFile``).
+    private static func findings(for found: FoundResumeBlob, pairing: Pairing,
+                                 missing: (_ pairing: Pairing, _ path: String, _ key: String) -> ResumeDataFinding) -> [ResumeDataFinding] {
         guard case .resumeData(let resume) = found.content else {
             if case .undecodedNetworkFramework(_, let reason) = found.content { return [FoundResumeBlob.undecodedNote(reason: reason)] }
             return []
@@ -300,9 +242,11 @@ public struct ScanInventory: Sendable {
         var findings = ResumeDataValidator(blobSize: found.size).findings(for: resume)
         if let refusal = pairing.refusal {
             findings += ResumeDataValidator.partialFileFindings(refusal, bytesReceived: resume.bytesReceived)
-        } else if let key = pairing.key, let expected = pairing.partial?.path ?? pairing.expectedPath {
-            findings += ResumeDataValidator.partialFileFindings(path: expected, size: pairing.partial?.size,
+        } else if let key = pairing.key, let partial = pairing.partial {
+            findings += ResumeDataValidator.partialFileFindings(path: partial.path, size: partial.size,
                                                                  bytesReceived: resume.bytesReceived, key: key)
+        } else if let key = pairing.key, let expected = pairing.expectedPath {
+            findings.append(missing(pairing, expected, key))
         }
         return findings.enumerated()
             .sorted { ($0.element.severity, -$0.offset) > ($1.element.severity, -$1.offset) }

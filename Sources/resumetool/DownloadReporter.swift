@@ -34,8 +34,12 @@ struct DownloadReporter: Sendable {
                     Self.write(Self.line(label: label, progress) + "\n")
                     lastLine = clock.now
                 }
-            case .restarted:
-                Self.write((drew ? "\n" : "") + "\(label): the server's file is not the partial one; starting over\n")
+            case .restarted(let reason):
+                let why = switch reason {
+                case .rangesIgnored: "the server ignores byte ranges (it sent the whole file)"
+                case .fileChanged: "the server's file is not the partial one"
+                }
+                Self.write((drew ? "\n" : "") + "\(label): \(why); starting over\n")
                 drew = false
             case .retrying(let attempt, let delay, let reason):
                 Self.write((drew ? "\n" : "") + "\(label): \(VisibleText.escaping("\(reason)")); retry \(attempt) in \(Self.seconds(delay))\n")

@@ -18,7 +18,7 @@ struct ExplainCommand: AsyncParsableCommand {
             Example:
               resumetool explain app.resumedata --tmp-dir tmp --probe
 
-            Exit status: 0 continue, 1 restart or fail, 2 the blob could not be read, 64 usage error.
+            Exit status: 0 continue, 1 restart or fail, 2 the blob could not be read, 3 --probe could not reach the server (the verdict is the blob's alone), 64 usage error.
             """
     )
 
@@ -102,6 +102,7 @@ struct ExplainCommand: AsyncParsableCommand {
         let text = json ? Self.json(explanation) : Self.text(explanation)
         StandardStream.write(text, to: STDOUT_FILENO)
         if explanation.verdict != .continue { throw ExitCode(1) }
+        if explanation.serverUnreachable { throw ExitCode(3) }
     }
 
     /// The engine's options for the probe, parsed as `resume` parses them, so `--cacert` and

@@ -95,8 +95,12 @@ struct ScanCommand: ParsableCommand {
             report.json.write(to: &output.bytes, indent: 0)
             output.append("\n")
         } else {
-            // Only the JSON document has room for them.
-            for error in inventory.errors { Diagnostic(file: error.path, message: error.message).emit() }
+            // Only the JSON document has room for them. The text report counts a backup's absent
+            // stored files in one line under the backup instead.
+            let isText = !(jsonl || csv || tsv || timeline)
+            for error in inventory.errors where !(isText && error.kind == .storedFileMissing) {
+                Diagnostic(file: error.path, message: error.message).emit()
+            }
             if jsonl {
                 output.bytes += ScanJSONLinesReport(inventory: inventory).bytes
             } else if csv {

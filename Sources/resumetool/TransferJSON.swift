@@ -30,8 +30,8 @@ struct TransferJSON: Sendable {
                     ("attempt", .integer(attempt)), ("delay", .real(Double(seconds) + Double(attoseconds) / 1e18)),
                     ("reason", .string(reason.description)),
                 ])
-            case .restarted:
-                self.emit("restart", [])
+            case .restarted(let reason):
+                self.emit("restart", [("reason", .string(reason.rawValue))])
             case .state(let state):
                 switch state {
                 case .completed:

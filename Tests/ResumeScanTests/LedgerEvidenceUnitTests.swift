@@ -95,9 +95,32 @@ import Testing
         #expect(LedgerProbe.holdsSchema(page))
     }
 
+    /// The two steps every kind of evidence takes: the first page, then the WAL, asked only when
+    /// the page has an empty schema.
+    @Test func theLedgerIsToldByItsFirstPageThenItsWAL() throws {
+        var schema = EvidenceDatabase.standInFirstPage(pageSize: 4096)
+        schema.replaceSubrange(3000..<3000 + LedgerProbe.createStatement.count, with: LedgerProbe.createStatement)
+        var tables = EvidenceDatabase.standInFirstPage(pageSize: 4096)
+        tables[104] = 2
+        #expect(LedgerProbe.FirstPage(schema) == .schema)
+        #expect(LedgerProbe.FirstPage(EvidenceDatabase.standInFirstPage(pageSize: 4096)) == .emptySchema)
+        #expect(LedgerProbe.FirstPage(Data()) == .emptySchema)
+        #expect(LedgerProbe.FirstPage(tables) == .other)
+        #expect(LedgerProbe.FirstPage(Data("bplist00".utf8)) == .other)
+        var asked = 0
+        func wal(_ answer: Bool) -> () -> Bool { { asked += 1; return answer } }
+        #expect(LedgerProbe.isLedger(.schema, walHoldsSchema: wal(false)))
+        #expect(!LedgerProbe.isLedger(.other, walHoldsSchema: wal(true)))
+        #expect(asked == 0)
+        #expect(LedgerProbe.isLedger(.emptySchema, walHoldsSchema: wal(true)))
+        #expect(!LedgerProbe.isLedger(.emptySchema, walHoldsSchema: wal(false)))
+        #expect(asked == 2)
+    }
+
     @Test func anArchiveMemberIsHeldByItsFirstBytes() throws {
         func hold(_ name: String, _ chunks: [Data], limit: Int = 1 << 20) -> ArchiveLedgers.Hold {
-            var hold = ArchiveLedgers.Hold(name: name, limit: limit)
+            var hold = ArchiveLedgers.Hold(name: name, isPartialFile: AppContainerLayout.isPartialFile(name: String(name.split(separator: "/").last ?? ""), parentName: "a"),
+                                           limit: limit)
             for chunk in chunks { chunk.withUnsafeBytes { hold.take($0) } }
             hold.decide(atEnd: true)
             return hold
@@ -116,6 +139,9 @@ import Testing
         #expect(hold("a/other.db", [tables]).kind == .none)
         #expect(hold("a/other.db", [Data("bplist00".utf8)]).kind == .none)
         #expect(hold("a/empty", []).kind == .database)
+        // A partial file is never a ledger, whatever its bytes (EvidenceTriage).
+        #expect(hold("a/CFNetworkDownload_Occ2S2.tmp", [schema]).kind == .none)
+        #expect(hold("a/CFNetworkDownload_Occ2S2.tmp", []).kind == .none)
         let wal = hold("a/tasks.sqlite-wal", [Data([0x37, 0x7F]), Data([0x06, 0x82, 1, 2])])
         #expect(wal.kind == .wal)
         #expect(wal.bytes == Data([0x37, 0x7F, 0x06, 0x82, 1, 2]))
@@ -161,7 +187,7 @@ import Testing
         defer { fixture.remove() }
         var ledger = try TaskLedger.read(bytes: try Self.bytes(fixture.database), wal: try Self.bytes(fixture.database + "-wal"), name: "t")
         var asked: [[String]] = []
-        ledger.placePartialFiles(missing: "gone", unplaceable: "nowhere") { task, device in
+        ledger.placePartialFiles(missing: { "gone from \($0)" }, unplaceable: "nowhere") { task, device in
             asked.append(device)
             return task.identifier == 1 ? ("p/\(task.identifier)", .regularFile(size: 4096)) : nil
         }
@@ -174,7 +200,7 @@ import Testing
         #expect(files[1].size == 4096)
         var missing = files[1]
         missing.entry = .missing
-        #expect(missing.problem == "gone")
+        #expect(missing.problem == "gone from p/1")
     }
 
     @Test func theSessionsOfSchemaVersion3() throws {

@@ -114,6 +114,42 @@ import Glibc
         }
     }
 
+    /// A server that answers a range with the whole file is said to ignore ranges, not to have
+    /// changed its file (Python's http.server does so); the JSON event names the reason too.
+    @Test func aServerIgnoringRangesIsSaidSo() async throws {
+        try await withServer(oneMiB, configuration: fastConfiguration(retries: 0)) { server, _, directory in
+            for json in [false, true] {
+                server.script([.dropAfter(200_000)])
+                let first = try await runToolCapturing(["download", server.url, "-o", "a.bin", "--quiet", "--retries", "0"], in: directory)
+                #expect(first.status == 1)
+                server.script([.ignoreRange])
+                let second = try await runToolCapturing(["download", server.url, "-o", "a.bin"] + (json ? ["--json"] : []), in: directory)
+                #expect(second.status == 0)
+                if json {
+                    let restart = second.stdout.split(separator: "\n").filter { $0.contains(#""event":"restart""#) }
+                    #expect(restart.count == 1 && restart[0].hasSuffix(#","reason":"ranges-ignored"}"#), "\(second.stdout)")
+                } else {
+                    #expect(second.stderr.contains("a.bin: the server ignores byte ranges (it sent the whole file); starting over\n"))
+                }
+                #expect(contents(directory + "/a.bin") == oneMiB)
+                try FileManager.default.removeItem(atPath: directory + "/a.bin")
+            }
+        }
+    }
+
+    /// An unresolvable name ends the command at once, as curl's "Could not resolve host" does:
+    /// one line, no retries, nothing left on disk.
+    @Test func anUnresolvableHostIsFinalAtOnce() async throws {
+        try await withTemporaryDirectory { directory in
+            let result = try await runToolCapturing(["download", "http://no-such-host.invalid/f.bin", "-o", "f.bin"], in: directory)
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("f.bin: error: connection failed: cannot resolve no-such-host.invalid: "), "\(result.stderr)")
+            #expect(!result.stderr.contains("retry"))
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+        }
+    }
+
     @Test func resumeAndRecoverCommands() async throws {
         try await withServer(oneMiB, configuration: fastConfiguration(retries: 0)) { server, downloader, directory in
             for name in ["a.bin", "b.bin"] {

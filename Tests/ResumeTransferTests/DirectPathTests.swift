@@ -231,15 +231,26 @@ import Testing
             try await withTemporaryDirectory { directory in
                 let refused = await downloader.download(from: "http://localhost:\(port)/f", to: directory + "/a").result()
                 #expect(refused == .failed(.retriesExhausted(last: .connection("connect to localhost port \(port): Connection refused"), attempts: 0)))
+            }
+        }
+        // A name that does not resolve is final at once, as in curl and wget: five retries allowed,
+        // none made (the error is not retriesExhausted).
+        configuration = fastConfiguration(retries: 5)
+        configuration.usesDirectPath = direct
+        try await withDownloader(configuration) { downloader in
+            try await withTemporaryDirectory { directory in
                 let unknown = await downloader.download(from: "http://no-such-host.invalid/f", to: directory + "/b").result()
-                guard case .failed(.retriesExhausted(last: .connection(let message), attempts: 0)) = unknown else {
+                guard case .failed(.cannotResolve(let host, let reason)) = unknown else {
                     Issue.record("unexpected \(unknown)")
                     return
                 }
+                #expect(host == "no-such-host.invalid")
                 // The resolver's reason depends on the machine's network ("Name or service not
                 // known", "Temporary failure in name resolution"); the words around it do not.
-                #expect(message.hasPrefix("cannot resolve no-such-host.invalid: "))
-                #expect(!message.contains("SocketAddressError"))
+                #expect(DownloadError.cannotResolve(host: host, reason: reason).description
+                    == "connection failed: cannot resolve no-such-host.invalid: \(reason)")
+                #expect(!reason.contains("SocketAddressError"))
+                #expect(!reason.isEmpty)
             }
         }
     }

@@ -199,6 +199,20 @@ import Testing
         }
     }
 
+    /// A server that cannot be asked is no "continue": the verdict says it is the blob's alone,
+    /// and the exit status (3) says the probe failed.
+    @Test func anUnreachableServerIsSaidSoAndExits3() async throws {
+        try await withTemporaryDirectory { directory in
+            let port = try #require(unusedLoopbackPort())
+            // By name: an address refused through AsyncHTTPClient (the probe's path) is not named.
+            try Self.writeBlob(url: "http://localhost:\(port)/file.bin", entityTag: "\"t\"", lastModified: nil, in: directory)
+            let result = try await runToolCapturing(["explain", "app.resumedata", "--tmp-dir", ".", "--probe"], in: directory)
+            #expect(result.status == 3)
+            #expect(result.stdout.hasPrefix("continue at byte \(Self.received), as far as the blob tells: the server could not be asked\n"), "\(result.stdout)")
+            #expect(result.stdout.contains("  [probe-failed] the server could not be asked: connection failed: connect to localhost port \(port): Connection refused\n"), "\(result.stdout)")
+        }
+    }
+
     @Test func httpsTrustsOnlyWhatItIsTold() async throws {
         let server = try await TestServer.start(serving: Self.data, tls: true)
         defer { Task { await server.stop() } }
@@ -210,6 +224,7 @@ import Testing
             let untrusted = try await Self.explain(directory)
             #expect(Self.outcome(untrusted.json, "probe-head") == "unknown")
             #expect(Self.codes(untrusted.json, "reasons") == ["probe-failed"])
+            #expect(untrusted.status == 3)
             let checks = try #require(untrusted.json["checks"] as? [[String: Any]])
             #expect(checks[5]["message"] as? String
                 == "HEAD failed: TLS failed: the server's certificate is not trusted (for a private certificate authority, trust it with --cacert FILE)")

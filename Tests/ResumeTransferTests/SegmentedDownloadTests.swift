@@ -96,10 +96,10 @@ private func segmentRequests(_ server: TestServer) -> [TestServer.Request] {
             server.throttle(bytesPerSecond: 1 << 20)
             server.replaceFile(with: replacement, afterSending: 512 << 10)
             let task = downloader.download(from: server.url, to: directory + "/file.bin")
-            var restarted = false
-            for await case .restarted in task.events { restarted = true }
+            var reasons: [RestartReason] = []
+            for await case .restarted(let reason) in task.events { reasons.append(reason) }
             #expect(await task.result() == .completed)
-            #expect(restarted)
+            #expect(reasons == [.fileChanged])
             #expect(contents(directory + "/file.bin") == replacement)
         }
     }

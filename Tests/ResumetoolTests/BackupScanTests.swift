@@ -266,6 +266,175 @@ import Testing
         ])
     }
 
+    /// Backups never hold `tmp/` (nor `Library/Caches/`): a blob's partial file there is absent
+    /// as expected, a note and not an error, as for nsurlsessiond's ledger tasks. A file of that
+    /// name in another domain's `tmp/` is named.
+    @Test func partialFilesInTmpAreNotesInABackup() throws {
+        let note = "note[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file %@ is not in the backup "
+            + "(backups leave out tmp: expected, not an error)"
+        func said(_ domain: String) -> String { note.replacingOccurrences(of: "%@", with: "\(domain)/tmp/CFNetworkDownload_Occ2S2.tmp") }
+        let backup = try Backup(["--no-tmp"])
+        let result = try backup.run(["scan", "--json", "backup"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let blobs = try #require(try Self.json(result)["blobs"] as? [[String: Any]])
+        let findings = blobs.map { blob in
+            (blob["findings"] as? [[String: Any]] ?? []).map { "\($0["severity"] as? String ?? "")[\($0["code"] as? String ?? "")] \($0["key"] as? String ?? ""): \($0["message"] as? String ?? "")" }
+        }
+        #expect(findings.map { $0.last } == [said(Self.app), said(Self.app), said(Self.group)])
+        #expect(findings.map(\.count) == [1, 3, 1])
+
+        let text = try backup.run(["scan", "backup"])
+        #expect(text.stdout.contains("\n      " + said(Self.group) + "\n"))
+        #expect(text.stdout.hasSuffix("\n6 files scanned: 3 blobs, 0 orphan partial files, 0 errors\n"))
+
+        // With the app's tmp/ file there (as the generator keeps it by default), the group's blob names it.
+        let full = try Backup().run(["scan", "--json", "backup"])
+        let fullBlobs = try #require(try Self.json(full)["blobs"] as? [[String: Any]])
+        #expect((fullBlobs[2]["findings"] as? [[String: Any]])?.map { $0["message"] as? String } == [
+            "the partial file \(Self.group)/tmp/CFNetworkDownload_Occ2S2.tmp is not in the backup (backups leave out tmp: expected, not an error); "
+                + "a file of that name is at \(Self.partial)",
+        ])
+    }
+
+    static let noManifestPlist = "no Manifest.plist: Manifest.db's first bytes say whether the backup is encrypted, Info.plist names the device"
+
+    /// What forensic tools keep of a backup: `Manifest.db`, a binary `Info.plist` and the files,
+    /// no `Manifest.plist` and no `Status.plist`. Encryption is told from `Manifest.db`'s header,
+    /// the device from `Info.plist`, and a warning says so.
+    @Test func forensicCopyWithoutManifestPlist() throws {
+        let backup = try Backup(["--forensic-copy"])
+        #expect(!FileManager.default.fileExists(atPath: backup.root.appendingPathComponent("Manifest.plist").path))
+        #expect(!FileManager.default.fileExists(atPath: backup.root.appendingPathComponent("Status.plist").path))
+        #expect(try Data(contentsOf: backup.root.appendingPathComponent("Info.plist")).prefix(8) == Data("bplist00".utf8))
+        let before = try backup.snapshot()
+        let result = try backup.run(["scan", "--json", "backup"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let top = try Self.json(result)
+        try Self.checkBlobs(top, kind: "backup",
+                            preferencesSHA256: try Self.storedSHA256(backup, domain: Self.app, relativePath: "Library/Preferences/com.example.app.plist"),
+                            groupSHA256: try Self.storedSHA256(backup, domain: Self.group, relativePath: "Library/Preferences/group.com.example.shared.plist"))
+        try Self.checkDevice(top, encrypted: false, files: 7, unread: 0)
+        let backups = try #require(top["backups"] as? [[String: Any]])
+        #expect(backups.first?["warnings"] as? [String] == [Self.noManifestPlist])
+        #expect((top["errors"] as? [Any])?.isEmpty == true)
+
+        let text = try backup.run(["scan", "backup"])
+        #expect(text.status == 0)
+        #expect(text.stderr == "")
+        #expect(text.stdout.hasPrefix("""
+            backup backup: Examiner's iPhone (iPhone17,1, iOS 18.2 22C152, serial F17ZX0EXAMPL)
+              warning: \(Self.noManifestPlist)
+
+            AppDomain-com.example.app:
+              Library/Application Support/downloads/5d41402abc4b2a76b9719d911017c592
+                bundle ID:        com.example.app
+
+            """))
+        #expect(text.stdout.hasSuffix("\n7 files scanned: 3 blobs, 0 orphan partial files, 0 errors\n"))
+        #expect(try backup.snapshot() == before)
+
+        // Without Info.plist too, the device is unknown and the blobs are still found.
+        try FileManager.default.removeItem(at: backup.root.appendingPathComponent("Info.plist"))
+        let bare = try backup.run(["scan", "backup"])
+        #expect(bare.status == 0)
+        #expect(bare.stdout.hasPrefix("""
+            backup backup: unnamed device
+              warning: no Manifest.plist: Manifest.db's first bytes say whether the backup is encrypted; no Info.plist either: the device is unknown
+
+            """))
+        #expect(bare.stdout.hasSuffix("\n7 files scanned: 3 blobs, 0 orphan partial files, 0 errors\n"))
+    }
+
+    /// An encrypted backup without `Manifest.plist` has lost its keybag: its `Manifest.db` is
+    /// told encrypted by its first bytes and refused, with why, before any password is asked.
+    @Test func encryptedForensicCopyWithoutManifestPlist() throws {
+        let backup = try Backup(["--forensic-copy", "--password", Self.password, "--dpic", "1000", "--iter", "100"])
+        let result = try backup.run(["scan", "--password-file", try backup.writePassword(Self.password), "backup"])
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            backup: error: Manifest.db is encrypted (it is not empty and does not start with SQLite's header) and this folder has no Manifest.plist, \
+            whose BackupKeyBag holds the keys that decrypt it: the backup cannot be decrypted, with or without its password
+
+            """)
+        #expect(result.stdout == """
+            backup backup: encrypted, Examiner's iPhone (iPhone17,1, iOS 18.2 22C152, serial F17ZX0EXAMPL)
+              warning: \(Self.noManifestPlist)
+
+            0 files scanned: 0 blobs, 0 orphan partial files, 1 error
+
+            """)
+    }
+
+    /// An incomplete copy: 1,000 rows whose stored file is absent make one counted line with
+    /// three examples in text (not 1,000 diagnostics), every one in `--json` and `--jsonl`, exit 0.
+    @Test func incompleteCopy() throws {
+        let backup = try Backup(["--missing", "1000"])
+        let text = try backup.run(["scan", "backup"])
+        #expect(text.status == 0)
+        #expect(text.stderr == "")
+        // The 1,000 rows add five lines to what the same backup without them prints.
+        let complete = try Backup().run(["scan", "backup"])
+        func lineCount(_ result: ToolRunner.Result) -> Int { (result.stdout + result.stderr).split(separator: "\n").count }
+        #expect(lineCount(text) - lineCount(complete) == 5)
+        #expect(text.stdout.hasPrefix("""
+            backup backup: Examiner's iPhone (iPhone17,1, iOS 18.2 22C152, serial F17ZX0EXAMPL)
+              1,000 of 1,007 files listed in Manifest.db are not in this folder: an incomplete copy? The first 3:
+                AppDomain-com.example.gone0/Documents/000000.dat
+                AppDomain-com.example.gone0/Documents/000020.dat
+                AppDomain-com.example.gone0/Documents/000040.dat
+                and 997 more (scan --json lists every one)
+
+            AppDomain-com.example.app:
+
+            """))
+        #expect(text.stdout.hasSuffix("\n7 files scanned: 3 blobs, 0 orphan partial files, 1,000 errors\n"))
+
+        let json = try backup.run(["scan", "--json", "backup"])
+        #expect(json.status == 0)
+        let top = try Self.json(json)
+        let errors = try #require(top["errors"] as? [[String: Any]])
+        #expect(errors.count == 1000)
+        #expect(errors.first?["path"] as? String == "AppDomain-com.example.gone0/Documents/000000.dat")
+        #expect(errors.allSatisfy { ($0["message"] as? String)?.hasPrefix("missing from the backup: no file ") == true })
+        let backups = try #require(top["backups"] as? [[String: Any]])
+        #expect(backups.first?["missingFiles"] as? Int == 1000)
+        #expect(backups.first?["files"] as? Int == 1007)
+        #expect((top["blobs"] as? [Any])?.count == 3)
+
+        let lines = try backup.run(["scan", "--jsonl", "backup"])
+        #expect(lines.status == 0)
+        #expect(lines.stderr.split(separator: "\n").count == 1000)
+        #expect(lines.stderr.hasPrefix("AppDomain-com.example.gone0/Documents/000000.dat: error: missing from the backup: no file "))
+    }
+
+    /// A `Manifest.db` caught while it was written: rows in its `-wal` (the files around the
+    /// samples), or every row there and the file empty. Read as of the WAL from the private copy;
+    /// the WAL is neither applied in place nor joined by a `-shm`. Without `Manifest.plist` too.
+    @Test func manifestDatabaseWithItsWAL() throws {
+        for (arguments, warnings) in [
+            (["--manifest-wal", "tail"], [String]()),
+            (["--manifest-wal", "wal-only"], ["Manifest.db is empty: every row was read from Manifest.db-wal"]),
+            (["--manifest-wal", "wal-only", "--forensic-copy"], [Self.noManifestPlist, "Manifest.db is empty: every row was read from Manifest.db-wal"]),
+        ] {
+            let backup = try Backup(arguments)
+            #expect(FileManager.default.fileExists(atPath: backup.root.appendingPathComponent("Manifest.db-wal").path))
+            let before = try backup.snapshot()
+            let result = try backup.run(["scan", "--json", "backup"])
+            #expect(result.status == 0, "\(arguments)")
+            #expect(result.stderr == "")
+            let top = try Self.json(result)
+            try Self.checkBlobs(top, kind: "backup",
+                                preferencesSHA256: try Self.storedSHA256(backup, domain: Self.app, relativePath: "Library/Preferences/com.example.app.plist"),
+                                groupSHA256: try Self.storedSHA256(backup, domain: Self.group, relativePath: "Library/Preferences/group.com.example.shared.plist"))
+            try Self.checkDevice(top, encrypted: false, files: 7, unread: 0)
+            #expect((top["backups"] as? [[String: Any]])?.first?["warnings"] as? [String] == warnings, "\(arguments)")
+            #expect(try backup.snapshot() == before)
+            #expect(!FileManager.default.fileExists(atPath: backup.root.appendingPathComponent("Manifest.db-shm").path))
+        }
+    }
+
     @Test func damagedManifestDatabase() throws {
         let backup = try Backup()
         let database = backup.root.appendingPathComponent("Manifest.db")

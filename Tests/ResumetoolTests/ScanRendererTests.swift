@@ -123,6 +123,44 @@ import ResumeReports
         #expect(page.contains("\"&gt;&lt;img src=x onerror=alert(1)&gt;"))
     }
 
+    /// What a backup lacked (no Manifest.plist, stored files absent) is said in the HTML report's
+    /// device table as in the text report, in the same words; a complete backup's table has no such rows.
+    @Test func htmlSaysWhatABackupLacked() {
+        var backup = BackupSummary(root: "backup", isEncrypted: false, device: BackupDevice(name: "Examiner's iPhone"), fileCount: 1_090, unreadFileCount: 0)
+        backup.warnings = ["no Manifest.plist: Manifest.db's first bytes say whether the backup is encrypted, Info.plist names the device"]
+        backup.missingFileCount = 1_078
+        backup.missingFileExamples = ["AppDomain-a/x", "AppDomain-a/y", "HomeDomain/z"]
+        let page = ScanHTMLReport(inventory: ScanInventory(blobs: [], orphanPartialFiles: [], errors: [], fileCount: 12, backups: [backup]),
+                                  generated: nil).html
+        #expect(page.contains("""
+                 <th>Files missing</th>
+                 <td>1,078 of 1,090 files listed in Manifest.db are not in this folder: an incomplete copy? \
+            The first: AppDomain-a/x, AppDomain-a/y, HomeDomain/z; the JSON report lists every one.</td>
+                </tr>
+            """))
+        #expect(page.contains("""
+                 <th>Warning</th>
+                 <td>no Manifest.plist: Manifest.db's first bytes say whether the backup is encrypted, Info.plist names the device</td>
+            """))
+        #expect(ScanReport.missingFiles(backup) == [
+            "  1,078 of 1,090 files listed in Manifest.db are not in this folder: an incomplete copy? The first 3:",
+            "    AppDomain-a/x", "    AppDomain-a/y", "    HomeDomain/z", "    and 1,075 more (scan --json lists every one)",
+        ])
+        backup.missingFileCount = 1
+        backup.missingFileExamples = ["HomeDomain/z"]
+        backup.listName = "Manifest.mbdb"
+        #expect(ScanReport.missingFiles(backup) == [
+            "  1 of 1,090 files listed in Manifest.mbdb is not in this folder: an incomplete copy?", "    HomeDomain/z",
+        ])
+        backup.missingFileCount = 0
+        backup.warnings = []
+        let complete = ScanHTMLReport(inventory: ScanInventory(blobs: [], orphanPartialFiles: [], errors: [], fileCount: 12, backups: [backup]),
+                                      generated: nil).html
+        #expect(!complete.contains("Files missing"))
+        #expect(!complete.contains("<th>Warning</th>"))
+        #expect(ScanReport.missingFiles(backup) == [])
+    }
+
     /// Plot keeps an entity already in its text; evidence holding one shows it as it is.
     @Test func entitiesInEvidenceStayText() {
         let page = ScanHTMLReport(inventory: ScanInventory(blobs: [], orphanPartialFiles: [], errors: [

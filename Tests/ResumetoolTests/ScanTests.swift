@@ -213,7 +213,7 @@ import Testing
             partial file:     -
             modified:         2026-01-02T03:04:05Z
             findings:
-              error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file CFNetworkDownload_L00se.tmp does not exist
+              error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file CFNetworkDownload_L00se.tmp was not looked for: the blob is in no app container, whose tmp/ folder would hold it
 
         No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.
         19 files scanned: 5 blobs, 2 orphan partial files, 2 errors
@@ -329,7 +329,7 @@ import Testing
         #expect(loose["modified"] as? String == Self.modifiedText)
         let looseFindings = try #require(loose["findings"] as? [[String: Any]])
         #expect(looseFindings.map { $0["code"] as? String } == ["temp-file-missing"])
-        #expect(looseFindings.map { $0["message"] as? String } == ["the partial file CFNetworkDownload_L00se.tmp does not exist"])
+        #expect(looseFindings.map { $0["message"] as? String } == ["the partial file CFNetworkDownload_L00se.tmp was not looked for: the blob is in no app container, whose tmp/ folder would hold it"])
 
         let orphans = try #require(top["orphanPartialFiles"] as? [[String: Any]])
         #expect(orphans.map { $0["path"] as? String } == [
@@ -511,6 +511,44 @@ import Testing
 
     /// A property list over 64 MiB is not read (its first bytes are all that is looked at); one
     /// just under the limit is. Both are a blob followed by white space, which XML allows.
+    /// A blob whose partial file is not where scan looked, while a file of that name sits
+    /// elsewhere in the tree (and is listed as an orphan): the finding says where scan looked,
+    /// or why it looked nowhere, and where the file of that name is (issue 34).
+    @Test func aPartialFileOfTheSameNameElsewhereIsNamed() throws {
+        let directory = try TemporaryDirectory()
+        let blob = try Data(contentsOf: EndToEnd.samples.appendingPathComponent("ios12-keyed-archive.resumedata"))
+        let partial = try Data(contentsOf: EndToEnd.samples.appendingPathComponent("CFNetworkDownload_Occ2S2.tmp"))
+        // As in Samples/: the blob and the file side by side, in no app container.
+        try FileManager.default.createDirectory(atPath: directory.path("loose"), withIntermediateDirectories: true)
+        try blob.write(to: URL(fileURLWithPath: directory.path("loose/blob.resumedata")))
+        try partial.write(to: URL(fileURLWithPath: directory.path("loose/CFNetworkDownload_Occ2S2.tmp")))
+        let loose = try ToolRunner.run(["scan", "--json", "loose"], in: directory.url)
+        #expect(loose.status == 0)
+        let looseTop = try #require(try JSONSerialization.jsonObject(with: Data(loose.stdout.utf8)) as? [String: Any])
+        let looseBlobs = try #require(looseTop["blobs"] as? [[String: Any]])
+        #expect(looseBlobs.map { ($0["findings"] as? [[String: Any]])?.map { $0["message"] as? String } } == [[
+            "the partial file CFNetworkDownload_Occ2S2.tmp was not looked for: the blob is in no app container, whose tmp/ folder would hold it; "
+                + "a file of that name is at loose/CFNetworkDownload_Occ2S2.tmp",
+        ]])
+        #expect((looseTop["orphanPartialFiles"] as? [[String: Any]])?.map { $0["path"] as? String } == ["loose/CFNetworkDownload_Occ2S2.tmp"])
+
+        // In a container whose tmp/ lacks it, while Documents/ holds a file of that name.
+        let container = "Application/\(Self.uuidA)"
+        for folder in ["tmp", "Library", "Documents"] {
+            try FileManager.default.createDirectory(atPath: directory.path("\(container)/\(folder)"), withIntermediateDirectories: true)
+        }
+        try blob.write(to: URL(fileURLWithPath: directory.path("\(container)/Library/blob.resumedata")))
+        try partial.write(to: URL(fileURLWithPath: directory.path("\(container)/Documents/CFNetworkDownload_Occ2S2.tmp")))
+        let text = try ToolRunner.run(["scan", "Application"], in: directory.url)
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("""
+                findings:
+                  error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file \(container)/tmp/CFNetworkDownload_Occ2S2.tmp \
+            does not exist; a file of that name is at \(container)/Documents/CFNetworkDownload_Occ2S2.tmp
+              orphan partial file: Documents/CFNetworkDownload_Occ2S2.tmp, 4,096 bytes (4.0 KiB), modified
+            """))
+    }
+
     @Test func largePropertyListsAreNotRead() throws {
         let directory = try TemporaryDirectory()
         var resume = ResumeData(container: .xml)

@@ -52,9 +52,22 @@ extension ResumeData {
                 readWarnings = decoded.warnings
                 return
             }
+            try Self.checkIdentifies(dictionary, archived: true)
             self.init(entries: dictionary, container: format == .binary ? .keyedArchive : .keyedArchiveXML)
         } else {
+            try Self.checkIdentifies(top, archived: false)
             self.init(entries: top, container: format == .binary ? .binary : .xml)
         }
+    }
+
+    /// Refuses a dictionary that is some other property list, saying what it holds instead. An
+    /// empty one is a blob: iOS 12 wrote such for servers without range support, and the
+    /// validator names it (`too-small`).
+    private static func checkIdentifies(_ entries: PropertyListDictionary, archived: Bool) throws {
+        guard !entries.isEmpty, !ResumeDataKey.identifiesResumeData(entries.keys) else { return }
+        let what = archived ? "a keyed archive of a dictionary" : "a property list dictionary"
+        let shown = entries.keys.prefix(3).map { "\($0)" }.joined(separator: ", ")
+        let keys = "\(entries.count) key\(entries.count == 1 ? "" : "s") (\(shown)\(entries.count > 3 ? ", …" : ""))"
+        throw ResumeDataError(.notResumeData, "not resume data: \(what) with \(keys), none of a resume blob's (such as \(ResumeDataKey.downloadURL))")
     }
 }

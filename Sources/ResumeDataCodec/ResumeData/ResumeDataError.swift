@@ -17,6 +17,9 @@ extension DiagnosticCode where Domain == ResumeDataErrorDomain {
     public static var obscuredFormat: Self { Self("obscured-format") }
     /// The property list (or the archive's root) is not a dictionary.
     public static var notADictionary: Self { Self("not-a-dictionary") }
+    /// The dictionary has none of a resume blob's keys (``ResumeDataKey/identifying``): some
+    /// other property list, an app's `Info.plist` say.
+    public static var notResumeData: Self { Self("not-resume-data") }
     /// The keyed archive around the dictionary is malformed.
     public static var invalidArchive: Self { Self("invalid-archive") }
     /// A request archive inside the blob is malformed.

@@ -23,6 +23,18 @@ public enum ResumeDataKey {
     /// `NSURLSessionResumeResponse`: newer systems' archived `NSHTTPURLResponse`.
     public static let response = "NSURLSessionResumeResponse"
 
+    /// The keys that make a dictionary a resume blob: one of them is enough (a damaged blob may
+    /// have lost the rest), none in a dictionary that has keys means some other property list. The validators and the response
+    /// alone do not count: other dictionaries hold `ETag`-like strings too.
+    public static let identifying: Set<String> = [
+        downloadURL, bytesReceived, tempFileName, localPath, currentRequest, originalRequest, infoVersion,
+    ]
+
+    /// Whether a dictionary with these keys is a resume blob (``identifying``).
+    public static func identifiesResumeData(_ keys: some Sequence<String>) -> Bool {
+        keys.contains { identifying.contains($0) }
+    }
+
     /// The order in which Apple's modern writer inserts its keys; keyed archives we write follow it.
     static let appleInsertionOrder = [
         infoVersion, tempFileName, bytesReceived, localPath, downloadURL,

@@ -55,10 +55,13 @@ struct ArchiveLedgers {
         /// Whether the first page holds the schema itself (else it is empty and the WAL decides).
         private(set) var schemaOnPage = false
         let isWALName: Bool
+        /// A partial file by its name: never a ledger (``EvidenceTriage``).
+        let isPartialFile: Bool
         let limit: Int
 
-        init(name: String, limit: Int) {
+        init(name: String, isPartialFile: Bool, limit: Int) {
             isWALName = name.hasSuffix("-wal")
+            self.isPartialFile = isPartialFile
             self.limit = limit
         }
 
@@ -79,9 +82,9 @@ struct ArchiveLedgers {
             bytes.append(contentsOf: chunk)
         }
 
-        /// Decides from the first bytes: SQLite's magic and a first page that names
-        /// `session_tasks` or has an empty schema (or an empty member), or a WAL's magic in a
-        /// `-wal` member.
+        /// Decides from the first bytes: what ``EvidenceTriage`` holds a ledger may be (SQLite's
+        /// magic, or an empty member: its WAL may still come) and a first page that names
+        /// `session_tasks` or has an empty schema, or a WAL's magic in a `-wal` member.
         mutating func decide(atEnd: Bool) {
             guard kind == .undecided else { return }
             if isWALName {
@@ -89,11 +92,12 @@ struct ArchiveLedgers {
                 kind = ArchiveLedgers.walMagic.contains(where: { head.starts(with: $0) }) ? .wal : .none
             } else {
                 guard head.count >= 16 || atEnd else { return }
-                if LedgerProbe.isSQLite(head) || total == 0 {
+                if EvidenceTriage.mayBeLedger(prefix: head, isEmpty: total == 0, isPartialFile: isPartialFile, wal: .unknown) {
                     // The first page decides: wait for it, or for the end.
                     guard atEnd || head.count >= LedgerProbe.firstPageLimit else { return }
-                    schemaOnPage = LedgerProbe.holdsSchema(head)
-                    kind = schemaOnPage || LedgerProbe.hasEmptySchema(head) ? .database : .none
+                    let page = LedgerProbe.FirstPage(head)
+                    schemaOnPage = page == .schema
+                    kind = page == .other ? .none : .database
                 } else {
                     kind = .none
                 }
@@ -148,7 +152,8 @@ struct ArchiveLedgers {
                 problems.append(ScanProblem(path: database.name, message: "member \(database.index): nsurlsessiond's ledger: \(message)"))
             }
             let wal = wals[path]
-            guard database.schemaOnPage || (wal.map(LedgerProbe.holdsSchema) ?? false) else { continue }
+            guard LedgerProbe.isLedger(database.schemaOnPage ? .schema : .emptySchema, walHoldsSchema: { wal.map(LedgerProbe.holdsSchema) ?? false })
+            else { continue }
             if let size = database.overLimit {
                 problems.append(ScanProblem(path: database.name, message: "member \(database.index): " + LedgerProbe.overLimit(size)))
                 continue
@@ -159,28 +164,24 @@ struct ArchiveLedgers {
                 problems.append(ScanProblem(path: database.name, message: "member \(database.index): " + LedgerProbe.overLimit(Int64(total))))
                 continue
             }
-            var ledger: TaskLedger
+            let components = database.components
             do {
-                ledger = try TaskLedger.read(bytes: bytes, wal: wal, name: path)
+                findings.append(try LedgerProbe.readHeld(
+                    bytes: bytes, wal: wal, path: path, status: database.status,
+                    source: FindingSource(kind: .archive, root: root, inner: database.name),
+                    warnings: walsLeftOut[path].map { size in
+                        ["its -wal member (\(size) bytes) was over the limit of \(LedgerProbe.maximumHeldSize) held in memory: read without it"]
+                    } ?? [],
+                    missing: { _ in Self.partialFileNotInArchive }, unplaceable: Self.partialFileOutsideArchive
+                ) { _, device in
+                    let member = Self.memberPath(device, ledger: components)
+                    return (member, lookUp(member)?.entry ?? .missing)
+                })
             } catch let error as EvidenceDatabaseError {
                 problem(error.message)
-                continue
             } catch {
                 problem("\(error)")
-                continue
             }
-            if let size = walsLeftOut[path] {
-                ledger.warnings.append("its -wal member (\(size) bytes) was over the limit of \(LedgerProbe.maximumHeldSize) held in memory: read without it")
-            }
-            ledger.source = FindingSource(kind: .archive, root: root, inner: database.name)
-            let components = database.components
-            ledger.placePartialFiles(missing: Self.partialFileNotInArchive, unplaceable: Self.partialFileOutsideArchive) { _, device in
-                let member = Self.memberPath(device, ledger: components)
-                return (member, lookUp(member)?.entry ?? .missing)
-            }
-            findings.append(FileProbe.Finding(path: path, status: database.status, blobs: [], isPartialFile: false,
-                                              sha256: EvidenceHash.hex(of: bytes),
-                                              source: FindingSource(kind: .archive, root: root, inner: database.name), ledger: ledger))
         }
         return (findings, problems)
     }

@@ -192,9 +192,10 @@ package struct ArchiveScan: Sendable {
             outcome.summary.fileCount += 1
             let isPartialFile = AppContainerLayout.isPartialFile(name: fileName, parentName: parentName)
             let inTmp = parentName == "tmp" && outcome.entries.count < scan.maximumRemembered
-            let isMetadata = fileName == TreeWalker.containerMetadataName
+            let isMetadata = fileName == AppContainerLayout.metadataName
             let inDownloads = Self.isInDownloads(components)
-            var hold = ArchiveLedgers.Hold(name: path, limit: path.hasSuffix("-wal") ? ledgers.walRoom : LedgerProbe.maximumHeldSize)
+            var hold = ArchiveLedgers.Hold(name: path, isPartialFile: isPartialFile,
+                                           limit: path.hasSuffix("-wal") ? ledgers.walRoom : LedgerProbe.maximumHeldSize)
 
             // First bytes decide; a candidate is kept whole (within the read limit), a partial
             // file (or a file of tmp/, which a blob may name) is hashed as it streams by.
@@ -202,18 +203,22 @@ package struct ArchiveScan: Sendable {
             let prefixLength = ScanContentKind.prefixLength
             let limit = scan.readLimit
             var data: Data? = (member.declaredSize ?? 0) <= Int64(limit) ? Data() : nil
-            var kind: ScanContentKind?
+            var verdict: EvidenceTriage.Verdict?
             var head: [UInt8] = []
+            // Whether a -wal member will follow is not known while this one streams by.
+            func triage() -> EvidenceTriage.Verdict {
+                EvidenceTriage.verdict(prefix: head, isPartialFile: isPartialFile, size: nil, wal: .unknown)
+            }
             let total: Int64
             do {
                 total = try reader.read { chunk in
                     hasher?.update(bufferPointer: chunk)
                     hold.take(chunk)
-                    if kind == nil {
+                    if verdict == nil {
                         head.append(contentsOf: chunk.prefix(prefixLength - head.count))
                         if head.count >= prefixLength {
-                            kind = ScanContentKind(prefix: head)
-                            if kind?.isCandidate != true { data = nil }
+                            verdict = triage()
+                            if verdict?.mayHoldBlobs != true { data = nil }
                         }
                     }
                     if data != nil {
@@ -232,13 +237,13 @@ package struct ArchiveScan: Sendable {
                 }
                 throw failure
             }
-            let decided = kind ?? ScanContentKind(prefix: head)
+            let decided = verdict ?? triage()
             var blobs: [FoundResumeBlob] = []
             var digest: String?
-            if decided.isCandidate, let data {
+            if decided.mayHoldBlobs, let data {
                 blobs = scan.probe.search.blobs(in: data)
                 if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
-                if isMetadata, data.count <= 1 << 20, components.count > 1, let bundleID = Self.bundleID(in: data) {
+                if isMetadata, components.count > 1, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
                     outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
                 }
             }
@@ -389,13 +394,6 @@ package struct ArchiveScan: Sendable {
             // A `private/var` met before its first `var/mobile` spelling is the better root.
             outcome.deviceRoots.sort { ($0.hasSuffix("private/var") ? 0 : 1) < ($1.hasSuffix("private/var") ? 0 : 1) }
             return outcome
-        }
-
-        /// `MCMMetadataIdentifier` of a container's metadata plist.
-        static func bundleID(in data: Data) -> String? {
-            let options = PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 100_000, maximumInputSize: 1 << 20, duplicateKeys: .keepLast)
-            guard let top = try? PropertyListReader(options: options).read(data).value.dictionaryValue else { return nil }
-            return top["MCMMetadataIdentifier"]?.stringValue
         }
     }
 

@@ -19,8 +19,6 @@ extension BackupScan {
         var entry: Entry
     }
 
-    /// What a backup says of a partial file it does not hold: it leaves `Library/Caches` out.
-    static let partialFileNotInBackup = "not in the backup (backups leave out Library/Caches: expected, not an error)"
     static let partialFileOutsideBackup = "a path no domain of a backup holds"
 
     /// Reads each candidate that turns out to be the ledger; the others are forgotten.
@@ -37,11 +35,12 @@ extension BackupScan {
             do {
                 let wal = entries[inner + "-wal"]
                 let page = try content(of: entry, folders: folders, keys: keys, prefix: LedgerProbe.firstPageLimit, calls: calls)
-                var isLedger = LedgerProbe.holdsSchema(page)
                 var walBytes: Data?
-                if !isLedger, LedgerProbe.hasEmptySchema(page), let wal {
-                    walBytes = try content(of: wal, folders: folders, keys: keys, prefix: LedgerProbe.maximumHeldSize, calls: calls)
-                    isLedger = walBytes.map(LedgerProbe.holdsSchema) ?? false
+                let isLedger = try LedgerProbe.isLedger(LedgerProbe.FirstPage(page)) {
+                    guard let wal else { return false }
+                    let bytes = try content(of: wal, folders: folders, keys: keys, prefix: LedgerProbe.maximumHeldSize, calls: calls)
+                    walBytes = bytes
+                    return LedgerProbe.holdsSchema(bytes)
                 }
                 guard isLedger else { continue }
                 let record = try? entry.fileRecord()
@@ -60,18 +59,16 @@ extension BackupScan {
                 if let wal, walBytes == nil {
                     walBytes = try content(of: wal, folders: folders, keys: keys, prefix: nil, calls: calls)
                 }
-                var ledger = try TaskLedger.read(bytes: bytes, wal: walBytes, name: inner)
-                ledger.source = FindingSource(kind: source, root: root, inner: inner)
-                ledger.placePartialFiles(missing: partialFileNotInBackup, unplaceable: partialFileOutsideBackup) { task, device in
-                    place(device, bundleID: task.bundleID, entries: entries, groupIndex: &groupIndex)
-                }
                 var status = FileStatus(size: record?.size ?? Int64(bytes.count), modified: record?.modified ?? Date(timeIntervalSince1970: 0))
                 status.changed = record?.changed
                 status.created = record?.created
                 status.mode = record?.mode
-                findings.append(FileProbe.Finding(path: inner, status: status, blobs: [], isPartialFile: false,
-                                                  sha256: EvidenceHash.hex(of: bytes),
-                                                  source: FindingSource(kind: source, root: root, inner: inner), ledger: ledger))
+                findings.append(try LedgerProbe.readHeld(
+                    bytes: bytes, wal: walBytes, path: inner, status: status, source: FindingSource(kind: source, root: root, inner: inner),
+                    missing: BackupExclusion.absence(of:), unplaceable: partialFileOutsideBackup
+                ) { task, device in
+                    place(device, bundleID: task.bundleID, entries: entries, groupIndex: &groupIndex)
+                })
             } catch let error as ScanProblem {
                 problems.append(ScanProblem(path: inner, message: "nsurlsessiond's ledger: " + error.message))
             } catch let error as EvidenceDatabaseError {

@@ -124,15 +124,23 @@ package struct BackupScan: Sendable {
         let handle = FolderHandle(folder, calls: calls)
         let manifestPlist: BackupManifestPlist
         do {
-            let manifest = try Self.readFile(in: handle, "Manifest.plist", limit: Self.maximumPlistSize, calls: calls)
-            let info = try? Self.readFile(in: handle, "Info.plist", limit: Self.maximumPlistSize, calls: calls)
-            manifestPlist = try BackupManifestPlist(manifest: manifest, info: info)
+            let manifest = try Self.readFile(in: handle, "Manifest.plist", limit: Self.maximumPlistSize, ifPresent: true, calls: calls)
+            let info = try? Self.readFile(in: handle, "Info.plist", limit: Self.maximumPlistSize, ifPresent: true, calls: calls)
+            // Without Manifest.plist, Manifest.db's own first bytes say whether it is encrypted.
+            let header = manifest == nil && !isMBDB
+                ? try Self.readFile(in: handle, "Manifest.db", limit: LedgerProbe.magic.count, prefixOnly: true, calls: calls) : nil
+            manifestPlist = try BackupManifestPlist(manifest: manifest, info: info, databaseHeader: header)
         } catch {
             return fail(error)
         }
         outcome.summary.device = manifestPlist.device
         outcome.summary.isEncrypted = manifestPlist.isEncrypted
+        outcome.summary.warnings = manifestPlist.warnings
+        outcome.summary.listName = isMBDB ? "Manifest.mbdb" : "Manifest.db"
         outcome.kind = manifestPlist.isEncrypted ? .encryptedBackup : .backup
+        if manifestPlist.isEncrypted, !manifestPlist.hasManifestPlist {
+            return fail(.unreadable(BackupManifestPlist.encryptedWithoutManifestPlist))
+        }
 
         var classKeys: ClassKeys?
         if manifestPlist.isEncrypted {
@@ -173,9 +181,12 @@ package struct BackupScan: Sendable {
                     }
                     database = try EvidenceDatabase(bytes: plain, name: AppContainerLayout.join(root, "Manifest.db"))
                 } else {
+                    // A Manifest.db caught while written has a -wal beside it: the private copy
+                    // takes it too, so the rows are read as of the WAL and the evidence is untouched.
                     database = try EvidenceDatabase(path: AppContainerLayout.join(root, "Manifest.db"))
                 }
                 defer { database.close() }
+                if database.readFromWALAlone { outcome.summary.warnings.append(Self.manifestInWALAlone) }
                 entries = try readEntries(database, problems: &outcome.errors)
             }
         } catch let error as BackupError {
@@ -220,7 +231,21 @@ package struct BackupScan: Sendable {
         outcome.errors += ledgers.problems
         outcome.findings = findings
         outcome.errors.sort { TreeWalker.byteOrder($0.path, $1.path) }
+        let missing = outcome.errors.filter { $0.kind == .storedFileMissing }
+        outcome.summary.missingFileCount = missing.count
+        outcome.summary.missingFileExamples = missing.prefix(Self.missingFileExampleCount).map(\.path)
         return outcome
+    }
+
+    /// Said of a backup whose `Manifest.db` is empty and whose rows all come from its `-wal`.
+    static let manifestInWALAlone = "Manifest.db is empty: every row was read from Manifest.db-wal"
+
+    /// How many of the rows whose stored file is absent a summary names.
+    static let missingFileExampleCount = 3
+
+    /// A listed file whose stored copy is not in the folder.
+    static func storedFileMissing(_ entry: Entry) -> ScanProblem {
+        ScanProblem(path: entry.inner, message: "missing from the backup: no file \(entry.storedPath)", kind: .storedFileMissing)
     }
 
     /// The class keys, kept as bytes: swift-crypto's `SymmetricKey` is not `Sendable`.
@@ -327,6 +352,7 @@ package struct BackupScan: Sendable {
         let name = components.last.map(String.init) ?? entry.relativePath
         let parentName = components.count > 1 ? String(components[components.count - 2]) : entry.domain
         let isPartialFile = AppContainerLayout.isPartialFile(name: name, parentName: parentName)
+        let wal: EvidenceTriage.WAL = hasWAL ? .beside : .none
         let calls = probe.calls
         func problem(_ message: String) -> ProbeResult { ProbeResult(problem: ScanProblem(path: inner, message: message)) }
 
@@ -355,12 +381,12 @@ package struct BackupScan: Sendable {
                 return problem("cannot decrypt: it has no EncryptionKey")
             }
         }
-        guard let folder else { return problem("missing from the backup: no file \(entry.storedPath)") }
+        guard let folder else { return ProbeResult(problem: Self.storedFileMissing(entry)) }
         let descriptor: Int32
         switch calls.openEvidence(in: folder.descriptor, entry.fileID) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
-            if failure.code == ENOENT { return problem("missing from the backup: no file \(entry.storedPath)") }
+            if failure.code == ENOENT { return ProbeResult(problem: Self.storedFileMissing(entry)) }
             if failure.code == ELOOP { return problem("skipped: its file in the backup is a symbolic link") }
             return problem("cannot open \(entry.storedPath): \(TreeWalker.describe(failure.code))")
         }
@@ -388,10 +414,13 @@ package struct BackupScan: Sendable {
                 guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
                     return problem("cannot decrypt: the stored file is shorter than one AES block")
                 }
+                // One block decrypted, its size from the record: more is decrypted only if it may matter.
                 // As an array: the check's generic calls on a Data slice cost more than the copy.
-                mayHoldBlobs = ScanContentKind.mayBeCandidate(start: [UInt8](start.prefix(Int(record.size))))
-                if !isPartialFile, LedgerProbe.isSQLite(start) { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
-                guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
+                let verdict = EvidenceTriage.verdict(prefix: [UInt8](start.prefix(Int(clamping: max(0, record.size)))), isPartialFile: isPartialFile,
+                                                     size: record.size, wal: wal)
+                if verdict == .ledger { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
+                mayHoldBlobs = verdict.mayHoldBlobs
+                guard verdict != .skip else { return ProbeResult() }
                 let size = try stored().size
                 guard size % Int64(BackupCipher.blockSize) == 0, size >= record.size else {
                     return problem("cannot decrypt: the stored file is \(size) bytes, not whole AES blocks covering its Size \(record.size)")
@@ -404,11 +433,10 @@ package struct BackupScan: Sendable {
                 }
             } else if keys == nil {
                 let start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls)
-                mayHoldBlobs = ScanContentKind(prefix: start).isCandidate
-                if !isPartialFile, start.isEmpty ? hasWAL : LedgerProbe.isSQLite(start) {
-                    return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry))
-                }
-                guard mayHoldBlobs || isPartialFile else { return ProbeResult() }
+                let verdict = EvidenceTriage.verdict(prefix: start, isPartialFile: isPartialFile, size: nil, wal: wal)
+                if verdict == .ledger { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
+                mayHoldBlobs = verdict.mayHoldBlobs
+                guard verdict != .skip else { return ProbeResult() }
                 let size = try stored().size
                 if mayHoldBlobs, size <= Int64(probe.readLimit) {
                     guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
@@ -417,7 +445,9 @@ package struct BackupScan: Sendable {
             } else {
                 // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
                 _ = try stored()
-                if hasWAL, !isPartialFile { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
+                if EvidenceTriage.verdict(prefix: [], isPartialFile: isPartialFile, size: 0, wal: wal) == .ledger {
+                    return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry))
+                }
                 content = Data()
             }
         } catch {
@@ -495,20 +525,33 @@ package struct BackupScan: Sendable {
         return data
     }
 
-    /// A small file of the backup folder, whole.
-    private static func readFile(in folder: FolderHandle, _ name: String, limit: Int, calls: FileSystemCalls) throws(BackupError) -> Data {
+    /// A small file of the backup folder, whole (or its first `limit` bytes, with `prefixOnly`).
+    private static func readFile(in folder: FolderHandle, _ name: String, limit: Int, prefixOnly: Bool = false,
+                                 calls: FileSystemCalls) throws(BackupError) -> Data {
+        guard let data = try readFile(in: folder, name, limit: limit, prefixOnly: prefixOnly, ifPresent: false, calls: calls) else {
+            throw BackupError.unreadable("cannot read \(name): \(TreeWalker.describe(ENOENT))")
+        }
+        return data
+    }
+
+    /// A small file of the backup folder, whole (or its first `limit` bytes, with `prefixOnly`);
+    /// nil when it is not there and `ifPresent` allows that.
+    private static func readFile(in folder: FolderHandle, _ name: String, limit: Int, prefixOnly: Bool = false, ifPresent: Bool,
+                                 calls: FileSystemCalls) throws(BackupError) -> Data? {
         let descriptor: Int32
         switch calls.openEvidence(in: folder.descriptor, name) {
         case .success(let opened): descriptor = opened
-        case .failure(let failure): throw BackupError.unreadable("cannot read \(name): \(TreeWalker.describe(failure.code))")
+        case .failure(let failure):
+            if ifPresent, failure.code == ENOENT { return nil }
+            throw BackupError.unreadable("cannot read \(name): \(TreeWalker.describe(failure.code))")
         }
         defer { _ = calls.close(descriptor) }
         guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else {
             throw BackupError.unreadable("\(name) is not a regular file")
         }
-        guard status.size <= Int64(limit) else { throw BackupError.unreadable("\(name) is larger than \(limit) bytes") }
+        guard prefixOnly || status.size <= Int64(limit) else { throw BackupError.unreadable("\(name) is larger than \(limit) bytes") }
         do {
-            return try read(descriptor, count: Int(status.size), calls: calls)
+            return try read(descriptor, count: Int(min(status.size, Int64(limit))), calls: calls)
         } catch {
             throw BackupError.unreadable("cannot read \(name): \(error.message)")
         }

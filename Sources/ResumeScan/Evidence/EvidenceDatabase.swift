@@ -122,7 +122,7 @@ package final class EvidenceDatabase {
         }
         try self.open(evidencePath: evidencePath) { configuration in
             let queue = try DatabaseQueue(configuration: configuration)
-            let status = try queue.inDatabase { db in
+            let status = queue.inDatabase { db in
                 bytes.withUnsafeBytes { raw in
                     csqlite_deserialize_read_only(UnsafeMutableRawPointer(db.sqliteConnection), raw.baseAddress, Int64(raw.count))
                 }

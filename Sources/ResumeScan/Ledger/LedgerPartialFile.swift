@@ -37,13 +37,13 @@ package struct LedgerPartialFile: Sendable, Equatable {
     /// where the device path is there and what is at it, nil when that evidence cannot hold
     /// the path (then `unplaceable` says why). Only a path that was refused for want of a root
     /// is placed: one refused for itself stays refused.
-    mutating func place(_ found: (path: String, entry: PartialFileResolution.Entry)?, missing: String, unplaceable: String) {
+    mutating func place(_ found: (path: String, entry: PartialFileResolution.Entry)?, missing: (String) -> String, unplaceable: String) {
         guard refusal == Self.noRoot else { return }
         refusal = nil
         if let found {
             path = found.path
             entry = found.entry
-            missingReason = missing
+            missingReason = missing(found.path)
         } else {
             refusal = unplaceable
         }

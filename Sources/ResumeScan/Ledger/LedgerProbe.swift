@@ -24,10 +24,6 @@ struct LedgerProbe {
     /// The largest SQLite page: the most read to find the schema.
     static let firstPageLimit = 1 << 16
 
-    static func isSQLite(prefix: UnsafeBufferPointer<UInt8>) -> Bool {
-        prefix.starts(with: magic)
-    }
-
     static func isSQLite(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.starts(with: magic)
     }
@@ -56,6 +52,60 @@ struct LedgerProbe {
         return page[start + 100] == 0x0D && page[start + 103] == 0 && page[start + 104] == 0
     }
 
+    /// What a database's first page says of it, the first of the two steps every kind of
+    /// evidence takes to tell the ledger (``isLedger(_:walHoldsSchema:)``).
+    enum FirstPage: Sendable, Equatable {
+        /// The page holds the `CREATE` statement of `session_tasks`.
+        case schema
+        /// An empty schema (or an empty file): the tables may be only in the WAL.
+        case emptySchema
+        /// Any other database: not the ledger, whatever its WAL holds.
+        case other
+
+        init(_ page: Data) {
+            if LedgerProbe.holdsSchema(page) {
+                self = .schema
+            } else if LedgerProbe.hasEmptySchema(page) {
+                self = .emptySchema
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    /// Whether a database is nsurlsessiond's ledger: its first page holds the schema, or has an
+    /// empty one and its WAL holds it. `walHoldsSchema` is asked only then (a folder searches
+    /// the `-wal` beside the file, a backup decrypts its `-wal` row, an archive looks in the
+    /// `-wal` member it held): one decision for a folder, a backup and an archive.
+    static func isLedger(_ page: FirstPage, walHoldsSchema: () throws -> Bool) rethrows -> Bool {
+        switch page {
+        case .schema: true
+        case .emptySchema: try walHoldsSchema()
+        case .other: false
+        }
+    }
+
+    /// A ledger held as bytes (a backup's row, decrypted in memory when it must be; an archive's
+    /// member), read with its WAL, told where it was found and with its tasks' partial files
+    /// placed in that evidence: the reading step a backup and an archive share. The caller has
+    /// kept the bytes within ``maximumHeldSize``.
+    /// - Parameters:
+    ///   - warnings: said of the ledger after the reader's own (a `-wal` left out, say).
+    ///   - missing, unplaceable, locate: as ``TaskLedger/placePartialFiles(missing:unplaceable:_:)`` takes them.
+    /// - Throws: ``EvidenceDatabaseError`` as ``TaskLedger/read(bytes:wal:name:limits:)`` does.
+    static func readHeld(
+        bytes: Data, wal: Data?, path: String, status: FileStatus, source: FindingSource, warnings: [String] = [],
+        missing: (String) -> String, unplaceable: String,
+        locate: (_ task: LedgerTask, _ device: [String]) -> (path: String, entry: PartialFileResolution.Entry)?
+    ) throws -> FileProbe.Finding {
+        var ledger = try TaskLedger.read(bytes: bytes, wal: wal, name: path)
+        ledger.warnings += warnings
+        ledger.source = source
+        ledger.placePartialFiles(missing: missing, unplaceable: unplaceable, locate)
+        return FileProbe.Finding(path: path, status: status, blobs: [], isPartialFile: false, sha256: EvidenceHash.hex(of: bytes),
+                                 source: source, ledger: ledger)
+    }
+
     func probe(_ file: TreeWalker.File, descriptor: Int32) -> FileProbe.Outcome {
         var page = [UInt8](repeating: 0, count: Self.firstPageLimit)
         let read = page.withUnsafeMutableBytes { buffer -> Int? in
@@ -65,8 +115,7 @@ struct LedgerProbe {
         guard let read else { return .nothing }
         // A database whose tables are still only in its WAL has an empty schema on page 1 (or
         // no page at all): its `-wal` beside it decides.
-        guard Self.contains(page[..<read], Self.createStatement)
-            || Self.hasEmptySchema(Data(page[..<read])) && walHoldsSchema(file) else { return .nothing }
+        guard Self.isLedger(FirstPage(Data(page[..<read])), walHoldsSchema: { walHoldsSchema(file) }) else { return .nothing }
         let status: FileStatus
         switch calls.fstat(descriptor) {
         case .success(let found) where found.kind == .regular: status = FileStatus(found)

@@ -105,9 +105,10 @@ package struct TaskLedger: Sendable {
 
     /// Places each task's partial file in a backup or an archive: `locate` gives, for a task and
     /// its device path as `/private/var/…` components, where the file would be there and what is
-    /// at it, nil when that evidence cannot hold such a path.
+    /// at it, nil when that evidence cannot hold such a path; `missing` says, for a path there,
+    /// why nothing is at it.
     package mutating func placePartialFiles(
-        missing: String, unplaceable: String,
+        missing: (_ path: String) -> String, unplaceable: String,
         _ locate: (_ task: LedgerTask, _ device: [String]) -> (path: String, entry: PartialFileResolution.Entry)?
     ) {
         for index in tasks.indices {
@@ -274,18 +275,8 @@ final class PartialFileLookUp {
 
     /// Opens `folder` (inside `root`, or `root` itself) component by component; -1 when it cannot.
     private func open(_ folder: String, root: String) -> Int32 {
-        guard case .success(var current) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return -1 }
-        let relative = folder.utf8.dropFirst(root.utf8.count)
-        for component in relative.split(separator: UInt8(ascii: "/")) {
-            let name = String(decoding: component, as: UTF8.self)
-            guard name != "..", case .success(let next) = calls.openat(current, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else {
-                _ = calls.close(current)
-                return -1
-            }
-            _ = calls.close(current)
-            current = next
-        }
-        return current
+        let components = folder.utf8.dropFirst(root.utf8.count).split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        return RootedPath.openFolder(components, below: root, calls: calls) ?? -1
     }
 
     /// Closes every folder held open.

@@ -48,6 +48,20 @@ final class HTTPClientPool: Sendable {
         }
     }
 
+    /// A downloader dropped without ``shutdown()``: AsyncHTTPClient traps (in debug builds) on a
+    /// client released while running, and a library must not end its host process for a
+    /// forgotten call. Each client is shut down in the background instead; it keeps itself alive
+    /// until that is done.
+    deinit {
+        guard !self.isShutDown.load(ordering: .acquiring) else { return }
+        for client in self.clients.withLock({ Array($0.values) }) {
+            _ = client.shutdown()
+        }
+    }
+
+    /// Whether ``shutdown()`` was called.
+    var hasShutDown: Bool { self.isShutDown.load(ordering: .acquiring) }
+
     /// Shuts every client down, once.
     func shutdown() async throws {
         guard !self.isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }

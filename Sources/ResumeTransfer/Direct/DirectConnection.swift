@@ -125,7 +125,7 @@ final class DirectConnection {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(route.host, String(route.port), &hints, &list)
         guard status == 0, let first = list else {
-            throw .outcome(.failed(.connection(DownloadError.cannotResolve(route.host, String(cString: gai_strerror(status))))))
+            throw .outcome(.failed(.cannotResolve(host: route.host, reason: String(cString: gai_strerror(status)))))
         }
         defer { freeaddrinfo(list) }
         var lastError = "no address"

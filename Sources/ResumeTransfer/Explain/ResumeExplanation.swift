@@ -73,6 +73,11 @@ package struct ResumeExplanation: Sendable, Equatable {
     }
 
     package var verdict: Verdict
+    /// `--probe` was asked for and the server could not be asked (no HEAD answer): the verdict
+    /// is only as far as the blob tells, and `explain` says so and exits 3.
+    package var serverUnreachable: Bool {
+        checks.contains { $0.code == "probe-head" && $0.outcome == .unknown }
+    }
     /// The byte to continue at; 0 for a restart; `nil` for a failure, or when it is the size of
     /// a partial file that was not looked at.
     package var offset: Int64?
@@ -182,7 +187,8 @@ package struct ResumeExplanation: Sendable, Equatable {
         }
         switch verdict {
         case .continue:
-            return offset.map { "continue at byte \($0)" } ?? "continue at the partial file's size"
+            let continuing = offset.map { "continue at byte \($0)" } ?? "continue at the partial file's size"
+            return continuing + (serverUnreachable ? ", as far as the blob tells: the server could not be asked" : "")
         case .restart: return "restart from zero: \(why.joined(separator: "; "))"
         case .fail: return "fail: \(why.joined(separator: "; "))"
         }

@@ -29,6 +29,8 @@ struct DownloadStateMachine: Sendable {
     private var claimed: Int64
     /// Set when a 206 could not be trusted, so the next request asks for the whole file.
     private var forceFullRequest = false
+    /// Why the last whole-file answer replaced the bytes on disk, for the restart's report.
+    private(set) var lastRestartReason: RestartReason = .fileChanged
     /// The most bytes segments ever had written of this file: only going past it ends a run of
     /// failed attempts (an attempt that started over and wrote the same bytes again did not help).
     private var segmentsBest: Int64 = 0
@@ -352,12 +354,18 @@ struct DownloadStateMachine: Sendable {
             return .receiveBody(offset: prefix, overlap: prefix - start, restartCheckpoint: restart)
 
         case 200:
-            // Range ignored or If-Range failed: the body is the whole (possibly new) file.
+            // Range ignored or If-Range failed: the body is the whole (possibly new) file. The
+            // same validators and length mean the server ignored the range; a whole file asked
+            // for because the last answer could not be trusted is another file.
+            let length = headers.value(of: "content-length").flatMap(Int64.init)
+            let sameFile = !self.forceFullRequest && self.validatorsMatch(etag: etag, lastModified: lastModified)
+                && (self.checkpoint.totalLength == nil || length == nil || self.checkpoint.totalLength == length)
+            self.lastRestartReason = sameFile ? .rangesIgnored : .fileChanged
             let restarted = self.furthest > 0
             self.furthest = 0
             self.checkpoint.entityTag = etag
             self.checkpoint.lastModified = lastModified
-            self.checkpoint.totalLength = headers.value(of: "content-length").flatMap(Int64.init)
+            self.checkpoint.totalLength = length
             self.checkpoint.bytesReceived = 0
             self.checkpoint.finishedRanges = []
             self.forceFullRequest = false

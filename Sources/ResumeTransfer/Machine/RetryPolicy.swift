@@ -38,7 +38,7 @@ struct RetryPolicy: Sendable {
     static func handling(of error: DownloadError) -> Handling {
         switch error {
         case .disk: .disk
-        case .tls, .invalidProxy: .final
+        case .tls, .invalidProxy, .cannotResolve: .final
         default: .retryable
         }
     }

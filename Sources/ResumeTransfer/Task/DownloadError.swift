@@ -25,6 +25,9 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case tls(String)
     /// The connection failed.
     case connection(String)
+    /// The server's name does not resolve. Final, as in curl and wget: a retry a few seconds
+    /// later asks the same resolver.
+    case cannotResolve(host: String, reason: String)
     /// The response head did not arrive in time.
     case timedOut
     /// No byte arrived for the configured stall time.
@@ -63,6 +66,7 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
             return "the server never stated the file's length (\(received) bytes received)"
         case .tls(let message): return "TLS failed: \(message)"
         case .connection(let message): return "connection failed: \(message)"
+        case .cannotResolve(let host, let reason): return "connection failed: \(Self.cannotResolve(host, reason))"
         case .timedOut: return "the server did not answer in time"
         case .stalled: return "no data arrived for too long"
         case .retriesExhausted(let last, let attempts): return "gave up after \(attempts) retries: \(last)"

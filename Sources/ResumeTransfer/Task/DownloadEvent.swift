@@ -26,14 +26,25 @@ public struct DownloadProgress: Equatable, Sendable {
     public var secondsRemaining: Double?
 }
 
+/// Why a download started over from zero.
+public enum RestartReason: String, Equatable, Sendable {
+    /// The server sent the whole file to a range request, under the validators and length of
+    /// the file partly downloaded: it does not serve byte ranges (Python's `http.server`, some
+    /// proxies). Nothing on disk was wrong; every resume from this server starts over.
+    case rangesIgnored = "ranges-ignored"
+    /// The server serves another file now: its ETag, Last-Modified or length changed, it refused
+    /// `If-Range`, or the bytes it sent again differ from those on disk.
+    case fileChanged = "file-changed"
+}
+
 /// What a running download reports.
 public enum DownloadEvent: Equatable, Sendable {
     /// New state.
     case state(DownloadState)
     /// Bytes arrived (sent at most about ten times a second).
     case progress(DownloadProgress)
-    /// The server's file was not the one partly downloaded (or it ignored the range): starting over from zero.
-    case restarted
+    /// The bytes on disk could not be continued, for the reason given: starting over from zero.
+    case restarted(RestartReason)
     /// Something the user should know that does not stop the download: a path in a resume blob
     /// that was ignored, a blob for another URL that was set aside.
     case warning(String)

@@ -201,7 +201,7 @@ extension DownloadTask {
                     ? machine.beginSegments(acceptsRanges: acceptsRanges, now: origin.duration(to: clock.now)) : nil
                 do {
                     if let restart {
-                        if try part.size() > 0 { self.continuation.yield(.restarted) }
+                        if try part.size() > 0 { self.continuation.yield(.restarted(machine.lastRestartReason)) }
                         // First a blob that claims no more than will remain, then the cut: a crash in
                         // between leaves a blob that still tells the truth.
                         try self.writeCheckpoint(restart, part: part)

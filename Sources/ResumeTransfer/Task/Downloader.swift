@@ -20,7 +20,9 @@ import NIOSSL
 /// (fsync of the partial file first, then an atomic replace), so after `kill -9` at any moment
 /// the same call continues byte-exactly. `FILE` itself only ever appears complete and verified.
 ///
-/// Call ``shutdown()`` when done: the HTTP clients underneath must be shut down before they are released.
+/// ``withDownloader(configuration:isolation:_:)`` shuts it down when its body ends. A downloader
+/// made with ``init(configuration:)`` is shut down with ``shutdown()``, which waits for its
+/// connections to close; one released without it shuts itself down in the background.
 public final class Downloader: Sendable {
     /// The settings every download of this downloader uses.
     public let configuration: DownloadConfiguration
@@ -226,6 +228,31 @@ public final class Downloader: Sendable {
     /// Shuts the HTTP clients down; running downloads fail.
     public func shutdown() async throws {
         try await self.clients.shutdown()
+    }
+
+    /// Runs `body` with a new downloader and shuts it down when `body` returns or throws, in the
+    /// manner of swift-nio's and AsyncHTTPClient's scoped `with…` calls.
+    ///
+    /// ```swift
+    /// let state = try await Downloader.withDownloader { downloader in
+    ///     await downloader.download(from: "https://example.com/big.iso", to: "big.iso").result()
+    /// }
+    /// ```
+    public static func withDownloader<Result>(
+        configuration: DownloadConfiguration = .init(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (Downloader) async throws -> sending Result
+    ) async throws -> sending Result {
+        let downloader = Downloader(configuration: configuration)
+        let result: Result
+        do {
+            result = try await body(downloader)
+        } catch {
+            try? await downloader.shutdown()
+            throw error
+        }
+        try await downloader.shutdown()
+        return result
     }
 
     /// The partial file a blob names inside `folder`, by `PartialFileResolution`: the first

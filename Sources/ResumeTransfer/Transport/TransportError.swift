@@ -45,6 +45,11 @@ extension DownloadError {
             return
         }
         if let error = error as? NIOConnectionError {
+            if let resolving = error.dnsAError ?? error.dnsAAAAError {
+                let reason = (resolving as? SocketAddressError.UnknownHost)?.errorDescription ?? String(describing: resolving)
+                self = .cannotResolve(host: error.host, reason: reason)
+                return
+            }
             self = .connection(Self.connectionMessage(error))
             return
         }
@@ -93,13 +98,9 @@ extension DownloadError {
         "connect to \(host) port \(port): \(reason)"
     }
 
-    /// NIO's failed connection (its resolver's error, or the last address's) in the direct path's
-    /// words.
+    /// NIO's failed connection (the last address's error; a name that did not resolve is
+    /// ``DownloadError/cannotResolve(host:reason:)``) in the direct path's words.
     private static func connectionMessage(_ error: NIOConnectionError) -> String {
-        if let resolving = (error.dnsAError ?? error.dnsAAAAError) {
-            let reason = (resolving as? SocketAddressError.UnknownHost)?.errorDescription ?? String(describing: resolving)
-            return cannotResolve(error.host, reason)
-        }
         guard let last = error.connectionErrors.last?.error else { return cannotConnect(error.host, port: error.port, "no address") }
         let reason = (last as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? String(describing: last)
         return cannotConnect(error.host, port: error.port, reason)

@@ -3,7 +3,8 @@
 `resumetool scan`'s tests and benchmark.
 
     make_backup.py OUT [--password PW [--dpic N] [--iter N] [--keybag-dpic N] [--keybag-iter N]]
-                   [--noise N] [--hostile] [--mbdb] [--samples DIR]
+                   [--noise N] [--missing N] [--hostile] [--mbdb] [--forensic-copy] [--no-tmp] [--manifest-wal tail|wal-only]
+                   [--samples DIR]
 
 Around the repository's Samples/: the real iOS 10.1 resume dictionary (Apple's own request
 archives) inside an app's NSUserDefaults plist, the iOS 12 keyed-archive blob as a file of its
@@ -17,6 +18,18 @@ task names in AppDomain-com.example.player.
 
 --hostile adds a row whose relativePath climbs out with ../, a row whose file is missing, and a
 row whose MBFile record is not a keyed archive. --noise N adds N small files (benchmark).
+--missing N adds N rows whose stored files are not in the folder (an incomplete copy).
+
+--no-tmp leaves out the partial file in tmp/, as real backups do (they never hold tmp/ or
+Library/Caches/); without it the file is there, so that pairing can be tested.
+
+--manifest-wal tail copies Manifest.db in WAL mode as a live copy would catch it: the rows of the
+files around the samples only in Manifest.db-wal; --manifest-wal wal-only leaves Manifest.db empty
+and every row in the WAL.
+
+--forensic-copy leaves out Manifest.plist and Status.plist and writes Info.plist as a binary
+plist: what forensic tools and test corpora often keep of a backup (Manifest.db, Info.plist, the
+files).
 Encryption needs Python's `cryptography` package (Debian: python3-cryptography).
 """
 import argparse
@@ -160,13 +173,47 @@ def ledger_files(layout):
     return [("HomeDomain", LEDGER, main), ("HomeDomain", LEDGER + "-wal", wal), (PLAYER_PARTIAL[0], PLAYER_PARTIAL[1], partial)]
 
 
+def write_manifest_with_wal(database, schema, rows, layout):
+    """Manifest.db in WAL mode as a copy taken while the writer still had it open: with layout
+    "tail", the main file holds the folder row and the noise and every file around the samples is
+    only in Manifest.db-wal; with "wal-only", the main file is empty and everything is in the WAL."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        live = os.path.join(folder, "Manifest.db")
+        connection = sqlite3.connect(live)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA wal_autocheckpoint=0")
+        if layout == "tail":
+            connection.executescript(schema)
+            early = [row for row in rows if row[3] != 1 or "noise" in row[1]]
+            connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", early)
+            connection.commit()
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", [row for row in rows if row not in early])
+        else:
+            connection.executescript(schema)
+            connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", rows)
+        connection.commit()
+        # Copied while the connection is open: closing it would checkpoint the WAL away.
+        if layout == "wal-only":
+            open(database, "wb").close()
+        else:
+            shutil.copyfile(live, database)
+        shutil.copyfile(live + "-wal", database + "-wal")
+        connection.close()
+
+
 def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None, mbdb=False,
-          ledger=None):
+          ledger=None, missing=0, forensic_copy=False, no_tmp=False,
+          manifest_wal=None):
     os.makedirs(out, exist_ok=True)
     random_bytes = fixed_random(25)
     encryption = (Encryption(password, dpic, iterations, random_bytes, claimed_dpic, claimed_iterations)
                   if password is not None else None)
     files = resume_files(samples)
+    if no_tmp:
+        files = [file for file in files if not file[1].startswith("tmp/")]
     if ledger:
         files += ledger_files(ledger)
     for n in range(noise):
@@ -199,6 +246,8 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
     # A folder row: scanned past, never opened.
     rows.append((file_id("AppDomain-com.example.app", "Documents"), "AppDomain-com.example.app", "Documents", 2,
                  mbfile("Documents", 0, 0o40755, 999, 0, None)))
+    for n in range(missing):
+        store(f"AppDomain-com.example.gone{n % 20}", f"Documents/{n:06d}.dat", f"gone {n}\n".encode(), write=False)
     if hostile:
         with open(os.path.join(samples, "ios12-keyed-archive.resumedata"), "rb") as handle:
             blob = handle.read()
@@ -215,17 +264,21 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
     database = os.path.join(out, "Manifest.db")
     if os.path.exists(database):
         os.remove(database)
-    connection = sqlite3.connect(":memory:" if mbdb else database)
-    connection.executescript("""
+    schema = """
         CREATE TABLE Files (fileID TEXT PRIMARY KEY, domain TEXT, relativePath TEXT, flags INTEGER, file BLOB);
         CREATE INDEX FilesDomainIdx ON Files(domain);
         CREATE INDEX FilesRelativePathIdx ON Files(relativePath);
         CREATE INDEX FilesFlagsIdx ON Files(flags);
         CREATE TABLE Properties (key TEXT PRIMARY KEY, value BLOB);
-    """)
-    connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", rows)
-    connection.commit()
-    connection.close()
+    """
+    if manifest_wal and not mbdb:
+        write_manifest_with_wal(database, schema, rows, manifest_wal)
+    else:
+        connection = sqlite3.connect(":memory:" if mbdb else database)
+        connection.executescript(schema)
+        connection.executemany("INSERT INTO Files VALUES (?, ?, ?, ?, ?)", rows)
+        connection.commit()
+        connection.close()
 
     manifest = {
         "IsEncrypted": encryption is not None, "Version": "10.0", "WasPasscodeSet": False,
@@ -243,12 +296,16 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
             plain = handle.read()
         with open(database, "wb") as handle:
             handle.write(Encryption.encrypt(manifest_key, plain))
-    with open(os.path.join(out, "Manifest.plist"), "wb") as handle:
-        plistlib.dump(manifest, handle, fmt=plistlib.FMT_BINARY)
+    if not forensic_copy:
+        with open(os.path.join(out, "Manifest.plist"), "wb") as handle:
+            plistlib.dump(manifest, handle, fmt=plistlib.FMT_BINARY)
     with open(os.path.join(out, "Info.plist"), "wb") as handle:
         plistlib.dump({"Device Name": "Examiner's iPhone", "Product Type": "iPhone17,1", "Product Version": "18.2",
                        "Serial Number": "F17ZX0EXAMPL", "Build Version": "22C152",
-                       "Unique Identifier": "00008140-001A2B3C4D5E6F70", "iTunes Version": "12.13"}, handle)
+                       "Unique Identifier": "00008140-001A2B3C4D5E6F70", "iTunes Version": "12.13"}, handle,
+                      fmt=plistlib.FMT_BINARY if forensic_copy else plistlib.FMT_XML)
+    if forensic_copy:
+        return
     with open(os.path.join(out, "Status.plist"), "wb") as handle:
         plistlib.dump({"BackupState": "new", "IsFullBackup": False, "SnapshotState": "finished", "Version": "3.3"},
                       handle, fmt=plistlib.FMT_BINARY)
@@ -261,6 +318,12 @@ def main():
     parser.add_argument("--dpic", type=int, default=10_000_000)
     parser.add_argument("--iter", type=int, default=10_000)
     parser.add_argument("--noise", type=int, default=0)
+    parser.add_argument("--missing", type=int, default=0, help="rows whose stored files are not in the folder")
+    parser.add_argument("--forensic-copy", action="store_true",
+                        help="no Manifest.plist, no Status.plist, a binary Info.plist")
+    parser.add_argument("--no-tmp", action="store_true", help="leave out the partial file in tmp/, as real backups do")
+    # Manifest.db copied with its -wal while open: the sample rows only in the WAL, or everything.
+    parser.add_argument("--manifest-wal", choices=["tail", "wal-only"])
     parser.add_argument("--hostile", action="store_true")
     parser.add_argument("--mbdb", action="store_true", help="a backup of iOS 9 or earlier: Manifest.mbdb, files flat")
     # A keybag that claims other counts than the ones its keys were derived with (absurd ones).
@@ -271,7 +334,9 @@ def main():
     parser.add_argument("--ledger", choices=["checkpointed", "wal-only", "empty-main"])
     arguments = parser.parse_args()
     build(arguments.out, arguments.password, arguments.dpic, arguments.iter, arguments.noise, arguments.hostile,
-          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb, arguments.ledger)
+          arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb, arguments.ledger,
+          arguments.missing, arguments.forensic_copy, arguments.no_tmp,
+          arguments.manifest_wal)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,15 @@ public struct BackupSummary: Sendable, Hashable {
     public var fileCount: Int
     /// Files not read: an encrypted backup scanned without a password.
     public var unreadFileCount: Int
+    /// What the backup lacked and what was read instead (no `Manifest.plist`), in sentences.
+    public var warnings: [String] = []
+    /// The list of its files: `Manifest.db`, or `Manifest.mbdb` before iOS 10.
+    public var listName = "Manifest.db"
+    /// Listed regular files whose stored copy is not in the folder: many in an incomplete copy.
+    public var missingFileCount = 0
+    /// The first few of them (`DOMAIN/relativePath`, in byte order), for a report that names a
+    /// few instead of every one.
+    public var missingFileExamples: [String] = []
 
     /// A summary with these values.
     public init(root: String, isEncrypted: Bool, device: BackupDevice, fileCount: Int, unreadFileCount: Int) {

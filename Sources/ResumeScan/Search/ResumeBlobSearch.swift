@@ -30,11 +30,6 @@ public struct ResumeBlobSearch: Sendable {
 
     /// Keys of which any one makes a dictionary a resume dictionary; an app's own dictionary
     /// has no reason to use Apple's `NSURLSession…` names.
-    static let identifyingKeys: Set<String> = [
-        ResumeDataKey.downloadURL, ResumeDataKey.bytesReceived, ResumeDataKey.tempFileName, ResumeDataKey.localPath,
-        ResumeDataKey.currentRequest, ResumeDataKey.originalRequest, ResumeDataKey.infoVersion,
-    ]
-
     /// Every blob in the bytes, in the order they appear; the file itself is reported with a
     /// `nil` key path. Bytes that are no property list, or a damaged one, hold no blob.
     public func blobs(in bytes: Data) -> [FoundResumeBlob] {
@@ -178,7 +173,7 @@ public struct ResumeBlobSearch: Sendable {
     }
 
     static func isResumeDictionary(_ keys: some Sequence<String>) -> Bool {
-        keys.contains { identifyingKeys.contains($0) }
+        ResumeDataKey.identifiesResumeData(keys)
     }
 
     /// WebKit's wrapper of spec §6: `{ data: <XOR-ed blob>, NSURLSessionResumeInfoLocalPath }`.

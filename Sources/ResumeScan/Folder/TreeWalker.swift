@@ -203,30 +203,18 @@ package struct TreeWalker {
         let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
         let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         guard let last = components.last, !components.contains("..") else { return nil }
-        guard case .success(let rootFolder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return nil }
-        var folder = rootFolder
-        for component in components.dropLast() {
-            guard case .success(let next) = calls.openat(folder, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else {
-                _ = calls.close(folder)
-                return nil
-            }
-            _ = calls.close(folder)
-            folder = next
-        }
+        guard let folder = RootedPath.openFolder(components.dropLast(), below: root, calls: calls) else { return nil }
         return (folder, last)
     }
-
-    /// The name of the file iOS keeps in every container, whose `MCMMetadataIdentifier` is the
-    /// container's bundle, group or plugin ID (forensic-formats §3).
-    package static let containerMetadataName = ".com.apple.mobile_container_manager.metadata.plist"
 
     /// The container's `MCMMetadataIdentifier`, read without following a link; nil when there is
     /// no such plist (or it is over 1 MiB, or has no string there).
     package static func containerBundleID(_ container: String, roots: [String], calls: FileSystemCalls = .system) -> String? {
-        let path = AppContainerLayout.join(container, containerMetadataName)
+        let path = AppContainerLayout.join(container, AppContainerLayout.metadataName)
         guard let descriptor = openFile(atPath: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(descriptor) }
-        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular, status.size <= 1 << 20 else { return nil }
+        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular,
+              status.size <= Int64(AppContainerLayout.metadataMaximumSize) else { return nil }
         var data = Data(count: Int(status.size))
         var filled = 0
         data.withUnsafeMutableBytes { buffer in
@@ -235,9 +223,7 @@ package struct TreeWalker {
             }
         }
         data.count = filled
-        let options = PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 100_000, maximumInputSize: 1 << 20, duplicateKeys: .keepLast)
-        guard let top = try? PropertyListReader(options: options).read(data).value.dictionaryValue else { return nil }
-        return top["MCMMetadataIdentifier"]?.stringValue
+        return AppContainerLayout.bundleID(inMetadata: data)
     }
 
     /// The status and SHA-256 of the regular file at `path` (a partial file a blob names that the

@@ -51,21 +51,19 @@ package struct FileProbe: Sendable {
         }
         defer { _ = calls.close(descriptor) }
         let prefixLength = ScanContentKind.prefixLength
-        let prefix: (kind: ScanContentKind, count: Int, isSQLite: Bool)
+        let verdict: EvidenceTriage.Verdict
         do {
-            prefix = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength) { buffer throws(ScanProblem) in
+            verdict = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength) { buffer throws(ScanProblem) in
                 let count = try readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: file.path)
-                let bytes = UnsafeBufferPointer(rebasing: buffer[..<count])
-                return (ScanContentKind(prefix: bytes), count, LedgerProbe.isSQLite(prefix: bytes))
+                // The WAL beside an empty file is looked at only if it turns out to matter.
+                return EvidenceTriage.verdict(prefix: UnsafeBufferPointer(rebasing: buffer[..<count]), isPartialFile: file.isPartialFile,
+                                              size: nil, wal: .unknown)
             }
         } catch {
             return .failed(error)
         }
-        // An empty file may be a ledger whose every page is in its WAL.
-        if prefix.isSQLite || prefix.count == 0, !file.isPartialFile {
-            return LedgerProbe(calls: calls).probe(file, descriptor: descriptor)
-        }
-        guard prefix.kind.isCandidate || file.isPartialFile else { return .nothing }
+        if verdict == .ledger { return LedgerProbe(calls: calls).probe(file, descriptor: descriptor) }
+        guard verdict != .skip else { return .nothing }
         let raw: FileSystemCalls.Status
         switch calls.fstat(descriptor) {
         case .success(let found): raw = found
@@ -76,7 +74,7 @@ package struct FileProbe: Sendable {
         let status = FileStatus(raw)
         var blobs: [FoundResumeBlob] = []
         var digest: String?
-        if prefix.kind.isCandidate, status.size <= Int64(readLimit) {
+        if verdict.mayHoldBlobs, status.size <= Int64(readLimit) {
             // Read again from the start: the prefix was a small stack buffer, and a blob is small.
             var data = Data(count: Int(status.size))
             // Data's closure rethrows untyped errors: carry the diagnostic out as a Result.

@@ -1,3 +1,4 @@
+import Foundation
 import ResumeDataCodec
 /// Where an app keeps things, decided from paths alone (no I/O), for `resumetool scan`: which
 /// folder is a file's app container, where a blob's partial file should be, and which files are
@@ -6,6 +7,23 @@ package enum AppContainerLayout {
     /// Folders whose presence marks an app container (iOS data containers and a Mac home both
     /// hold `Library/`; `tmp/` is where CFNetwork puts partial files).
     package static let markerFolders: Set<String> = ["Library", "tmp"]
+
+    /// The file iOS keeps in every container, whose `MCMMetadataIdentifier` is the container's
+    /// bundle, group or plugin ID (forensic-formats §3).
+    package static let metadataName = ".com.apple.mobile_container_manager.metadata.plist"
+    /// Metadata plists larger than this are not read: a real one is a few hundred bytes.
+    package static let metadataMaximumSize = 1 << 20
+
+    /// `MCMMetadataIdentifier` of a container's metadata plist (the bundle, group or plugin ID),
+    /// nil when the bytes are no such plist or larger than ``metadataMaximumSize``: one parse
+    /// for a folder's container and an archive's.
+    package static func bundleID(inMetadata data: Data) -> String? {
+        guard data.count <= metadataMaximumSize else { return nil }
+        let options = PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 100_000, maximumInputSize: metadataMaximumSize,
+                                              duplicateKeys: .keepLast)
+        guard let top = try? PropertyListReader(options: options).read(data).value.dictionaryValue else { return nil }
+        return top["MCMMetadataIdentifier"]?.stringValue
+    }
 
     /// The nearest folder above `path` that is in `containers` (the folders found to hold a
     /// `Library/` or `tmp/`), or `nil`. Paths are `/`-separated as the walk spells them.

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// A property list that is not resume data (an app's `Info.plist`, made here by Python's
+/// plistlib as Xcode's would be, binary) is refused by every blob command, saying what it
+/// holds; `plist print` still shows it. A keyed archive of an empty dictionary stays a blob:
+/// iOS 12 wrote such (`broken-too-small.resumedata`), and `validate` names it.
+@Suite struct NotResumeDataTests {
+    static let refusal = "Info.plist: error: not resume data: a property list dictionary with 4 keys "
+        + "(CFBundleIdentifier, CFBundleName, CFBundleShortVersionString, …), none of a resume blob's (such as NSURLSessionDownloadURL)\n"
+
+    private func infoPlist() throws -> URL {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory() + "not-resume-data-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let script = """
+            import plistlib, sys
+            info = {"CFBundleIdentifier": "com.example.player", "CFBundleName": "Player",
+                    "CFBundleShortVersionString": "2.4.1", "MinimumOSVersion": "17.0"}
+            with open(sys.argv[1], "wb") as f:
+                plistlib.dump(info, f, fmt=plistlib.FMT_BINARY, sort_keys=False)
+            """
+        let made = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, folder.path + "/Info.plist"])
+        #expect(made.status == 0)
+        return folder
+    }
+
+    @Test(arguments: [["inspect"], ["validate"], ["explain"], ["repair"], ["convert", "--to", "xml"], ["edit", "--url", "https://example.com/x"]])
+    func aPropertyListThatIsNotResumeDataIsRefused(_ command: [String]) throws {
+        let folder = try infoPlist()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try ToolRunner.run(command + ["Info.plist"], in: folder)
+        #expect(result.stdout == "")
+        #expect(result.stderr == Self.refusal, "\(command)")
+        #expect(result.status != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Info.plist"])
+    }
+
+    @Test func plistPrintStillShowsIt() throws {
+        let folder = try infoPlist()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try ToolRunner.run(["plist", "print", "Info.plist"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("dictionary (4 entries)\n  CFBundleIdentifier: string \"com.example.player\"\n"))
+    }
+}
