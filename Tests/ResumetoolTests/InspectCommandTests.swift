@@ -388,4 +388,13 @@ import Testing
             status: 1, stdout: "[]\n",
             stderr: "no-such-blob.plist: error: no such file\nnor-this.plist: error: no such file\n"))
     }
+
+    /// A diagnostic's file name goes through the same escaper as the reports: a name holding a
+    /// right-to-left override or a line break cannot reorder or forge the line it is on.
+    @Test func aDiagnosticShowsTheFileNameEscaped() throws {
+        let missing = try EndToEnd.run(["inspect", "no-such-\u{202E}lmth.exe", "x\ny: error: forged"])
+        #expect(missing == ToolRunner.Result(
+            status: 1, stdout: "",
+            stderr: #"no-such-\u{202e}lmth.exe: error: no such file"# + "\n" + #"x\ny: error: forged: error: no such file"# + "\n"))
+    }
 }

@@ -1,4 +1,4 @@
-import CArchiveShim
+internal import CArchiveShim
 import Foundation
 import ResumeSystemCalls
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import CCryptoShim
+internal import CCryptoShim
 import Crypto
 import Foundation
 #if canImport(Glibc)

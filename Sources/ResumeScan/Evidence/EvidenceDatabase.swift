@@ -1,4 +1,4 @@
-import CSQLiteShim
+internal import CSQLiteShim
 import Foundation
 import GRDB
 import ResumeSystemCalls
