@@ -100,7 +100,7 @@ import ResumeDataCodec
         let result = try EndToEnd.run(["validate", "--tmp-dir", "/nonexistent-folder", "ios12-keyed-archive.resumedata"])
         #expect(result == ToolRunner.Result(
             status: 64, stdout: "",
-            stderr: "Error: --tmp-dir /nonexistent-folder is not a folder\nUsage: resumetool validate [--tmp-dir <tmp-dir>] [--strict] [--files-from <FILE>] [<blobs> ...]\n  See 'resumetool validate --help' for more information.\n"))
+            stderr: "Error: --tmp-dir /nonexistent-folder is not a folder\nUsage: resumetool validate [--tmp-dir <tmp-dir>] [--json] [--strict] [--files-from <FILE>] [<blobs> ...]\n  See 'resumetool validate --help' for more information.\n"))
     }
 
     @Test func withAPartialFileOfTheWrongSize() throws {
