@@ -19,11 +19,14 @@ struct DownloadCommand: AsyncParsableCommand {
             The partial data goes to FILE.part and an Apple-format resume blob to FILE.resume, checkpointed every few MiB or seconds. A changed file on the server (new ETag or Last-Modified) is downloaded again from the start, never spliced onto old bytes. Ctrl-C or SIGTERM pauses. Authorization, Cookie and Proxy-Authorization headers go only to the origin of the URL they were given with, never to another one a redirect names.
 
             Example:
-              resumetool download https://example.com/big.iso -o big.iso --sha256 9f86d081…
-              resumetool download https://example.com/big.iso -o big.iso    # again: continues
-              resumetool download -H 'Authorization: Bearer TOKEN' https://example.com/private.bin
+              resumetool download https://example.com/big.iso -o big.iso \\
+                  --sha256 9f86d081…
+              resumetool download https://example.com/big.iso -o big.iso  # continues
+              resumetool download -H 'Authorization: Bearer TOKEN' \\
+                  https://example.com/private.bin
               resumetool download -i urls.txt -P downloads --parallel 3 --json
-              resumetool download --proxy http://proxy.lan:3128 --noproxy localhost,.lan https://example.com/big.iso
+              resumetool download --proxy http://proxy.lan:3128 \\
+                  --noproxy localhost,.lan https://example.com/big.iso
 
             Exit status: 0 every download finished (or its file already existed: it is left as it is, and called complete only when --sha256 or this tool's own checkpoint vouches for it), 1 one or more failed (partial files and blobs are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
             """

@@ -13,9 +13,11 @@ struct ResumeCommand: AsyncParsableCommand {
             Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. The partial file and the blob given are inputs, left byte for byte as they were (they may be evidence, or an app's): the bytes the blob counts are copied to OUTPUT.part (a reflink where the file system allows) before anything is fetched, and the download goes on there, checkpointed as OUTPUT.resume, which is removed once the file is complete.
 
             Example:
-              resumetool resume app.resumedata --partial CFNetworkDownload_Occ2S2.tmp -o Example.dmg
+              resumetool resume app.resumedata \\
+                  --partial CFNetworkDownload_Occ2S2.tmp -o Example.dmg
               resumetool resume Library/Caches/app.resumedata --tmp-dir tmp -o Example.dmg
-              resumetool resume app.resumedata --proxy http://proxy.lan:3128 --limit-rate 2M --json
+              resumetool resume app.resumedata --proxy http://proxy.lan:3128 \\
+                  --limit-rate 2M --json
 
             The blob is not trusted to name files: its partial file (TempFileName, else LocalPath) is used only when it lies directly inside --tmp-dir, and is never followed through a symbolic link.
 

@@ -23,7 +23,8 @@ struct ScanCommand: ParsableCommand {
               resumetool scan --jsonl --html case-42.html /mnt/image > findings.jsonl
               resumetool scan --timeline /mnt/image > timeline.csv
               resumetool scan --json ~/cases/42/filesystem1.zip
-              resumetool scan --json --password-file pw.txt ~/backups/00008140-001A2B3C4D5E6F70
+              resumetool scan --json --password-file pw.txt \\
+                  ~/backups/00008140-001A2B3C4D5E6F70
 
             Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file), --csv or --tsv (one row per blob and per orphan partial file), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
 

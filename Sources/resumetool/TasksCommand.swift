@@ -12,8 +12,9 @@ struct TasksCommand: ParsableCommand {
             Reads DB from a private copy with its -wal and -shm (the evidence is never written or locked) and prints every task by app: session, identifier, kind, state, description, creation and earliest begin times, the request's method, URL and headers, the response's status, ETag, Last-Modified and length, the error, the byte counters, and the partial file mapped into the extraction (its /.nofollow prefix stripped) with its size beside the bytes received. Rows whose values are corrupt or hostile are reported with the column and key path at fault, and skipped.
 
             Example:
-              resumetool tasks ~/extraction/private/var/mobile/Library/com.apple.nsurlsessiond/tasks.sqlite
               resumetool tasks --json --root ~/extraction tasks.sqlite > tasks.json
+              cd ~/extraction && resumetool tasks \\
+                  private/var/mobile/Library/com.apple.nsurlsessiond/tasks.sqlite
 
             Exit status: 0 the database was read (skipped rows are reported), 1 it could not be read, 64 usage error.
             """
