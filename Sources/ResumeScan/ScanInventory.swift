@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// What a ``ScanJob`` found, once the walk is over: every blob paired with its partial file, the
 /// partial files no blob names, and what could not be read. Paths are spelled from the roots as given.
@@ -124,15 +125,15 @@ public struct ScanInventory: Sendable {
                          modified: file.status.modified, changed: file.status.changed, created: file.status.created, mode: file.status.mode)
         }
         // Files by name: a partial file not where scan looked may sit elsewhere.
-        var byName: [Substring: [String]] = [:]
-        for file in sorted { byName[Self.lastComponent(file.path), default: []].append(file.path) }
+        var byName: [String: [String]] = [:]
+        for file in sorted { byName[FilePathText.lastName(of: file.path), default: []].append(file.path) }
         var paired: Set<String> = []
         for file in sorted {
             let container = space.container(of: file.path)
             let bundleID = space.bundleID(of: container)
             func missing(_ pairing: Pairing, _ path: String, _ key: String) -> ResumeDataFinding {
                 MissingPartialFile(expectedPath: path, key: key, search: pairing.search, expectedAbsence: space.expectedAbsence(of: path),
-                                   sameName: byName[Self.lastComponent(path)] ?? []).finding
+                                   sameName: byName[FilePathText.lastName(of: path)] ?? []).finding
             }
             for found in file.blobs {
                 let pairing = Self.pair(found, container: container, entry: entry, candidates: { space.localPathCandidates($0, container: $1) })
@@ -227,10 +228,6 @@ public struct ScanInventory: Sendable {
     }
 
     /// The last component of a path (the whole of a bare name).
-    private static func lastComponent(_ path: String) -> Substring {
-        path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
-    }
-
     /// The validator's findings, and the partial file's against the bytes received, most severe
     /// first; `missing` says what a partial file not found means (``MissingPartialFile``).
     private static func findings(for found: FoundResumeBlob, pairing: Pairing,

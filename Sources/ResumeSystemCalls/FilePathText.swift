@@ -7,8 +7,8 @@ import Darwin
 /// A file path taken apart and put together as text, with no file-system access: the package's
 /// one rule for a path's folder, its last name and its absolute form.
 ///
-/// Written by hand because Foundation's helpers cannot be given input: `NSString`'s
-/// `deletingLastPathComponent` traps on a one-character name in swift-corelibs-foundation 6.3.1
+/// Written by hand because Foundation's helpers cannot be given input: `NSString`'s helper that
+/// drops the last name traps on a one-character name in swift-corelibs-foundation 6.3.1
 /// (`-o a`), and `URL(fileURLWithPath:)` asks the file system whether the path is a folder. The
 /// rules are POSIX `dirname(3)` and `basename(3)`, and for ``absolute(_:in:)`` the lexical clean-up
 /// that `URL.standardizedFileURL` makes (no link is followed).

@@ -77,7 +77,7 @@ package struct TreeWalker {
                 if folder.parent == nil { return false }
                 continue
             }
-            let parentName = Self.lastComponent(folder.path)
+            let parentName = FilePathText.lastName(of: folder.path)
             if !listing.files.isEmpty { foldersInBatch += 1 }
             for name in listing.files {
                 pending.append(File(path: AppContainerLayout.join(folder.path, name), folder: listing.handle, name: name,
@@ -246,10 +246,6 @@ package struct TreeWalker {
     }
 
     package static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
-
-    package static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
 
     package static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
