@@ -31,12 +31,27 @@ final class PartialFile: Sendable {
     /// Blobs, which may hold credentials, are written 0600 by ``AtomicFile``.
     static let newFileMode: mode_t = 0o666
 
-    init(path: String, access: Access = .partial, calls: FileSystemCalls = .system) throws(DownloadError) {
+    /// Opens `path` for `access`. The system calls come before the object exists: Swift 6.3.1's
+    /// optimizer crashed ("Found ownership error", CopyPropagation) on a designated initializer
+    /// that threw after storing `calls` beside the noncopyable `Mutex`, in release builds only.
+    convenience init(path: String, access: Access = .partial, calls: FileSystemCalls = .system) throws(DownloadError) {
+        let fd = try Self.open(path, access: access, calls: calls)
+        self.init(path: path, descriptor: fd, calls: calls)
+    }
+
+    private init(path: String, descriptor: Int32, calls: FileSystemCalls) {
+        self.path = path
+        self.descriptor = descriptor
         self.calls = calls
+    }
+
+    /// `open`, `fstat` and (for the partial file) `flock`: the descriptor, or the error, with the
+    /// descriptor closed again.
+    private static func open(_ path: String, access: Access, calls: FileSystemCalls) throws(DownloadError) -> Int32 {
         // O_NONBLOCK: a FIFO planted under the name must not hang the open (regular files ignore it).
         let flags = (access == .partial ? O_RDWR | O_CREAT | O_NOFOLLOW : O_RDONLY) | O_NONBLOCK | O_CLOEXEC
         let fd: Int32
-        switch calls.open(path, flags, Self.newFileMode) {
+        switch calls.open(path, flags, newFileMode) {
         case .success(let value): fd = value
         case .failure(let failure) where failure.code == ELOOP: throw .untrustedFile("\(path): it is a symbolic link")
         case .failure(let failure): throw FileSystem.error("open", path, failure)
@@ -59,8 +74,7 @@ final class PartialFile: Sendable {
                 throw failure.code == EWOULDBLOCK ? .inUse(path) : FileSystem.error("flock", path, failure)
             }
         }
-        self.path = path
-        self.descriptor = fd
+        return fd
     }
 
     deinit {
