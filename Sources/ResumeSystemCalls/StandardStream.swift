@@ -30,13 +30,6 @@ package enum StandardStream {
     /// - Returns: how many bytes were written.
     @discardableResult
     package static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, calls: FileSystemCalls) -> Int {
-        var done = 0
-        while done < bytes.count {
-            guard case .success(let count) = calls.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...])), count > 0 else {
-                return done
-            }
-            done += min(count, bytes.count - done)
-        }
-        return done
+        calls.writeAll(descriptor, bytes).written
     }
 }

@@ -265,26 +265,15 @@ package final class EvidenceDatabase {
             throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
         }
         defer { _ = calls.close(output) }
-        var offset: Int64 = 0
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
-        // Read up to the size fstat gave: a file still growing is copied as it was.
-        while offset < status.size {
-            let want = Int(min(Int64(chunkSize), status.size - offset))
-            let got: Int
-            switch buffer.withUnsafeMutableBytes({ calls.pread(input, UnsafeMutableRawBufferPointer(rebasing: $0[..<want]), offset) }) {
-            case .success(let count): got = count
-            case .failure(let failure): throw EvidenceDatabaseError(path: source, message: "cannot read: \(failure)")
+        // Up to the size fstat gave: a file still growing is copied as it was.
+        let outcome = calls.copyThroughBuffer(from: input, to: output, start: 0, end: status.size, bufferSize: chunkSize)
+        if let (side, error) = outcome.failure {
+            switch side {
+            case .read: throw EvidenceDatabaseError(path: source, message: "cannot read: \(error)")
+            case .write: throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(error)")
             }
-            if got == 0 { break }
-            let written = buffer.withUnsafeBytes { raw in
-                Result { () throws(EvidenceDatabaseError) in
-                    try writeAll(UnsafeRawBufferPointer(rebasing: raw[..<got]), to: output, at: offset, calls: calls, evidencePath: evidencePath)
-                }
-            }
-            try written.get()
-            offset += Int64(got)
         }
-        return offset
+        return outcome.reached
     }
 
     private static func write(_ bytes: Data, to destination: String, evidencePath: String, replacing: Bool = false) throws(EvidenceDatabaseError) {
@@ -297,25 +286,8 @@ package final class EvidenceDatabase {
             throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
         }
         defer { _ = calls.close(output) }
-        let outcome = bytes.withUnsafeBytes { raw in
-            Result { () throws(EvidenceDatabaseError) in
-                try writeAll(raw, to: output, at: 0, calls: calls, evidencePath: evidencePath)
-            }
-        }
-        try outcome.get()
-    }
-
-    private static func writeAll(
-        _ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at start: Int64, calls: FileSystemCalls, evidencePath: String
-    ) throws(EvidenceDatabaseError) {
-        var written = 0
-        while written < bytes.count {
-            switch calls.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]), start + Int64(written)) {
-            case .success(let count) where count > 0: written += count
-            case .success: throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: nothing written")
-            case .failure(let failure):
-                throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
-            }
+        if let failure = bytes.withUnsafeBytes({ calls.writeAll(output, $0, at: 0) }).failure {
+            throw EvidenceDatabaseError(path: evidencePath, message: "cannot write the private copy: \(failure)")
         }
     }
 

@@ -89,15 +89,8 @@ package enum AtomicFile {
                 failure = Failure(operation: "fchown", code: error.code)
             }
         }
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, failure == nil {
-                switch calls.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), Int64(offset)) {
-                case .success(let count) where count > 0: offset += count
-                case .success: failure = Failure(operation: "write", code: EIO)
-                case .failure(let error): failure = Failure(operation: "write", code: error.code)
-                }
-            }
+        if failure == nil, let error = data.withUnsafeBytes({ calls.writeAll(descriptor, $0, at: 0) }).failure {
+            failure = Failure(operation: "write", code: error.code)
         }
         if failure == nil, case .failure(let error) = calls.fsync(descriptor) { failure = Failure(operation: "fsync", code: error.code) }
         if case .failure(let error) = calls.close(descriptor), failure == nil { failure = Failure(operation: "close", code: error.code) }
@@ -124,17 +117,7 @@ package enum AtomicFile {
         case .success(let value): descriptor = value
         case .failure(let failure): throw Failure(operation: "open", code: failure.code)
         }
-        var failure: Failure?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, failure == nil {
-                switch calls.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...])) {
-                case .success(let count) where count > 0: offset += count
-                case .success: failure = Failure(operation: "write", code: EIO)
-                case .failure(let error): failure = Failure(operation: "write", code: error.code)
-                }
-            }
-        }
+        var failure = data.withUnsafeBytes { calls.writeAll(descriptor, $0) }.failure.map { Failure(operation: "write", code: $0.code) }
         if failure == nil, case .failure(let error) = calls.fsync(descriptor), error.code != EINVAL, error.code != ENOTSUP {
             failure = Failure(operation: "fsync", code: error.code)
         }

@@ -116,14 +116,9 @@ final class PartialFile: Sendable {
     /// ``write(_:at:)`` that leaves in `done` how many bytes were written, also when it throws
     /// (a short write followed by a failure, as a full disk gives).
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64, progress done: inout Int) throws(DownloadError) {
-        done = 0
-        while done < bytes.count {
-            switch self.calls.pwrite(self.descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]), offset + Int64(done)) {
-            case .success(let count) where count > 0: done += count
-            case .success: throw .disk("write \(self.path): no progress")
-            case .failure(let failure): throw FileSystem.error("write", self.path, failure)
-            }
-        }
+        let outcome = self.calls.writeAll(self.descriptor, bytes, at: offset)
+        done = outcome.written
+        if let failure = outcome.failure { throw FileSystem.error("write", self.path, failure) }
     }
 
     /// Whether ``splice(from:count:at:progress:)`` can be used.

@@ -74,30 +74,12 @@ extension FileSystem {
     private func copyThroughBuffer(
         _ input: Int32, _ output: Int32, from start: Int64, upTo end: Int64, source: String, target: String
     ) -> Result<Int64, DownloadError> {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset = start
-        while offset < end {
-            let want = Int(min(end - offset, Int64(buffer.count)))
-            let read = buffer.withUnsafeMutableBytes { self.calls.pread(input, UnsafeMutableRawBufferPointer(rebasing: $0[..<want]), offset) }
-            let count: Int
-            switch read {
-            case .success(let value) where value > 0: count = value
-            case .success: return .failure(.disk("read \(source): it ended at byte \(offset) while being copied"))
-            case .failure(let error): return .failure(Self.error("read", source, error))
-            }
-            var written = 0
-            while written < count {
-                let result = buffer.withUnsafeBytes {
-                    self.calls.pwrite(output, UnsafeRawBufferPointer(rebasing: $0[written..<count]), offset + Int64(written))
-                }
-                switch result {
-                case .success(let value) where value > 0: written += value
-                case .success: return .failure(Self.error("write", target, FileSystemCalls.Failure(EIO)))
-                case .failure(let error): return .failure(Self.error("write", target, error))
-                }
-            }
-            offset += Int64(count)
+        let outcome = self.calls.copyThroughBuffer(from: input, to: output, start: start, end: end)
+        switch outcome.failure {
+        case nil where outcome.reached < end: return .failure(.disk("read \(source): it ended at byte \(outcome.reached) while being copied"))
+        case nil: return .success(outcome.reached)
+        case (.read, let error)?: return .failure(Self.error("read", source, error))
+        case (.write, let error)?: return .failure(Self.error("write", target, error))
         }
-        return .success(offset)
     }
 }
