@@ -6,7 +6,8 @@ package enum ByteCount {
     package static func describe(_ count: Int64) -> String {
         let grouped = grouping(count)
         let noun = count == 1 ? "byte" : "bytes"
-        guard abs(count) >= 1024 else { return "\(grouped) \(noun)" }
+        // magnitude, not abs: abs(Int64.min) traps, and a blob can hold any count.
+        guard count.magnitude >= 1024 else { return "\(grouped) \(noun)" }
         let units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
         var value = Double(count) / 1024
         var unit = 0

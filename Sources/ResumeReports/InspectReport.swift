@@ -114,14 +114,7 @@ public struct InspectReport: Sendable {
                 continue
             }
             field(label, "\(request.method) \(request.urlString ?? "(no URL)")")
-            var details = ["\(request.layout.rawValue) layout"]
-            if let timeout = request.timeoutInterval { details.append("timeout \(Self.number(timeout)) s") }
-            if let policy = request.cachePolicy {
-                details.append("cache policy \(policy)" + (Self.cachePolicyNames[Int(policy)].map { " (\($0))" } ?? ""))
-            }
-            details.append("body " + (request.body.map { ByteCount.describe(Int64($0.count)) } ?? "none"))
-            lines.append("    " + details.joined(separator: ", "))
-            for header in request.headers { lines.append("    \(VisibleText.escaping(header.name)): \(VisibleText.escaping(header.value))") }
+            lines += Self.detailLines(of: request)
         }
         if let response {
             var summary = [response.className]
@@ -148,6 +141,19 @@ public struct InspectReport: Sendable {
             for finding in findings { lines.append("    " + VisibleText.escaping(finding.description)) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The lines under a request's own: layout, timeout, cache policy and body, then a header
+    /// a line, text from the blob through ``VisibleText``.
+    package static func detailLines(of request: URLRequestArchive) -> [String] {
+        var details = ["\(request.layout.rawValue) layout"]
+        if let timeout = request.timeoutInterval { details.append("timeout \(number(timeout)) s") }
+        if let policy = request.cachePolicy {
+            details.append("cache policy \(policy)" + (cachePolicyNames[Int(policy)].map { " (\($0))" } ?? ""))
+        }
+        details.append("body " + (request.body.map { ByteCount.describe(Int64($0.count)) } ?? "none"))
+        return ["    " + details.joined(separator: ", ")]
+            + request.headers.map { "    \(VisibleText.escaping($0.name)): \(VisibleText.escaping($0.value))" }
     }
 
     /// `68,188 of 7,936,993 bytes (0.9 %)` when the total is known, else as ``ByteCount`` puts it.

@@ -8,12 +8,37 @@ struct BlobFile {
     let bytes: Data
     let resume: ResumeData
 
-    /// Reads and decodes; any failure becomes a diagnostic naming the file and the position.
-    init(_ argument: String, options: PropertyListReadOptions = .default) throws(Diagnostic) {
-        input = InputFile(argument)
-        bytes = try input.read()
+    /// What a file holds: download resume data, or an upload task's.
+    enum Content {
+        case download(BlobFile)
+        case upload(name: String, bytes: Data, upload: UploadResumeData)
+    }
+
+    /// Reads and decodes a download blob; any failure becomes a diagnostic naming the file and
+    /// the position, and upload resume data is refused, saying which commands read it.
+    init(_ argument: String, options: PropertyListReadOptions = .default, command: String = "this command") throws(Diagnostic) {
+        switch try Self.read(argument, options: options) {
+        case .download(let blob): self = blob
+        case .upload(let name, _, let upload):
+            throw Diagnostic(file: name, message: "upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")): \(command) works on download resume data; inspect and validate read upload blobs")
+        }
+    }
+
+    private init(input: InputFile, bytes: Data, resume: ResumeData) {
+        self.input = input
+        self.bytes = bytes
+        self.resume = resume
+    }
+
+    /// Reads and decodes a blob of either kind (``UploadResumeData/read(_:options:)`` decides).
+    static func read(_ argument: String, options: PropertyListReadOptions = .default) throws(Diagnostic) -> Content {
+        let input = InputFile(argument)
+        let bytes = try input.read()
         do {
-            resume = try ResumeData(data: bytes, options: options)
+            if let upload = try UploadResumeData.read(bytes, options: options) {
+                return .upload(name: input.displayName, bytes: bytes, upload: upload)
+            }
+            return .download(BlobFile(input: input, bytes: bytes, resume: try ResumeData(data: bytes, options: options)))
         } catch let error as ResumeDataError {
             throw Diagnostic(file: input.displayName, position: error.locationDescription, message: error.message)
         } catch {

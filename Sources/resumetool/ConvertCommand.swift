@@ -34,7 +34,7 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         try reportingDiagnostics {
-            let input = try BlobFile(blob, options: reading.options)
+            let input = try BlobFile(blob, options: reading.options, command: "convert")
             input.emitWarnings()
             let resume = try SegmentedBlob.forDevice(input.resume, file: input.input.displayName, trimming: self.trimPartial, command: "convert")
             try BlobFile.write(resume, as: to, to: OutputFile(output))

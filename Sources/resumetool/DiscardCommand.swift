@@ -38,7 +38,7 @@ struct DiscardCommand: ParsableCommand {
 
     func run() throws {
         try reportingDiagnostics {
-            let input = try BlobFile(blob, options: reading.options)
+            let input = try BlobFile(blob, options: reading.options, command: "discard")
             input.emitWarnings()
             let folder = FilePathText.absolute(tmpDirectory ?? FilePathText.folder(of: blob))
             // The rule every command carries out: the first candidate that exists, a regular file

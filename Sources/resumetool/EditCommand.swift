@@ -72,7 +72,7 @@ struct EditCommand: ParsableCommand {
     func run() throws {
         let edit = try edit()
         try reportingDiagnostics {
-            let input = try BlobFile(blob, options: reading.options)
+            let input = try BlobFile(blob, options: reading.options, command: "edit")
             input.emitWarnings()
             let result: ResumeDataEdit.Result
             do {

@@ -63,7 +63,7 @@ struct ExplainCommand: AsyncParsableCommand {
     func run() async throws {
         let input: BlobFile
         do {
-            input = try BlobFile(blob, options: reading.options)
+            input = try BlobFile(blob, options: reading.options, command: "explain")
         } catch {
             error.emit()
             throw ExitCode(2)

@@ -38,14 +38,22 @@ struct InspectCommand: ParsableCommand {
         var shownAny = false
         orderedParallelMap(list.names) { argument in
             Result<[UInt8], Diagnostic> { () throws(Diagnostic) in
-                let blob = try BlobFile(argument, options: options)
-                let findings = ResumeDataValidator(blobSize: blob.bytes.count).findings(for: blob.resume)
-                let report = InspectReport(name: blob.input.displayName, resume: blob.resume, findings: findings)
-                guard json else { return Array(report.text.utf8) }
+                let value: JSONValue
+                switch try BlobFile.read(argument, options: options) {
+                case .download(let blob):
+                    let findings = ResumeDataValidator(blobSize: blob.bytes.count).findings(for: blob.resume)
+                    let report = InspectReport(name: blob.input.displayName, resume: blob.resume, findings: findings)
+                    guard json else { return Array(report.text.utf8) }
+                    value = report.json
+                case .upload(let name, _, let upload):
+                    let report = UploadInspectReport(name: name, upload: upload, findings: UploadResumeDataValidator().findings(for: upload))
+                    guard json else { return Array(report.text.utf8) }
+                    value = report.json
+                }
                 var bytes: [UInt8] = []
                 // A report is a few KiB: one allocation instead of a doubling series.
                 bytes.reserveCapacity(8192)
-                report.json.write(to: &bytes, indent: singleObject ? 0 : 1)
+                value.write(to: &bytes, indent: singleObject ? 0 : 1)
                 return bytes
             }
         } emit: { outcome in

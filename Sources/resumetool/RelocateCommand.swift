@@ -39,7 +39,7 @@ struct RelocateCommand: ParsableCommand {
 
     func run() throws {
         try reportingDiagnostics {
-            let input = try BlobFile(blob, options: reading.options)
+            let input = try BlobFile(blob, options: reading.options, command: "relocate")
             input.emitWarnings()
             let moved: ResumeData
             do {

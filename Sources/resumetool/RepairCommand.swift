@@ -41,7 +41,7 @@ struct RepairCommand: ParsableCommand {
 
     func run() throws {
         try reportingDiagnostics {
-            let input = try BlobFile(blob, options: reading.options)
+            let input = try BlobFile(blob, options: reading.options, command: "repair")
             input.emitWarnings()
             let resume = try SegmentedBlob.forDevice(input.resume, file: input.input.displayName, trimming: self.trimPartial, command: "repair")
             let repaired: (resume: ResumeData, changes: [String])

@@ -60,9 +60,13 @@ struct ValidateCommand: ParsableCommand {
         }
         orderedParallelMap(list.names) { argument in
             Result<ValidateReport, Diagnostic> { () throws(Diagnostic) in
-                let blob = try BlobFile(argument, options: options)
-                let validator = ResumeDataValidator(blobSize: blob.bytes.count, partialFileDirectory: directory)
-                return ValidateReport(name: blob.input.displayName, findings: validator.findings(for: blob.resume))
+                switch try BlobFile.read(argument, options: options) {
+                case .download(let blob):
+                    let validator = ResumeDataValidator(blobSize: blob.bytes.count, partialFileDirectory: directory)
+                    return ValidateReport(name: blob.input.displayName, findings: validator.findings(for: blob.resume))
+                case .upload(let name, _, let upload):
+                    return ValidateReport(name: name, findings: UploadResumeDataValidator().findings(for: upload))
+                }
             }
         } emit: { outcome in
             switch outcome {

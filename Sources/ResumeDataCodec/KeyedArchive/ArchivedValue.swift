@@ -125,6 +125,41 @@ extension ArchivedValue {
         return nil
     }
 
+    /// The integer, if this is an integer.
+    public var integerValue: PropertyListInteger? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    /// The bytes, if this is data.
+    public var dataValue: Data? {
+        if case .data(let value) = self { return value }
+        return nil
+    }
+
+    /// The URL, if this is an `NSURL`.
+    public var urlValue: ArchivedURL? {
+        if case .url(let value) = self { return value }
+        return nil
+    }
+
+    /// What kind of value this is, for a message: `a string`, `an NSURL`, `an NSURLRequest`.
+    public var kindName: String {
+        switch self {
+        case .null: "nil"
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real: "a real"
+        case .boolean: "a boolean"
+        case .data: "data"
+        case .date: "a date"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        case .url: "an NSURL"
+        case .object(let object): "an \(object.className)"
+        }
+    }
+
     /// The entries, if this is a dictionary.
     public var dictionaryEntries: [DictionaryEntry]? {
         if case .dictionary(let value) = self { return value }

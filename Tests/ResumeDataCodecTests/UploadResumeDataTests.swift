@@ -1,0 +1,232 @@
+import Foundation
+import ResumeDataCodec
+import Testing
+
+/// Upload resume data: the blobs of Fixtures/upload, written by Python's plistlib
+/// (`make_upload_blobs.py`), read value by value; what is not one is left to the download reader;
+/// hostile bytes never trap.
+@Suite struct UploadResumeDataTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/upload")
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples")
+    static let names = ["upload-data-v5", "upload-downgrade", "upload-file-v6", "upload-refused", "upload-stream-v3", "upload-taskinfo-v6"]
+    static let resumeURL = "https://uploads.example.com/resumable_upload/8c0f4e2a-51d7"
+    static let fileURL = "file:///private/var/mobile/Containers/Data/Application/6D1E4F7A-2B3C-4D5E-8F90-A1B2C3D4E5F6/tmp/IMG_0042.heic"
+    /// The constant the generator masks with; the blob's first 8 bytes are it XOR `bplist00`.
+    static let standInMask = Array("RUFH-mk!".utf8)
+
+    static func bytes(_ name: String) throws -> Data {
+        try Data(contentsOf: folder.appendingPathComponent(name + ".resumedata"))
+    }
+
+    static func read(_ name: String) throws -> UploadResumeData {
+        try #require(try UploadResumeData.read(bytes(name)))
+    }
+
+    @Test func theFixturesAreWhatTheGeneratorWrites() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.folder.appendingPathComponent("make_upload_blobs.py").path, output.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for name in Self.names {
+            let made = try Data(contentsOf: output.appendingPathComponent(name + ".resumedata"))
+            #expect(made == (try Self.bytes(name)), "\(name) differs from the generator's output")
+        }
+    }
+
+    @Test func aFileBodyBlobReadsValueByValue() throws {
+        let upload = try Self.read("upload-file-v6")
+        #expect(upload.mask == Self.standInMask)
+        #expect(upload.entries.map(\.key) == ["draftVersion", "resumeURL", "originalRequest", "bodyType", "uploadFile"])
+        #expect(upload.draftVersion == "6")
+        #expect(upload.resumeURL?.absoluteString == Self.resumeURL)
+        #expect(upload.bodyType == 1)
+        #expect(upload.body == .file(upload.resumeURL.map { _ in upload[UploadResumeKey.uploadFile]?.urlValue } ?? nil))
+        #expect(upload[UploadResumeKey.uploadFile]?.urlValue?.absoluteString == Self.fileURL)
+        let request = try #require(try upload.originalRequest())
+        #expect(request.method == "POST")
+        #expect(request.urlString == "https://uploads.example.com/photos")
+        #expect(request.headers.map(\.name) == ["Content-Type", "Authorization", "User-Agent"])
+        #expect(request.headers.first?.value == "image/heic")
+        #expect(upload.otherEntries.isEmpty)
+        #expect(UploadResumeDataValidator().findings(for: upload).isEmpty)
+    }
+
+    @Test func aDataBodyMaskedLikeTheNetworkFrameworksDownloadsIsStillAnUpload() throws {
+        let bytes = try Self.bytes("upload-data-v5")
+        #expect(Array(bytes.prefix(8)) == ResumeData.obscuredMagic)
+        let upload = try #require(try UploadResumeData.read(bytes))
+        #expect(upload.mask == Array("TedLasso".utf8))
+        #expect(upload.draftVersion == "5")
+        #expect(upload.body == .data(Data((0..<1000).map { UInt8(($0 * 37 + 11) % 256) })))
+        let findings = UploadResumeDataValidator().findings(for: upload)
+        #expect(findings.map(\.code) == [.uploadDraftVersion])
+        #expect(findings.first?.severity == .warning)
+    }
+
+    @Test func aStreamBodyAndNsurlsessiondsCopy() throws {
+        let stream = try Self.read("upload-stream-v3")
+        #expect(stream.draftVersion == "3")
+        #expect(stream.body == .stream(length: 123_456_789))
+        let taskInfo = try Self.read("upload-taskinfo-v6")
+        #expect(try taskInfo.originalRequest() == nil)
+        #expect(UploadResumeDataValidator().findings(for: taskInfo).map(\.description) == [
+            "warning[upload-request-missing] originalRequest: no original request, as in nsurlsessiond's own copy: uploadTask(withResumeData:) refuses such a blob, which cannot start the upload again either",
+        ])
+    }
+
+    @Test func whatURLSessionRefusesIsAnError() throws {
+        let findings = UploadResumeDataValidator().findings(for: try Self.read("upload-refused"))
+        #expect(findings.map(\.description) == [
+            "error[upload-draft-version] draftVersion: \"99\" is no interop version of the resumable-upload draft (3 to 8); URLSession refuses it",
+            "error[upload-resume-url] resumeURL: \"file:///etc/passwd\" is not an absolute http or https URL: its scheme is \"file\": URLSession refuses it",
+            "error[upload-body] uploadFile: the body is a file (1) but the blob has no uploadFile URL: URLSession refuses it",
+        ])
+        let downgrade = UploadResumeDataValidator().findings(for: try Self.read("upload-downgrade"))
+        #expect(downgrade.map(\.code) == [.uploadResumeURL])
+        #expect(downgrade.first?.severity == .error)
+    }
+
+    /// Every download sample, the Network framework's masked ones included, is left to
+    /// ResumeData, which still reads it.
+    @Test func noDownloadBlobIsTakenForAnUpload() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.samples.path).filter { !$0.hasPrefix(".") && $0 != "README.md" }
+        #expect(names.count >= 10)
+        for name in names {
+            let bytes = try Data(contentsOf: Self.samples.appendingPathComponent(name))
+            #expect(try UploadResumeData.read(bytes) == nil, "\(name)")
+        }
+    }
+
+    @Test func anUnmaskedUploadIsReadAndSaidToBeUnmasked() throws {
+        var bytes = try Self.bytes("upload-file-v6")
+        bytes.replaceSubrange(0..<8, with: Array("bplist00".utf8))
+        let upload = try #require(try UploadResumeData.read(bytes))
+        #expect(upload.mask == [UInt8](repeating: 0, count: 8))
+        #expect(UploadResumeDataValidator().findings(for: upload).map(\.code) == [.uploadUnmasked])
+    }
+
+    @Test func aBrokenMaskedUploadIsAnErrorWithItsPosition() throws {
+        let bytes = try Self.bytes("upload-file-v6")
+        // The trailer still fits, the offset table points nowhere: with a mask that is not the
+        // Network framework's, only an upload blob looks so, so it is reported as one.
+        let trailer = bytes.count - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let table = Int(bytes[(trailer + 24)..<(trailer + 32)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        var broken = bytes
+        broken.replaceSubrange(table..<(table + offsetSize), with: [UInt8](repeating: 0xFF, count: offsetSize))
+        let error = try #require(throws: ResumeDataError.self) { try UploadResumeData.read(broken) }
+        #expect(error.code == .unreadable)
+        #expect(error.locationDescription != nil)
+        // Cut short, the trailer is gone: it may be anything, and the download reader says what.
+        #expect(try UploadResumeData.read(Data(bytes.prefix(400))) == nil)
+    }
+
+    @Test func aMaskedArchiveOfSomethingElseIsNotResumeData() throws {
+        let bytes = try Self.bytes("upload-file-v6")
+        // The keys renamed, same length: a masked keyed archive holding no upload keys but
+        // still mentioning resumeURL as a value is refused as such.
+        var renamed = bytes
+        for key in ["draftVersion", "bodyType"] {
+            let range = try #require(renamed.firstRange(of: Array(key.utf8)))
+            renamed.replaceSubrange(range, with: Array(String(repeating: "x", count: key.utf8.count).utf8))
+        }
+        let error = try #require(throws: ResumeDataError.self) { try UploadResumeData.read(renamed) }
+        #expect(error.code == .notResumeData)
+    }
+
+    /// Every single-byte change of every fixture: read or refused, never a trap.
+    @Test func everyByteChangedIsReadOrRefused() throws {
+        for name in Self.names {
+            let bytes = try Self.bytes(name)
+            for index in bytes.indices {
+                for value: UInt8 in [0x00, 0xFF, bytes[index] ^ 0x01] {
+                    var changed = bytes
+                    changed[index] = value
+                    if let upload = try? UploadResumeData.read(changed) {
+                        _ = UploadResumeDataValidator().findings(for: upload)
+                        _ = try? upload.originalRequest()
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: The validator, value by value
+
+    static func upload(_ entries: [(String, ArchivedValue)]) -> UploadResumeData {
+        UploadResumeData(entries: entries.map { .init(key: $0.0, value: $0.1) }, mask: standInMask)
+    }
+
+    static let good: [(String, ArchivedValue)] = [
+        ("draftVersion", .string("6")), ("resumeURL", .url(.init(relativeString: resumeURL))),
+        ("bodyType", .integer(1)), ("uploadFile", .url(.init(relativeString: fileURL))),
+    ]
+
+    static func replacing(_ key: String, with value: ArchivedValue?) -> UploadResumeData {
+        upload(good.compactMap { $0.0 == key ? value.map { (key, $0) } : $0 } + (good.contains { $0.0 == key } ? [] : value.map { [(key, $0)] } ?? []))
+    }
+
+    static func messages(_ upload: UploadResumeData) -> [String] {
+        UploadResumeDataValidator().findings(for: upload).filter { $0.code != .uploadRequestMissing }.map(\.description)
+    }
+
+    @Test(arguments: [
+        (ArchivedValue?.none, "error[upload-draft-version] draftVersion: missing: URLSession refuses a blob without the draft's interop version"),
+        (.integer(6), "error[wrong-type] draftVersion: expected a string, found an integer"),
+        (.string("06"), "error[upload-draft-version] draftVersion: \"06\" is no interop version of the resumable-upload draft (3 to 8); URLSession refuses it"),
+        (.string("2"), "error[upload-draft-version] draftVersion: \"2\" is no interop version of the resumable-upload draft (3 to 8); URLSession refuses it"),
+        (.string("6\u{202E}"), "error[upload-draft-version] draftVersion: \"6\\u{202e}\" is no interop version of the resumable-upload draft (3 to 8); URLSession refuses it"),
+        (.string("8"), "warning[upload-draft-version] draftVersion: interop version 8 is newer than any Apple system is known to write (3, 5, 6): a device would likely refuse it, and Apple's server code speaks only 3, 5 and 6"),
+    ])
+    func draftVersions(_ value: ArchivedValue?, _ message: String) {
+        #expect(Self.messages(Self.replacing("draftVersion", with: value)) == [message])
+    }
+
+    @Test func theVersionsAppleWritesAreClean() {
+        for version in ["3", "6"] { #expect(Self.messages(Self.replacing("draftVersion", with: .string(version))) == []) }
+        #expect(UploadDraftVersion("5")?.acceptedByCurrentSystems == false)
+        #expect(UploadDraftVersion("7")?.appleSystems == nil)
+        #expect(UploadDraftVersion("-6") == nil)
+        #expect(UploadDraftVersion("999999999999999999999") == nil)
+    }
+
+    @Test(arguments: [
+        (ArchivedValue?.none, "error[upload-resume-url] resumeURL: missing: there is nowhere to continue the upload"),
+        (.string(resumeURL), "error[wrong-type] resumeURL: expected an NSURL, found a string"),
+        (.url(.init(relativeString: "/resumable_upload/1")), "error[upload-resume-url] resumeURL: \"/resumable_upload/1\" is not an absolute http or https URL: it has no scheme: URLSession refuses it"),
+        (.url(.init(relativeString: "ftp://uploads.example.com/1")), "warning[upload-resume-url] resumeURL: \"ftp://uploads.example.com/1\" is not an absolute http or https URL: its scheme is \"ftp\""),
+    ])
+    func resumeURLs(_ value: ArchivedValue?, _ message: String) {
+        #expect(Self.messages(Self.replacing("resumeURL", with: value)) == [message])
+    }
+
+    @Test func aRelativeResumeURLResolvesAgainstItsBase() {
+        let value = ArchivedValue.url(.init(relativeString: "/resumable_upload/1", baseString: "https://uploads.example.com/photos"))
+        #expect(Self.messages(Self.replacing("resumeURL", with: value)) == [])
+    }
+
+    @Test(arguments: [
+        ("bodyType", ArchivedValue?.none, "error[upload-body] bodyType: missing: URLSession refuses a blob that does not say where the body comes from"),
+        ("bodyType", .integer(-1), "error[upload-body] bodyType: -1 is no body type (0 data, 1 file, 2 stream): URLSession refuses it"),
+        ("bodyType", .string("1"), "error[wrong-type] bodyType: expected an integer, found a string"),
+        ("bodyType", .integer(0), "error[upload-body] uploadData: the body is data (0) but the blob has no uploadData: URLSession refuses it"),
+        ("bodyType", .integer(2), "note[upload-body] bodyType: a stream body of unknown length: the app must supply the stream again from the server's offset"),
+        ("uploadFile", .none, "error[upload-body] uploadFile: the body is a file (1) but the blob has no uploadFile URL: URLSession refuses it"),
+        ("uploadFile", .url(.init(relativeString: "https://example.com/a")), "error[upload-body] uploadFile: https://example.com/a is not a file: URL: a background session refuses it"),
+    ])
+    func bodies(_ key: String, _ value: ArchivedValue?, _ message: String) {
+        #expect(Self.messages(Self.replacing(key, with: value)) == [message])
+    }
+
+    @Test func aStreamLengthOfInt64MinIsKeptNotTrapped() {
+        let upload = Self.upload([("draftVersion", .string("6")), ("resumeURL", .url(.init(relativeString: Self.resumeURL))),
+                                  ("bodyType", .integer(2)), ("streamLength", .integer(PropertyListInteger(Int64.min)))])
+        #expect(upload.body == .stream(length: Int64.min))
+    }
+}
