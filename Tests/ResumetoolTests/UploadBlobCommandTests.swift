@@ -1,4 +1,6 @@
 import Foundation
+import ResumeDataCodec
+import ResumeReports
 import Testing
 
 /// Upload resume data through the built binary: `inspect` and `validate` read it, every command
@@ -86,5 +88,15 @@ import Testing
         #expect(result.stderr.contains("upload resume data (a URLSession upload task's, draft 5): \(command[0]) works on download resume data; inspect and validate read upload blobs"), "\(result.stderr)")
         #expect(try Data(contentsOf: blob) == before)
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// A blob may hold any count: the smallest one is shown, not trapped on (abs(Int64.min)).
+    @Test func theSmallestStreamLengthIsShown() {
+        let upload = UploadResumeData(entries: [
+            .init(key: "draftVersion", value: .string("6")), .init(key: "bodyType", value: .integer(2)),
+            .init(key: "streamLength", value: .integer(PropertyListInteger(Int64.min))),
+        ], mask: Array("RUFH-mk!".utf8))
+        let report = UploadInspectReport(name: "x", upload: upload, findings: [])
+        #expect(report.text.contains("  body:               stream of -9,223,372,036,854,775,808 bytes (-8.0 EiB)\n"))
     }
 }
