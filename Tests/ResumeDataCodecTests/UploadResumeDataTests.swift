@@ -230,3 +230,56 @@ import Testing
         #expect(upload.body == .stream(length: Int64.min))
     }
 }
+
+/// Writing upload resume data: the same entries and mask read back; an edit keeps the mask.
+@Suite struct UploadResumeDataWritingTests {
+    @Test(arguments: UploadResumeDataTests.names)
+    func whatIsWrittenReadsBackTheSame(_ name: String) throws {
+        let upload = try UploadResumeDataTests.read(name)
+        let bytes = try upload.encoded()
+        #expect(Array(bytes.prefix(8)) == zip(Array("bplist00".utf8), upload.mask).map { $0 ^ $1 })
+        let again = try #require(try UploadResumeData.read(bytes))
+        #expect(again == upload)
+        #expect(try again.originalRequest() == (try upload.originalRequest()))
+    }
+
+    @Test func theUnmaskedArchiveIsAPlainKeyedArchive() throws {
+        let upload = try UploadResumeDataTests.read("upload-file-v6")
+        let plain = try upload.encoded(masked: false)
+        #expect(plain.prefix(8) == Data("bplist00".utf8))
+        let archive = try KeyedArchive(data: plain)
+        #expect(archive.topKey == "root")
+        let again = try #require(try UploadResumeData.read(plain))
+        #expect(again.entries == upload.entries)
+        #expect(again.mask == [UInt8](repeating: 0, count: 8))
+    }
+
+    @Test func aNewResumeURLKeepsTheMaskTheOrderAndTheRequest() throws {
+        let upload = try UploadResumeDataTests.read("upload-file-v6")
+        let moved = upload.replacingResumeURL(try HTTPURL(validating: "https://eu.uploads.example.com/resumable_upload/9"))
+        #expect(moved.entries.map(\.key) == upload.entries.map(\.key))
+        #expect(moved.resumeURL?.absoluteString == "https://eu.uploads.example.com/resumable_upload/9")
+        let again = try #require(try UploadResumeData.read(try moved.encoded()))
+        #expect(again.mask == upload.mask)
+        #expect(again.resumeURL?.absoluteString == "https://eu.uploads.example.com/resumable_upload/9")
+        #expect(try again.originalRequest()?.urlString == "https://uploads.example.com/photos")
+    }
+
+    @Test func aMissingKeyGoesWhereCFNetworkWritesIt() throws {
+        let taskInfo = try UploadResumeDataTests.read("upload-refused")
+        let mended = taskInfo.replacing(UploadResumeKey.uploadFile, with: .url(.init(relativeString: UploadResumeDataTests.fileURL)))
+        #expect(mended.entries.map(\.key) == ["draftVersion", "resumeURL", "originalRequest", "bodyType", "uploadFile"])
+        let noDraft = UploadResumeData(entries: [.init(key: "bodyType", value: .integer(1))], mask: [])
+            .replacing(UploadResumeKey.draftVersion, with: .string("6"))
+        #expect(noDraft.entries.map(\.key) == ["draftVersion", "bodyType"])
+    }
+
+    @Test func aRepeatedKeyIsWrittenOnce() {
+        let twice = UploadResumeData(entries: [
+            .init(key: "resumeURL", value: .string("a")), .init(key: "bodyType", value: .integer(0)), .init(key: "resumeURL", value: .string("b")),
+        ], mask: [])
+        let once = twice.replacing(UploadResumeKey.resumeURL, with: .string("c"))
+        #expect(once.entries.map(\.key) == ["resumeURL", "bodyType"])
+        #expect(once.entries.first?.value == .string("c"))
+    }
+}
