@@ -140,6 +140,7 @@ package struct TasksReport {
             ("bytesReceived", integer(task.bytesReceived)),
             ("bytesExpected", integer(task.bytesExpected)),
             ("partialFile", partial),
+            ("upload", task.upload.map { UploadInspectReport(name: "", upload: $0, findings: UploadResumeDataValidator().findings(for: $0)).json } ?? .null),
             ("notes", .array(task.notes.map(JSONValue.string))),
             ("rowID", .integer(task.rowID)),
         ])
@@ -217,6 +218,10 @@ package struct TasksReport {
             if let error = task.error { field("error", error.description) }
             field("bytes", Self.bytes(task))
             field("partial file", task.partialFile.map { Self.partial($0, received: task.bytesReceived) })
+            if let upload = task.upload {
+                field("upload", "draft \(upload.draftVersion ?? "unknown"), continues at \(upload.resumeURL?.absoluteString ?? "(no resume URL)")")
+                field("  body", UploadInspectReport.text(for: upload.body))
+            }
             for note in task.notes { field("note", note) }
             emit(lines.joined(separator: "\n") + "\n")
         }

@@ -82,7 +82,8 @@ public struct UploadInspectReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func text(for body: UploadBody) -> String {
+    /// The body as one line: `file file:///…`, `data, 1,000 bytes in the blob`, `stream of …`.
+    package static func text(for body: UploadBody) -> String {
         switch body {
         case .data(let bytes?): "data, " + ByteCount.describe(Int64(bytes.count)) + " in the blob"
         case .data(nil): "data (missing from the blob)"

@@ -168,6 +168,60 @@ import Testing
             #expect(result.stderr.hasPrefix("Error: \(message)\n"), "\(result.stderr)")
         }
     }
+
+    /// Sets `column` of the news task's row to `bytes` and makes it an upload task.
+    private func putUploadState(_ bytes: Data, in column: String, folder: TemporaryDirectory) throws {
+        let blob = folder.url.appendingPathComponent("state.bin")
+        try bytes.write(to: blob)
+        let script = "import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\n"
+            + "db.execute('UPDATE session_tasks SET task_kind=1, \(column)=? WHERE session_id=?', (open(sys.argv[2],'rb').read(), 'news-refresh'))\ndb.commit()"
+        let output = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, folder.path(Self.ledger), blob.path])
+        #expect(output.status == 0, "\(String(decoding: output.stderr, as: UTF8.self))")
+    }
+
+    static let uploadBlob = EndToEnd.fixtures.appendingPathComponent("upload/upload-taskinfo-v6.resumedata")
+
+    @Test func anUploadTasksResumeStateIsShown() throws {
+        let folder = try self.folder(["--version", "3"])
+        try putUploadState(try Data(contentsOf: Self.uploadBlob), in: "resumable_upload_data", folder: folder)
+        let result = try EndToEnd.run(["tasks", Self.ledger], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("""
+              session news-refresh, task 1 (upload, completed)
+            """), "\(result.stdout)")
+        #expect(result.stdout.contains("""
+                partial file:     -
+                upload:           draft 6, continues at https://uploads.example.com/resumable_upload/8c0f4e2a-51d7
+                  body:           file file:///private/var/mobile/Containers/Data/Application/6D1E4F7A-2B3C-4D5E-8F90-A1B2C3D4E5F6/tmp/IMG_0042.heic
+
+            """), "\(result.stdout)")
+        let json = try EndToEnd.run(["tasks", "--json", Self.ledger], in: folder.url)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tasks = try #require(document["tasks"] as? [[String: Any]])
+        let upload = try #require(tasks.compactMap { $0["upload"] as? [String: Any] }.first)
+        #expect(upload["draftVersion"] as? String == "6")
+        #expect(upload["resumeURL"] as? String == "https://uploads.example.com/resumable_upload/8c0f4e2a-51d7")
+        #expect((upload["findings"] as? [[String: Any]])?.map { $0["code"] as? String } == ["upload-request-missing"])
+        #expect(tasks.filter { $0["upload"] is NSNull }.count == 2)
+    }
+
+    /// iOS 26.1 binds the upload state to av_asset_options_plist when that column has no value.
+    @Test func anUploadStateInTheNeighbouringColumnIsFoundAndSaidSo() throws {
+        let folder = try self.folder(["--version", "3"])
+        try putUploadState(try Data(contentsOf: Self.uploadBlob), in: "av_asset_options_plist", folder: folder)
+        let result = try EndToEnd.run(["tasks", Self.ledger], in: folder.url)
+        #expect(result.stdout.contains("    upload:           draft 6, continues at https://uploads.example.com/resumable_upload/8c0f4e2a-51d7\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("    note:             resumable_upload_data: found in av_asset_options_plist, where iOS 26.1 puts it when that column has no value of its own\n"))
+    }
+
+    @Test func anUploadStateThatDoesNotReadIsANoteNotASkippedRow() throws {
+        let folder = try self.folder(["--version", "3"])
+        try putUploadState(Data("not an upload".utf8), in: "resumable_upload_data", folder: folder)
+        let result = try EndToEnd.run(["tasks", Self.ledger], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("    note:             resumable_upload_data: 13 bytes that are not upload resume data\n"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("3 tasks in 2 apps (schema version 3), 0 rows skipped\n"))
+    }
 }
 
 /// `resumetool scan` finds the ledger by its tables and pairs its tasks with their partial files.

@@ -118,6 +118,9 @@ package struct LedgerTask: Sendable {
     /// The partial file the row names, if any.
     package var partialFile: LedgerPartialFile?
 
+    /// The upload's resume state (`resumable_upload_data`), when the row has one that reads.
+    package var upload: UploadResumeData?
+
     /// Values of this row that could not be read, each `column: why`.
     package var notes: [String] = []
 

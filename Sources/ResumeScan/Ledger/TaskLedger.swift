@@ -149,6 +149,11 @@ package struct TaskLedger: Sendable {
         ("session_id", .text), ("unique_identifier", .blob), ("count_of_bytes_received", .integer),
         ("count_of_bytes_expected_to_receive", .integer), ("path_to_download_task_file", .text),
     ]
+    /// Columns read when present, without a warning when absent: the upload resume state, which
+    /// schema 1 lacks, and the column iOS 26.1 binds it to by mistake.
+    static let uploadColumns: [(name: String, expected: Expected)] = [
+        ("resumable_upload_data", .blob), ("av_asset_options_plist", .blob),
+    ]
 
     static func read(_ db: Database, path: String, root: String?, limits: Limits) throws -> TaskLedger {
         let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -162,7 +167,7 @@ package struct TaskLedger: Sendable {
         if !knownVersions.contains(version) {
             warnings.append("schema version \(version) is not one this reader knows (2 or 3): the known columns were read by name")
         }
-        let columns = knownColumns.filter { present.contains($0.name) }
+        let columns = (knownColumns + uploadColumns).filter { present.contains($0.name) }
         let missing = knownColumns.map(\.name).filter { !present.contains($0) }
         if !missing.isEmpty {
             warnings.append("session_tasks has no column " + missing.joined(separator: ", "))
@@ -452,6 +457,27 @@ struct RowValues: Sendable {
         } else if let url = try archive("download_file_url", { try ArchivedURL(archiveData: $0) }) {
             task.partialFile = LedgerPartialFile(column: "download_file_url", recorded: url.absoluteString, isURL: true, root: root)
         }
+        task.upload = try uploadState(notes: &task.notes)
         return task
+    }
+
+    /// `resumable_upload_data`, decoded. Its format is known only from decompiled code, so bytes
+    /// that do not read are a note, not a skipped row. iOS 26.1 binds the value one column early,
+    /// to `av_asset_options_plist`, when that column's own value is nil: there, only bytes that
+    /// read as upload resume data count.
+    private func uploadState(notes: inout [String]) throws(RowFailure) -> UploadResumeData? {
+        let column = "resumable_upload_data"
+        if let bytes = try blob(column) {
+            do {
+                if let upload = try UploadResumeData.read(bytes) { return upload }
+                notes.append("\(column): \(bytes.count) bytes that are not upload resume data")
+            } catch {
+                notes.append("\(column): \(error)")
+            }
+            return nil
+        }
+        guard let bytes = try? blob("av_asset_options_plist"), let upload = try? UploadResumeData.read(bytes) else { return nil }
+        notes.append("\(column): found in av_asset_options_plist, where iOS 26.1 puts it when that column has no value of its own")
+        return upload
     }
 }
