@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // scan --html: every string from evidence escaped by construction.
         .package(url: "https://github.com/JohnSundell/Plot", exact: "0.14.0"),
+        // The resumable-upload draft's fields (Upload-Offset, Upload-Complete, Upload-Limit) are
+        // RFC 9651 structured fields: Apple's parser, the one its own server code uses.
+        .package(url: "https://github.com/apple/swift-http-structured-headers", exact: "1.7.0"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.
@@ -133,6 +136,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // The direct path's TLS handshake ends with NIOTLS's event.
                 .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers"),
             ]
         ),
         .executableTarget(
