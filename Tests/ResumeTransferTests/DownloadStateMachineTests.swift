@@ -183,7 +183,7 @@ private let identity = fields(["Accept-Encoding": "identity"])
             machine.receivedResponse(status: 301, headers: fields(["Location": "https://example.com/x"]), now: .zero)
                 == .sendRequest(.init(url: "https://example.com/x", headers: ranged, offset: 5)))
         var expected = checkpoint(bytes: 5, etag: etag)
-        expected.currentURL = "https://example.com/x"
+        expected.currentURL = checkedURL("https://example.com/x")
         #expect(
             machine.receivedResponse(status: 307, headers: fields(["Location": "/y"]), now: .zero)
                 == .fail(.tooManyRedirects(2), checkpoint: expected))

@@ -29,31 +29,25 @@ package struct TrustPolicy: Sendable, Equatable {
 
     // MARK: origins and credentials
 
-    /// Whether both are URLs that `HTTPURL` accepts, with the same origin (scheme, host, port).
-    package static func sameOrigin(_ url: String, _ other: String) -> Bool {
-        guard let url = HTTPURL(url), let other = HTTPURL(other) else { return false }
-        return url.hasSameOrigin(as: other)
-    }
-
     /// The caller's headers to send to `url` for a download started at `originalURL`: all of them on
     /// the same origin, all but the credentials anywhere else (curl's rule for redirects).
-    package static func headers(_ headers: [HTTPHeaderField], to url: String, startedAt originalURL: String) -> [HTTPHeaderField] {
-        if sameOrigin(url, originalURL) { return headers }
+    static func headers(_ headers: [HTTPHeaderField], to url: HTTPURL, startedAt originalURL: OriginalURL) -> [HTTPHeaderField] {
+        if originalURL.hasSameOrigin(as: url) { return headers }
         return headers.filter { !credentialHeaders.contains($0.name.lowercased()) }
     }
 
-    /// Where a redirect from `current` leads, or why it must not be followed.
-    package func redirect(from current: String, location: String?) -> Result<String, DownloadError> {
+    /// Where a redirect from `current` leads, or why it must not be followed. The target is
+    /// checked here, once: from here on it is carried as the checked URL.
+    package func redirect(from current: HTTPURL, location: String?) -> Result<HTTPURL, DownloadError> {
         guard let location, !location.isEmpty,
-              let base = URL(string: current),
-              let target = URL(string: location, relativeTo: base)?.absoluteURL,
-              HTTPURL(target.absoluteString) != nil
+              let resolved = URL(string: location, relativeTo: current.url)?.absoluteURL,
+              let target = HTTPURL(resolved.absoluteString)
         else {
             return .failure(.invalidRedirect(location ?? "(no Location header)"))
         }
-        if !self.allowsInsecureRedirects, HTTPURL(current)?.scheme == "https", HTTPURL(target.absoluteString)?.scheme == "http" {
-            return .failure(.insecureRedirect(target.absoluteString))
+        if !self.allowsInsecureRedirects, current.scheme == "https", target.scheme == "http" {
+            return .failure(.insecureRedirect(target.string))
         }
-        return .success(target.absoluteString)
+        return .success(target)
     }
 }

@@ -133,7 +133,7 @@ extension DownloadTask {
         do {
             var headers = HTTPHeaders()
             for field in plan.headers { headers.add(name: field.name, value: field.value) }
-            request = try HTTPClient.Request(url: plan.url, method: .GET, headers: headers)
+            request = try HTTPClient.Request(url: plan.url.url, method: .GET, headers: headers)
         } catch {
             return machine.transportFailed(DownloadError(transport: error))
         }
@@ -274,7 +274,7 @@ extension DownloadTask {
         #if os(Linux)
         guard self.configuration.usesDirectPath, self.configuration.segmentConnections == 1,
               machine.checkpoint.finishedRanges.isEmpty, self.configuration.proxy.server(for: plan.url) == nil,
-              let url = HTTPURL(plan.url), let route = DirectRoute(url: url),
+              let route = DirectRoute(url: plan.url),
               (try? HTTP1Framing())?.request(route, headers: plan.headers) != nil
         else { return nil }
         // https needs the clients' TLS settings; when they cannot be loaded, the client says why.

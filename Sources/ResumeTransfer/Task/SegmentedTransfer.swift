@@ -117,7 +117,7 @@ struct SegmentedTransfer {
             for field in wanted.headers { headers.add(name: field.name, value: field.value) }
             let request: HTTPClient.Request
             do {
-                request = try HTTPClient.Request(url: wanted.url, method: .GET, headers: headers)
+                request = try HTTPClient.Request(url: wanted.url.url, method: .GET, headers: headers)
             } catch {
                 // Not for the URL the first request went to; counted as a failed connection.
                 lastError = DownloadError(transport: error)
