@@ -118,29 +118,22 @@ final class DirectConnection {
     // MARK: connecting and the head
 
     private func connect(_ route: DirectRoute, deadline: ContinuousClock.Instant) throws(Stop) {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(route.host, String(route.port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw .outcome(.failed(.cannotResolve(host: route.host, reason: String(cString: gai_strerror(status)))))
+        let addresses: [ResolvedAddress]
+        switch self.calls.resolve(route.host, route.port) {
+        case .success(let found): addresses = found
+        case .failure(let failure): throw .outcome(.failed(.cannotResolve(host: route.host, reason: failure.description)))
         }
-        defer { freeaddrinfo(list) }
         var lastError = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let address = entry {
-            entry = address.pointee.ai_next
+        for address in addresses {
             try self.checkStop()
             let fd: Int32
-            switch self.calls.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)) {
+            switch self.calls.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)) {
             case .success(let opened): fd = opened
             case .failure(let failure):
                 lastError = failure.description
                 continue
             }
-            let connected = self.calls.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
+            let connected = address.withSocketAddress { self.calls.connect(fd, $0, $1) }
             // EALREADY: a connect interrupted by a signal and retried goes on in the background.
             if case .failure(let failure) = connected, failure.code != EINPROGRESS, failure.code != EALREADY {
                 lastError = failure.description
@@ -150,7 +143,7 @@ final class DirectConnection {
                 case .ready:
                     let pending = self.calls.pendingError(fd)
                     if case .success(0) = pending {
-                        self.peer = Self.socketAddress(address.pointee, host: route.host)
+                        self.peer = Self.socketAddress(address, host: route.host)
                         return
                     }
                     switch pending {
@@ -170,12 +163,13 @@ final class DirectConnection {
         throw .outcome(.failed(.connection(DownloadError.cannotConnect(route.host, port: route.port, lastError))))
     }
 
-    private static func socketAddress(_ info: addrinfo, host: String) -> SocketAddress? {
-        guard let raw = info.ai_addr else { return nil }
-        switch info.ai_family {
-        case AF_INET: return raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
-        case AF_INET6: return raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
-        default: return nil
+    private static func socketAddress(_ address: ResolvedAddress, host: String) -> SocketAddress? {
+        address.withSocketAddress { raw, _ in
+            switch address.family {
+            case AF_INET: raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
+            case AF_INET6: raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
+            default: nil
+            }
         }
     }
 
