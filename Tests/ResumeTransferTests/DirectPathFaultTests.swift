@@ -106,7 +106,7 @@ private final class FailingResolver: Sendable {
         let state = try await self.download(server, to: destination, calls: self.calls(failing: fault, splice: splice), retries: 0)
         #expect(fault.fired)
         let reason = String(cString: strerror(code))
-        #expect(state == .failed(.retriesExhausted(last: .connection("receive: \(reason)"), attempts: 0)))
+        #expect(state == .failed(.retriesExhausted(last: .connection(.systemCall("receive", reason: reason)), attempts: 0)))
         // What is left is a valid partial download: the blob claims only bytes the file holds,
         // and they are the server's.
         #expect(!FileManager.default.fileExists(atPath: destination))

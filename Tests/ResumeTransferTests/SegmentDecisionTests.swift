@@ -145,7 +145,7 @@ private let servable = fields(["ETag": strong, "Content-Length": "1000", "Accept
         _ = machine.beginSegments(acceptsRanges: true, now: .zero)
         _ = machine.segmentsAdvanced(prefix: 100, ranges: [500..<600], now: .zero)
         machine.disableSegments()
-        guard case .retry(_, let checkpoint) = machine.transportFailed(.connection("reset")) else {
+        guard case .retry(_, let checkpoint) = machine.transportFailed(.connection(.other("reset"))) else {
             Issue.record("no retry")
             return
         }

@@ -216,11 +216,11 @@ private let url = "http://127.0.0.1:8080/file.bin"
             let head = fields(["ETag": "\"v\"", "Content-Length": "4000"])
             _ = machine.receivedResponse(status: 200, headers: head, now: .zero)
             _ = machine.wroteBytes(1000, now: .zero)
-            action = machine.transportFailed(.connection("closed"))
+            action = machine.transportFailed(.connection(.other("closed")))
             if case .retry = action { action = machine.retryTimerFired() }
         }
         #expect(requests == 4)
-        guard case .fail(.retriesExhausted(last: .connection("closed"), attempts: 3), let checkpoint) = action else {
+        guard case .fail(.retriesExhausted(last: .connection(.other("closed")), attempts: 3), let checkpoint) = action else {
             Issue.record("unexpected \(action)")
             return
         }
@@ -234,7 +234,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
         _ = machine.receivedResponse(status: 200, headers: head, now: .zero)
         for step in 1...3 {
             _ = machine.wroteBytes(1000, now: .zero)
-            guard case .retry = machine.transportFailed(.connection("closed")) else {
+            guard case .retry = machine.transportFailed(.connection(.other("closed"))) else {
                 Issue.record("step \(step) did not retry")
                 return
             }

@@ -73,7 +73,7 @@ final class DirectConnection {
         let headDeadline = start + settings.responseTimeout
         do throws(Stop) {
             guard let request = self.framing.request(route, headers: headers) else {
-                return .failed(.connection("internal: the request could not be framed"))
+                return .failed(.connection(.other("internal: the request could not be framed")))
             }
             let connectDeadline = min(start + settings.connectTimeout, headDeadline)
             try self.connect(route, deadline: connectDeadline)
@@ -160,7 +160,7 @@ final class DirectConnection {
             }
             _ = self.calls.close(fd)
         }
-        throw .outcome(.failed(.connection(DownloadError.cannotConnect(route.host, port: route.port, lastError))))
+        throw .outcome(.failed(.connection(.cannotConnect(host: route.host, port: route.port, reason: lastError))))
     }
 
     private static func socketAddress(_ address: ResolvedAddress, host: String) -> SocketAddress? {
@@ -190,9 +190,9 @@ final class DirectConnection {
                 if case .timedOut = try self.wait(for: Int16(POLLOUT), until: .now + stall) { throw .outcome(.failed(.stalled)) }
             case .success:
                 // Only an empty buffer sends nothing, and the loop never passes one.
-                throw .outcome(.failed(.connection("send: no byte sent")))
+                throw .outcome(.failed(.connection(.systemCall("send", reason: "no byte sent"))))
             case .failure(let failure):
-                throw .outcome(.failed(.connection("send: \(failure)")))
+                throw .outcome(.failed(.connection(.systemCall("send", reason: failure.description))))
             }
         }
     }
@@ -214,7 +214,7 @@ final class DirectConnection {
                 case .failure(let error): throw .outcome(.failed(error))
                 }
             case .success:
-                throw .outcome(.failed(.connection(DownloadError.closedBeforeHead)))
+                throw .outcome(.failed(.connection(.closedBeforeHead)))
             case .failure(let failure) where failure.code == EAGAIN:
                 switch try self.wait(for: Int16(POLLIN), until: min(deadline, stallDeadline)) {
                 case .ready, .woken: break
@@ -222,7 +222,7 @@ final class DirectConnection {
                     throw .outcome(.failed(ContinuousClock.now >= deadline ? .timedOut : .stalled))
                 }
             case .failure(let failure):
-                throw .outcome(.failed(.connection("receive: \(failure)")))
+                throw .outcome(.failed(.connection(.systemCall("receive", reason: failure.description))))
             }
         }
     }
@@ -279,7 +279,7 @@ final class DirectConnection {
                 if count == 0 {
                     // The server closed the connection.
                     if let remaining, remaining > 0 {
-                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: remaining)))
+                        return .failed(.connection(.closedBeforeEnd(remaining: remaining)))
                     }
                     break
                 }
@@ -298,7 +298,7 @@ final class DirectConnection {
         do {
             parts = try leftover.withUnsafeBytes { try self.framing.feed($0) }
         } catch {
-            return .failed(.connection("invalid body from the server: \(error)"))
+            return .failed(.connection(.invalidResponse("invalid body from the server: \(error)")))
         }
         let buffer = self.scratch()
         while true {
@@ -310,7 +310,7 @@ final class DirectConnection {
                 case .end:
                     return self.unverified > 0 ? .mismatch : .ended
                 case .head:
-                    return .failed(.connection("a second response head inside the body"))
+                    return .failed(.connection(.invalidResponse("a second response head inside the body")))
                 }
                 if let limit = self.limit, self.position >= limit { return .ended }
             }
@@ -323,18 +323,18 @@ final class DirectConnection {
                 case .success:
                     parts = (try? self.framing.feedEnd()) ?? []
                     if !parts.contains(where: { if case .end = $0 { true } else { false } }) {
-                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: nil)))
+                        return .failed(.connection(.closedBeforeEnd(remaining: nil)))
                     }
                 case .failure(let failure) where failure.code == EAGAIN:
                     parts = []
                     try self.waitForData()
                 case .failure(let failure):
-                    return .failed(.connection("receive: \(failure)"))
+                    return .failed(.connection(.systemCall("receive", reason: failure.description)))
                 }
             } catch let stop as Stop {
                 throw stop
             } catch {
-                return .failed(.connection("invalid body from the server: \(error)"))
+                return .failed(.connection(.invalidResponse("invalid body from the server: \(error)")))
             }
         }
     }
@@ -346,7 +346,7 @@ final class DirectConnection {
         switch self.calls.spliceFromSocket(self.socket, self.pipe.write, want) {
         case .success(let moved): count = moved
         case .failure(let failure) where failure.code == EAGAIN: return -1
-        case .failure(let failure): throw .outcome(.failed(.connection("receive: \(failure)")))
+        case .failure(let failure): throw .outcome(.failed(.connection(.systemCall("receive", reason: failure.description))))
         }
         guard count > 0 else { return 0 }
         var moved = 0
@@ -367,7 +367,7 @@ final class DirectConnection {
         switch self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(want, buffer.count)])) {
         case .success(let received): count = received
         case .failure(let failure) where failure.code == EAGAIN: return -1
-        case .failure(let failure): throw .outcome(.failed(.connection("receive: \(failure)")))
+        case .failure(let failure): throw .outcome(.failed(.connection(.systemCall("receive", reason: failure.description))))
         }
         if count > 0 { try self.deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
         return count
@@ -461,7 +461,7 @@ final class DirectConnection {
             let (seconds, attoseconds) = left.components
             let milliseconds = Int32(clamping: seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000 + 1)
             if case .failure(let failure) = fds.withUnsafeMutableBufferPointer({ self.calls.poll($0, milliseconds) }) {
-                throw .outcome(.failed(.connection("poll: \(failure)")))
+                throw .outcome(.failed(.connection(.systemCall("poll", reason: failure.description))))
             }
             if fds[0].revents != 0 {
                 self.drain(self.receiver.wakeRead)

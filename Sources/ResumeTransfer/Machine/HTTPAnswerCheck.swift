@@ -193,7 +193,7 @@ private struct Choices {
                         guard let step = input.byte() else { return nil }
                         switch step % 8 {
                         case 0:
-                            ended = machine.transportFailed(.connection("closed"))
+                            ended = machine.transportFailed(.connection(.other("closed")))
                             break steps
                         case 1:
                             ended = machine.pause()
@@ -254,7 +254,7 @@ private struct Choices {
                     fileLength = disk.first.map { $0.lowerBound == 0 ? $0.upperBound : 0 } ?? 0
                     extra = disk.filter { $0.lowerBound > fileLength }
                     if plan.bytesDone > before { progressEvents += 1 }
-                    action = ended ?? machine.transportFailed(.connection("the segments stopped"))
+                    action = ended ?? machine.transportFailed(.connection(.other("the segments stopped")))
                     continue
                 }
                 if restart == nil, !machine.checkpoint.finishedRanges.isEmpty {
@@ -271,7 +271,7 @@ private struct Choices {
                     guard let step = input.byte() else { return nil }
                     switch step % 8 {
                     case 0: next = machine.bodyEnded()
-                    case 1: next = machine.transportFailed(.connection("closed"))
+                    case 1: next = machine.transportFailed(.connection(.other("closed")))
                     case 2: next = machine.transportFailed(.stalled)
                     case 3: next = machine.pause()
                     default:

@@ -116,10 +116,10 @@ extension DownloadTask {
                 return self.stop(at: (checkpoint, part))
             case .receiveBody, .checkpoint, .none:
                 // Only produced inside `send`; reaching here would be a machine bug, so stop safely.
-                return self.stopped(failing: .connection("internal: unexpected action \(action)"))
+                return self.stopped(failing: .connection(.other("internal: unexpected action \(action)")))
             case .ignored:
                 // An event the machine ignored decides nothing; `follow` never returns one.
-                return self.stopped(failing: .connection("internal: unexpected action \(action)"))
+                return self.stopped(failing: .connection(.other("internal: unexpected action \(action)")))
             }
         }
     }
@@ -259,7 +259,7 @@ extension DownloadTask {
             }
         }
         if let decided { return decided }
-        return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection("the response ended without a result"))
+        return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection(.other("the response ended without a result")))
     }
 
     /// A receiver that reads the response from a socket of its own and splices the body into
