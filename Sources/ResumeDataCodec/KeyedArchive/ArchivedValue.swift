@@ -83,7 +83,7 @@ extension ArchivedValue {
     /// The value as a plain property list, for values that have one.
     /// - Throws: `KeyedArchiveError.Code.unrepresentable` for nil, URLs and raw objects,
     ///   naming the key path.
-    package func plainValue() throws -> PropertyListValue {
+    func plainValue() throws -> PropertyListValue {
         try plainValue(keyPath: "")
     }
 

@@ -19,9 +19,9 @@ package struct ResumeProbe: Sendable, Equatable {
         package var status: Int
         package var entityTag: String?
         package var lastModified: String?
-        package var contentLength: String?
-        package var acceptRanges: String?
-        package var contentRange: String?
+        var contentLength: String?
+        var acceptRanges: String?
+        var contentRange: String?
     }
 
     /// The offset the range request asked for.

@@ -12,18 +12,18 @@ import ResumeDataCodec
 /// - **Redirects**: https → http is refused unless the caller allows it.
 /// - **Unproven bytes**: bytes on disk that no strong validator covers are compared with the
 ///   server's before anything is appended to them (``overlapLength``).
-package struct TrustPolicy: Sendable, Equatable {
+struct TrustPolicy: Sendable, Equatable {
     /// Headers that identify the user; sent only to the origin they were given for (the codec's
     /// list, which `edit` drops by when a blob moves to another origin).
-    package static let credentialHeaders: Set<String> = Set(HTTPHeaderField.credentialNames.map { $0.lowercased() })
+    static let credentialHeaders: Set<String> = Set(HTTPHeaderField.credentialNames.map { $0.lowercased() })
 
     /// How many bytes before the end of unproven partial data are fetched again and compared.
-    package static let overlapLength: Int64 = 64 << 10
+    static let overlapLength: Int64 = 64 << 10
 
     /// Whether a redirect from https to http may be followed.
-    package var allowsInsecureRedirects = false
+    var allowsInsecureRedirects = false
 
-    package init(allowsInsecureRedirects: Bool = false) {
+    init(allowsInsecureRedirects: Bool = false) {
         self.allowsInsecureRedirects = allowsInsecureRedirects
     }
 
@@ -38,7 +38,7 @@ package struct TrustPolicy: Sendable, Equatable {
 
     /// Where a redirect from `current` leads, or why it must not be followed. The target is
     /// checked here, once: from here on it is carried as the checked URL.
-    package func redirect(from current: HTTPURL, location: String?) -> Result<HTTPURL, DownloadError> {
+    func redirect(from current: HTTPURL, location: String?) -> Result<HTTPURL, DownloadError> {
         guard let location, !location.isEmpty,
               let resolved = URL(string: location, relativeTo: current.url)?.absoluteURL,
               let target = HTTPURL(resolved.absoluteString)
