@@ -50,7 +50,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     /// Decodes a response from a keyed archive, following its top UID.
     /// - Throws: `KeyedArchiveError.Code.unexpectedClass` when the root is not an
     ///   `NSURLResponse`, and other ``KeyedArchiveError``s naming the key at fault.
-    package init(archive: KeyedArchive) throws {
+    init(archive: KeyedArchive) throws {
         try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
     }
 
@@ -59,7 +59,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     ///   - topKey: the top key to archive it under when written stand-alone.
     ///   - keyPath: where the object is, for error messages.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
-    package init(object: ArchivedObject, topKey: String = KeyedArchive.rootKey, keyPath: String) throws {
+    init(object: ArchivedObject, topKey: String = KeyedArchive.rootKey, keyPath: String) throws {
         guard object.isKind(of: "NSURLResponse") else {
             throw KeyedArchiveError(.unexpectedClass, "the object is an \(object.className), not an NSURLResponse", keyPath: keyPath)
         }

@@ -86,7 +86,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// Decodes a request from a keyed archive, following its top UID.
     /// - Throws: `KeyedArchiveError.Code.unexpectedClass` when the root is not an
     ///   `NSURLRequest`, and other ``KeyedArchiveError``s naming the key at fault.
-    package init(archive: KeyedArchive) throws {
+    init(archive: KeyedArchive) throws {
         try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
     }
 
@@ -96,7 +96,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     ///   - topKey: the top key to archive it under when written stand-alone.
     ///   - keyPath: where the object is, for error messages.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
-    package init(object: ArchivedObject, topKey: String = KeyedArchive.rootObjectKey, keyPath: String) throws {
+    init(object: ArchivedObject, topKey: String = KeyedArchive.rootObjectKey, keyPath: String) throws {
         let path = keyPath
         guard Self.isRequestClass(object) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(object.className), not an NSURLRequest", keyPath: path)
