@@ -109,11 +109,12 @@ def read(path):
 class Scenario:
     """One command, run in a fresh copy of `seed` (a folder); `output` is the file it makes and
     `expected` its right bytes; `blob` the checkpoint it may leave; `streams` where its standard
-    output and error go."""
+    output and error go; `aim` the only paths its faults hit, when not its own files."""
 
-    def __init__(self, name, arguments, output, expected, seed=None, blob=None, partial=None, source=None, stdout=None):
+    def __init__(self, name, arguments, output, expected, seed=None, blob=None, partial=None, source=None, stdout=None, aim=None):
         self.name, self.arguments, self.output, self.expected = name, arguments, output, expected
         self.seed, self.blob, self.partial, self.source, self.stdout = seed, blob, partial, source, stdout
+        self.aim = aim
 
 
 class Sweep:
@@ -142,7 +143,10 @@ class Sweep:
         command = [self.binary] + [a.replace("{dir}", folder) for a in scenario.arguments]
         if strace:
             aim = ["-P", streams] if streams else []
-            if strace[1] in ("trace=openat", "trace=close"):
+            if scenario.aim:
+                for path in scenario.aim:
+                    aim += ["-P", path]
+            elif strace[1] in ("trace=openat", "trace=close"):
                 # The command's own files and its folder: an unaimed openat fault also hits the
                 # Swift runtime's libdispatch, which traps when it cannot open /proc/PID/stat
                 # (its worker-pool monitor), and an unaimed close fault SwiftNIO, whose reading of
@@ -310,6 +314,10 @@ def main():
         common = ["--retries", "0", "--checkpoint-bytes", "262144"]
         direct = Scenario("download", ["download", url, "-o", "{dir}/out.bin"] + common, "out.bin", source,
                           blob="out.bin.resume", partial="out.bin.part", source=source)
+        # A host name: the direct path resolves it through SocketCalls.resolve (getaddrinfo),
+        # whose reading of /etc/hosts is what faults here; a name that does not resolve is final.
+        named = Scenario("download-name", ["download", url.replace("127.0.0.1", "localhost"), "-o", "{dir}/out.bin"] + common,
+                         "out.bin", source, blob="out.bin.resume", partial="out.bin.part", source=source, aim=["/etc/hosts"])
         two = Scenario("download-2", ["download", url, "-o", "{dir}/out.bin", "--connections", "2"] + common, "out.bin", source,
                        blob="out.bin.resume", partial="out.bin.part", source=source)
         # A download to continue: a run killed at its second checkpoint's rename (which itself
@@ -371,6 +379,7 @@ def main():
             files = [("pwrite64", "error=ENOSPC"), ("fsync", "error=EIO"), ("rename", "signal=SIGKILL")]
         for scenario in (direct, two, continuing):
             sweep.sweep(scenario, data)
+        sweep.sweep(named, [("openat", "error=EACCES"), ("read", "error=EIO")])
         for scenario in (convert, repair, rebuild):
             sweep.sweep(scenario, files)
         # Standard output and error on a full disk: the work stands, nothing traps.

@@ -12,7 +12,7 @@ import Darwin
 /// every forensic reader must.
 extension FileSystemCalls {
     /// The flags of an evidence read, `O_NOATIME` included where the system has it.
-    package static let evidenceFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | csplice_noatime_flag()
+    static let evidenceFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | csplice_noatime_flag()
 
     /// `openat(folder, name)` for reading evidence.
     package func openEvidence(in folder: Int32, _ name: String) -> Result<Int32, Failure> {

@@ -13,6 +13,33 @@ import Darwin
 package struct SocketCalls: Sendable {
     package typealias Failure = FileSystemCalls.Failure
 
+    /// The addresses of a stream socket to `host` at `port` (`getaddrinfo`, any family, the port
+    /// numeric), in the resolver's order; never empty on success.
+    package var resolve: @Sendable (_ host: String, _ port: Int) -> Result<[ResolvedAddress], ResolutionFailure> = { host, port in
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        var status: Int32 = 0
+        // getaddrinfo answers with its own codes; only EAI_SYSTEM stands for an errno, which the
+        // one EINTR helper reads (an interrupted lookup is asked again, like every other call).
+        let asked = retryingOnInterrupt { () -> Int32 in
+            if let list { freeaddrinfo(list) }
+            list = nil
+            status = getaddrinfo(host, String(port), &hints, &list)
+            return status == EAI_SYSTEM ? -1 : 0
+        }
+        defer { if let list { freeaddrinfo(list) } }
+        guard case .success = asked, status == 0, let first = list else { return .failure(ResolutionFailure(code: status)) }
+        var addresses: [ResolvedAddress] = []
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let info = entry {
+            entry = info.pointee.ai_next
+            if let address = ResolvedAddress(info.pointee) { addresses.append(address) }
+        }
+        return addresses.isEmpty ? .failure(ResolutionFailure(code: status)) : .success(addresses)
+    }
     package var socket: @Sendable (_ family: Int32, _ type: Int32) -> Result<Int32, Failure> = { family, type in
         retryingOnInterrupt { Glibc.socket(family, type, 0) }
     }
@@ -73,4 +100,56 @@ package struct SocketCalls: Sendable {
 
     /// The operating system's calls.
     package static let system = SocketCalls()
+}
+
+/// One address ``SocketCalls/resolve`` found, copied out of the resolver's list so that nothing
+/// has to be freed after it.
+package struct ResolvedAddress: Sendable {
+    /// `AF_INET` or `AF_INET6`: what `socket` takes.
+    package var family: Int32
+    /// The `sockaddr_in` or `sockaddr_in6`, as `connect` takes it.
+    package var storage: sockaddr_storage
+    /// How many bytes of ``storage`` are the address.
+    package var length: socklen_t
+
+    /// The address of one resolver entry; nil for a family other than IPv4 and IPv6, or one
+    /// longer than a `sockaddr_storage`.
+    init?(_ info: addrinfo) {
+        guard let raw = info.ai_addr, info.ai_family == AF_INET || info.ai_family == AF_INET6,
+              Int(info.ai_addrlen) <= MemoryLayout<sockaddr_storage>.size
+        else { return nil }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: Int(info.ai_addrlen)))
+        }
+        self.init(family: info.ai_family, storage: storage, length: info.ai_addrlen)
+    }
+
+    /// An address as a fake resolver gives it.
+    package init(family: Int32, storage: sockaddr_storage, length: socklen_t) {
+        self.family = family
+        self.storage = storage
+        self.length = length
+    }
+
+    /// Runs `body` with the address as `connect` takes it.
+    package func withSocketAddress<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        withUnsafePointer(to: self.storage) { storage in
+            // A sockaddr_storage is laid out to be read as any sockaddr (its first fields are one).
+            storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, self.length) }
+        }
+    }
+}
+
+/// Why a name did not resolve: `getaddrinfo`'s code (`EAI_*`), said in the resolver's words.
+package struct ResolutionFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The `EAI_*` code (0 when the resolver succeeded with no usable address).
+    package var code: Int32
+
+    package init(code: Int32) {
+        self.code = code
+    }
+
+    /// `gai_strerror`'s words for the code.
+    package var description: String { String(cString: gai_strerror(self.code)) }
 }

@@ -91,7 +91,8 @@ struct DownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var list = self.urls
+        // validate() refused every argument the rule refuses; from here the checked URL is carried.
+        var list = self.urls.compactMap(HTTPURL.init)
         if let inputFile {
             let text: String
             do {
@@ -101,10 +102,11 @@ struct DownloadCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             for (line, url) in URLList.parse(text) {
-                if let message = HTTPURL.problemMessage(for: url) {
-                    throw Diagnostic.usageError("\(inputFile):\(line): \(message)", command: "download")
+                do {
+                    list.append(try HTTPURL(validating: url))
+                } catch {
+                    throw Diagnostic.usageError("\(inputFile):\(line): \(HTTPURL.message(for: url, error))", command: "download")
                 }
-                list.append(url)
             }
         }
         guard !list.isEmpty else { throw Diagnostic.usageError("no URL to download", command: "download") }
@@ -137,7 +139,7 @@ struct DownloadCommand: AsyncParsableCommand {
             let path = self.directory.map { name.hasPrefix("/") ? name : ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? name
             let label = names.claim(path)
             let task = downloader.download(from: url, to: label, expectedSHA256: self.sha256, headers: fields)
-            transfers.append(.init(task: task, url: url, label: label))
+            transfers.append(.init(task: task, url: url.string, label: label))
         }
         let console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json)
         let status = await console.run(transfers, json: self.transfer.json, interactive: self.parallel == 1 && !self.transfer.quiet)

@@ -37,6 +37,23 @@ private final class MidBodyFault: Sendable {
     }
 }
 
+/// A resolver that answers every name with one `getaddrinfo` code, and counts what it was asked.
+private final class FailingResolver: Sendable {
+    private let asked = Mutex<[String]>([])
+    let code: Int32
+
+    init(code: Int32) {
+        self.code = code
+    }
+
+    var questions: [String] { self.asked.withLock { $0 } }
+
+    func resolve(_ host: String, _ port: Int) -> Result<[ResolvedAddress], ResolutionFailure> {
+        self.asked.withLock { $0.append("\(host) \(port)") }
+        return .failure(ResolutionFailure(code: self.code))
+    }
+}
+
 /// The direct path (``DirectReceiver``) with a socket call failing mid-body through the seam
 /// (``FileSystemCalls/sockets``): the attempt ends with a connection error naming the reason,
 /// never a trap; the partial file and the blob left behind are valid; a retry, or the next run,
@@ -89,7 +106,7 @@ private final class MidBodyFault: Sendable {
         let state = try await self.download(server, to: destination, calls: self.calls(failing: fault, splice: splice), retries: 0)
         #expect(fault.fired)
         let reason = String(cString: strerror(code))
-        #expect(state == .failed(.retriesExhausted(last: .connection("receive: \(reason)"), attempts: 0)))
+        #expect(state == .failed(.retriesExhausted(last: .connection(.systemCall("receive", reason: reason)), attempts: 0)))
         // What is left is a valid partial download: the blob claims only bytes the file holds,
         // and they are the server's.
         #expect(!FileManager.default.fileExists(atPath: destination))
@@ -120,6 +137,26 @@ private final class MidBodyFault: Sendable {
         // The retry asked for the rest only.
         #expect(server.getRequests.count == 2)
         #expect(server.getRequests.last?.headers["range"]?.hasPrefix("bytes=") == true)
+        await server.stop()
+    }
+
+    /// Name resolution goes through the seam (``SocketCalls/resolve``) like every other socket
+    /// call: a name that does not resolve is final (it will not on a retry), reported in the
+    /// resolver's words, asked once, and nothing reaches the server.
+    @Test(arguments: [EAI_NONAME, EAI_AGAIN, EAI_SYSTEM])
+    func aNameThatDoesNotResolveIsFinalAndAskedOnce(code: Int32) async throws {
+        let server = try await TestServer.start(serving: served)
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let resolver = FailingResolver(code: code)
+        var calls = FileSystemCalls.system
+        calls.sockets.resolve = { host, port in resolver.resolve(host, port) }
+        let state = try await self.download(server, to: folder + "/f.bin", calls: calls, retries: 3)
+        let reason = String(cString: gai_strerror(code))
+        #expect(state == .failed(.cannotResolve(host: "127.0.0.1", reason: reason)))
+        #expect(DownloadError.cannotResolve(host: "127.0.0.1", reason: reason).description == "connection failed: cannot resolve 127.0.0.1: \(reason)")
+        #expect(resolver.questions == ["127.0.0.1 \(server.port)"])
+        #expect(server.getRequests.isEmpty)
         await server.stop()
     }
 }

@@ -200,12 +200,12 @@ import Testing
     @Test func aHugeHeadIsRefused() async throws {
         let answer = "HTTP/1.1 200 OK\r\nX-Filler: " + String(repeating: "a", count: 100_000) + "\r\n\r\n"
         let (state, _, _) = try await download(from: [[.text(answer), .hold]])
-        #expect(state == .failed(.retriesExhausted(last: .connection("the response head is longer than 81920 bytes"), attempts: 0)))
+        #expect(state == .failed(.retriesExhausted(last: .connection(.invalidResponse("the response head is longer than 81920 bytes")), attempts: 0)))
     }
 
     @Test func aServerClosingBeforeItsHeadIsAConnectionFailure() async throws {
         let (state, _, _) = try await download(from: [[]])
-        #expect(state == .failed(.retriesExhausted(last: .connection("the server closed the connection before the response head"), attempts: 0)))
+        #expect(state == .failed(.retriesExhausted(last: .connection(.closedBeforeHead), attempts: 0)))
     }
 
     @Test func aBodyCutShortIsAConnectionFailureAndItsBytesAreKept() async throws {
@@ -214,7 +214,7 @@ import Testing
         ) { directory in
             #expect(contents(directory + "/raw.bin.part") == Data("0123".utf8))
         }
-        #expect(state == .failed(.retriesExhausted(last: .connection("the server closed the connection 6 bytes before the end of the body"), attempts: 0)))
+        #expect(state == .failed(.retriesExhausted(last: .connection(.closedBeforeEnd(remaining: 6)), attempts: 0)))
         #expect(!exists(directory))
     }
 
@@ -230,7 +230,7 @@ import Testing
         try await withDownloader(configuration) { downloader in
             try await withTemporaryDirectory { directory in
                 let refused = await downloader.download(from: "http://localhost:\(port)/f", to: directory + "/a").result()
-                #expect(refused == .failed(.retriesExhausted(last: .connection("connect to localhost port \(port): Connection refused"), attempts: 0)))
+                #expect(refused == .failed(.retriesExhausted(last: .connection(.cannotConnect(host: "localhost", port: port, reason: "Connection refused")), attempts: 0)))
             }
         }
         // A name that does not resolve is final at once, as in curl and wget: five retries allowed,
@@ -259,16 +259,19 @@ import Testing
     /// with how far the answer got (AsyncHTTPClient's own words were "HTTPClientError.
     /// remoteConnectionClosed" and "stream ended at an unexpected time").
     @Test(arguments: [true, false], [
-        ("", "the server closed the connection before the response head"),
-        ("HTTP/1.1 200 OK\r\nContent-Le", "the server closed the connection before the response head"),
-        ("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123", "the server closed the connection 6 bytes before the end of the body"),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", "the server closed the connection before the end of the body"),
+        ("", TransportFailure.closedBeforeHead, "the server closed the connection before the response head"),
+        ("HTTP/1.1 200 OK\r\nContent-Le", .closedBeforeHead, "the server closed the connection before the response head"),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123", .closedBeforeEnd(remaining: 6),
+         "the server closed the connection 6 bytes before the end of the body"),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", .closedBeforeEnd(remaining: nil),
+         "the server closed the connection before the end of the body"),
     ])
-    func anEarlyCloseIsSaidAlikeOnBothPaths(direct: Bool, cut: (answer: String, message: String)) async throws {
+    func anEarlyCloseIsSaidAlikeOnBothPaths(direct: Bool, cut: (answer: String, failure: TransportFailure, message: String)) async throws {
         var configuration = fastConfiguration(retries: 0)
         configuration.usesDirectPath = direct
         let (state, _, _) = try await download(from: [cut.answer.isEmpty ? [] : [.text(cut.answer)]], configuration: configuration)
-        #expect(state == .failed(.retriesExhausted(last: .connection(cut.message), attempts: 0)))
+        #expect(state == .failed(.retriesExhausted(last: .connection(cut.failure), attempts: 0)))
+        #expect(cut.failure.description == cut.message)
     }
 
     @Test(arguments: [
@@ -280,11 +283,11 @@ import Testing
     ])
     func malformedAnswersFailCleanly(answer: String, reason: String) async throws {
         let (state, file, _) = try await download(from: [[.text(answer)]])
-        guard case .failed(.retriesExhausted(last: .connection(let message), attempts: 0)) = state else {
+        guard case .failed(.retriesExhausted(last: .connection(let failure), attempts: 0)) = state else {
             Issue.record("unexpected \(state)")
             return
         }
-        #expect(message.hasPrefix(reason))
+        #expect(failure.description.hasPrefix(reason))
         #expect(file == nil)
     }
 

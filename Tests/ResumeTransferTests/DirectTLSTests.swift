@@ -328,7 +328,7 @@ private final class HandshakeBreaker: @unchecked Sendable {
         let listener = try HandshakeBreaker(answeredInHTTP ? .http : .close)
         let expected: DownloadState = answeredInHTTP
             ? .failed(.tls("the server did not answer in TLS (WRONG_VERSION_NUMBER): does it serve http rather than https?"))
-            : .failed(.retriesExhausted(last: .connection("the server closed the connection during the TLS handshake"), attempts: 1))
+            : .failed(.retriesExhausted(last: .connection(.closedDuringHandshake), attempts: 1))
         try await withDownloader(self.configuration(direct: direct, retries: 1)) { downloader in
             try await withTemporaryDirectory { directory in
                 let state = await downloader.download(from: "https://127.0.0.1:\(listener.port)/f.bin", to: directory + "/f.bin").result()

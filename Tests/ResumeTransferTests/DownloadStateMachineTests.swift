@@ -183,7 +183,7 @@ private let identity = fields(["Accept-Encoding": "identity"])
             machine.receivedResponse(status: 301, headers: fields(["Location": "https://example.com/x"]), now: .zero)
                 == .sendRequest(.init(url: "https://example.com/x", headers: ranged, offset: 5)))
         var expected = checkpoint(bytes: 5, etag: etag)
-        expected.currentURL = "https://example.com/x"
+        expected.currentURL = checkedURL("https://example.com/x")
         #expect(
             machine.receivedResponse(status: 307, headers: fields(["Location": "/y"]), now: .zero)
                 == .fail(.tooManyRedirects(2), checkpoint: expected))
@@ -215,7 +215,7 @@ private let identity = fields(["Accept-Encoding": "identity"])
         _ = machine.start()
         var delays: [Duration] = []
         for _ in 0..<5 {
-            guard case .retry(let delay, _) = machine.transportFailed(.connection("reset")) else {
+            guard case .retry(let delay, _) = machine.transportFailed(.connection(.other("reset"))) else {
                 Issue.record("expected a retry")
                 return
             }
@@ -258,7 +258,7 @@ private let identity = fields(["Accept-Encoding": "identity"])
         _ = machine.start()
         _ = machine.receivedResponse(status: 200, headers: fields(["Content-Length": "1000", "ETag": etag]), now: .zero)
         _ = machine.wroteBytes(50, now: .zero)
-        #expect(machine.transportFailed(.connection("reset")) == .retry(after: .seconds(1), checkpoint: checkpoint(bytes: 50, etag: etag, total: 1000)))
+        #expect(machine.transportFailed(.connection(.other("reset"))) == .retry(after: .seconds(1), checkpoint: checkpoint(bytes: 50, etag: etag, total: 1000)))
         let resume = identity + fields(["Range": "bytes=50-", "If-Range": etag])
         #expect(machine.retryTimerFired() == .sendRequest(.init(url: url, headers: resume, offset: 50)))
         _ = machine.receivedResponse(status: 206, headers: fields(["Content-Range": "bytes 50-999/1000"]), now: .zero)

@@ -120,6 +120,6 @@ import Testing
         #expect(decoded.checkpoint.lastModified == "Sun, 01 Nov 2026 10:00:01 GMT")
         #expect(decoded.tempFileName == "t.tmp")
         #expect(decoded.container == .networkFramework)
-        #expect(decoded.checkpoint.currentURL == "https://example.com/f")
+        #expect(decoded.checkpoint.currentURL.string == "https://example.com/f")
     }
 }

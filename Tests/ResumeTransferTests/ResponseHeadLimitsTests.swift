@@ -132,7 +132,7 @@ import Testing
     // MARK: helpers
 
     private func failure(_ message: String) -> DownloadState {
-        .failed(.retriesExhausted(last: .connection(message), attempts: 0))
+        .failed(.retriesExhausted(last: .connection(.invalidResponse(message)), attempts: 0))
     }
 
     private func isConnectionFailure(_ state: DownloadState) -> Bool {

@@ -14,7 +14,7 @@ private func policy(retries: Int = 3, jitter: Double = 1) -> RetryPolicy {
         #expect(RetryPolicy.handling(of: .disk("full")) == .disk)
         #expect(RetryPolicy.handling(of: .tls("untrusted")) == .final)
         #expect(RetryPolicy.handling(of: .invalidProxy("407")) == .final)
-        #expect(RetryPolicy.handling(of: .connection("reset")) == .retryable)
+        #expect(RetryPolicy.handling(of: .connection(.other("reset"))) == .retryable)
         #expect(RetryPolicy.handling(of: .timedOut) == .retryable)
         #expect(RetryPolicy.handling(of: .stalled) == .retryable)
         #expect(RetryPolicy.handling(of: .unexpectedStatus(200)) == .retryable)

@@ -8,8 +8,8 @@ import Glibc
 /// Faults injected into the built binary's real system calls with `strace -e inject` (issue 23):
 /// the exact words for the faults that come after the work is done, and the black-box sweep's
 /// short form (`Scripts/fault-sweep.py --short`: downloads from nginx on the direct path, with
-/// two connections and continuing, `convert`, `repair` and `rebuild`, each fault at the first and
-/// last call). strace and nginx are Debian packages that `.ci/run` installs.
+/// two connections, continuing, and by a host name whose resolution reads a faulty /etc/hosts,
+/// `convert`, `repair` and `rebuild`, each fault at the first and last call). strace and nginx are Debian packages that `.ci/run` installs.
 @Suite(.serialized) struct StraceFaultTests {
     static let strace = "strace -f -qq -o /dev/null"
 

@@ -25,12 +25,41 @@ import Glibc
         ("", EIO, "system call: Input/output error"),
     ] as [(String, CInt, String)])
     func aFailedSystemCallIsSaidAsTheDirectPathSaysIt(call: String, code: CInt, message: String) {
-        #expect(DownloadError(transport: IOError(errnoCode: code, reason: call)) == .connection(message))
+        let failure = TransportFailure.systemCall(String(message.prefix { $0 != ":" }), reason: String(cString: strerror(code)))
+        #expect(DownloadError(transport: IOError(errnoCode: code, reason: call)) == .connection(failure))
+        #expect(failure.description == message)
     }
 
     @Test func aCloseDuringTheHandshakeIsABrokenConnection() {
         let error = NIOSSLError.handshakeFailed(.sslError([.eofDuringHandshake]))
-        #expect(DownloadError(transport: error) == .connection("the server closed the connection during the TLS handshake"))
+        #expect(DownloadError(transport: error) == .connection(.closedDuringHandshake))
+    }
+
+    /// ResponseHeadGuard's verdict on AsyncHTTPClient's path is the failure the direct path's
+    /// reader reports for the same bound.
+    @Test func aBrokenHeadBoundIsTheSameFailureOnBothPaths() {
+        #expect(DownloadError(transport: ResponseHeadLimits.Exceeded.headBytes(81920))
+            == .connection(.invalidResponse("the response head is longer than 81920 bytes")))
+        #expect(DownloadError(transport: ResponseHeadLimits.Exceeded.fields(512))
+            == .connection(.invalidResponse("the response head has more than 512 header fields")))
+    }
+
+    /// Every failure's words, from the one function that has them.
+    @Test(arguments: [
+        (TransportFailure.cannotConnect(host: "h.test", port: 81, reason: "Connection refused"), "connect to h.test port 81: Connection refused"),
+        (.systemCall("receive", reason: "Connection reset by peer"), "receive: Connection reset by peer"),
+        (.closedDuringHandshake, "the server closed the connection during the TLS handshake"),
+        (.closedBeforeHead, "the server closed the connection before the response head"),
+        (.closedBeforeEnd(remaining: 6), "the server closed the connection 6 bytes before the end of the body"),
+        (.closedBeforeEnd(remaining: nil), "the server closed the connection before the end of the body"),
+        (.closedWithoutTLSEnd, "the server closed the connection without ending TLS (close_notify): the body may be cut short"),
+        (.proxyRefusedTunnel, "the proxy refused to open a tunnel to the server"),
+        (.invalidResponse("invalid Content-Length: -1"), "invalid Content-Length: -1"),
+        (.other("closed"), "closed"),
+    ])
+    func eachFailureHasItsWords(failure: TransportFailure, words: String) {
+        #expect(failure.description == words)
+        #expect(DownloadError.connection(failure).description == "connection failed: " + words)
     }
 
     @Test func timeoutsAreStallsOrTimeOuts() {

@@ -15,24 +15,32 @@ private let url = "http://127.0.0.1:8080/file.bin"
 @Suite struct TrustPolicyTests {
     @Test func credentialsGoOnlyToTheirOrigin() {
         let headers = authorization + cookie + proxy + agent
-        #expect(TrustPolicy.headers(headers, to: "http://127.0.0.1:8080/b?x", startedAt: url) == headers)
-        #expect(TrustPolicy.headers(headers, to: "HTTP://127.0.0.1:8080/b", startedAt: url) == headers)
-        #expect(TrustPolicy.headers(headers, to: "http://127.0.0.1/a", startedAt: "http://127.0.0.1:80/a") == headers)
-        for other in ["http://localhost:8080/file.bin", "http://127.0.0.1:8081/file.bin", "https://127.0.0.1:8080/file.bin", "not a url"] {
-            #expect(TrustPolicy.headers(headers, to: other, startedAt: url) == agent)
+        let start = OriginalURL.checked(checkedURL(url))
+        #expect(TrustPolicy.headers(headers, to: checkedURL("http://127.0.0.1:8080/b?x"), startedAt: start) == headers)
+        #expect(TrustPolicy.headers(headers, to: checkedURL("HTTP://127.0.0.1:8080/b"), startedAt: start) == headers)
+        #expect(TrustPolicy.headers(headers, to: checkedURL("http://127.0.0.1/a"), startedAt: .checked(checkedURL("http://127.0.0.1:80/a"))) == headers)
+        for other in ["http://localhost:8080/file.bin", "http://127.0.0.1:8081/file.bin", "https://127.0.0.1:8080/file.bin"] {
+            #expect(TrustPolicy.headers(headers, to: checkedURL(other), startedAt: start) == agent)
+        }
+        // A blob's original URL that the rule refuses is no origin: credentials go nowhere, not
+        // even to a URL spelled the same way.
+        for refused in ["not a url", "ftp://127.0.0.1:8080/file.bin", "http://127.0.0.1:8080/file bin"] {
+            #expect(TrustPolicy.headers(headers, to: checkedURL(url), startedAt: .refused(refused)) == agent)
         }
     }
 
     @Test func redirectsResolveAndHttpsToHttpIsRefused() {
         let policy = TrustPolicy()
-        #expect(policy.redirect(from: "https://a.test/x/y", location: "../z") == .success("https://a.test/z"))
-        #expect(policy.redirect(from: "http://a.test/x", location: "https://b.test/") == .success("https://b.test/"))
-        #expect(policy.redirect(from: "https://a.test/x", location: "http://a.test/x") == .failure(.insecureRedirect("http://a.test/x")))
-        #expect(TrustPolicy(allowsInsecureRedirects: true).redirect(from: "https://a.test/x", location: "http://a.test/x")
-            == .success("http://a.test/x"))
-        #expect(policy.redirect(from: "http://a.test/x", location: "file:///etc/passwd") == .failure(.invalidRedirect("file:///etc/passwd")))
-        #expect(policy.redirect(from: "http://a.test/x", location: nil) == .failure(.invalidRedirect("(no Location header)")))
-        #expect(policy.redirect(from: "http://a.test/x", location: "") == .failure(.invalidRedirect("")))
+        let secure = checkedURL("https://a.test/x")
+        #expect(policy.redirect(from: checkedURL("https://a.test/x/y"), location: "../z") == .success(checkedURL("https://a.test/z")))
+        #expect(policy.redirect(from: checkedURL("http://a.test/x"), location: "https://b.test/") == .success(checkedURL("https://b.test/")))
+        #expect(policy.redirect(from: secure, location: "http://a.test/x") == .failure(.insecureRedirect("http://a.test/x")))
+        #expect(TrustPolicy(allowsInsecureRedirects: true).redirect(from: secure, location: "http://a.test/x")
+            == .success(checkedURL("http://a.test/x")))
+        let plain = checkedURL("http://a.test/x")
+        #expect(policy.redirect(from: plain, location: "file:///etc/passwd") == .failure(.invalidRedirect("file:///etc/passwd")))
+        #expect(policy.redirect(from: plain, location: nil) == .failure(.invalidRedirect("(no Location header)")))
+        #expect(policy.redirect(from: plain, location: "") == .failure(.invalidRedirect("")))
     }
 
     /// `If-Range` carries a tag only when the codec's `EntityTag` rule calls it strong; an empty
@@ -63,13 +71,10 @@ private let url = "http://127.0.0.1:8080/file.bin"
         ("http://a.test/x", "https://a.test/x", false),
         ("http://a.test/x", "http://a.test:8080/x", false),
         ("http://a.test/x", "http://b.test/x", false),
-        ("http://a.test/x", "not a url", false),
-        ("not a url", "not a url", false),
-        ("ftp://a.test/x", "ftp://a.test/x", false),
     ])
     func originsAreHTTPURLs(_ one: String, _ other: String, _ same: Bool) {
-        #expect(TrustPolicy.sameOrigin(one, other) == same)
-        #expect(TrustPolicy.sameOrigin(other, one) == same)
+        #expect(OriginalURL.checked(checkedURL(one)).hasSameOrigin(as: checkedURL(other)) == same)
+        #expect(OriginalURL.checked(checkedURL(other)).hasSameOrigin(as: checkedURL(one)) == same)
     }
 
     @Test func blobsCarryNoCredentialsToAnotherOrigin() throws {
@@ -211,11 +216,11 @@ private let url = "http://127.0.0.1:8080/file.bin"
             let head = fields(["ETag": "\"v\"", "Content-Length": "4000"])
             _ = machine.receivedResponse(status: 200, headers: head, now: .zero)
             _ = machine.wroteBytes(1000, now: .zero)
-            action = machine.transportFailed(.connection("closed"))
+            action = machine.transportFailed(.connection(.other("closed")))
             if case .retry = action { action = machine.retryTimerFired() }
         }
         #expect(requests == 4)
-        guard case .fail(.retriesExhausted(last: .connection("closed"), attempts: 3), let checkpoint) = action else {
+        guard case .fail(.retriesExhausted(last: .connection(.other("closed")), attempts: 3), let checkpoint) = action else {
             Issue.record("unexpected \(action)")
             return
         }
@@ -229,7 +234,7 @@ private let url = "http://127.0.0.1:8080/file.bin"
         _ = machine.receivedResponse(status: 200, headers: head, now: .zero)
         for step in 1...3 {
             _ = machine.wroteBytes(1000, now: .zero)
-            guard case .retry = machine.transportFailed(.connection("closed")) else {
+            guard case .retry = machine.transportFailed(.connection(.other("closed"))) else {
                 Issue.record("step \(step) did not retry")
                 return
             }

@@ -27,7 +27,7 @@ public struct CodecError<Domain>: Error, Hashable, CustomStringConvertible, Send
     var cause: (any Error & Sendable)?
 
     /// Creates an error; an empty key path (the top of a value) counts as none.
-    package init(_ code: Code, _ reason: String, at location: Location = .unknown, keyPath: String? = nil) {
+    init(_ code: Code, _ reason: String, at location: Location = .unknown, keyPath: String? = nil) {
         self.code = code
         self.reason = reason
         self.location = location

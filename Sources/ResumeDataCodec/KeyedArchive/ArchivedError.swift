@@ -43,7 +43,7 @@ public struct ArchivedError: Sendable, Hashable {
     /// Decodes an error from an object already decoded.
     /// - Parameter keyPath: where the object is, for error messages.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
-    package init(object: ArchivedObject, keyPath: String) throws {
+    init(object: ArchivedObject, keyPath: String) throws {
         guard object.isKind(of: "NSError") else {
             throw KeyedArchiveError(.unexpectedClass, "the object is an \(object.className), not an NSError", keyPath: keyPath)
         }
@@ -82,7 +82,7 @@ public struct ArchivedError: Sendable, Hashable {
     }
 
     /// Creates an error from its parts.
-    package init(domain: String, code: Int64, userInfo: [ArchivedValue.DictionaryEntry] = [], underlying: ArchivedError? = nil) {
+    init(domain: String, code: Int64, userInfo: [ArchivedValue.DictionaryEntry] = [], underlying: ArchivedError? = nil) {
         self.domain = domain
         self.code = code
         self.userInfo = userInfo

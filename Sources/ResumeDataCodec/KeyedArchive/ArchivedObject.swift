@@ -18,7 +18,7 @@ public struct ArchivedObject: Sendable, Hashable {
     public var fields: [Field]
 
     /// Creates an object.
-    package init(className: String, classChain: [String], fields: [Field]) {
+    init(className: String, classChain: [String], fields: [Field]) {
         self.className = className
         self.classChain = classChain
         self.fields = fields
@@ -31,7 +31,7 @@ public struct ArchivedObject: Sendable, Hashable {
         /// What the key holds.
         public var value: FieldValue
         /// Creates a field.
-        package init(key: String, value: FieldValue) {
+        init(key: String, value: FieldValue) {
             self.key = key
             self.value = value
         }

@@ -31,15 +31,15 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     /// The class chain, most derived first.
     package var classChain: [String]
     /// `$0`: the archive version (8 in every known archive).
-    package var archiveVersion: Int64
+    var archiveVersion: Int64
     /// `$1`: a number of unconfirmed meaning (0 or 1 in known archives).
-    package var unconfirmedHeaderValue: Int64
+    var unconfirmedHeaderValue: Int64
     /// `$2`: the item count as written (7 in every known archive).
-    package var itemCount: Int64
+    var itemCount: Int64
     /// Every item in order, verbatim: `items[i]` is item *i*.
     package var items: [ArchivedObject.FieldValue]
     /// Every other key of the response object, in archive order (e.g. `$3`, `$4` after secure items).
-    package var namedFields: [ArchivedObject.Field]
+    var namedFields: [ArchivedObject.Field]
 
     /// Decodes a response archive (binary or XML keyed archive).
     /// - Throws: ``KeyedArchiveError`` naming the object and key at fault.
@@ -50,7 +50,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     /// Decodes a response from a keyed archive, following its top UID.
     /// - Throws: `KeyedArchiveError.Code.unexpectedClass` when the root is not an
     ///   `NSURLResponse`, and other ``KeyedArchiveError``s naming the key at fault.
-    package init(archive: KeyedArchive) throws {
+    init(archive: KeyedArchive) throws {
         try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
     }
 
@@ -59,7 +59,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     ///   - topKey: the top key to archive it under when written stand-alone.
     ///   - keyPath: where the object is, for error messages.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
-    package init(object: ArchivedObject, topKey: String = KeyedArchive.rootKey, keyPath: String) throws {
+    init(object: ArchivedObject, topKey: String = KeyedArchive.rootKey, keyPath: String) throws {
         guard object.isKind(of: "NSURLResponse") else {
             throw KeyedArchiveError(.unexpectedClass, "the object is an \(object.className), not an NSURLResponse", keyPath: keyPath)
         }
@@ -114,7 +114,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
 
     /// The response object, to archive inline in another archive.
     /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with an item key.
-    package func archivedObject() throws -> ArchivedObject {
+    func archivedObject() throws -> ArchivedObject {
         var fields: [ArchivedObject.Field] = [
             .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),
             .init(key: "$1", value: .inline(.integer(PropertyListInteger(unconfirmedHeaderValue)))),

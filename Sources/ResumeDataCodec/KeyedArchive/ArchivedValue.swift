@@ -40,7 +40,7 @@ public enum ArchivedValue: Sendable, Hashable {
         /// The value.
         public var value: ArchivedValue
         /// Creates an entry.
-        package init(key: String, value: ArchivedValue) {
+        init(key: String, value: ArchivedValue) {
             self.key = key
             self.value = value
         }
@@ -52,7 +52,7 @@ extension ArchivedValue {
     /// ``dictionary(_:)`` and ``array(_:)``, the rest maps one to one.
     /// - Throws: `KeyedArchiveError.Code.unrepresentable` for sets, UIDs and null objects, naming
     ///   the key path.
-    package init(plain value: PropertyListValue) throws {
+    init(plain value: PropertyListValue) throws {
         self = try Self.fromPlain(value, keyPath: "")
     }
 
@@ -83,7 +83,7 @@ extension ArchivedValue {
     /// The value as a plain property list, for values that have one.
     /// - Throws: `KeyedArchiveError.Code.unrepresentable` for nil, URLs and raw objects,
     ///   naming the key path.
-    package func plainValue() throws -> PropertyListValue {
+    func plainValue() throws -> PropertyListValue {
         try plainValue(keyPath: "")
     }
 

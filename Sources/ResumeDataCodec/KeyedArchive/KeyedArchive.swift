@@ -20,11 +20,11 @@ public struct KeyedArchive: Sendable, Hashable {
     public static let rootObjectKey = "NSKeyedArchiveRootObjectKey"
     /// The top key Foundation's `NSKeyedArchiveRootObjectKey` constant stands for, used by
     /// secure coding and by the legacy request layout.
-    package static let rootKey = "root"
+    static let rootKey = "root"
     /// The `$archiver` value Apple writes.
-    package static let archiverName = "NSKeyedArchiver"
+    static let archiverName = "NSKeyedArchiver"
     /// The `$version` value Apple writes.
-    package static let archiveVersion: Int64 = 100_000
+    static let archiveVersion: Int64 = 100_000
 
     /// `$archiver`.
     package var archiver: String
@@ -121,7 +121,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// its `$class` points at.
     /// - Throws: ``KeyedArchiveError`` when the object is not an object dictionary, has no
     ///   `$class`, or the class description is malformed or loops.
-    package func objectClass(at uid: UInt64) throws -> (name: String, chain: [String]) {
+    func objectClass(at uid: UInt64) throws -> (name: String, chain: [String]) {
         let path = "$objects[\(uid)]"
         guard case .dictionary(let dictionary) = try object(at: uid) else {
             throw KeyedArchiveError(.unexpectedType, "\(Self.show(objects[Int(uid)])) is not an object dictionary", keyPath: path)
@@ -186,7 +186,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// Decodes the object at a UID into a tree, following UIDs with bounds, cycle, depth and
     /// expansion checks.
     /// - Throws: ``KeyedArchiveError`` naming the object at fault.
-    package func decodeValue(at uid: UInt64) throws -> ArchivedValue {
+    func decodeValue(at uid: UInt64) throws -> ArchivedValue {
         var decoder = KeyedArchiveDecoder(archive: self)
         return try decoder.decode(uid: uid, keyPath: uid == rootUID ? "$top.\(topKey)" : "$objects")
     }

@@ -8,13 +8,13 @@ extension KeyedArchive {
     /// - Throws: ``KeyedArchiveError``: `KeyedArchiveError.Code.unexpectedClass` when the root
     ///   is not a dictionary, `KeyedArchiveError.Code.unrepresentable` (with the key path) for
     ///   nil values, URLs or objects of other classes inside it.
-    package static func decodeDictionary(_ propertyList: PropertyListValue, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
+    static func decodeDictionary(_ propertyList: PropertyListValue, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
         try KeyedArchive(propertyList, options: options).decodeRootDictionary()
     }
 
     /// Decodes bytes (binary or XML) holding an archived dictionary; see
     /// ``decodeDictionary(_:options:)``.
-    package static func decodeDictionary(data: Data, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
+    static func decodeDictionary(data: Data, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
         try KeyedArchive(data: data, options: options).decodeRootDictionary()
     }
 

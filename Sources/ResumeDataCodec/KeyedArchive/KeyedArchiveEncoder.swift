@@ -146,7 +146,7 @@ extension KeyedArchive {
     /// root at index 1, `$version` 100000, the given top key.
     /// - Throws: `KeyedArchiveError.Code.nullRoot` for a nil root, and
     ///   `KeyedArchiveError.Code.unrepresentable` for duplicate keys or UIDs in inline values.
-    package init(encoding root: ArchivedValue, topKey: String = KeyedArchive.rootObjectKey) throws {
+    init(encoding root: ArchivedValue, topKey: String = KeyedArchive.rootObjectKey) throws {
         guard !root.isNull else {
             throw KeyedArchiveError(.nullRoot, "the root object is nil")
         }

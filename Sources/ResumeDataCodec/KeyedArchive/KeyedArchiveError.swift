@@ -58,7 +58,7 @@ extension CodecError where Domain == KeyedArchiveErrorDomain {
     }
 
     /// Wraps a property-list error, keeping its position text in the reason.
-    package init(_ underlying: PropertyListError) {
+    init(_ underlying: PropertyListError) {
         self.init(.propertyList, underlying.description)
         self.cause = underlying
     }

@@ -7,7 +7,7 @@ package struct KeyedArchiveField: Sendable, Hashable {
     /// When ``value`` is a UID in range, the raw object it names.
     package var target: PropertyListValue?
 
-    package init(value: PropertyListValue, target: PropertyListValue? = nil) {
+    init(value: PropertyListValue, target: PropertyListValue? = nil) {
         self.value = value
         self.target = target
     }

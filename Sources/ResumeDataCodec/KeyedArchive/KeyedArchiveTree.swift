@@ -77,7 +77,7 @@ package struct KeyedArchiveTree: Sendable {
     /// Resolves an archive.
     /// - Throws: ``KeyedArchiveError``: a UID out of range, a malformed class, objects nested
     ///   deeper than the limit, each with the key path where it was found.
-    package init(archive: KeyedArchive) throws {
+    init(archive: KeyedArchive) throws {
         self.archive = archive
         var walker = Walker(archive: archive)
         root = try walker.node(uid: archive.rootUID, keyPath: "$top.\(archive.topKey)")

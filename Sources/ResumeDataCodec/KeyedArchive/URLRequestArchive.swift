@@ -20,7 +20,7 @@ public struct URLRequestArchive: Sendable, Hashable {
 
         /// The top key that goes with the layout when converting: `root` for legacy (what the
         /// iOS 10 reader expects), `NSKeyedArchiveRootObjectKey` for secure (what Apple writes).
-        package var defaultTopKey: String {
+        var defaultTopKey: String {
             switch self {
             case .secure: KeyedArchive.rootObjectKey
             case .legacy: KeyedArchive.rootKey
@@ -43,7 +43,7 @@ public struct URLRequestArchive: Sendable, Hashable {
 
     /// The header entry CFNetwork adds (a base64 property list of header arrays); hidden from
     /// ``headers`` but kept in the archive.
-    package static let hiddenHeaderKey = "__hhaa__"
+    static let hiddenHeaderKey = "__hhaa__"
     static let secureItemPrefix = "__nsurlrequest_proto_prop_obj_"
     static let securePropertiesKey = "__nsurlrequest_proto_props"
     static let headerKeys = ["$0", "$1", "$2"]
@@ -59,17 +59,17 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// The class chain, most derived first.
     package var classChain: [String]
     /// `$0`: the archive version (2 in every known archive).
-    package var archiveVersion: Int64
+    var archiveVersion: Int64
     /// `$1`: a number of unconfirmed meaning (9 in every known archive).
-    package var unconfirmedHeaderValue: Int64
+    var unconfirmedHeaderValue: Int64
     /// `$2`: the item count as written (22 for HTTP requests, 16 otherwise).
-    package var itemCount: Int64
+    var itemCount: Int64
     /// Every item in order, verbatim: `items[i]` is item *i*.
     package var items: [ArchivedObject.FieldValue]
     /// The protocol-properties entry, or `nil` when the key is absent.
-    package var protocolProperties: ArchivedObject.FieldValue?
+    var protocolProperties: ArchivedObject.FieldValue?
     /// Every other key of the request object, in archive order.
-    package var namedFields: [ArchivedObject.Field]
+    var namedFields: [ArchivedObject.Field]
 
     /// Decodes a request archive (binary or XML keyed archive).
     /// - Throws: ``KeyedArchiveError`` naming the object and key at fault.
@@ -86,7 +86,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// Decodes a request from a keyed archive, following its top UID.
     /// - Throws: `KeyedArchiveError.Code.unexpectedClass` when the root is not an
     ///   `NSURLRequest`, and other ``KeyedArchiveError``s naming the key at fault.
-    package init(archive: KeyedArchive) throws {
+    init(archive: KeyedArchive) throws {
         try self.init(object: archive.decodeRootObject(), topKey: archive.topKey, keyPath: "$objects[\(archive.rootUID)]")
     }
 
@@ -96,7 +96,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     ///   - topKey: the top key to archive it under when written stand-alone.
     ///   - keyPath: where the object is, for error messages.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.
-    package init(object: ArchivedObject, topKey: String = KeyedArchive.rootObjectKey, keyPath: String) throws {
+    init(object: ArchivedObject, topKey: String = KeyedArchive.rootObjectKey, keyPath: String) throws {
         let path = keyPath
         guard Self.isRequestClass(object) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(object.className), not an NSURLRequest", keyPath: path)
@@ -178,7 +178,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// archive.
     /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with an item
     ///   key of the layout.
-    package func archivedObject(layout: Layout? = nil) throws -> ArchivedObject {
+    func archivedObject(layout: Layout? = nil) throws -> ArchivedObject {
         let layout = layout ?? self.layout
         var fields: [ArchivedObject.Field] = [
             .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),
@@ -289,7 +289,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     }
 
     /// CFNetwork's hidden `__hhaa__` header entry, if present.
-    package var hiddenHeaderArchive: String? {
+    var hiddenHeaderArchive: String? {
         item(Item.headers)?.dictionaryEntries?.first { $0.key == Self.hiddenHeaderKey }?.value.stringValue
     }
 
@@ -300,13 +300,13 @@ public struct URLRequestArchive: Sendable, Hashable {
     }
 
     /// Whether the request was an `NSMutableURLRequest` (item 0).
-    package var isMutable: Bool {
+    var isMutable: Bool {
         if case .boolean(let value)? = item(Item.isMutable) { return value }
         return className == "NSMutableURLRequest"
     }
 
     /// The items whose meaning is unconfirmed (5–17 and 21), with their numbers, as stored.
-    package var unconfirmedItems: [(index: Int, value: ArchivedObject.FieldValue)] {
+    var unconfirmedItems: [(index: Int, value: ArchivedObject.FieldValue)] {
         items.indices.filter { (5...17).contains($0) || $0 == Item.bodyStream || $0 > Item.bodyStream }.map { ($0, items[$0]) }
     }
 

@@ -15,7 +15,7 @@ extension URLRequestArchive {
     /// conversion is idempotent.
     /// - Throws: ``KeyedArchiveError`` when the bytes are not a request archive, or a renamed key
     ///   would overwrite one that is present (`KeyedArchiveError.Code.keyConflict`).
-    package static func convertLayout(of archiveData: Data, to layout: Layout, options: KeyedArchiveOptions = .default) throws -> Data {
+    static func convertLayout(of archiveData: Data, to layout: Layout, options: KeyedArchiveOptions = .default) throws -> Data {
         let propertyList: PropertyListValue
         do {
             propertyList = try PropertyListReader(options: options.propertyListOptions).read(archiveData).value

@@ -38,7 +38,7 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     /// debug build on a 512 KiB thread stack (Swift concurrency's on Linux): the binary reader
     /// overflows at about 700 levels and the keyed-archive decoder at about 1000; 300 leaves the
     /// caller more than half the stack.
-    package static let depthCeiling = 300
+    static let depthCeiling = 300
 
     /// ``maximumDepth`` capped at `depthCeiling`: the limit readers apply.
     var effectiveMaximumDepth: Int { min(maximumDepth, Self.depthCeiling) }

@@ -13,7 +13,7 @@ import Foundation
 /// - every other key keeps its name (a consumer object's under `responseConsumerResumeInfo.<key>`),
 ///   numbers and booleans as they are, objects as their plain value or, with none, as a
 ///   stand-alone keyed archive (data).
-package enum NetworkResumeInfo {
+enum NetworkResumeInfo {
     static let className = "NWURLSessionDownloadResumeInfo"
     static let baseClassName = "NWURLSessionResumeInfo"
     static let consumerClassName = "NWURLSessionResponseConsumerResumeInfo"
@@ -30,7 +30,7 @@ package enum NetworkResumeInfo {
     static let xorKey = Array("TedLasso".utf8)
 
     /// The first `min(count, 8)` bytes XOR-ed with `TedLasso`; the operation is its own inverse.
-    package static func xored(_ data: Data) -> Data {
+    static func xored(_ data: Data) -> Data {
         var bytes = Data(data)
         for (offset, keyByte) in zip(bytes.indices, xorKey) { bytes[offset] ^= keyByte }
         return bytes
@@ -38,7 +38,7 @@ package enum NetworkResumeInfo {
 
     /// Whether bytes start like the XOR-ed format: the first up-to-8 bytes are a prefix of
     /// `bplist00` XOR-ed, so a truncated blob is still recognised and reported as truncated.
-    package static func isObscured(_ data: Data) -> Bool {
+    static func isObscured(_ data: Data) -> Bool {
         !data.isEmpty && ResumeData.obscuredMagic.starts(with: data.prefix(8))
     }
 

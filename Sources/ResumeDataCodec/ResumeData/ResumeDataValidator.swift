@@ -5,7 +5,7 @@ public struct ResumeDataValidator: Sendable {
     /// Keyed archives smaller than this are the unusable blobs of spec §5.3 (about 160 bytes):
     /// the archive's own scaffolding takes about 250 bytes, and one that also holds a URL, a byte
     /// count, a file name and a validator is over 400.
-    package static let tooSmallThreshold = 300
+    static let tooSmallThreshold = 300
 
     /// The blob's size in bytes as read, for the `too-small` check; `nil` skips it.
     public var blobSize: Int?

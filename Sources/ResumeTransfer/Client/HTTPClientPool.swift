@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOSSL
+import ResumeDataCodec
 import Synchronization
 
 /// The HTTP clients of one ``Downloader``: one per proxy a request needs (AsyncHTTPClient sets
@@ -22,7 +23,7 @@ final class HTTPClientPool: Sendable {
     }
 
     /// The client for a request to `url`, by ``ProxySettings/server(for:)``.
-    func client(for url: String) -> HTTPClient {
+    func client(for url: HTTPURL) -> HTTPClient {
         let server = self.proxy.server(for: url)
         return self.clients.withLock { clients in
             if let client = clients[server] { return client }

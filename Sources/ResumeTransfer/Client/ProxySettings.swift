@@ -160,11 +160,16 @@ public struct ProxySettings: Sendable, Hashable {
     }
 
     /// The proxy a request to `url` goes through, or `nil` for a direct connection.
-    public func server(for url: String) -> Server? {
-        guard let origin = HTTPURL(url) else { return nil }
-        let server = origin.scheme == "https" ? self.https : self.http
-        guard let server, !self.bypasses(host: origin.host) else { return nil }
+    public func server(for url: HTTPURL) -> Server? {
+        let server = url.scheme == "https" ? self.https : self.http
+        guard let server, !self.bypasses(host: url.host) else { return nil }
         return server
+    }
+
+    /// ``server(for:)-(HTTPURL)`` for a URL given as text; `nil` for text that `HTTPURL`'s rule
+    /// refuses (no request goes there).
+    public func server(for url: String) -> Server? {
+        HTTPURL(url).flatMap { self.server(for: $0) }
     }
 
     /// Whether `host` (lowercase, an IPv6 address in brackets as URLs write it) is in ``noProxy``.

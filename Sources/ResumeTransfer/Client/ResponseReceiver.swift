@@ -259,8 +259,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @uncheck
     /// answer got.
     private func failure(for error: any Error) -> DownloadError {
         guard DownloadError.isEarlyClose(error) else { return DownloadError(transport: error) }
-        if case .waitingForHead = self.mode { return .connection(DownloadError.closedBeforeHead) }
-        return .connection(DownloadError.closedBeforeEnd(remaining: self.statedBody.map { max($0 - self.seenBody, 0) }))
+        if case .waitingForHead = self.mode { return .connection(.closedBeforeHead) }
+        return .connection(.closedBeforeEnd(remaining: self.statedBody.map { max($0 - self.seenBody, 0) }))
     }
 
     private var isWriting: Bool {

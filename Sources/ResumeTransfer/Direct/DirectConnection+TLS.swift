@@ -22,7 +22,7 @@ extension DirectConnection {
 
     func startTLS(_ route: DirectRoute) throws(Stop) {
         guard let context = self.receiver.settings.tls, let peer = self.peer else {
-            throw .outcome(.failed(.connection("internal: no TLS settings")))
+            throw .outcome(.failed(.connection(.other("internal: no TLS settings"))))
         }
         do {
             self.tls = try DirectTLS(context: context, serverHostname: DirectTLS.serverHostname(for: route.host), peer: peer)
@@ -48,7 +48,7 @@ extension DirectConnection {
             case .progress:
                 continue
             case .end:
-                throw .outcome(.failed(.connection(DownloadError.closedDuringHandshake)))
+                throw .outcome(.failed(.connection(.closedDuringHandshake)))
             case .wouldBlock:
                 if case .timedOut = try self.wait(for: Int16(POLLIN), until: deadline) {
                     throw .outcome(.failed(.timedOut))
@@ -98,7 +98,7 @@ extension DirectConnection {
                 case .failure(let failure) where failure.code == EAGAIN:
                     break receiving
                 case .failure(let failure):
-                    throw .outcome(.failed(.connection("receive: \(failure)")))
+                    throw .outcome(.failed(.connection(.systemCall("receive", reason: failure.description))))
                 }
             }
             guard let piece = self.cipher.readSlice(length: min(self.cipher.readableBytes, want - fed)) else { break }
@@ -170,12 +170,12 @@ extension DirectConnection {
                     continue
                 case .end:
                     if let remaining, remaining > 0 {
-                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: remaining)))
+                        return .failed(.connection(.closedBeforeEnd(remaining: remaining)))
                     }
                     // A body that runs to the close is whole only if TLS ended it: a bare close
                     // may be anyone's cut.
                     if self.tls?.closedByServer != true {
-                        return .failed(.connection("the server closed the connection without ending TLS (close_notify): the body may be cut short"))
+                        return .failed(.connection(.closedWithoutTLSEnd))
                     }
                     return self.unverified > 0 ? .mismatch : .ended
                 }

@@ -73,7 +73,7 @@ final class DirectConnection {
         let headDeadline = start + settings.responseTimeout
         do throws(Stop) {
             guard let request = self.framing.request(route, headers: headers) else {
-                return .failed(.connection("internal: the request could not be framed"))
+                return .failed(.connection(.other("internal: the request could not be framed")))
             }
             let connectDeadline = min(start + settings.connectTimeout, headDeadline)
             try self.connect(route, deadline: connectDeadline)
@@ -118,29 +118,22 @@ final class DirectConnection {
     // MARK: connecting and the head
 
     private func connect(_ route: DirectRoute, deadline: ContinuousClock.Instant) throws(Stop) {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(route.host, String(route.port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw .outcome(.failed(.cannotResolve(host: route.host, reason: String(cString: gai_strerror(status)))))
+        let addresses: [ResolvedAddress]
+        switch self.calls.resolve(route.host, route.port) {
+        case .success(let found): addresses = found
+        case .failure(let failure): throw .outcome(.failed(.cannotResolve(host: route.host, reason: failure.description)))
         }
-        defer { freeaddrinfo(list) }
         var lastError = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let address = entry {
-            entry = address.pointee.ai_next
+        for address in addresses {
             try self.checkStop()
             let fd: Int32
-            switch self.calls.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)) {
+            switch self.calls.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)) {
             case .success(let opened): fd = opened
             case .failure(let failure):
                 lastError = failure.description
                 continue
             }
-            let connected = self.calls.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
+            let connected = address.withSocketAddress { self.calls.connect(fd, $0, $1) }
             // EALREADY: a connect interrupted by a signal and retried goes on in the background.
             if case .failure(let failure) = connected, failure.code != EINPROGRESS, failure.code != EALREADY {
                 lastError = failure.description
@@ -150,7 +143,7 @@ final class DirectConnection {
                 case .ready:
                     let pending = self.calls.pendingError(fd)
                     if case .success(0) = pending {
-                        self.peer = Self.socketAddress(address.pointee, host: route.host)
+                        self.peer = Self.socketAddress(address, host: route.host)
                         return
                     }
                     switch pending {
@@ -167,15 +160,16 @@ final class DirectConnection {
             }
             _ = self.calls.close(fd)
         }
-        throw .outcome(.failed(.connection(DownloadError.cannotConnect(route.host, port: route.port, lastError))))
+        throw .outcome(.failed(.connection(.cannotConnect(host: route.host, port: route.port, reason: lastError))))
     }
 
-    private static func socketAddress(_ info: addrinfo, host: String) -> SocketAddress? {
-        guard let raw = info.ai_addr else { return nil }
-        switch info.ai_family {
-        case AF_INET: return raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
-        case AF_INET6: return raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
-        default: return nil
+    private static func socketAddress(_ address: ResolvedAddress, host: String) -> SocketAddress? {
+        address.withSocketAddress { raw, _ in
+            switch address.family {
+            case AF_INET: raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
+            case AF_INET6: raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { SocketAddress($0.pointee, host: host) }
+            default: nil
+            }
         }
     }
 
@@ -196,9 +190,9 @@ final class DirectConnection {
                 if case .timedOut = try self.wait(for: Int16(POLLOUT), until: .now + stall) { throw .outcome(.failed(.stalled)) }
             case .success:
                 // Only an empty buffer sends nothing, and the loop never passes one.
-                throw .outcome(.failed(.connection("send: no byte sent")))
+                throw .outcome(.failed(.connection(.systemCall("send", reason: "no byte sent"))))
             case .failure(let failure):
-                throw .outcome(.failed(.connection("send: \(failure)")))
+                throw .outcome(.failed(.connection(.systemCall("send", reason: failure.description))))
             }
         }
     }
@@ -220,7 +214,7 @@ final class DirectConnection {
                 case .failure(let error): throw .outcome(.failed(error))
                 }
             case .success:
-                throw .outcome(.failed(.connection(DownloadError.closedBeforeHead)))
+                throw .outcome(.failed(.connection(.closedBeforeHead)))
             case .failure(let failure) where failure.code == EAGAIN:
                 switch try self.wait(for: Int16(POLLIN), until: min(deadline, stallDeadline)) {
                 case .ready, .woken: break
@@ -228,7 +222,7 @@ final class DirectConnection {
                     throw .outcome(.failed(ContinuousClock.now >= deadline ? .timedOut : .stalled))
                 }
             case .failure(let failure):
-                throw .outcome(.failed(.connection("receive: \(failure)")))
+                throw .outcome(.failed(.connection(.systemCall("receive", reason: failure.description))))
             }
         }
     }
@@ -285,7 +279,7 @@ final class DirectConnection {
                 if count == 0 {
                     // The server closed the connection.
                     if let remaining, remaining > 0 {
-                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: remaining)))
+                        return .failed(.connection(.closedBeforeEnd(remaining: remaining)))
                     }
                     break
                 }
@@ -304,7 +298,7 @@ final class DirectConnection {
         do {
             parts = try leftover.withUnsafeBytes { try self.framing.feed($0) }
         } catch {
-            return .failed(.connection("invalid body from the server: \(error)"))
+            return .failed(.connection(.invalidResponse("invalid body from the server: \(error)")))
         }
         let buffer = self.scratch()
         while true {
@@ -316,7 +310,7 @@ final class DirectConnection {
                 case .end:
                     return self.unverified > 0 ? .mismatch : .ended
                 case .head:
-                    return .failed(.connection("a second response head inside the body"))
+                    return .failed(.connection(.invalidResponse("a second response head inside the body")))
                 }
                 if let limit = self.limit, self.position >= limit { return .ended }
             }
@@ -329,18 +323,18 @@ final class DirectConnection {
                 case .success:
                     parts = (try? self.framing.feedEnd()) ?? []
                     if !parts.contains(where: { if case .end = $0 { true } else { false } }) {
-                        return .failed(.connection(DownloadError.closedBeforeEnd(remaining: nil)))
+                        return .failed(.connection(.closedBeforeEnd(remaining: nil)))
                     }
                 case .failure(let failure) where failure.code == EAGAIN:
                     parts = []
                     try self.waitForData()
                 case .failure(let failure):
-                    return .failed(.connection("receive: \(failure)"))
+                    return .failed(.connection(.systemCall("receive", reason: failure.description)))
                 }
             } catch let stop as Stop {
                 throw stop
             } catch {
-                return .failed(.connection("invalid body from the server: \(error)"))
+                return .failed(.connection(.invalidResponse("invalid body from the server: \(error)")))
             }
         }
     }
@@ -352,7 +346,7 @@ final class DirectConnection {
         switch self.calls.spliceFromSocket(self.socket, self.pipe.write, want) {
         case .success(let moved): count = moved
         case .failure(let failure) where failure.code == EAGAIN: return -1
-        case .failure(let failure): throw .outcome(.failed(.connection("receive: \(failure)")))
+        case .failure(let failure): throw .outcome(.failed(.connection(.systemCall("receive", reason: failure.description))))
         }
         guard count > 0 else { return 0 }
         var moved = 0
@@ -373,7 +367,7 @@ final class DirectConnection {
         switch self.calls.recv(self.socket, UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(want, buffer.count)])) {
         case .success(let received): count = received
         case .failure(let failure) where failure.code == EAGAIN: return -1
-        case .failure(let failure): throw .outcome(.failed(.connection("receive: \(failure)")))
+        case .failure(let failure): throw .outcome(.failed(.connection(.systemCall("receive", reason: failure.description))))
         }
         if count > 0 { try self.deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
         return count
@@ -467,7 +461,7 @@ final class DirectConnection {
             let (seconds, attoseconds) = left.components
             let milliseconds = Int32(clamping: seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000 + 1)
             if case .failure(let failure) = fds.withUnsafeMutableBufferPointer({ self.calls.poll($0, milliseconds) }) {
-                throw .outcome(.failed(.connection("poll: \(failure)")))
+                throw .outcome(.failed(.connection(.systemCall("poll", reason: failure.description))))
             }
             if fds[0].revents != 0 {
                 self.drain(self.receiver.wakeRead)

@@ -85,7 +85,7 @@ final class DirectReceiver: BodyReceiver {
         let thread = Thread { [self] in
             // NIO's EmbeddedChannel must stay on the thread that made it: this one.
             guard let connection = try? DirectConnection(receiver: self) else {
-                return self.finish(.failed(.connection("internal: no HTTP framing")), unreported: 0)
+                return self.finish(.failed(.connection(.other("internal: no HTTP framing"))), unreported: 0)
             }
             let outcome = connection.run(route: route, headers: headers)
             connection.close()

@@ -62,16 +62,16 @@ struct ResponseHeadReader {
                 }
                 if try self.meter.count(head, bytes: end) { return Head(head: head, leftover: self.pending) }
             } catch let exceeded as ResponseHeadLimits.Exceeded {
-                throw .connection(exceeded.description)
+                throw .connection(.invalidResponse(exceeded.description))
             } catch {
-                throw .connection("invalid response from the server: \(error)")
+                throw .connection(.invalidResponse("invalid response from the server: \(error)"))
             }
         }
         self.scanned = max(self.pending.count - 3, 0)
         do {
             try self.meter.checkPending(self.pending.count)
         } catch {
-            throw .connection(error.description)
+            throw .connection(.invalidResponse(error.description))
         }
         return nil
     }
@@ -96,7 +96,7 @@ struct ResponseHeadReader {
         // llhttp has checked the value already; a second, different one is still refused here.
         guard lengths.allSatisfy({ $0 == first }), first.utf8.allSatisfy({ (48...57).contains($0) }),
               let length = Int64(first)
-        else { throw .connection("invalid Content-Length: \(lengths.joined(separator: ", "))") }
+        else { throw .connection(.invalidResponse("invalid Content-Length: \(lengths.joined(separator: ", "))")) }
         return .length(length)
     }
 }

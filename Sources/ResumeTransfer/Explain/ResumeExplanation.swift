@@ -38,7 +38,7 @@ package struct ResumeExplanation: Sendable, Equatable {
         /// `nil` when no command can.
         package var fix: String?
         /// The verdict this reason alone leads to (`continue` for what only informs).
-        package var effect: Verdict
+        var effect: Verdict
         /// A few words for the verdict line; the message when `nil`.
         package var short: String?
 

@@ -14,14 +14,14 @@ package struct ResumeProbe: Sendable, Equatable {
     /// One answer, after redirects.
     package struct Answer: Sendable, Equatable {
         /// The URL that answered (the blob's, or where its redirects led).
-        package var url: String
+        package var url: HTTPURL
         /// The status code.
         package var status: Int
         package var entityTag: String?
         package var lastModified: String?
-        package var contentLength: String?
-        package var acceptRanges: String?
-        package var contentRange: String?
+        var contentLength: String?
+        var acceptRanges: String?
+        var contentRange: String?
     }
 
     /// The offset the range request asked for.
@@ -61,7 +61,7 @@ extension Downloader {
         var redirects = 0
         while true {
             let plan = RequestPlan(checkpoint: checkpoint, range: range, ifRange: ifRange)
-            var request = HTTPClientRequest(url: plan.url)
+            var request = HTTPClientRequest(url: plan.url.string)
             request.method = method
             for field in plan.headers { request.headers.add(name: field.name, value: field.value) }
             let response: HTTPClientResponse

@@ -1,15 +1,26 @@
 import Foundation
+import ResumeDataCodec
 
 /// Chooses a local file name for a download: never a path, never outside the current directory.
 public enum DownloadFileName {
     /// The name from `Content-Disposition` (`filename*=UTF-8''…` preferred over `filename=`), else
     /// the URL's last path segment, else `download`. Directory parts, `.`/`..`, control characters
     /// and leading dots are removed, so the result is a plain name in the current directory.
+    public static func choose(url: HTTPURL, contentDisposition: String? = nil) -> String {
+        choose(parsed: url.url, contentDisposition: contentDisposition)
+    }
+
+    /// ``choose(url:contentDisposition:)-(HTTPURL,_)`` for a URL given as text, which need not be
+    /// one `HTTPURL`'s rule accepts: its last path segment as Foundation parses it, if it can.
     public static func choose(url: String, contentDisposition: String? = nil) -> String {
+        choose(parsed: URL(string: url), contentDisposition: contentDisposition)
+    }
+
+    private static func choose(parsed url: URL?, contentDisposition: String?) -> String {
         if let header = contentDisposition, let name = fromContentDisposition(header).flatMap(sanitize) {
             return name
         }
-        if let parsed = URL(string: url), let name = sanitize(parsed.lastPathComponent) {
+        if let url, let name = sanitize(url.lastPathComponent) {
             return name
         }
         return "download"

@@ -34,8 +34,16 @@ package enum ResumeCheckpoint {
     private static let dropped: Set<String> = ["range", "if-range", "accept-encoding", "host", "content-length", "connection"]
 
     static func resumeData(_ checkpoint: DownloadCheckpoint, partialPath: String) throws(DownloadError) -> ResumeData {
-        guard let current = URL(string: checkpoint.currentURL), let original = URL(string: checkpoint.originalURL) else {
-            throw .invalidResumeData("not a URL: \(checkpoint.currentURL)")
+        // The current URL was checked where it entered; a refused original is archived back as
+        // the blob recorded it, when Foundation can hold it at all.
+        let current = checkpoint.currentURL.url
+        let original: URL
+        switch checkpoint.originalURL {
+        case .checked(let url):
+            original = url.url
+        case .refused(let text):
+            guard let url = URL(string: text) else { throw .invalidResumeData("not a URL: \(checkpoint.currentURL)") }
+            original = url
         }
         let headers = checkpoint.extraHeaders.map { (name: $0.name, value: $0.value) }
         // A device continuing this blob sends the current request as it is: it must not carry
@@ -48,7 +56,7 @@ package enum ResumeCheckpoint {
         resume.tempFileName = FilePathText.lastName(of: absolute)
         resume.bytesReceived = checkpoint.bytesReceived
         resume.localPath = absolute
-        resume.downloadURL = checkpoint.currentURL
+        resume.downloadURL = checkpoint.currentURL.string
         do {
             var range = currentHeaders
             if checkpoint.bytesReceived > 0 { range.append((name: "Range", value: "bytes=\(checkpoint.bytesReceived)-")) }
@@ -101,8 +109,9 @@ package enum ResumeCheckpoint {
         guard let url = currentRequest?.urlString ?? resume.downloadURL ?? originalRequest?.urlString else {
             throw .invalidResumeData("no URL: neither a request nor NSURLSessionDownloadURL")
         }
+        let currentURL: HTTPURL
         do {
-            _ = try HTTPURL(validating: url)
+            currentURL = try HTTPURL(validating: url)
         } catch {
             throw .invalidResumeData(HTTPURL.message(for: url, error))
         }
@@ -128,8 +137,8 @@ package enum ResumeCheckpoint {
             }
         }
         let checkpoint = DownloadCheckpoint(
-            originalURL: originalRequest?.urlString ?? url,
-            currentURL: url,
+            originalURL: Self.originalURL(originalRequest?.urlString, current: currentURL),
+            currentURL: currentURL,
             extraHeaders: headers,
             bytesReceived: bytes,
             // A Network-framework blob keeps its validators only in the archived response.
@@ -144,6 +153,13 @@ package enum ResumeCheckpoint {
         return Decoded(
             checkpoint: checkpoint, tempFileName: resume.tempFileName, localPath: resume.localPath,
             container: resume.container, offsetFromPartialFile: offsetFromPartialFile)
+    }
+
+    /// The original request's URL, checked; without one, the download started where it is now.
+    private static func originalURL(_ recorded: String?, current: HTTPURL) -> OriginalURL {
+        guard let recorded else { return .checked(current) }
+        if recorded == current.string { return .checked(current) }
+        return HTTPURL(recorded).map(OriginalURL.checked) ?? .refused(recorded)
     }
 
     static func absolute(_ path: String) -> String {

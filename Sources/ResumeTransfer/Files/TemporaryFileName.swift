@@ -3,24 +3,24 @@
 /// decimal without leading zeros. Only this tool makes names of this shape, so one whose process
 /// has ended is a leftover of a crash between the write and the rename, safe to remove
 /// (``AtomicFile/removeStaleTemporaries(in:for:calls:)``). No I/O: the tests decide it name by name.
-package struct TemporaryFileName: Equatable, Sendable {
+struct TemporaryFileName: Equatable, Sendable {
     /// The file it was to replace (`NAME`), a name in the same folder.
-    package var target: String
-    package var pid: Int32
-    package var random: UInt32
+    var target: String
+    var pid: Int32
+    var random: UInt32
 
-    package init(target: String, pid: Int32, random: UInt32) {
+    init(target: String, pid: Int32, random: UInt32) {
         self.target = target
         self.pid = pid
         self.random = random
     }
 
     /// The name in the folder.
-    package var text: String { "." + self.target + ".tmp-\(self.pid)-\(self.random)" }
+    var text: String { "." + self.target + ".tmp-\(self.pid)-\(self.random)" }
 
     /// The parts of `name` when it has exactly this shape (and the PID is positive); nil for
     /// anything else, including the same shape with leading zeros or a number out of range.
-    package init?(parsing name: String) {
+    init?(parsing name: String) {
         let bytes = Array(name.utf8)
         guard bytes.first == UInt8(ascii: "."), !bytes.contains(UInt8(ascii: "/")) else { return nil }
         // From the end: "-RANDOM", then "-PID", then ".tmp" right before it.

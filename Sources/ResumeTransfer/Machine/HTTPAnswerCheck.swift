@@ -3,6 +3,7 @@ import ResumeDataCodec
 
 // The fuzzer's answers are read as a sequence of choices among these.
 private let startURLs = ["http://127.0.0.1:8080/file.bin", "https://127.0.0.1:8443/file.bin", "http://localhost/a?b=c"]
+    .compactMap(HTTPURL.init)
 private let locations = [
     "/moved", "http://127.0.0.1:8080/file.bin", "http://evil.test/x", "https://127.0.0.1:8443/y", "http://127.0.0.1:8081/z",
     "ftp://x/y", "", "//evil.test/a", "http://[::1]:80/", "https://127.0.0.1:8080/file.bin", "http://LOCALHOST/a", "javascript:x",
@@ -67,7 +68,7 @@ private struct Choices {
               let tag = input.pick(validators + ["-"]), let modified = input.pick(validators + ["-"]),
               let retries = input.byte(), let insecure = input.flag()
         else { return nil }
-        var checkpoint = DownloadCheckpoint(originalURL: startURL, currentURL: startURL)
+        var checkpoint = DownloadCheckpoint(url: startURL)
         checkpoint.bytesReceived = max(held, 0)
         checkpoint.entityTag = tag == "-" ? nil : tag
         checkpoint.lastModified = modified == "-" ? nil : modified
@@ -108,7 +109,7 @@ private struct Choices {
             switch action {
             case .sendRequest(let plan):
                 guard plan.offset >= 0 else { return "negative request offset \(plan.offset)" }
-                let sameOrigin = TrustPolicy.sameOrigin(plan.url, startURL)
+                let sameOrigin = plan.url.hasSameOrigin(as: startURL)
                 if !sameOrigin, plan.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {
                     return "credentials sent to \(plan.url) for a download started at \(startURL)"
                 }
@@ -192,7 +193,7 @@ private struct Choices {
                         guard let step = input.byte() else { return nil }
                         switch step % 8 {
                         case 0:
-                            ended = machine.transportFailed(.connection("closed"))
+                            ended = machine.transportFailed(.connection(.other("closed")))
                             break steps
                         case 1:
                             ended = machine.pause()
@@ -205,7 +206,7 @@ private struct Choices {
                             let (wanted, overflow) = hole.lowerBound.addingReportingOverflow(Int64(step) * 97 + 1)
                             let range = hole.lowerBound..<(overflow ? hole.upperBound : min(hole.upperBound, wanted))
                             let request = machine.segmentRequest(range)
-                            let sameOrigin = TrustPolicy.sameOrigin(request.url, startURL)
+                            let sameOrigin = request.url.hasSameOrigin(as: startURL)
                             if !sameOrigin, request.headers.contains(where: { credentials.contains($0.name.lowercased()) }) {
                                 return "credentials in a segment request to \(request.url) for a download started at \(startURL)"
                             }
@@ -253,7 +254,7 @@ private struct Choices {
                     fileLength = disk.first.map { $0.lowerBound == 0 ? $0.upperBound : 0 } ?? 0
                     extra = disk.filter { $0.lowerBound > fileLength }
                     if plan.bytesDone > before { progressEvents += 1 }
-                    action = ended ?? machine.transportFailed(.connection("the segments stopped"))
+                    action = ended ?? machine.transportFailed(.connection(.other("the segments stopped")))
                     continue
                 }
                 if restart == nil, !machine.checkpoint.finishedRanges.isEmpty {
@@ -270,7 +271,7 @@ private struct Choices {
                     guard let step = input.byte() else { return nil }
                     switch step % 8 {
                     case 0: next = machine.bodyEnded()
-                    case 1: next = machine.transportFailed(.connection("closed"))
+                    case 1: next = machine.transportFailed(.connection(.other("closed")))
                     case 2: next = machine.transportFailed(.stalled)
                     case 3: next = machine.pause()
                     default:

@@ -3,12 +3,12 @@ import ResumeDataCodec
 /// One HTTP request the state machine wants sent: every request of a download, the single
 /// stream's and each segment's, is built here, so they all carry the same headers.
 struct RequestPlan: Equatable, Sendable {
-    var url: String
+    var url: HTTPURL
     var headers: [HTTPHeaderField]
     /// The byte offset asked for with `Range`, 0 for a plain request.
     var offset: Int64
 
-    init(url: String, headers: [HTTPHeaderField], offset: Int64) {
+    init(url: HTTPURL, headers: [HTTPHeaderField], offset: Int64) {
         self.url = url
         self.headers = headers
         self.offset = offset

@@ -12,48 +12,42 @@ import ResumeDataCodec
 /// - **Redirects**: https → http is refused unless the caller allows it.
 /// - **Unproven bytes**: bytes on disk that no strong validator covers are compared with the
 ///   server's before anything is appended to them (``overlapLength``).
-package struct TrustPolicy: Sendable, Equatable {
+struct TrustPolicy: Sendable, Equatable {
     /// Headers that identify the user; sent only to the origin they were given for (the codec's
     /// list, which `edit` drops by when a blob moves to another origin).
-    package static let credentialHeaders: Set<String> = Set(HTTPHeaderField.credentialNames.map { $0.lowercased() })
+    static let credentialHeaders: Set<String> = Set(HTTPHeaderField.credentialNames.map { $0.lowercased() })
 
     /// How many bytes before the end of unproven partial data are fetched again and compared.
-    package static let overlapLength: Int64 = 64 << 10
+    static let overlapLength: Int64 = 64 << 10
 
     /// Whether a redirect from https to http may be followed.
-    package var allowsInsecureRedirects = false
+    var allowsInsecureRedirects = false
 
-    package init(allowsInsecureRedirects: Bool = false) {
+    init(allowsInsecureRedirects: Bool = false) {
         self.allowsInsecureRedirects = allowsInsecureRedirects
     }
 
     // MARK: origins and credentials
 
-    /// Whether both are URLs that `HTTPURL` accepts, with the same origin (scheme, host, port).
-    package static func sameOrigin(_ url: String, _ other: String) -> Bool {
-        guard let url = HTTPURL(url), let other = HTTPURL(other) else { return false }
-        return url.hasSameOrigin(as: other)
-    }
-
     /// The caller's headers to send to `url` for a download started at `originalURL`: all of them on
     /// the same origin, all but the credentials anywhere else (curl's rule for redirects).
-    package static func headers(_ headers: [HTTPHeaderField], to url: String, startedAt originalURL: String) -> [HTTPHeaderField] {
-        if sameOrigin(url, originalURL) { return headers }
+    static func headers(_ headers: [HTTPHeaderField], to url: HTTPURL, startedAt originalURL: OriginalURL) -> [HTTPHeaderField] {
+        if originalURL.hasSameOrigin(as: url) { return headers }
         return headers.filter { !credentialHeaders.contains($0.name.lowercased()) }
     }
 
-    /// Where a redirect from `current` leads, or why it must not be followed.
-    package func redirect(from current: String, location: String?) -> Result<String, DownloadError> {
+    /// Where a redirect from `current` leads, or why it must not be followed. The target is
+    /// checked here, once: from here on it is carried as the checked URL.
+    func redirect(from current: HTTPURL, location: String?) -> Result<HTTPURL, DownloadError> {
         guard let location, !location.isEmpty,
-              let base = URL(string: current),
-              let target = URL(string: location, relativeTo: base)?.absoluteURL,
-              HTTPURL(target.absoluteString) != nil
+              let resolved = URL(string: location, relativeTo: current.url)?.absoluteURL,
+              let target = HTTPURL(resolved.absoluteString)
         else {
             return .failure(.invalidRedirect(location ?? "(no Location header)"))
         }
-        if !self.allowsInsecureRedirects, HTTPURL(current)?.scheme == "https", HTTPURL(target.absoluteString)?.scheme == "http" {
-            return .failure(.insecureRedirect(target.absoluteString))
+        if !self.allowsInsecureRedirects, current.scheme == "https", target.scheme == "http" {
+            return .failure(.insecureRedirect(target.string))
         }
-        return .success(target.absoluteString)
+        return .success(target)
     }
 }

@@ -23,8 +23,9 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     /// The TLS handshake failed for a reason retrying cannot change (an untrusted or invalid
     /// certificate).
     case tls(String)
-    /// The connection failed.
-    case connection(String)
+    /// The connection failed, or the server's answer could not be read: the same
+    /// ``TransportFailure`` whichever transport carried the request.
+    case connection(TransportFailure)
     /// The server's name does not resolve. Final, as in curl and wget: a retry a few seconds
     /// later asks the same resolver.
     case cannotResolve(host: String, reason: String)
@@ -65,8 +66,8 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .lengthUnproven(let received):
             return "the server never stated the file's length (\(received) bytes received)"
         case .tls(let message): return "TLS failed: \(message)"
-        case .connection(let message): return "connection failed: \(message)"
-        case .cannotResolve(let host, let reason): return "connection failed: \(Self.cannotResolve(host, reason))"
+        case .connection(let failure): return "connection failed: \(failure)"
+        case .cannotResolve(let host, let reason): return "connection failed: cannot resolve \(host): \(reason)"
         case .timedOut: return "the server did not answer in time"
         case .stalled: return "no data arrived for too long"
         case .retriesExhausted(let last, let attempts): return "gave up after \(attempts) retries: \(last)"

@@ -20,8 +20,9 @@ extension DownloadTask {
         switch self.origin {
         case .checkpoint(let checkpoint):
             return .success(.download(checkpoint))
+        case .refusedURL(let text):
+            return .failure(.invalidURL(text))
         case .url(let url, let headers):
-            guard HTTPURL(url) != nil else { return .failure(.invalidURL(url)) }
             if self.files.exists(self.destination), !self.files.exists(self.partialPath) {
                 // Left as it is. A blob of ours for this URL beside it means a run died between
                 // the final rename and the blob's removal: the blob goes, and may vouch for it.
@@ -31,7 +32,7 @@ extension DownloadTask {
                 if beside != nil { self.files.remove(self.resumeDataPath) }
                 return .success(.existing(ExistingFile.verdict(size: self.files.size(of: self.destination) ?? -1, checkpointBeside: beside)))
             }
-            let fresh = DownloadCheckpoint(originalURL: url, currentURL: url, extraHeaders: headers)
+            let fresh = DownloadCheckpoint(url: url, extraHeaders: headers)
             if let blob = self.files.contents(of: self.resumeDataPath) {
                 var checkpoint: DownloadCheckpoint
                 do {
@@ -59,7 +60,9 @@ extension DownloadTask {
         }
     }
 
-    private static func sameURL(_ first: String, _ second: String) -> Bool {
-        first == second || URL(string: first)?.absoluteString == URL(string: second)?.absoluteString
+    /// Whether a blob's download was started at `url`: one the rule refused never was.
+    private static func sameURL(_ original: OriginalURL, _ url: HTTPURL) -> Bool {
+        guard let first = original.checked else { return false }
+        return first.string == url.string || first.url.absoluteString == url.url.absoluteString
     }
 }

@@ -116,10 +116,10 @@ extension DownloadTask {
                 return self.stop(at: (checkpoint, part))
             case .receiveBody, .checkpoint, .none:
                 // Only produced inside `send`; reaching here would be a machine bug, so stop safely.
-                return self.stopped(failing: .connection("internal: unexpected action \(action)"))
+                return self.stopped(failing: .connection(.other("internal: unexpected action \(action)")))
             case .ignored:
                 // An event the machine ignored decides nothing; `follow` never returns one.
-                return self.stopped(failing: .connection("internal: unexpected action \(action)"))
+                return self.stopped(failing: .connection(.other("internal: unexpected action \(action)")))
             }
         }
     }
@@ -133,7 +133,7 @@ extension DownloadTask {
         do {
             var headers = HTTPHeaders()
             for field in plan.headers { headers.add(name: field.name, value: field.value) }
-            request = try HTTPClient.Request(url: plan.url, method: .GET, headers: headers)
+            request = try HTTPClient.Request(url: plan.url.url, method: .GET, headers: headers)
         } catch {
             return machine.transportFailed(DownloadError(transport: error))
         }
@@ -259,7 +259,7 @@ extension DownloadTask {
             }
         }
         if let decided { return decided }
-        return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection("the response ended without a result"))
+        return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection(.other("the response ended without a result")))
     }
 
     /// A receiver that reads the response from a socket of its own and splices the body into
@@ -274,7 +274,7 @@ extension DownloadTask {
         #if os(Linux)
         guard self.configuration.usesDirectPath, self.configuration.segmentConnections == 1,
               machine.checkpoint.finishedRanges.isEmpty, self.configuration.proxy.server(for: plan.url) == nil,
-              let url = HTTPURL(plan.url), let route = DirectRoute(url: url),
+              let route = DirectRoute(url: plan.url),
               (try? HTTP1Framing())?.request(route, headers: plan.headers) != nil
         else { return nil }
         // https needs the clients' TLS settings; when they cannot be loaded, the client says why.

@@ -22,7 +22,10 @@ public final class DownloadTask: Sendable {
     /// Where the first checkpoint comes from.
     enum Origin: Sendable {
         /// A URL: continue from an existing blob or partial file at the usual paths, else start.
-        case url(String, headers: [HTTPHeaderField])
+        case url(HTTPURL, headers: [HTTPHeaderField])
+        /// A string the `HTTPURL` rule refused (a caller of the `String` API): the task fails with
+        /// ``DownloadError/invalidURL(_:)`` when it runs, after the checks that come before it.
+        case refusedURL(String)
         /// A decoded blob.
         case checkpoint(DownloadCheckpoint)
     }
@@ -70,7 +73,7 @@ public final class DownloadTask: Sendable {
     /// A task that never runs, for a blob that cannot be used.
     static func failed(destination: String, error: DownloadError, configuration: DownloadConfiguration) -> DownloadTask {
         let task = DownloadTask(
-            origin: .url("", headers: []), destination: destination, expectedSHA256: nil, configuration: configuration)
+            origin: .refusedURL(""), destination: destination, expectedSHA256: nil, configuration: configuration)
         task.setState(.failed(error))
         return task
     }
@@ -79,8 +82,9 @@ public final class DownloadTask: Sendable {
     /// blob (empty for a blob that could not be read).
     public var url: String {
         switch self.origin {
-        case .url(let url, _): url
-        case .checkpoint(let checkpoint): checkpoint.currentURL
+        case .url(let url, _): url.string
+        case .refusedURL(let text): text
+        case .checkpoint(let checkpoint): checkpoint.currentURL.string
         }
     }
 

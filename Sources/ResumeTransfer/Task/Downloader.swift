@@ -74,11 +74,29 @@ public final class Downloader: Sendable {
     /// from zero. When `destination` exists without a partial file, the task completes at once
     /// without touching the network (checking `expectedSHA256` when given, and removing a blob
     /// left beside it).
+    ///
+    /// `url` is checked already (`HTTPURL`), and every request of the download, across
+    /// redirects, carries that checked value.
+    public func download(
+        from url: HTTPURL, to destination: String, expectedSHA256: String? = nil, headers: [HTTPHeaderField] = []
+    ) -> DownloadTask {
+        self.start(.url(url, headers: headers), to: destination, expectedSHA256: expectedSHA256)
+    }
+
+    /// ``download(from:to:expectedSHA256:headers:)-(HTTPURL,_,_,_)`` for a URL given as text,
+    /// checked here by `HTTPURL`'s rule. Text the rule refuses gives a task that fails with
+    /// ``DownloadError/invalidURL(_:)`` when it runs (an invalid `expectedSHA256` and a
+    /// destination that cannot be written to are reported first).
     public func download(
         from url: String, to destination: String, expectedSHA256: String? = nil, headers: [HTTPHeaderField] = []
     ) -> DownloadTask {
+        let origin: DownloadTask.Origin = HTTPURL(url).map { .url($0, headers: headers) } ?? .refusedURL(url)
+        return self.start(origin, to: destination, expectedSHA256: expectedSHA256)
+    }
+
+    private func start(_ origin: DownloadTask.Origin, to destination: String, expectedSHA256: String?) -> DownloadTask {
         let task = DownloadTask(
-            origin: .url(url, headers: headers), destination: destination,
+            origin: origin, destination: destination,
             expectedSHA256: expectedSHA256, configuration: self.configuration, calls: self.files.calls)
         task.start(clients: self.clients, slots: self.slots)
         return task
@@ -166,12 +184,19 @@ public final class Downloader: Sendable {
 
     /// The name to save `url` under: from a HEAD response's `Content-Disposition` when the server
     /// sends one, else the URL's last path segment (see ``DownloadFileName``).
-    public func suggestedFileName(for url: String) async -> String {
-        var request = HTTPClientRequest(url: url)
+    public func suggestedFileName(for url: HTTPURL) async -> String {
+        var request = HTTPClientRequest(url: url.string)
         request.method = .HEAD
         let response = try? await self.clients.client(for: url).execute(request, timeout: self.configuration.responseTimeout.timeAmount)
         let disposition = response?.headers.first(name: "content-disposition")
         return DownloadFileName.choose(url: url, contentDisposition: disposition)
+    }
+
+    /// ``suggestedFileName(for:)-(HTTPURL)`` for a URL given as text. Text that `HTTPURL`'s rule
+    /// refuses is asked nothing: its name comes from the text alone (``DownloadFileName``).
+    public func suggestedFileName(for url: String) async -> String {
+        guard let checked = HTTPURL(url) else { return DownloadFileName.choose(url: url) }
+        return await self.suggestedFileName(for: checked)
     }
 
     /// Removes the temporary files that runs killed between a write and its rename left in

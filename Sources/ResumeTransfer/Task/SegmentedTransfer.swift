@@ -117,7 +117,7 @@ struct SegmentedTransfer {
             for field in wanted.headers { headers.add(name: field.name, value: field.value) }
             let request: HTTPClient.Request
             do {
-                request = try HTTPClient.Request(url: wanted.url, method: .GET, headers: headers)
+                request = try HTTPClient.Request(url: wanted.url.url, method: .GET, headers: headers)
             } catch {
                 // Not for the URL the first request went to; counted as a failed connection.
                 lastError = DownloadError(transport: error)
@@ -172,7 +172,7 @@ struct SegmentedTransfer {
             case .written(let count):
                 guard plan.wrote(tag, count: count) else {
                     // A receiver wrote past its segment: a bug; stop rather than count it.
-                    if outcome == nil { outcome = .failed(.connection("internal: a segment overran its range")) }
+                    if outcome == nil { outcome = .failed(.connection(.other("internal: a segment overran its range"))) }
                     stopAll()
                     continue
                 }
@@ -222,12 +222,12 @@ struct SegmentedTransfer {
                     }
                 }
                 if receivers.isEmpty {
-                    outcome = .failed(lastError ?? .connection("no connection could fetch the remaining segments"))
+                    outcome = .failed(lastError ?? .connection(.other("no connection could fetch the remaining segments")))
                 }
             }
         }
         if Task.isCancelled { return machine.pause() }
-        switch outcome ?? .failed(lastError ?? .connection("the segments stopped")) {
+        switch outcome ?? .failed(lastError ?? .connection(.other("the segments stopped"))) {
         case .finished:
             return machine.segmentsFinished()
         case .anotherFile:

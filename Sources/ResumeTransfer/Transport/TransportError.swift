@@ -13,7 +13,8 @@ import Darwin
 extension DownloadError {
     /// The download's error for what AsyncHTTPClient, NIO or NIOSSL threw: a read timeout is a
     /// stall, a deadline or connect timeout is ``timedOut``, a proxy's refusal and an untrusted
-    /// certificate or one for another host name get a message that says what to do, anything else is ``connection(_:)``.
+    /// certificate or one for another host name get a message that says what to do, anything
+    /// else is ``connection(_:)`` with the ``TransportFailure`` the direct path reports for it.
     init(transport error: any Error) {
         if let error = error as? HTTPClientError {
             switch error {
@@ -27,7 +28,7 @@ extension DownloadError {
                 self = .invalidProxy("the proxy asks for credentials (407): give them in its URL, http://USER:PASSWORD@HOST:PORT")
                 return
             case .invalidProxyResponse:
-                self = .connection("the proxy refused to open a tunnel to the server")
+                self = .connection(.proxyRefusedTunnel)
                 return
             default: break
             }
@@ -35,13 +36,24 @@ extension DownloadError {
         if let error = error as? HTTPParserError, error == .headerOverflow {
             // The client's decoder met its own per-head bound (NIO's default, the same 80 KiB as
             // ResponseHeadLimits) before ResponseHeadGuard saw a head: said in the same words.
-            self = .connection(ResponseHeadLimits.Exceeded.headBytes(NIOHTTPDecoderLimitConfiguration().maxHeaderListSize).description)
+            self = .connection(.invalidResponse(
+                ResponseHeadLimits.Exceeded.headBytes(NIOHTTPDecoderLimitConfiguration().maxHeaderListSize).description))
+            return
+        }
+        if let exceeded = error as? ResponseHeadLimits.Exceeded {
+            // ResponseHeadGuard's verdict: the direct path's reader reports the same bound so.
+            self = .connection(.invalidResponse(exceeded.description))
+            return
+        }
+        if let error = error as? HTTPParserError {
+            // An answer the decoder cannot read, as the direct path's reader reports one.
+            self = .connection(.invalidResponse(String(describing: error)))
             return
         }
         if let error = error as? NIOSSLError, case .handshakeFailed(.sslError(let stack)) = error, stack.contains(.eofDuringHandshake) {
             // A close in the middle of the handshake is a connection that broke, retried as
             // one, in the direct path's words.
-            self = .connection(Self.closedDuringHandshake)
+            self = .connection(.closedDuringHandshake)
             return
         }
         if let error = error as? NIOConnectionError {
@@ -50,11 +62,11 @@ extension DownloadError {
                 self = .cannotResolve(host: error.host, reason: reason)
                 return
             }
-            self = .connection(Self.connectionMessage(error))
+            self = .connection(Self.connectionFailure(error))
             return
         }
         if let error = error as? IOError {
-            self = .connection(Self.systemCallMessage(error.description, errno: error.errnoCode))
+            self = .connection(Self.systemCallFailure(error.description, errno: error.errnoCode))
             return
         }
         if let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error {
@@ -85,38 +97,15 @@ extension DownloadError {
             self = .tls("the server's certificate is not valid for \(name ?? "the address connected to") (it was made for another name)")
             return
         }
-        self = .connection(String(describing: error))
-    }
-
-    /// A name that does not resolve, on either path.
-    static func cannotResolve(_ host: String, _ reason: String) -> String {
-        "cannot resolve \(host): \(reason)"
-    }
-
-    /// A server that cannot be connected to, on either path.
-    static func cannotConnect(_ host: String, port: Int, _ reason: String) -> String {
-        "connect to \(host) port \(port): \(reason)"
+        self = .connection(.other(String(describing: error)))
     }
 
     /// NIO's failed connection (the last address's error; a name that did not resolve is
-    /// ``DownloadError/cannotResolve(host:reason:)``) in the direct path's words.
-    private static func connectionMessage(_ error: NIOConnectionError) -> String {
-        guard let last = error.connectionErrors.last?.error else { return cannotConnect(error.host, port: error.port, "no address") }
+    /// ``DownloadError/cannotResolve(host:reason:)``) as the direct path reports it.
+    private static func connectionFailure(_ error: NIOConnectionError) -> TransportFailure {
+        guard let last = error.connectionErrors.last?.error else { return .cannotConnect(host: error.host, port: error.port, reason: "no address") }
         let reason = (last as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? String(describing: last)
-        return cannotConnect(error.host, port: error.port, reason)
-    }
-
-    /// A server that closed the connection before the TLS handshake ended, on either path.
-    static let closedDuringHandshake = "the server closed the connection during the TLS handshake"
-
-    /// A server that closed the connection before the response head ended, on either path.
-    static let closedBeforeHead = "the server closed the connection before the response head"
-
-    /// A server that closed the connection in the middle of the body, on either path: `remaining`
-    /// bytes short of the length it stated (nil: it stated none).
-    static func closedBeforeEnd(remaining: Int64?) -> String {
-        guard let remaining else { return "the server closed the connection before the end of the body" }
-        return "the server closed the connection \(remaining) bytes before the end of the body"
+        return .cannotConnect(host: error.host, port: error.port, reason: reason)
     }
 
     /// AsyncHTTPClient's and NIO's ways of saying that the connection closed in the middle of an
@@ -128,9 +117,9 @@ extension DownloadError {
     }
 
     /// NIO's description of a failed system call (`read(descriptor:pointer:size:): Connection
-    /// reset by peer) (errno: 104)`) said as the direct path says its own: `receive: Connection
-    /// reset by peer`.
-    static func systemCallMessage(_ description: String, errno: CInt) -> String {
+    /// reset by peer) (errno: 104)`) as the direct path reports its own: a `receive` that failed
+    /// with `Connection reset by peer`.
+    static func systemCallFailure(_ description: String, errno: CInt) -> TransportFailure {
         var call = description.prefix { $0 != "(" && $0 != ":" }
         while call.last == " " { call = call.dropLast() }
         let verb: Substring
@@ -144,7 +133,7 @@ extension DownloadError {
         } else {
             verb = call.isEmpty ? "system call" : call
         }
-        return "\(verb): \(String(cString: strerror(errno)))"
+        return .systemCall(String(verb), reason: String(cString: strerror(errno)))
     }
 
     /// The text of a ``disk(_:)`` error, else the description: what a disk failure reports when
