@@ -40,6 +40,7 @@ package struct ScanReport {
                 ("members", .integer(archive.memberCount)),
                 ("files", .integer(archive.fileCount)),
                 ("complete", .bool(archive.isComplete)),
+                ("warnings", .array(archive.warnings.map(JSONValue.string))),
             ])
         }))]
     }
@@ -170,6 +171,7 @@ package struct ScanReport {
             lines.append("archive \(VisibleText.escaping(archive.root)): \(VisibleText.escaping(archive.format.isEmpty ? "unknown format" : archive.format)), "
                          + "\(ByteCount.grouping(Int64(archive.memberCount))) member\(archive.memberCount == 1 ? "" : "s")"
                          + (archive.isComplete ? "" : ", not read to its end"))
+            for warning in archive.warnings { lines.append("  warning: " + VisibleText.escaping(warning)) }
             appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
                          orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
                          backupRoot: archive.root)

@@ -148,6 +148,11 @@ package struct ArchiveScan: Sendable {
         var warnedForgetting = false
         /// nsurlsessiond's ledgers and their WALs, held until the pass is over.
         var ledgers = ArchiveLedgers()
+        /// The member each reported path came from (a finding, a file of `tmp/` or of
+        /// nsurlsessiond's Downloads): a later member of the same name is told.
+        var reportedMember: [String: Int] = [:]
+        /// Members that had an earlier reported member's name, past those told one by one.
+        var untoldDuplicates = 0
 
         init(scan: ArchiveScan) {
             self.scan = scan
@@ -258,7 +263,10 @@ package struct ArchiveScan: Sendable {
             if inDownloads { rememberDownload(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest)) }
             hold.decide(atEnd: true)
             ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
-            guard !blobs.isEmpty || isPartialFile else {
+            let isReported = !blobs.isEmpty || isPartialFile
+            if let earlier = reportedMember[path] { duplicate(member, of: earlier, path: path) }
+            reportedMember[path] = isReported || inTmp || inDownloads ? member.index : nil
+            guard isReported else {
                 if let index = findingIndex.removeValue(forKey: path) { drop(index) }
                 return
             }
@@ -273,6 +281,21 @@ package struct ArchiveScan: Sendable {
                 blobCount += blobs.count
             }
         }
+
+        /// Told once per member, the first few by name: unpacking writes both and leaves the
+        /// later, so the later is what is reported, and the examiner should know an earlier one
+        /// (perhaps a blob) was there.
+        private mutating func duplicate(_ member: ArchiveReader.Member, of earlier: Int, path: String) {
+            guard outcome.summary.warnings.count < Self.maximumToldDuplicates else {
+                untoldDuplicates += 1
+                return
+            }
+            outcome.summary.warnings.append("member \(member.index), \(path), has the name of member \(earlier) before it: "
+                                            + "unpacking leaves the later one, which is what is reported")
+        }
+
+        /// Duplicates told one by one; the rest are counted in one more warning.
+        static let maximumToldDuplicates = 20
 
         /// Reads a member's bytes to nothing, within the reader's bounds.
         private func drain(_ reader: ArchiveReader) throws {
@@ -391,6 +414,9 @@ package struct ArchiveScan: Sendable {
 
         func finish() -> Outcome {
             var outcome = self.outcome
+            if untoldDuplicates > 0 {
+                outcome.summary.warnings.append("and \(untoldDuplicates) more member\(untoldDuplicates == 1 ? "" : "s") with an earlier one's name")
+            }
             // A `private/var` met before its first `var/mobile` spelling is the better root.
             outcome.deviceRoots.sort { ($0.hasSuffix("private/var") ? 0 : 1) < ($1.hasSuffix("private/var") ? 0 : 1) }
             return outcome
