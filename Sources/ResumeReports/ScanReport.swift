@@ -69,7 +69,9 @@ package struct ScanReport {
             ("path", .string(file.path)),
             ("appContainer", .optionalString(file.appContainer)),
             ("bundleID", .optionalString(file.bundleID)),
-        ] + Self.evidenceMembers(file.file))
+        ] + Self.evidenceMembers(file.file)
+            // Only for a Safari bundle's data file: every other partial file keeps its shape.
+            + (file.safariDownload.map { [("safariDownload", SafariDownloadReport.json(for: $0))] } ?? []))
     }
 
     package static func json(for device: BackupDevice) -> JSONValue {
@@ -289,6 +291,7 @@ package struct ScanReport {
             }
             for file in orphans where file.appContainer == container {
                 lines.append("  orphan partial file: \(shown(file.path)), \(ByteCount.describe(file.status.size)), modified \(DateText.text(file.status.modified))")
+                if let info = file.safariDownload { lines += SafariDownloadReport.lines(for: info, indent: "    ") }
             }
         }
     }
@@ -305,7 +308,7 @@ package struct ScanReport {
     }
 
     /// `, as received`, `, 96 fewer than received`, `, 5 more than received`.
-    private static func comparison(_ size: Int64, _ received: Int64?) -> String {
+    package static func comparison(_ size: Int64, _ received: Int64?) -> String {
         guard let received else { return "" }
         if size == received { return ", as received" }
         let difference = ByteCount.grouping(size < received ? received - size : size - received)

@@ -42,6 +42,9 @@ public struct ScanInventory: Sendable {
         public let file: EvidenceFile
         /// The app it belongs to, as for a blob.
         public let bundleID: String?
+        /// What the `Info.plist` beside it says, when it is the data file of a Safari
+        /// `NAME.download` bundle: the URL, bytes so far and total, dates.
+        public var safariDownload: SafariDownloadInfo? = nil
     }
 
     /// The blobs, sorted by path.
@@ -166,10 +169,14 @@ public struct ScanInventory: Sendable {
                 if let partial = task.partialFile, let path = partial.path, partial.size != nil { paired.insert(path) }
             }
         }
+        // A Safari bundle's Info.plist, by the bundle's folder: its data file is told with it.
+        var safariDownloads: [String: SafariDownloadInfo] = [:]
+        for file in sorted { if let info = file.safariDownload { safariDownloads[FilePathText.folder(of: file.path)] = info } }
         for file in sorted where file.isPartialFile && !paired.contains(file.path) {
             let container = space.container(of: file.path)
             orphanPartialFiles.append(PartialFile(path: file.path, appContainer: container, status: file.status,
-                                                  file: evidence(file), bundleID: space.bundleID(of: container)))
+                                                  file: evidence(file), bundleID: space.bundleID(of: container),
+                                                  safariDownload: safariDownloads[FilePathText.folder(of: file.path)]))
         }
     }
 

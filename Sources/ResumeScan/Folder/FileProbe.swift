@@ -30,6 +30,8 @@ package struct FileProbe: Sendable {
         var source: FindingSource? = nil
         /// nsurlsessiond's task ledger, when the file is one (issue 26).
         var ledger: TaskLedger? = nil
+        /// What the file says when it is a Safari `.download` bundle's `Info.plist`.
+        var safariDownload: SafariDownloadInfo? = nil
     }
 
     package enum Outcome: Sendable {
@@ -74,6 +76,7 @@ package struct FileProbe: Sendable {
         let status = FileStatus(raw)
         var blobs: [FoundResumeBlob] = []
         var digest: String?
+        var safariDownload: SafariDownloadInfo?
         if verdict.mayHoldBlobs, status.size <= Int64(readLimit) {
             // Read again from the start: the prefix was a small stack buffer, and a blob is small.
             var data = Data(count: Int(status.size))
@@ -94,13 +97,19 @@ package struct FileProbe: Sendable {
             data.count = count
             blobs = search.blobs(in: data)
             if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
+            // An Info.plist that is not a Safari download's is any other plist: nothing to say.
+            if AppContainerLayout.isDownloadBundleInfo(name: file.name, parentName: FilePathText.lastName(of: FilePathText.folder(of: file.path))) {
+                safariDownload = try? SafariDownloadInfo(propertyList: data)
+                if safariDownload != nil, digest == nil { digest = EvidenceHash.hex(of: data) }
+            }
         }
-        guard !blobs.isEmpty || file.isPartialFile else { return .nothing }
+        guard !blobs.isEmpty || file.isPartialFile || safariDownload != nil else { return .nothing }
         if digest == nil {
             // A partial file is hashed as it is read, never held whole: it may be gigabytes.
             digest = EvidenceHash.hex(ofDescriptor: descriptor, calls: calls)
         }
-        return .found(Finding(path: file.path, status: status, blobs: blobs, isPartialFile: file.isPartialFile, sha256: digest))
+        return .found(Finding(path: file.path, status: status, blobs: blobs, isPartialFile: file.isPartialFile, sha256: digest,
+                              safariDownload: safariDownload))
     }
 
     /// Reads until the buffer is full or the file ends.
