@@ -23,6 +23,26 @@ package enum SafariDownloadReport {
         ])
     }
 
+    /// `Safari download history PATH: N entries`, then one line per entry (URL, bytes, when
+    /// added, where to) and the entries left out.
+    package static func lines(for file: ScanInventory.SafariHistoryFile) -> [String] {
+        let count = file.history.entries.count
+        var lines = ["Safari download history \(VisibleText.escaping(file.path)): \(ByteCount.grouping(Int64(count))) entr\(count == 1 ? "y" : "ies")"]
+        for entry in file.history.entries {
+            var line = "  " + VisibleText.escaping(entry.url ?? "no URL")
+            if let received = entry.bytesReceived {
+                line += ", " + ByteCount.describe(received) + (entry.totalBytes.map { " of " + ByteCount.describe($0) } ?? "")
+            }
+            if let date = entry.dateAdded { line += ", added " + DateText.text(date) }
+            if let date = entry.dateFinished { line += ", finished " + DateText.text(date) }
+            if let path = entry.path { line += ", to " + VisibleText.escaping(path) }
+            lines.append(line)
+            for problem in entry.problems { lines.append("    warning: " + VisibleText.escaping(problem)) }
+        }
+        for problem in file.history.problems { lines.append("  warning: " + VisibleText.escaping(problem)) }
+        return lines
+    }
+
     /// `label:` and value lines, each value escaped; `indent` before each.
     package static func lines(for info: SafariDownloadInfo, indent: String) -> [String] {
         var lines: [String] = []

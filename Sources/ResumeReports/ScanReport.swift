@@ -27,7 +27,7 @@ package struct ScanReport {
             ("errors", .array(inventory.errors.map { error in
                 .object([("path", .string(error.path)), ("message", .string(error.message))])
             })),
-        ] + backupMembers + archiveMembers)
+        ] + backupMembers + archiveMembers + safariMembers)
     }
 
     /// `archives`, only when there were archives: a folder scan's document keeps its three members.
@@ -41,6 +41,17 @@ package struct ScanReport {
                 ("files", .integer(archive.fileCount)),
                 ("complete", .bool(archive.isComplete)),
                 ("warnings", .array(archive.warnings.map(JSONValue.string))),
+            ])
+        }))]
+    }
+
+    /// `safariDownloadHistory`, only when a `Safari/Downloads.plist` was found.
+    private var safariMembers: [(String, JSONValue)] {
+        guard !inventory.safariHistories.isEmpty else { return [] }
+        return [("safariDownloadHistory", .array(inventory.safariHistories.map { history in
+            .object([("path", .string(history.path))] + Self.evidenceMembers(history.file) + [
+                ("entries", .array(history.history.entries.map(SafariDownloadReport.json(for:)))),
+                ("problems", .array(history.history.problems.map(JSONValue.string))),
             ])
         }))]
     }
@@ -205,6 +216,10 @@ package struct ScanReport {
             }
             for warning in ledger.warnings { lines.append("  warning: " + VisibleText.escaping(warning)) }
             for skipped in ledger.skippedRows { lines.append("  skipped " + VisibleText.escaping(skipped.description)) }
+        }
+        for history in inventory.safariHistories {
+            if !lines.isEmpty { lines.append("") }
+            lines += SafariDownloadReport.lines(for: history)
         }
         if !lines.isEmpty { lines.append("") }
         if !inventory.orphanPartialFiles.isEmpty {

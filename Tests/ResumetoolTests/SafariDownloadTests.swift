@@ -126,4 +126,60 @@ import Testing
             """))
         #expect(text.stdout.hasSuffix("7 files scanned: 0 blobs, 4 orphan partial files, 0 errors\n"))
     }
+
+    /// Safari's list of downloads: each entry told, the two that are not downloads said.
+    @Test func scanTellsSafarisListOfDownloads() throws {
+        let made = try Made()
+        let text = try made.run(["scan", "Library"])
+        #expect(text == ToolRunner.Result(status: 0, stdout: """
+            Safari download history Library/Safari/Downloads.plist: 2 entries
+              https://downloads.example.com/releases/Example-2.4.1.dmg, 4,096 bytes (4.0 KiB) of 2,339,054 bytes (2.2 MiB), \
+            added 2026-01-02T02:00:00Z, to /Users/examiner/Downloads/Example-2.4.1.dmg.download
+              https://example.org/manual.pdf, 52,311 bytes (51.1 KiB) of 52,311 bytes (51.1 KiB), added 2025-12-30T09:00:00Z, \
+            finished 2025-12-30T09:00:07Z, to /Users/examiner/Downloads/manual.pdf
+              warning: entry 2 is of type string, not dictionary
+              warning: entry 3 has no DownloadEntry key: not a Safari download's
+
+            1 file scanned: 0 blobs, 0 orphan partial files, 0 errors
+
+            """, stderr: ""))
+        let json = try made.run(["scan", "--json", "Library"])
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let histories = try #require(top["safariDownloadHistory"] as? [[String: Any]])
+        #expect(histories.map { $0["path"] as? String } == ["Library/Safari/Downloads.plist"])
+        let sum = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", made.directory.path("Library/Safari/Downloads.plist")])
+        #expect(histories.first?["sha256"] as? String == String(String(decoding: sum.stdout, as: UTF8.self).prefix(64)))
+        let entries = try #require(histories.first?["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["url"] as? String } == ["https://downloads.example.com/releases/Example-2.4.1.dmg", "https://example.org/manual.pdf"])
+        #expect(entries.map { $0["dateFinished"] as? String } == [nil, "2025-12-30T09:00:07Z"])
+        #expect(entries.map { $0["identifier"] as? String } == ["0B1C2D3E-4F50-4617-8293-A4B5C6D7E8F9", nil])
+        #expect(histories.first?["problems"] as? [String] == ["entry 2 is of type string, not dictionary",
+                                                               "entry 3 has no DownloadEntry key: not a Safari download's"])
+        // A folder scan without Safari's list keeps its document as it was.
+        let downloads = try made.run(["scan", "--json", "Downloads"])
+        #expect(!downloads.stdout.contains("safariDownloadHistory"))
+    }
+
+    /// The same bundles and list in a tar made by GNU tar: told as in the folder.
+    @Test func bundlesAndTheListInAnArchive() throws {
+        let made = try Made()
+        let tar = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["tar", "--sort=name", "-cf", "safari.tar", "Downloads", "Library"],
+                                         in: made.directory.url)
+        try #require(tar.status == 0)
+        let result = try made.run(["scan", "--json", "safari.tar"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let orphans = try #require(top["orphanPartialFiles"] as? [[String: Any]])
+        #expect(orphans.map { $0["path"] as? String } == [
+            "Downloads/Example-2.4.1.dmg.download/Example-2.4.1.dmg", "Downloads/empty.download/empty",
+            "Downloads/odd.bin.download/odd.bin", "Downloads/report.zip.download/report.zip",
+        ])
+        #expect(orphans.map { ($0["safariDownload"] as? [String: Any])?["layout"] as? String } == ["modern", nil, "modern", "legacy"])
+        #expect(orphans.first?["sha256"] as? String == Self.partialSHA256)
+        let histories = try #require(top["safariDownloadHistory"] as? [[String: Any]])
+        #expect(histories.map { $0["path"] as? String } == ["Library/Safari/Downloads.plist"])
+        #expect((histories.first?["entries"] as? [Any])?.count == 2)
+        #expect((histories.first?["source"] as? [String: Any])?["kind"] as? String == "archive")
+    }
 }

@@ -245,9 +245,12 @@ package struct ArchiveScan: Sendable {
             let decided = verdict ?? triage()
             var blobs: [FoundResumeBlob] = []
             var digest: String?
+            var safari = SafariEvidence()
             if decided.mayHoldBlobs, let data {
                 blobs = scan.probe.search.blobs(in: data)
                 if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
+                safari = SafariEvidence(name: fileName, parentName: parentName, data: data)
+                if safari.isFound, digest == nil { digest = EvidenceHash.hex(of: data) }
                 if isMetadata, components.count > 1, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
                     outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
                 }
@@ -263,7 +266,7 @@ package struct ArchiveScan: Sendable {
             if inDownloads { rememberDownload(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest)) }
             hold.decide(atEnd: true)
             ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
-            let isReported = !blobs.isEmpty || isPartialFile
+            let isReported = !blobs.isEmpty || isPartialFile || safari.isFound
             if let earlier = reportedMember[path] { duplicate(member, of: earlier, path: path) }
             reportedMember[path] = isReported || inTmp || inDownloads ? member.index : nil
             guard isReported else {
@@ -271,7 +274,8 @@ package struct ArchiveScan: Sendable {
                 return
             }
             let finding = FileProbe.Finding(path: path, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
-                                            source: FindingSource(kind: .archive, root: scan.root, inner: member.name))
+                                            source: FindingSource(kind: .archive, root: scan.root, inner: member.name),
+                                            safariDownload: safari.download, safariHistory: safari.history)
             if let index = findingIndex[path] {
                 blobCount += blobs.count - outcome.findings[index].blobs.count
                 outcome.findings[index] = finding

@@ -32,6 +32,8 @@ package struct FileProbe: Sendable {
         var ledger: TaskLedger? = nil
         /// What the file says when it is a Safari `.download` bundle's `Info.plist`.
         var safariDownload: SafariDownloadInfo? = nil
+        /// Safari's list of downloads, when the file is `Safari/Downloads.plist`.
+        var safariHistory: SafariDownloadHistory? = nil
     }
 
     package enum Outcome: Sendable {
@@ -76,7 +78,7 @@ package struct FileProbe: Sendable {
         let status = FileStatus(raw)
         var blobs: [FoundResumeBlob] = []
         var digest: String?
-        var safariDownload: SafariDownloadInfo?
+        var safari = SafariEvidence()
         if verdict.mayHoldBlobs, status.size <= Int64(readLimit) {
             // Read again from the start: the prefix was a small stack buffer, and a blob is small.
             var data = Data(count: Int(status.size))
@@ -97,19 +99,16 @@ package struct FileProbe: Sendable {
             data.count = count
             blobs = search.blobs(in: data)
             if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
-            // An Info.plist that is not a Safari download's is any other plist: nothing to say.
-            if AppContainerLayout.isDownloadBundleInfo(name: file.name, parentName: FilePathText.lastName(of: FilePathText.folder(of: file.path))) {
-                safariDownload = try? SafariDownloadInfo(propertyList: data)
-                if safariDownload != nil, digest == nil { digest = EvidenceHash.hex(of: data) }
-            }
+            safari = SafariEvidence(name: file.name, parentName: FilePathText.lastName(of: FilePathText.folder(of: file.path)), data: data)
+            if safari.isFound, digest == nil { digest = EvidenceHash.hex(of: data) }
         }
-        guard !blobs.isEmpty || file.isPartialFile || safariDownload != nil else { return .nothing }
+        guard !blobs.isEmpty || file.isPartialFile || safari.isFound else { return .nothing }
         if digest == nil {
             // A partial file is hashed as it is read, never held whole: it may be gigabytes.
             digest = EvidenceHash.hex(ofDescriptor: descriptor, calls: calls)
         }
         return .found(Finding(path: file.path, status: status, blobs: blobs, isPartialFile: file.isPartialFile, sha256: digest,
-                              safariDownload: safariDownload))
+                              safariDownload: safari.download, safariHistory: safari.history))
     }
 
     /// Reads until the buffer is full or the file ends.

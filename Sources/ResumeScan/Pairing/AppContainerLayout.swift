@@ -85,6 +85,11 @@ package enum AppContainerLayout {
         folderName.hasSuffix(".download") && folderName.utf8.count > 9
     }
 
+    /// Whether a file is Safari's list of downloads, `Safari/Downloads.plist`.
+    package static func isDownloadHistory(name: String, parentName: String) -> Bool {
+        name == "Downloads.plist" && parentName == "Safari"
+    }
+
     /// Whether a file is the `Info.plist` of a Safari `NAME.download` bundle.
     package static func isDownloadBundleInfo(name: String, parentName: String) -> Bool {
         name == "Info.plist" && isDownloadBundle(parentName)

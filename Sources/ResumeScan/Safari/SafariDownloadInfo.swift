@@ -66,6 +66,14 @@ public struct SafariDownloadInfo: Sendable, Hashable {
         } catch {
             throw .unreadable("Info.plist: \(error)")
         }
+        try self.init(dictionary: top, what: "Info.plist")
+    }
+
+    /// Reads one download's keys: an `Info.plist`'s top level, or an entry of
+    /// `Downloads.plist`'s `DownloadHistory` (the same keys, ``SafariDownloadHistory``).
+    /// - Throws: ``SafariDownloadError/notADownload(_:)`` when `top` has none of the keys of
+    ///   either layout; `what` names it in the message.
+    init(dictionary top: PropertyListDictionary, what: String) throws(SafariDownloadError) {
         var problems: [String] = []
         let resume: PropertyListDictionary?
         if let value = top["DownloadEntryResumeInformation"] {
@@ -113,7 +121,7 @@ public struct SafariDownloadInfo: Sendable, Hashable {
         }
         self.problems = problems
         guard resume != nil || top.contains(where: { $0.key.hasPrefix("DownloadEntry") }) else {
-            throw .notADownload("Info.plist has no DownloadEntry key: not a Safari download's")
+            throw .notADownload("\(what) has no DownloadEntry key: not a Safari download's")
         }
     }
 }

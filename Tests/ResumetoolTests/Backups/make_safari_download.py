@@ -15,6 +15,8 @@ OUT/Downloads/ holds:
   DownloadEntryURL, cancelled (DownloadEntryErrorCodeDictionaryKey -999); report.zip, 1,000 bytes;
 - odd.bin.download/: values of the wrong type (bytes so far a string, total -5, date a string);
 - empty.download/: a partial file and no Info.plist.
+OUT/Library/Safari/Downloads.plist (binary) holds DownloadHistory: the modern bundle's entry, a
+finished download, an entry that is a string and one with no DownloadEntry key.
 Every file is modified 2026-01-02T03:04:05Z.
 """
 import datetime
@@ -70,6 +72,32 @@ def main():
         "DownloadEntryDateAddedKey": "yesterday",
     }, b"odd\n", plistlib.FMT_BINARY)
     bundle(out, "empty", None, b"no Info.plist here\n", plistlib.FMT_BINARY)
+    safari = os.path.join(sys.argv[1], "Library", "Safari")
+    os.makedirs(safari, exist_ok=True)
+    history = os.path.join(safari, "Downloads.plist")
+    with open(history, "wb") as handle:
+        plistlib.dump({"DownloadHistory": [
+            {
+                "DownloadEntryURL": "https://downloads.example.com/releases/Example-2.4.1.dmg",
+                "DownloadEntryPath": "/Users/examiner/Downloads/Example-2.4.1.dmg.download",
+                "DownloadEntryIdentifier": "0B1C2D3E-4F50-4617-8293-A4B5C6D7E8F9",
+                "DownloadEntryDateAddedKey": ADDED,
+                "DownloadEntryProgressBytesSoFar": 4096,
+                "DownloadEntryProgressTotalToLoad": 2339054,
+                "DownloadEntryRemoveWhenDoneKey": False,
+            },
+            {
+                "DownloadEntryURL": "https://example.org/manual.pdf",
+                "DownloadEntryPath": "/Users/examiner/Downloads/manual.pdf",
+                "DownloadEntryDateAddedKey": datetime.datetime(2025, 12, 30, 9, 0, 0),
+                "DownloadEntryDateFinishedKey": datetime.datetime(2025, 12, 30, 9, 0, 7),
+                "DownloadEntryProgressBytesSoFar": 52311,
+                "DownloadEntryProgressTotalToLoad": 52311,
+            },
+            "junk",
+            {"Unrelated": 1},
+        ]}, handle, fmt=plistlib.FMT_BINARY)
+    os.utime(history, (MODIFIED, MODIFIED))
 
 
 if __name__ == "__main__":
