@@ -182,4 +182,23 @@ import Testing
         #expect((histories.first?["entries"] as? [Any])?.count == 2)
         #expect((histories.first?["source"] as? [String: Any])?["kind"] as? String == "archive")
     }
+
+    /// Nothing inside a bundle is followed: a linked Info.plist is an error that says so, a linked
+    /// data file is no partial file.
+    @Test func linksInsideABundleAreNeverFollowed() throws {
+        let made = try Made()
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: made.directory.path("Links/a.txt.download"), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: made.directory.path("Links/a.txt.download/Info.plist"),
+                                       withDestinationPath: made.directory.path("Downloads/report.zip.download/Info.plist"))
+        try manager.createDirectory(atPath: made.directory.path("Links/b.txt.download"), withIntermediateDirectories: true)
+        try manager.copyItem(atPath: made.directory.path("Downloads/report.zip.download/Info.plist"), toPath: made.directory.path("Links/b.txt.download/Info.plist"))
+        try manager.createSymbolicLink(atPath: made.directory.path("Links/b.txt.download/b.txt"), withDestinationPath: "/etc/passwd")
+        let linkedInfo = try made.run(["inspect", "Links/a.txt.download"])
+        #expect(linkedInfo == ToolRunner.Result(status: 1, stdout: "",
+                                                stderr: "Links/a.txt.download: error: cannot read Info.plist: Too many levels of symbolic links\n"))
+        let linkedData = try made.run(["inspect", "Links/b.txt.download"])
+        #expect(linkedData.status == 0)
+        #expect(linkedData.stdout.hasSuffix("\n  partial file:     none in the bundle\n"))
+    }
 }
