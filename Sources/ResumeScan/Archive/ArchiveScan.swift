@@ -243,18 +243,15 @@ package struct ArchiveScan: Sendable {
                 throw failure
             }
             let decided = verdict ?? triage()
-            var blobs: [FoundResumeBlob] = []
-            var digest: String?
-            var safari = SafariEvidence()
+            var content = HeldContent()
             if decided.mayHoldBlobs, let data {
-                blobs = scan.probe.search.blobs(in: data)
-                if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
-                safari = SafariEvidence(name: fileName, parentName: parentName, data: data)
-                if safari.isFound, digest == nil { digest = EvidenceHash.hex(of: data) }
+                content = HeldContent(data, name: fileName, parentName: parentName, search: scan.probe.search)
                 if isMetadata, components.count > 1, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
                     outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
                 }
             }
+            let blobs = content.blobs
+            var digest = content.sha256
             if digest == nil, let hasher { digest = SHA256Hex(digest: hasher.finalize()).text }
             var status = FileStatus(size: total, modified: Date(timeIntervalSince1970: Double(member.modified ?? 0)))
             // libarchive's zip reader sets a change time of 0 when the zip has no extended
@@ -266,7 +263,7 @@ package struct ArchiveScan: Sendable {
             if inDownloads { rememberDownload(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest)) }
             hold.decide(atEnd: true)
             ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
-            let isReported = !blobs.isEmpty || isPartialFile || safari.isFound
+            let isReported = content.isFound || isPartialFile
             if let earlier = reportedMember[path] { duplicate(member, of: earlier, path: path) }
             reportedMember[path] = isReported || inTmp || inDownloads ? member.index : nil
             guard isReported else {
@@ -275,7 +272,7 @@ package struct ArchiveScan: Sendable {
             }
             let finding = FileProbe.Finding(path: path, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
                                             source: FindingSource(kind: .archive, root: scan.root, inner: member.name),
-                                            safariDownload: safari.download, safariHistory: safari.history)
+                                            safariDownload: content.safari.download, safariHistory: content.safari.history)
             if let index = findingIndex[path] {
                 blobCount += blobs.count - outcome.findings[index].blobs.count
                 outcome.findings[index] = finding

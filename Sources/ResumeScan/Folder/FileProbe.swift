@@ -76,9 +76,7 @@ package struct FileProbe: Sendable {
         }
         guard raw.kind == .regular else { return .nothing }
         let status = FileStatus(raw)
-        var blobs: [FoundResumeBlob] = []
-        var digest: String?
-        var safari = SafariEvidence()
+        var content = HeldContent()
         if verdict.mayHoldBlobs, status.size <= Int64(readLimit) {
             // Read again from the start: the prefix was a small stack buffer, and a blob is small.
             var data = Data(count: Int(status.size))
@@ -97,18 +95,16 @@ package struct FileProbe: Sendable {
             case .failure(let error): return .failed(error)
             }
             data.count = count
-            blobs = search.blobs(in: data)
-            if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
-            safari = SafariEvidence(name: file.name, parentName: FilePathText.lastName(of: FilePathText.folder(of: file.path)), data: data)
-            if safari.isFound, digest == nil { digest = EvidenceHash.hex(of: data) }
+            content = HeldContent(data, name: file.name, parentName: FilePathText.lastName(of: FilePathText.folder(of: file.path)), search: search)
         }
-        guard !blobs.isEmpty || file.isPartialFile || safari.isFound else { return .nothing }
+        guard content.isFound || file.isPartialFile else { return .nothing }
+        var digest = content.sha256
         if digest == nil {
             // A partial file is hashed as it is read, never held whole: it may be gigabytes.
             digest = EvidenceHash.hex(ofDescriptor: descriptor, calls: calls)
         }
-        return .found(Finding(path: file.path, status: status, blobs: blobs, isPartialFile: file.isPartialFile, sha256: digest,
-                              safariDownload: safari.download, safariHistory: safari.history))
+        return .found(Finding(path: file.path, status: status, blobs: content.blobs, isPartialFile: file.isPartialFile, sha256: digest,
+                              safariDownload: content.safari.download, safariHistory: content.safari.history))
     }
 
     /// Reads until the buffer is full or the file ends.
