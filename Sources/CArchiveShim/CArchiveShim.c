@@ -20,6 +20,10 @@ carchive_reader *carchive_open_fd(int fd, size_t block_size) {
     archive_read_support_format_gnutar(archive);
     archive_read_support_format_cpio(archive);
     archive_read_support_format_7zip(archive);
+    // A tar after another's end-of-archive blocks (`cat a.tar.gz b.tar.gz`, a tool that appends)
+    // is read on, as `tar --ignore-zeros` would: a plain `tar -x` stops at the first end and
+    // leaves the rest unseen, and evidence hidden there is evidence all the same.
+    archive_read_set_format_option(archive, "tar", "read_concatenated_archives", "1");
     if (archive_read_open_fd(archive, fd, block_size) != ARCHIVE_OK) {
         archive_read_free(archive);
         return NULL;
@@ -39,6 +43,9 @@ int carchive_next(carchive_reader *reader, carchive_member *member) {
     if (status == ARCHIVE_EOF) return 0;
     // ARCHIVE_WARN still gives a usable header (an unknown extension, say).
     if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return -1;
+    // UTF-8 when libarchive can say it (a pax path, a zip flagged UTF-8); otherwise the bytes as
+    // the archive holds them, which Swift shows escaped where they are not UTF-8: a conversion
+    // here would turn two different names into the same replacement characters.
     const char *name = archive_entry_pathname_utf8(entry);
     if (name == NULL) name = archive_entry_pathname(entry);
     member->name = name != NULL ? name : "";

@@ -27,7 +27,7 @@ package struct ScanReport {
             ("errors", .array(inventory.errors.map { error in
                 .object([("path", .string(error.path)), ("message", .string(error.message))])
             })),
-        ] + backupMembers + archiveMembers)
+        ] + backupMembers + archiveMembers + safariMembers)
     }
 
     /// `archives`, only when there were archives: a folder scan's document keeps its three members.
@@ -40,6 +40,18 @@ package struct ScanReport {
                 ("members", .integer(archive.memberCount)),
                 ("files", .integer(archive.fileCount)),
                 ("complete", .bool(archive.isComplete)),
+                ("warnings", .array(archive.warnings.map(JSONValue.string))),
+            ])
+        }))]
+    }
+
+    /// `safariDownloadHistory`, only when a `Safari/Downloads.plist` was found.
+    private var safariMembers: [(String, JSONValue)] {
+        guard !inventory.safariHistories.isEmpty else { return [] }
+        return [("safariDownloadHistory", .array(inventory.safariHistories.map { history in
+            .object([("path", .string(history.path))] + Self.evidenceMembers(history.file) + [
+                ("entries", .array(history.history.entries.map(SafariDownloadReport.json(for:)))),
+                ("problems", .array(history.history.problems.map(JSONValue.string))),
             ])
         }))]
     }
@@ -68,7 +80,9 @@ package struct ScanReport {
             ("path", .string(file.path)),
             ("appContainer", .optionalString(file.appContainer)),
             ("bundleID", .optionalString(file.bundleID)),
-        ] + Self.evidenceMembers(file.file))
+        ] + Self.evidenceMembers(file.file)
+            // Only for a Safari bundle's data file: every other partial file keeps its shape.
+            + (file.safariDownload.map { [("safariDownload", SafariDownloadReport.json(for: $0))] } ?? []))
     }
 
     package static func json(for device: BackupDevice) -> JSONValue {
@@ -170,6 +184,7 @@ package struct ScanReport {
             lines.append("archive \(VisibleText.escaping(archive.root)): \(VisibleText.escaping(archive.format.isEmpty ? "unknown format" : archive.format)), "
                          + "\(ByteCount.grouping(Int64(archive.memberCount))) member\(archive.memberCount == 1 ? "" : "s")"
                          + (archive.isComplete ? "" : ", not read to its end"))
+            for warning in archive.warnings { lines.append("  warning: " + VisibleText.escaping(warning)) }
             appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
                          orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
                          backupRoot: archive.root)
@@ -201,6 +216,10 @@ package struct ScanReport {
             }
             for warning in ledger.warnings { lines.append("  warning: " + VisibleText.escaping(warning)) }
             for skipped in ledger.skippedRows { lines.append("  skipped " + VisibleText.escaping(skipped.description)) }
+        }
+        for history in inventory.safariHistories {
+            if !lines.isEmpty { lines.append("") }
+            lines += SafariDownloadReport.lines(for: history)
         }
         if !lines.isEmpty { lines.append("") }
         if !inventory.orphanPartialFiles.isEmpty {
@@ -287,6 +306,7 @@ package struct ScanReport {
             }
             for file in orphans where file.appContainer == container {
                 lines.append("  orphan partial file: \(shown(file.path)), \(ByteCount.describe(file.status.size)), modified \(DateText.text(file.status.modified))")
+                if let info = file.safariDownload { lines += SafariDownloadReport.lines(for: info, indent: "    ") }
             }
         }
     }
@@ -303,7 +323,7 @@ package struct ScanReport {
     }
 
     /// `, as received`, `, 96 fewer than received`, `, 5 more than received`.
-    private static func comparison(_ size: Int64, _ received: Int64?) -> String {
+    package static func comparison(_ size: Int64, _ received: Int64?) -> String {
         guard let received else { return "" }
         if size == received { return ", as received" }
         let difference = ByteCount.grouping(size < received ? received - size : size - received)

@@ -42,7 +42,23 @@ public struct ScanInventory: Sendable {
         public let file: EvidenceFile
         /// The app it belongs to, as for a blob.
         public let bundleID: String?
+        /// What the `Info.plist` beside it says, when it is the data file of a Safari
+        /// `NAME.download` bundle: the URL, bytes so far and total, dates.
+        public var safariDownload: SafariDownloadInfo? = nil
     }
+
+    /// Safari's list of downloads (`Safari/Downloads.plist`) as found.
+    public struct SafariHistoryFile: Sendable {
+        /// Its path.
+        public let path: String
+        /// Where it is, its SHA-256, size and times.
+        public let file: EvidenceFile
+        /// Its entries.
+        public let history: SafariDownloadHistory
+    }
+
+    /// Safari's lists of downloads, sorted by path within each evidence, in the order given.
+    public private(set) var safariHistories: [SafariHistoryFile] = []
 
     /// The blobs, sorted by path.
     public private(set) var blobs: [Blob] = []
@@ -93,6 +109,7 @@ public struct ScanInventory: Sendable {
         blobs = folders?.blobs ?? []
         orphanPartialFiles = folders?.orphanPartialFiles ?? []
         ledgers = folders?.ledgers ?? []
+        safariHistories = folders?.safariHistories ?? []
         for backup in backups {
             // A listed file whose stored copy is absent was not scanned.
             fileCount += backup.summary.fileCount - backup.summary.unreadFileCount - backup.summary.missingFileCount
@@ -166,10 +183,15 @@ public struct ScanInventory: Sendable {
                 if let partial = task.partialFile, let path = partial.path, partial.size != nil { paired.insert(path) }
             }
         }
+        for file in sorted { if let history = file.safariHistory { safariHistories.append(SafariHistoryFile(path: file.path, file: evidence(file), history: history)) } }
+        // A Safari bundle's Info.plist, by the bundle's folder: its data file is told with it.
+        var safariDownloads: [String: SafariDownloadInfo] = [:]
+        for file in sorted { if let info = file.safariDownload { safariDownloads[FilePathText.folder(of: file.path)] = info } }
         for file in sorted where file.isPartialFile && !paired.contains(file.path) {
             let container = space.container(of: file.path)
             orphanPartialFiles.append(PartialFile(path: file.path, appContainer: container, status: file.status,
-                                                  file: evidence(file), bundleID: space.bundleID(of: container)))
+                                                  file: evidence(file), bundleID: space.bundleID(of: container),
+                                                  safariDownload: safariDownloads[FilePathText.folder(of: file.path)]))
         }
     }
 

@@ -23,7 +23,8 @@ struct BlobList {
         folders.reserveCapacity(arguments.count)
         orderedParallelMap(arguments, transform: { $0 != "-" && Self.isFolder($0) }, emit: { folders.append($0) })
         for (argument, isFolder) in zip(arguments, folders) {
-            if isFolder, let entries = try Self.folderEntries(argument) {
+            // A Safari `NAME.download` bundle is one thing to inspect, not a folder of blobs.
+            if isFolder, !SafariDownloadBundle.isBundle(argument), let entries = try Self.folderEntries(argument) {
                 names += entries
                 isOpenEnded = true
             } else {

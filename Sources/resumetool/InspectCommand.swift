@@ -10,12 +10,13 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show what a resume blob holds, and what is wrong with it.",
         discussion: """
-            Reads all four classic containers (XML, binary, keyed archive, keyed archive as XML) and Network-framework resume data (nwurlsession, and nwurlsession-webkit as WebKit wraps it), and shows the container, URL, bytes received, partial file, validators (from the archived response when the blob has no key for them), both requests with their headers, the response, every other key, and the findings of `validate`.
+            Reads all four classic containers (XML, binary, keyed archive, keyed archive as XML) and Network-framework resume data (nwurlsession, and nwurlsession-webkit as WebKit wraps it), and shows the container, URL, bytes received, partial file, validators (from the archived response when the blob has no key for them), both requests with their headers, the response, every other key, and the findings of `validate`. A Safari NAME.download bundle shows what its Info.plist says (URL, bytes received and total, validator, dates) and its partial file's size and SHA-256.
 
             Example:
               resumetool inspect Samples/ios12-keyed-archive.resumedata
               resumetool inspect --json *.resumedata | jq '.[].downloadURL'
               resumetool inspect --json ~/Library/Caches/MyApp/ > reports.json
+              resumetool inspect ~/Downloads/Example.dmg.download
 
             Exit status: 0 every blob was read, 1 a blob could not be read (the others are still shown), 64 usage error.
             """
@@ -38,6 +39,7 @@ struct InspectCommand: ParsableCommand {
         var shownAny = false
         orderedParallelMap(list.names) { argument in
             Result<[UInt8], Diagnostic> { () throws(Diagnostic) in
+                if SafariDownloadBundle.isBundle(argument) { return try Self.safariBundle(argument, json: json, indent: singleObject ? 0 : 1) }
                 let value: JSONValue
                 switch try BlobFile.read(argument, options: options) {
                 case .download(let blob):

@@ -38,6 +38,33 @@ import Testing
         #expect(ArchiveMemberName.parse(name) == .unsafe(reason))
     }
 
+    /// ``ArchiveMemberName/text(of:)``, value by value: UTF-8 names as they are, the rest escaped
+    /// so that two names are the same text only when they are the same bytes.
+    @Test(arguments: [
+        (Array("tmp/CFNetworkDownload_Occ2S2.tmp".utf8), "tmp/CFNetworkDownload_Occ2S2.tmp"),
+        (Array("Caf\u{e9}/r\u{e9}sum\u{e9}".utf8), "Caf\u{e9}/r\u{e9}sum\u{e9}"),
+        // A Windows zip's backslash stays as it is while the name needs no escape.
+        (Array("dir\\file".utf8), "dir\\file"),
+        ([0x63, 0x61, 0x66, 0xE9], "caf\\x{e9}"),
+        ([0x63, 0x61, 0x66, 0xFF], "caf\\x{ff}"),
+        // Once escaped, a backslash is escaped too, so the text reads back one way.
+        ([0x5C, 0xFF], "\\x{5c}\\x{ff}"),
+        // A UTF-8 name that spells an escape is escaped itself: it cannot pass for byte FF.
+        (Array("caf\\x{ff}".utf8), "caf\\x{5c}x{ff}"),
+        // A truncated sequence: each byte of it.
+        ([0x61, 0xE2, 0x82], "a\\x{e2}\\x{82}"),
+        ([], ""),
+    ] as [([UInt8], String)])
+    func text(_ bytes: [UInt8], _ expected: String) {
+        #expect(ArchiveMemberName.text(of: bytes) == expected)
+    }
+
+    @Test func differentBytesGiveDifferentTexts() {
+        let names: [[UInt8]] = [[0x61, 0xFF], [0x61, 0xFE], Array("a\\x{ff}".utf8), Array("a\u{FFFD}".utf8), [0x61, 0xEF, 0xBF, 0xBD]]
+        // The last two are the same bytes.
+        #expect(Set(names.map { ArchiveMemberName.text(of: $0) }).count == 4)
+    }
+
     private func relative(_ text: String) -> ArchiveMemberName? {
         if case .relative(let name) = ArchiveMemberName.parse(text) { return name }
         return nil

@@ -4,8 +4,8 @@ import Testing
 @testable import ResumeScan
 
 /// ``ArchiveScan``'s bounds, each lowered so that an archive the generator writes crosses it:
-/// members, the read limit, what is remembered for pairing; and a later member of a name
-/// replacing an earlier one, as unpacking would.
+/// members, the read limit, what is remembered for pairing, the repeats told; and a later member
+/// of a name replacing an earlier one, as unpacking would, with a warning.
 @Suite struct ArchiveScanLimitTests {
     static let generator = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../ResumetoolTests/Backups/make_extraction.py").standardizedFileURL
@@ -78,7 +78,35 @@ import Testing
             let outcome = try #require(ArchiveScan(root: folder + "/hostile.tar").run())
             #expect(outcome.findings.isEmpty)
             #expect(outcome.summary.fileCount == 2)
+            #expect(outcome.summary.warnings == ["member 8, filesystem1/private/var/mobile/Library/Caches/first.resumedata, has the name of member 6 "
+                                                 + "before it: unpacking leaves the later one, which is what is reported"])
         }
+    }
+
+    /// 23 members of one partial file's name: the first 20 repeats are told by name, the rest counted.
+    @Test func repeatedNamesAreToldWithinABound() throws {
+        let folder = NSTemporaryDirectory() + "archive-scan-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import tarfile, io
+            with tarfile.open("\(folder)/repeated.tar", "w") as t:
+                for n in range(23):
+                    info = tarfile.TarInfo("app/tmp/CFNetworkDownload_abcdef.tmp"); info.size = n
+                    t.addfile(info, io.BytesIO(bytes(n)))
+            """]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let outcome = try #require(ArchiveScan(root: folder + "/repeated.tar").run())
+        #expect(outcome.findings.map(\.status.size) == [22])
+        #expect(outcome.summary.warnings.count == 21)
+        #expect(outcome.summary.warnings.first == "member 1, app/tmp/CFNetworkDownload_abcdef.tmp, has the name of member 0 before it: "
+                                                  + "unpacking leaves the later one, which is what is reported")
+        #expect(outcome.summary.warnings.dropLast().last?.hasPrefix("member 20, app/tmp/CFNetworkDownload_abcdef.tmp, has the name of member 19 ") == true)
+        #expect(outcome.summary.warnings.last == "and 2 more members with an earlier one's name")
     }
 
     @Test func plainFilesAreNotArchives() throws {

@@ -35,7 +35,8 @@ typedef struct {
 } carchive_member;
 
 /// Reads from the open descriptor `fd` (the caller opened it read-only with O_NOFOLLOW and
-/// closes it); zip, tar (ustar, pax, gnu), 7-zip's and cpio formats, gzip, bzip2 and xz filters.
+/// closes it); zip, tar (ustar, pax, gnu; concatenated tars read on past the first one's end),
+/// 7-zip's and cpio formats, gzip (of one member or several), bzip2 and xz filters.
 /// NULL when libarchive cannot start.
 carchive_reader *carchive_open_fd(int fd, size_t block_size);
 

@@ -27,6 +27,37 @@ package struct ArchiveMemberName: Equatable, Sendable {
         return .relative(ArchiveMemberName(components: components))
     }
 
+    /// A member's name as the scan keys, pairs and shows it, from the bytes the archive holds:
+    /// the text itself when it is UTF-8 and holds no `\x{`; otherwise escaped in
+    /// `VisibleText`'s notation, each byte that is not UTF-8 as `\x{ff}` and each backslash as
+    /// `\x{5c}`. Names from Linux tars and old zips are often Latin-1 or CP437: decoded with
+    /// replacement characters, `caf` then byte E9 and `caf` then byte FF would both become
+    /// `caf\u{fffd}`, one member would hide the other and a blob could be paired with the
+    /// other's partial file. This rule gives two names the same text only when their bytes are the same: the
+    /// first kind never holds `\x{`, the second always does and reads back one way.
+    package static func text(of bytes: some Collection<UInt8>) -> String {
+        if let text = String(validating: bytes, as: UTF8.self), !text.contains("\\x{") { return text }
+        var out = ""
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        // The parser consumes the bytes in order, so the count parsed so far is where an invalid
+        // sequence starts.
+        var parsed = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                parsed += encoded.count
+                let scalar = Unicode.UTF8.decode(encoded)
+                if scalar == "\\" { out += "\\x{5c}" } else { out.unicodeScalars.append(scalar) }
+            case .error(let length):
+                for byte in bytes.dropFirst(parsed).prefix(length) { out += "\\x{" + String(byte, radix: 16) + "}" }
+                parsed += length
+            case .emptyInput:
+                return out
+            }
+        }
+    }
+
     /// The path as shown in reports: the components joined with `/`.
     package var path: String { self.components.joined(separator: "/") }
 

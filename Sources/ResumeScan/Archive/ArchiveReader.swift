@@ -29,7 +29,8 @@ package final class ArchiveReader {
     package enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, hardLink, other }
 
     package struct Member: Equatable, Sendable {
-        /// The name as the archive spells it.
+        /// The name as the archive spells it, escaped where it is not UTF-8
+        /// (``ArchiveMemberName/text(of:)``).
         package var name: String
         package var kind: Kind
         /// The size the header declares, when it declares one.
@@ -121,7 +122,7 @@ package final class ArchiveReader {
         default: .other
         }
         let member = Member(
-            name: String(decoding: UnsafeRawBufferPointer(start: raw.name, count: strlen(raw.name)), as: UTF8.self),
+            name: ArchiveMemberName.text(of: UnsafeRawBufferPointer(start: raw.name, count: strlen(raw.name))),
             kind: kind, declaredSize: raw.size >= 0 ? raw.size : nil,
             modified: raw.has_modified != 0 ? raw.modified : nil, changed: raw.has_changed != 0 ? raw.changed : nil,
             created: raw.has_created != 0 ? raw.created : nil, mode: raw.mode, index: self.members)

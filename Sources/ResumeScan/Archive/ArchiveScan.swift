@@ -148,6 +148,11 @@ package struct ArchiveScan: Sendable {
         var warnedForgetting = false
         /// nsurlsessiond's ledgers and their WALs, held until the pass is over.
         var ledgers = ArchiveLedgers()
+        /// The member each reported path came from (a finding, a file of `tmp/` or of
+        /// nsurlsessiond's Downloads): a later member of the same name is told.
+        var reportedMember: [String: Int] = [:]
+        /// Members that had an earlier reported member's name, past those told one by one.
+        var untoldDuplicates = 0
 
         init(scan: ArchiveScan) {
             self.scan = scan
@@ -238,15 +243,15 @@ package struct ArchiveScan: Sendable {
                 throw failure
             }
             let decided = verdict ?? triage()
-            var blobs: [FoundResumeBlob] = []
-            var digest: String?
+            var content = HeldContent()
             if decided.mayHoldBlobs, let data {
-                blobs = scan.probe.search.blobs(in: data)
-                if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
+                content = HeldContent(data, name: fileName, parentName: parentName, search: scan.probe.search)
                 if isMetadata, components.count > 1, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
                     outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
                 }
             }
+            let blobs = content.blobs
+            var digest = content.sha256
             if digest == nil, let hasher { digest = SHA256Hex(digest: hasher.finalize()).text }
             var status = FileStatus(size: total, modified: Date(timeIntervalSince1970: Double(member.modified ?? 0)))
             // libarchive's zip reader sets a change time of 0 when the zip has no extended
@@ -258,12 +263,16 @@ package struct ArchiveScan: Sendable {
             if inDownloads { rememberDownload(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest)) }
             hold.decide(atEnd: true)
             ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
-            guard !blobs.isEmpty || isPartialFile else {
+            let isReported = content.isFound || isPartialFile
+            if let earlier = reportedMember[path] { duplicate(member, of: earlier, path: path) }
+            reportedMember[path] = isReported || inTmp || inDownloads ? member.index : nil
+            guard isReported else {
                 if let index = findingIndex.removeValue(forKey: path) { drop(index) }
                 return
             }
             let finding = FileProbe.Finding(path: path, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
-                                            source: FindingSource(kind: .archive, root: scan.root, inner: member.name))
+                                            source: FindingSource(kind: .archive, root: scan.root, inner: member.name),
+                                            safariDownload: content.safari.download, safariHistory: content.safari.history)
             if let index = findingIndex[path] {
                 blobCount += blobs.count - outcome.findings[index].blobs.count
                 outcome.findings[index] = finding
@@ -273,6 +282,21 @@ package struct ArchiveScan: Sendable {
                 blobCount += blobs.count
             }
         }
+
+        /// Told once per member, the first few by name: unpacking writes both and leaves the
+        /// later, so the later is what is reported, and the examiner should know an earlier one
+        /// (perhaps a blob) was there.
+        private mutating func duplicate(_ member: ArchiveReader.Member, of earlier: Int, path: String) {
+            guard outcome.summary.warnings.count < Self.maximumToldDuplicates else {
+                untoldDuplicates += 1
+                return
+            }
+            outcome.summary.warnings.append("member \(member.index), \(path), has the name of member \(earlier) before it: "
+                                            + "unpacking leaves the later one, which is what is reported")
+        }
+
+        /// Duplicates told one by one; the rest are counted in one more warning.
+        static let maximumToldDuplicates = 20
 
         /// Reads a member's bytes to nothing, within the reader's bounds.
         private func drain(_ reader: ArchiveReader) throws {
@@ -391,6 +415,9 @@ package struct ArchiveScan: Sendable {
 
         func finish() -> Outcome {
             var outcome = self.outcome
+            if untoldDuplicates > 0 {
+                outcome.summary.warnings.append("and \(untoldDuplicates) more member\(untoldDuplicates == 1 ? "" : "s") with an earlier one's name")
+            }
             // A `private/var` met before its first `var/mobile` spelling is the better root.
             outcome.deviceRoots.sort { ($0.hasSuffix("private/var") ? 0 : 1) < ($1.hasSuffix("private/var") ? 0 : 1) }
             return outcome

@@ -11,6 +11,9 @@ public struct ArchiveSummary: Sendable, Hashable {
     /// Whether the archive was read to its end; false when it is truncated or was refused on the
     /// way (a bomb, too many members): what was found before is still reported.
     public var isComplete: Bool
+    /// What an examiner should know that is not an error: a member that has an earlier one's
+    /// name (unpacking leaves the later, which is what is reported).
+    public var warnings: [String] = []
 
     /// A summary with these values.
     public init(root: String, format: String, memberCount: Int, fileCount: Int, isComplete: Bool) {

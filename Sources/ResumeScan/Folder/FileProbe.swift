@@ -30,6 +30,10 @@ package struct FileProbe: Sendable {
         var source: FindingSource? = nil
         /// nsurlsessiond's task ledger, when the file is one (issue 26).
         var ledger: TaskLedger? = nil
+        /// What the file says when it is a Safari `.download` bundle's `Info.plist`.
+        var safariDownload: SafariDownloadInfo? = nil
+        /// Safari's list of downloads, when the file is `Safari/Downloads.plist`.
+        var safariHistory: SafariDownloadHistory? = nil
     }
 
     package enum Outcome: Sendable {
@@ -72,8 +76,7 @@ package struct FileProbe: Sendable {
         }
         guard raw.kind == .regular else { return .nothing }
         let status = FileStatus(raw)
-        var blobs: [FoundResumeBlob] = []
-        var digest: String?
+        var content = HeldContent()
         if verdict.mayHoldBlobs, status.size <= Int64(readLimit) {
             // Read again from the start: the prefix was a small stack buffer, and a blob is small.
             var data = Data(count: Int(status.size))
@@ -92,15 +95,16 @@ package struct FileProbe: Sendable {
             case .failure(let error): return .failed(error)
             }
             data.count = count
-            blobs = search.blobs(in: data)
-            if !blobs.isEmpty { digest = EvidenceHash.hex(of: data) }
+            content = HeldContent(data, name: file.name, parentName: FilePathText.lastName(of: FilePathText.folder(of: file.path)), search: search)
         }
-        guard !blobs.isEmpty || file.isPartialFile else { return .nothing }
+        guard content.isFound || file.isPartialFile else { return .nothing }
+        var digest = content.sha256
         if digest == nil {
             // A partial file is hashed as it is read, never held whole: it may be gigabytes.
             digest = EvidenceHash.hex(ofDescriptor: descriptor, calls: calls)
         }
-        return .found(Finding(path: file.path, status: status, blobs: blobs, isPartialFile: file.isPartialFile, sha256: digest))
+        return .found(Finding(path: file.path, status: status, blobs: content.blobs, isPartialFile: file.isPartialFile, sha256: digest,
+                              safariDownload: content.safari.download, safariHistory: content.safari.history))
     }
 
     /// Reads until the buffer is full or the file ends.

@@ -77,7 +77,22 @@ package enum AppContainerLayout {
     /// WebKit `NAME.download` folder (anything there but its `Info.plist` and hidden files).
     package static func isPartialFile(name: String, parentName: String) -> Bool {
         if name.hasPrefix("CFNetworkDownload_"), name.hasSuffix(".tmp"), name.utf8.count > 22 { return true }
-        return parentName.hasSuffix(".download") && parentName.utf8.count > 9 && name != "Info.plist" && !name.hasPrefix(".")
+        return isDownloadBundle(parentName) && name != "Info.plist" && !name.hasPrefix(".")
+    }
+
+    /// Whether a folder's name is a Safari (WebKit) unfinished download's, `NAME.download`.
+    package static func isDownloadBundle(_ folderName: String) -> Bool {
+        folderName.hasSuffix(".download") && folderName.utf8.count > 9
+    }
+
+    /// Whether a file is Safari's list of downloads, `Safari/Downloads.plist`.
+    package static func isDownloadHistory(name: String, parentName: String) -> Bool {
+        name == "Downloads.plist" && parentName == "Safari"
+    }
+
+    /// Whether a file is the `Info.plist` of a Safari `NAME.download` bundle.
+    package static func isDownloadBundleInfo(name: String, parentName: String) -> Bool {
+        name == "Info.plist" && isDownloadBundle(parentName)
     }
 
     /// `8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F`: 8-4-4-4-12 hexadecimal digits, as iOS names

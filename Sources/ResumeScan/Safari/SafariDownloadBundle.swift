@@ -1,0 +1,75 @@
+import Foundation
+import ResumeSystemCalls
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A Safari `NAME.download` bundle read from disk for `inspect`: its `Info.plist`
+/// (``SafariDownloadInfo``) and its data file, the partial download, hashed as it is read. The
+/// bundle named on the command line is followed if it is a link (the user named it); inside it
+/// nothing is followed, everything is opened read-only (`FileSystemCalls.openEvidence(in:_:)`),
+/// and `Info.plist` is read only up to ``SafariDownloadInfo/maximumSize``.
+package struct SafariDownloadBundle: Sendable {
+    /// The bundle as given.
+    package var path: String
+    package var info: SafariDownloadInfo
+    /// The data file: its name in the bundle, status and SHA-256; nil when the bundle holds none.
+    package var partialFile: (name: String, status: FileStatus, sha256: String?)?
+
+    /// Whether `path` names a folder called `NAME.download` (following a link: the user named it).
+    package static func isBundle(_ path: String) -> Bool {
+        var status = stat()
+        guard AppContainerLayout.isDownloadBundle(FilePathText.lastName(of: path)), stat(path, &status) == 0 else { return false }
+        return (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Reads the bundle at `path`.
+    /// - Throws: ``SafariDownloadError`` naming the file that could not be read, or why
+    ///   `Info.plist` is not a Safari download's.
+    package init(path: String, calls: FileSystemCalls = .system) throws(SafariDownloadError) {
+        self.path = path
+        let folder: FolderHandle
+        switch calls.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
+        case .success(let descriptor): folder = FolderHandle(descriptor, calls: calls)
+        case .failure(let failure): throw .unreadable("cannot open the bundle: \(TreeWalker.describe(failure.code))")
+        }
+        let info: Data
+        switch calls.openEvidence(in: folder.descriptor, "Info.plist") {
+        case .success(let descriptor):
+            defer { _ = calls.close(descriptor) }
+            guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else {
+                throw .unreadable("Info.plist is not a regular file")
+            }
+            guard status.size <= Int64(SafariDownloadInfo.maximumSize) else {
+                throw .unreadable("Info.plist is larger than \(SafariDownloadInfo.maximumSize) bytes")
+            }
+            do {
+                info = try BackupScan.read(descriptor, count: Int(status.size), calls: calls)
+            } catch {
+                throw .unreadable("Info.plist: \(error.message)")
+            }
+        case .failure(let failure):
+            throw .unreadable("cannot read Info.plist: \(TreeWalker.describe(failure.code))")
+        }
+        self.info = try SafariDownloadInfo(propertyList: info)
+        self.partialFile = Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), calls: calls)
+    }
+
+    /// The bundle's data file: the one named as the bundle without `.download` (as Safari names
+    /// it), else the first by name that the scan would call the bundle's partial file.
+    private static func dataFile(in folder: FolderHandle, bundleName: String, calls: FileSystemCalls)
+        -> (name: String, status: FileStatus, sha256: String?)? {
+        guard case .success(let listing) = calls.listFolder(folder.descriptor) else { return nil }
+        let names = listing.entries.compactMap { entry in
+            entry.kind == .regular ? entry.name.flatMap { AppContainerLayout.isPartialFile(name: $0, parentName: bundleName) ? $0 : nil } : nil
+        }.sorted { TreeWalker.byteOrder($0, $1) }
+        let expected = String(bundleName.dropLast(".download".count))
+        guard let name = names.contains(expected) ? expected : names.first,
+              case .success(let descriptor) = calls.openEvidence(in: folder.descriptor, name) else { return nil }
+        defer { _ = calls.close(descriptor) }
+        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return nil }
+        return (name, FileStatus(status), EvidenceHash.hex(ofDescriptor: descriptor, calls: calls))
+    }
+}

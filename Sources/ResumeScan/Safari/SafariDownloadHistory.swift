@@ -1,0 +1,55 @@
+import Foundation
+import ResumeDataCodec
+
+/// Safari's list of downloads, `~/Library/Safari/Downloads.plist` (Safari 15 and later may keep
+/// it in `~/Library/Containers/com.apple.Safari/Data/Library/Safari/`): a dictionary whose
+/// `DownloadHistory` array holds one dictionary per download, with the keys of a modern
+/// `.download` bundle's `Info.plist` (``SafariDownloadInfo``); older Safari wrote the array as
+/// the root (spec §10). An entry that is no dictionary, or has no `DownloadEntry` key, is left out
+/// and said in ``problems``.
+public struct SafariDownloadHistory: Sendable, Hashable {
+    /// The entries, in the plist's order.
+    public var entries: [SafariDownloadInfo]
+    /// Entries left out, and entries past ``maximumEntries``, each in a sentence.
+    public var problems: [String] = []
+
+    /// Entries read at most: a history is trimmed by Safari to a few hundred.
+    public static let maximumEntries = 100_000
+
+    /// Reads `Downloads.plist`'s bytes (binary or XML).
+    /// - Throws: ``SafariDownloadError`` when the bytes are no property list, or hold neither a
+    ///   `DownloadHistory` array nor an array at the root.
+    public init(propertyList data: Data) throws(SafariDownloadError) {
+        let reader = PropertyListReader(options: PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 4_000_000,
+                                                                          maximumInputSize: 64 << 20, duplicateKeys: .keepLast))
+        let root: PropertyListValue
+        do {
+            root = try reader.read(data).value
+        } catch {
+            throw .unreadable("Downloads.plist: \(error)")
+        }
+        guard let list = root.dictionaryValue?["DownloadHistory"]?.arrayValue ?? root.arrayValue else {
+            throw .notADownload("Downloads.plist has no DownloadHistory array: not Safari's list of downloads")
+        }
+        var entries: [SafariDownloadInfo] = []
+        var problems: [String] = []
+        for (index, value) in list.prefix(Self.maximumEntries).enumerated() {
+            guard let dictionary = value.dictionaryValue else {
+                problems.append("entry \(index) is of type \(value.typeName), not dictionary")
+                continue
+            }
+            do {
+                var entry = try SafariDownloadInfo(dictionary: dictionary, what: "entry \(index)")
+                entry.problems = entry.problems.map { "entry \(index): \($0)" }
+                entries.append(entry)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        if list.count > Self.maximumEntries {
+            problems.append("\(list.count - Self.maximumEntries) entries past the first \(Self.maximumEntries) are not read")
+        }
+        self.entries = entries
+        self.problems = problems
+    }
+}
