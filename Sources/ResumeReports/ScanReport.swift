@@ -140,7 +140,8 @@ package struct ScanReport {
             } ?? .null),
             ("modified", DateText.json(blob.modified)),
             ("bundleID", .optionalString(blob.bundleID)),
-        ] + Self.evidenceMembers(blob.file, modified: false) + [
+        ] + (blob.found.upload.map { [("upload", .object(UploadInspectReport.members(of: $0)))] } ?? [])
+            + Self.evidenceMembers(blob.file, modified: false) + [
             ("findings", .array(blob.findings.map { finding in
                 .object([
                     ("severity", .string(finding.severity.rawValue)),
@@ -289,10 +290,16 @@ package struct ScanReport {
                 }
                 if let bundleID = blob.bundleID { field("bundle ID", bundleID) }
                 field("container", blob.found.containerName)
-                field("download URL", resume?.downloadURL)
-                field("bytes received", resume?.bytesReceived.map(ByteCount.describe))
-                field("temp file", resume?.tempFileName)
-                field("local path", blob.found.localPath)
+                if let upload = blob.found.upload {
+                    field("draft version", upload.draftVersion)
+                    field("resume URL", upload.resumeURL?.absoluteString)
+                    field("body", UploadInspectReport.text(for: upload.body))
+                } else {
+                    field("download URL", resume?.downloadURL)
+                    field("bytes received", resume?.bytesReceived.map(ByteCount.describe))
+                    field("temp file", resume?.tempFileName)
+                    field("local path", blob.found.localPath)
+                }
                 field("partial file", blob.partialFile.map { partial in
                     shown(partial.path) + ", " + ByteCount.describe(partial.size) + Self.comparison(partial.size, resume?.bytesReceived)
                 })

@@ -15,7 +15,9 @@ public struct UploadInspectReport: Sendable {
     }
 
     /// The mask as hex digits, two a byte: `52554648 2d6d6b21` reads as the 8 bytes it is.
-    package var maskHex: String { upload.mask.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
+    package var maskHex: String { Self.maskHex(upload.mask) }
+
+    private static func maskHex(_ mask: [UInt8]) -> String { mask.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
 
     // MARK: JSON
 
@@ -23,18 +25,22 @@ public struct UploadInspectReport: Sendable {
     public var jsonText: String { json.rendered() }
 
     package var json: JSONValue {
+        .object([("kind", .string("upload"))] + Self.members(of: upload) + [("findings", ValidateReport.json(for: findings))])
+    }
+
+    /// What the blob says, as JSON members: draft version, resume URL, body type and body, mask,
+    /// original request and other keys (`inspect`, `tasks` and `scan` alike).
+    package static func members(of upload: UploadResumeData) -> [(String, JSONValue)] {
         let request = try? upload.originalRequest()
-        return .object([
-            ("kind", .string("upload")),
+        return [
             ("draftVersion", .optionalString(upload.draftVersion)),
             ("resumeURL", .optionalString(upload.resumeURL?.absoluteString)),
             ("bodyType", upload.bodyType.map(JSONValue.integer) ?? .null),
-            ("body", Self.json(for: upload.body)),
-            ("mask", .string(maskHex)),
+            ("body", json(for: upload.body)),
+            ("mask", .string(maskHex(upload.mask))),
             ("originalRequest", request.map(InspectReport.json(for:)) ?? .null),
             ("otherKeys", .object(upload.otherEntries.map { ($0.key, .object([("type", .string($0.value.kindName)), ("value", .string($0.value.description))])) })),
-            ("findings", ValidateReport.json(for: findings)),
-        ])
+        ]
     }
 
     private static func json(for body: UploadBody) -> JSONValue {

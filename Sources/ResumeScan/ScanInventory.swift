@@ -254,9 +254,11 @@ public struct ScanInventory: Sendable {
     /// first; `missing` says what a partial file not found means (``MissingPartialFile``).
     private static func findings(for found: FoundResumeBlob, pairing: Pairing,
                                  missing: (_ pairing: Pairing, _ path: String, _ key: String) -> ResumeDataFinding) -> [ResumeDataFinding] {
-        guard case .resumeData(let resume) = found.content else {
-            if case .undecodedNetworkFramework(_, let reason) = found.content { return [FoundResumeBlob.undecodedNote(reason: reason)] }
-            return []
+        let resume: ResumeData
+        switch found.content {
+        case .resumeData(let decoded): resume = decoded
+        case .undecodedNetworkFramework(_, let reason): return [FoundResumeBlob.undecodedNote(reason: reason)]
+        case .upload(let upload): return UploadResumeDataValidator().findings(for: upload)
         }
         var findings = ResumeDataValidator(blobSize: found.size).findings(for: resume)
         if let refusal = pairing.refusal {

@@ -100,3 +100,43 @@ import Testing
         #expect(report.text.contains("  body:               stream of -9,223,372,036,854,775,808 bytes (-8.0 EiB)\n"))
     }
 }
+
+/// `scan` finds upload blobs by content, whatever their mask, and tells them from download blobs.
+@Suite struct ScanFindsUploadBlobsTests {
+    @Test func uploadBlobsAreFoundWithTheirResumeURLAndFindings() throws {
+        let folder = try TemporaryDirectory()
+        let caches = folder.url.appendingPathComponent("Library/Caches")
+        try FileManager.default.createDirectory(at: caches, withIntermediateDirectories: true)
+        for name in ["upload-file-v6", "upload-data-v5"] {
+            // Names that say nothing: scan goes by content.
+            try FileManager.default.copyItem(atPath: UploadBlobCommandTests.path(name), toPath: caches.appendingPathComponent(name + ".bin").path)
+        }
+        try FileManager.default.copyItem(at: EndToEnd.samples.appendingPathComponent("ios12-keyed-archive.resumedata"),
+                                         to: folder.url.appendingPathComponent("download.resumedata"))
+        let result = try EndToEnd.run(["scan", "."], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("""
+              Library/Caches/upload-file-v6.bin
+                container:        upload
+                draft version:    6
+                resume URL:       https://uploads.example.com/resumable_upload/8c0f4e2a-51d7
+                body:             file file:///private/var/mobile/Containers/Data/Application/6D1E4F7A-2B3C-4D5E-8F90-A1B2C3D4E5F6/tmp/IMG_0042.heic
+                partial file:     -
+            """), "\(result.stdout)")
+        #expect(result.stdout.contains("    body:             data, 1,000 bytes in the blob\n"))
+        #expect(result.stdout.hasSuffix("3 files scanned: 3 blobs, 0 orphan partial files, 0 errors\n"))
+
+        let json = try EndToEnd.run(["scan", "--json", "."], in: folder.url)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let blobs = try #require(document["blobs"] as? [[String: Any]])
+        // In path order: Library/… sorts before download.resumedata.
+        #expect(blobs.map { $0["container"] as? String } == ["upload", "upload", "keyed-archive"])
+        #expect(blobs[2]["upload"] == nil)
+        let upload = try #require(blobs[0]["upload"] as? [String: Any])
+        #expect(upload["draftVersion"] as? String == "5")
+        #expect(upload["mask"] as? String == "5465644c6173736f")
+        #expect((blobs[0]["findings"] as? [[String: Any]])?.map { $0["code"] as? String } == ["upload-draft-version"])
+        #expect((blobs[1]["upload"] as? [String: Any])?["draftVersion"] as? String == "6")
+        #expect((blobs[1]["findings"] as? [Any])?.isEmpty == true)
+    }
+}

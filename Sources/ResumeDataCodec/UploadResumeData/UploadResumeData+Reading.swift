@@ -47,6 +47,20 @@ extension UploadResumeData {
         return UploadResumeData(entries: entries, mask: zip(prefix, plain).map { $0 ^ $1 })
     }
 
+    /// Whether the first bytes of a file (up to a KiB or so) may begin an upload blob, for a scan
+    /// that decides what to read whole: not `bplist00` nor the Network framework's mask, a
+    /// dictionary object right after the 8 masked bytes (a keyed archive's top), and both
+    /// `NSKeyedArchiver` and an upload key's name among them. ``read(_:options:)`` decides.
+    public static func mayStart(_ prefix: some Collection<UInt8>) -> Bool {
+        let bytes = Array(prefix)
+        let plain = BinaryPropertyListTrailer.magic
+        guard bytes.count > plain.count, !bytes.starts(with: plain), !bytes.starts(with: ResumeData.obscuredMagic),
+              bytes[plain.count] & 0xF0 == 0xD0
+        else { return false }
+        let data = Data(bytes)
+        return data.firstRange(of: Array("NSKeyedArchiver".utf8)) != nil && mayHoldUploadKeys(data)
+    }
+
     /// Whether the bytes hold the name of a key only upload blobs have: a key of a binary
     /// property list is stored as its ASCII text, so a blob without either name is not one, and
     /// the search spares every download blob a second parse.

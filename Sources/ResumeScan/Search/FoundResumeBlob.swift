@@ -12,6 +12,8 @@ public struct FoundResumeBlob: Sendable, Hashable {
         /// not decode: still worth reporting. `localPath` is the path WebKit's wrapper names
         /// beside it, when it had one; `reason` is the decoder's error.
         case undecodedNetworkFramework(localPath: String?, reason: String)
+        /// URLSession's upload resume data (``UploadResumeData``).
+        case upload(UploadResumeData)
     }
 
     /// Where in its file: `pending[1].resumeData`, or `nil` when the file is the blob.
@@ -33,7 +35,14 @@ public struct FoundResumeBlob: Sendable, Hashable {
         switch content {
         case .resumeData(let resume): resume.container.rawValue
         case .undecodedNetworkFramework: ResumeDataError.Code.obscuredFormat.name
+        case .upload: "upload"
         }
+    }
+
+    /// The decoded upload blob, when it is one.
+    public var upload: UploadResumeData? {
+        if case .upload(let upload) = content { return upload }
+        return nil
     }
 
     /// The decoded blob, when it is one of the four containers.
@@ -47,6 +56,7 @@ public struct FoundResumeBlob: Sendable, Hashable {
         switch content {
         case .resumeData(let resume): resume.localPath
         case .undecodedNetworkFramework(let localPath, _): localPath
+        case .upload: nil
         }
     }
 }

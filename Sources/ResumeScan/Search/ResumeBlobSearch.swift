@@ -52,11 +52,23 @@ public struct ResumeBlobSearch: Sendable {
         case .networkFramework:
             let content: FoundResumeBlob.Content
             do {
-                content = .resumeData(try ResumeData(data: bytes, options: readOptions))
+                // An upload blob masked with the same constant is told apart by its keys.
+                if let upload = try UploadResumeData.read(bytes, options: readOptions) {
+                    content = .upload(upload)
+                } else {
+                    content = .resumeData(try ResumeData(data: bytes, options: readOptions))
+                }
             } catch {
                 content = .undecodedNetworkFramework(localPath: nil, reason: "\(error)")
             }
             state.found.append(.init(keyPath: Self.reported(keyPath), content: content, size: bytes.count))
+            return
+        case .maskedKeyedArchive:
+            // Only what reads as upload resume data is reported: the mask is unknown, so bytes
+            // that merely look masked may be anything.
+            if let upload = try? UploadResumeData.read(bytes, options: readOptions) {
+                state.found.append(.init(keyPath: Self.reported(keyPath), content: .upload(upload), size: bytes.count))
+            }
             return
         case .binaryPropertyList, .xmlPropertyList:
             break

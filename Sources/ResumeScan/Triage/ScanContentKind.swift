@@ -10,6 +10,9 @@ package enum ScanContentKind: Sendable, Hashable {
     case binaryPropertyList
     /// An XML property list: the same.
     case xmlPropertyList
+    /// A binary property list with its first 8 bytes masked, holding a keyed archive that names
+    /// an upload key: URLSession's upload resume data, most likely.
+    case maskedKeyedArchive
 
     /// How many first bytes ``init(prefix:)`` looks at; an XML plist names `<plist` well
     /// within them (Apple's writer after about 180 bytes of declaration and doctype).
@@ -25,6 +28,8 @@ package enum ScanContentKind: Sendable, Hashable {
             self = .networkFramework
         } else if BinaryPropertyListReader.hasMagic(prefix) {
             self = .binaryPropertyList
+        } else if UploadResumeData.mayStart(prefix) {
+            self = .maskedKeyedArchive
         } else if Self.mayBeXML(prefix), Self.isXMLPropertyList(Array(prefix.prefix(Self.prefixLength))) {
             self = .xmlPropertyList
         } else {
