@@ -90,6 +90,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    @Test func resumeSaysAnUploadBlobIsNotADownloads() throws {
+        let folder = try TemporaryDirectory()
+        let result = try EndToEnd.run(["resume", Self.path("upload-data-v5"), "-o", folder.path("out.bin")], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(Self.path("upload-data-v5")): error: unusable resume data: upload resume data (a URLSession upload task's, draft 5), not a download's: resumetool cannot continue uploads yet; inspect shows where the upload continues\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out.bin")))
+    }
+
     /// A blob may hold any count: the smallest one is shown, not trapped on (abs(Int64.min)).
     @Test func theSmallestStreamLengthIsShown() {
         let upload = UploadResumeData(entries: [

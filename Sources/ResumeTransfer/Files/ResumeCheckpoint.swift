@@ -89,7 +89,12 @@ package enum ResumeCheckpoint {
     static func decode(_ data: Data) throws(DownloadError) -> Decoded {
         let resume: ResumeData
         do {
+            if let upload = try UploadResumeData.read(data) {
+                throw DownloadError.invalidResumeData("upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")), not a download's: resumetool cannot continue uploads yet; inspect shows where the upload continues")
+            }
             resume = try ResumeData(data: data)
+        } catch let error as DownloadError {
+            throw error
         } catch {
             throw .invalidResumeData("\(error)")
         }
