@@ -232,7 +232,7 @@ class Sweep:
         if scenario.blob and os.path.exists(os.path.join(folder, scenario.blob)):
             inspect = subprocess.run([self.binary, "inspect", "--json", scenario.blob], cwd=folder, capture_output=True)
             try:
-                received = json.loads(inspect.stdout)["bytesReceived"]
+                received = json.loads(inspect.stdout)[0]["bytesReceived"]
             except (ValueError, KeyError, TypeError):
                 self.violation(scenario, fault, "the blob left behind is unreadable: %s" % inspect.stderr.decode(errors="replace")[:300])
             else:

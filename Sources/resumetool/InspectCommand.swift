@@ -21,7 +21,7 @@ struct InspectCommand: ParsableCommand {
             """
     )
 
-    @Flag(name: .long, help: "Print JSON: one object for one BLOB, else an array of them.")
+    @Flag(name: .long, help: "Print JSON: an array with one object per blob, even for one.")
     var json = false
 
     @OptionGroup var reading: StrictReading
@@ -31,7 +31,6 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let options = reading.options
         let list = try blobs.list(failureStatus: 1)
-        let singleObject = list.names.count == 1 && !list.isOpenEnded
         let json = self.json
         var output = StandardOutput()
         var failed = false
@@ -45,7 +44,7 @@ struct InspectCommand: ParsableCommand {
                 var bytes: [UInt8] = []
                 // A report is a few KiB: one allocation instead of a doubling series.
                 bytes.reserveCapacity(8192)
-                report.json.write(to: &bytes, indent: singleObject ? 0 : 1)
+                report.json.write(to: &bytes, indent: 1)
                 return bytes
             }
         } emit: { outcome in
@@ -55,7 +54,8 @@ struct InspectCommand: ParsableCommand {
                 diagnostic.emit()
                 failed = true
             case .success(let bytes):
-                if json, !singleObject {
+                if json {
+                    // One shape for any number of blobs, so `jq '.[]'` works on one file too.
                     output.append(shownAny ? ",\n" : "[\n")
                     JSONValue.writeIndent(1, to: &output.bytes)
                 } else if !json, shownAny {
@@ -67,13 +67,7 @@ struct InspectCommand: ParsableCommand {
                 output.flushIfLarge()
             }
         }
-        if json {
-            if singleObject {
-                if shownAny { output.append("\n") }
-            } else {
-                output.append(shownAny ? "\n]\n" : "[]\n")
-            }
-        }
+        if json { output.append(shownAny ? "\n]\n" : "[]\n") }
         output.flush()
         if failed { throw ExitCode.failure }
     }

@@ -54,7 +54,7 @@ import ResumeDataCodec
         let result = try ToolRunner.run(["inspect", "--json", "dup.plist"], in: folder.url)
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let json = try EndToEnd.onlyReport(result.stdout)
         #expect(json["bytesReceived"] as? Int == 7)
         let findings = try #require(json["findings"] as? [[String: Any]])
         #expect(findings.map { $0["code"] as? String } == ["duplicate-key"])

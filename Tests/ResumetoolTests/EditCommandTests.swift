@@ -29,7 +29,7 @@ import Testing
     static func inspectJSON(_ path: String) throws -> [String: Any] {
         let result = try EndToEnd.run(["inspect", "--json", path])
         #expect(result.status == 0)
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        return try EndToEnd.onlyReport(result.stdout)
     }
 
     @Test(arguments: EditCommandTests.inputs.map { "\($0.sample)|\($0.container ?? "")" })
