@@ -350,7 +350,7 @@ def main():
 
         convert_args = ["convert", "ios12-keyed-archive.resumedata", "--to", "xml", "-o", "{dir}/out.plist"]
         repair_args = ["repair", "ios10-corrupted-requests.plist", "--target", "ios10", "-o", "{dir}/out.plist"]
-        rebuild_args = ["rebuild", "--from", "CFNetworkDownload_Occ2S2.tmp", "--url", "https://example.com/big.dmg",
+        rebuild_args = ["rebuild", "--partial", "CFNetworkDownload_Occ2S2.tmp", "--url", "https://example.com/big.dmg",
                         "--etag", '"afda885a"', "-o", "{dir}/out.plist"]
         convert = Scenario("convert", convert_args, "out.plist", expected(convert_args), seed=samples)
         repair = Scenario("repair", repair_args, "out.plist", expected(repair_args), seed=samples)

@@ -15,9 +15,9 @@ struct BlobFile {
         do {
             resume = try ResumeData(data: bytes, options: options)
         } catch let error as ResumeDataError {
-            throw Diagnostic(file: input.displayName, position: error.locationDescription, message: error.message)
+            throw Diagnostic(file: input.displayName, position: error.locationDescription, message: error.message).unreadableInput
         } catch {
-            throw Diagnostic(file: input.displayName, message: "\(error)")
+            throw Diagnostic(file: input.displayName, message: "\(error)").unreadableInput
         }
     }
 
@@ -48,12 +48,13 @@ extension ResumeDataContainer: ExpressibleByArgument {}
 extension RepairTarget: ExpressibleByArgument {}
 
 
-/// Runs a command body, turning diagnostics into a message on stderr and exit status 1.
+/// Runs a command body, turning a diagnostic into a message on stderr and its exit status
+/// (1, or 2 for an input that could not be read).
 func reportingDiagnostics(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let diagnostic as Diagnostic {
         diagnostic.emit()
-        throw ExitCode.failure
+        throw diagnostic.status.code
     }
 }

@@ -28,7 +28,7 @@ struct DownloadCommand: AsyncParsableCommand {
               resumetool download --proxy http://proxy.lan:3128 \\
                   --noproxy localhost,.lan https://example.com/big.iso
 
-            Exit status: 0 every download finished (or its file already existed: it is left as it is, and called complete only when --sha256 or this tool's own checkpoint vouches for it), 1 one or more failed (partial files and blobs are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            \(ExitStatus.help(success: "every download finished (or its file already existed: it is left as it is, and called complete only when --sha256 or this tool's own checkpoint vouches for it)", failure: "one or more failed (partial files and blobs are kept when they are valid)", also: [.interrupted, .terminated])) A download stopped by a signal is paused: run again to continue.
             """
     )
 
@@ -98,7 +98,7 @@ struct DownloadCommand: AsyncParsableCommand {
                 text = String(decoding: try InputFile(inputFile).read(), as: UTF8.self)
             } catch {
                 error.emit()
-                throw ExitCode(1)
+                throw error.status.code
             }
             for (line, url) in URLList.parse(text) {
                 if let message = HTTPURL.problemMessage(for: url) {

@@ -17,7 +17,7 @@ struct InspectCommand: ParsableCommand {
               resumetool inspect --json *.resumedata | jq '.[].downloadURL'
               resumetool inspect --json ~/Library/Caches/MyApp/ > reports.json
 
-            Exit status: 0 every blob was read, 1 a blob could not be read (the others are still shown), 64 usage error.
+            \(ExitStatus.help(success: "every blob was read", failure: nil)) The blobs that could be read are shown either way.
             """
     )
 
@@ -30,7 +30,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let options = reading.options
-        let list = try blobs.list(failureStatus: 1)
+        let list = try blobs.list()
         let json = self.json
         var output = StandardOutput()
         var failed = false
@@ -69,6 +69,7 @@ struct InspectCommand: ParsableCommand {
         }
         if json { output.append(shownAny ? "\n]\n" : "[]\n") }
         output.flush()
-        if failed { throw ExitCode.failure }
+        // Every failure here is a blob that could not be read.
+        if failed { throw ExitStatus.unreadableInput.code }
     }
 }

@@ -21,7 +21,7 @@ struct ResumeCommand: AsyncParsableCommand {
 
             The blob is not trusted to name files: its partial file (TempFileName, else LocalPath) is used only when it lies directly inside --tmp-dir, and is never followed through a symbolic link.
 
-            Exit status: 0 downloaded, 1 failed (the partial file and blob are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            \(ExitStatus.help(success: "downloaded", failure: "failed (the partial file and blob are kept when they are valid)", also: [.interrupted, .terminated])) A download stopped by a signal is paused: run again to continue.
             """
     )
 
@@ -52,6 +52,16 @@ struct ResumeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A blob that cannot be read is exit status 2, as in every command; the library's error
+        // does not tell it from a failure of the output or the partial file.
+        if self.blob != "-" {
+            do {
+                _ = try BlobFile(self.blob)
+            } catch {
+                error.emit()
+                throw error.status.code
+            }
+        }
         let downloader = Downloader(configuration: try self.transfer.configuration(parallel: 1))
         let task: DownloadTask
         do {

@@ -62,11 +62,11 @@ struct TransferOptions: ParsableArguments {
 
     /// The library's configuration for these options, with the proxy from `environment` unless
     /// `--proxy` is given; prints the `--insecure` warning. A problem (an unreadable CA file, a bad
-    /// proxy variable) is printed as a diagnostic and becomes exit status 1.
+    /// proxy variable) is printed as a diagnostic and becomes exit status 2 or 1.
     func configuration(parallel: Int, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DownloadConfiguration {
         if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
             Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
-            throw ExitCode(1)
+            throw ExitStatus.unreadableInput.code
         }
         var configuration = DownloadConfiguration()
         do {

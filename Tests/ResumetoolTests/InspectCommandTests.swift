@@ -313,7 +313,7 @@ import Testing
         let diagnostic = try #require(EndToEnd.unreadableSamples.first { $0.name == sample }?.diagnostic)
         for json in [false, true] {
             let result = try EndToEnd.run(["inspect"] + (json ? ["--json"] : []) + [sample])
-            #expect(result == ToolRunner.Result(status: 1, stdout: json ? "[]\n" : "", stderr: diagnostic + "\n"))
+            #expect(result == ToolRunner.Result(status: 2, stdout: json ? "[]\n" : "", stderr: diagnostic + "\n"))
         }
     }
 
@@ -353,11 +353,11 @@ import Testing
         let good = try EndToEnd.run(["inspect", "ios9-xml.plist"]).stdout
         let result = try EndToEnd.run(["inspect", "broken-xml.plist", "ios9-xml.plist", "missing.plist"])
         #expect(result == ToolRunner.Result(
-            status: 1, stdout: good,
+            status: 2, stdout: good,
             stderr: "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\nmissing.plist: error: no such file\n"))
 
         let json = try EndToEnd.run(["inspect", "--json", "broken-xml.plist", "ios9-xml.plist"])
-        #expect(json.status == 1)
+        #expect(json.status == 2)
         #expect(json.stderr == "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\n")
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(array.count == 1)
@@ -377,16 +377,16 @@ import Testing
 
         let empty = try EndToEnd.run(["inspect", "-"], stdin: Data())
         #expect(empty == ToolRunner.Result(
-            status: 1, stdout: "",
+            status: 2, stdout: "",
             stderr: "<stdin>:1:1: error: the document is empty: expected <plist> or a value\n"))
     }
 
     @Test func missingFile() throws {
         let missing = try EndToEnd.run(["inspect", "no-such-blob.plist"])
-        #expect(missing == ToolRunner.Result(status: 1, stdout: "", stderr: "no-such-blob.plist: error: no such file\n"))
+        #expect(missing == ToolRunner.Result(status: 2, stdout: "", stderr: "no-such-blob.plist: error: no such file\n"))
         let two = try EndToEnd.run(["inspect", "--json", "no-such-blob.plist", "nor-this.plist"])
         #expect(two == ToolRunner.Result(
-            status: 1, stdout: "[]\n",
+            status: 2, stdout: "[]\n",
             stderr: "no-such-blob.plist: error: no such file\nnor-this.plist: error: no such file\n"))
     }
 
@@ -395,7 +395,7 @@ import Testing
     @Test func aDiagnosticShowsTheFileNameEscaped() throws {
         let missing = try EndToEnd.run(["inspect", "no-such-\u{202E}lmth.exe", "x\ny: error: forged"])
         #expect(missing == ToolRunner.Result(
-            status: 1, stdout: "",
+            status: 2, stdout: "",
             stderr: #"no-such-\u{202e}lmth.exe: error: no such file"# + "\n" + #"x\ny: error: forged: error: no such file"# + "\n"))
     }
 }
