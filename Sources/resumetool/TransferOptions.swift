@@ -39,6 +39,9 @@ struct TransferOptions: ParsableArguments {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(name: [.customShort("v"), .long], help: "Print each request and response head on standard error, as curl -v, with credentials masked (not with --json or --quiet).")
+    var verbose = false
+
     @Option(help: .hidden)
     var checkpointBytes: Int64?
 
@@ -87,6 +90,7 @@ struct TransferOptions: ParsableArguments {
         configuration.maximumBytesPerSecond = self.limitRate.flatMap(RateArgument.parse)
         configuration.certificateAuthorityFile = self.cacert
         configuration.acceptsAnyCertificate = self.insecure
+        configuration.reportsHeads = self.verbose
         return configuration
     }
 

@@ -89,6 +89,27 @@ import Testing
         }
     }
 
+    /// -v prints both heads on standard error, the credentials masked.
+    @Test func verboseShowsTheHeadsWithoutTheCredentials() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            let result = try await runToolCapturing(
+                ["download", server.url, "-o", "a.bin", "-v", "-u", "user:secret", "-H", "Cookie: session=abc", "-H", "X-App: 1"],
+                in: directory)
+            #expect(result.status == 0)
+            #expect(result.stdout == "a.bin: done\n")
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.contains("> GET \(server.url)"), "\(result.stderr)")
+            #expect(lines.contains("> Authorization: Basic <hidden>"))
+            #expect(lines.contains("> Cookie: <hidden>"))
+            #expect(lines.contains("> X-App: 1"))
+            #expect(lines.contains("< 200"))
+            #expect(lines.contains("< ETag: \(server.file.etag)"))
+            #expect(!result.stderr.contains("dXNlcjpzZWNyZXQ=") && !result.stderr.contains("session=abc"))
+            // What was sent is the real thing.
+            #expect(server.getRequests.first?.headers["authorization"] == "Basic dXNlcjpzZWNyZXQ=")
+        }
+    }
+
     @Test(arguments: [
         (["download", "https://example.com/a", "-u", "nocolon"], "-u takes USER:PASSWORD"),
         (["download", "https://example.com/a", "-u", "a:b", "--netrc"], "give one of -u, --netrc and --netrc-file"),
