@@ -44,7 +44,7 @@ enum ExitStatus: Int32, CaseIterable {
     static func help(success: String, failure: String?, also: [ExitStatus] = []) -> String {
         var parts = ["0 \(success)"]
         if let failure { parts.append("1 \(failure)") }
-        for status in [.unreadableInput] + also + [.usage] {
+        for status in ([.unreadableInput, .usage] + also).sorted(by: { $0.rawValue < $1.rawValue }) {
             parts.append("\(status.rawValue) \(status.meaning)")
         }
         return "Exit status: " + parts.joined(separator: "; ") + "."
