@@ -63,7 +63,7 @@ BASES = {
     "edit": ["BLOB", "--url", "https://example.com/other.bin"],
     "convert": ["BLOB", "--to", "xml"],
     "repair": ["BLOB"],
-    "rebuild": ["--from", "PARTIAL", "--url", "SERVER", "--etag", '"t"'],
+    "rebuild": ["--partial", "PARTIAL", "--url", "SERVER", "--etag", '"t"'],
     "relocate": ["BLOB", "--temp-file", "CFNetworkDownload_new.tmp"],
     "discard": ["BLOB"],
     "plist print": ["BLOB"],
@@ -143,7 +143,7 @@ class Sweep:
             f.write(PAYLOAD[:1000])
         with open(os.path.join(folder, "got.bin.part"), "wb") as f:
             f.write(PAYLOAD[:1000])
-        subprocess.run([self.binary, "rebuild", "--from", os.path.join(folder, "got.bin.part"), "--url", server,
+        subprocess.run([self.binary, "rebuild", "--partial", os.path.join(folder, "got.bin.part"), "--url", server,
                         "--etag", '"t"', "-o", os.path.join(folder, "got.bin.resume")],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30, check=True)
         self.seeded = folder

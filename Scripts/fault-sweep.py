@@ -236,7 +236,7 @@ class Sweep:
         if scenario.blob and os.path.exists(os.path.join(folder, scenario.blob)):
             inspect = subprocess.run([self.binary, "inspect", "--json", scenario.blob], cwd=folder, capture_output=True)
             try:
-                received = json.loads(inspect.stdout)["bytesReceived"]
+                received = json.loads(inspect.stdout)[0]["bytesReceived"]
             except (ValueError, KeyError, TypeError):
                 self.violation(scenario, fault, "the blob left behind is unreadable: %s" % inspect.stderr.decode(errors="replace")[:300])
             else:
@@ -358,7 +358,7 @@ def main():
 
         convert_args = ["convert", "ios12-keyed-archive.resumedata", "--to", "xml", "-o", "{dir}/out.plist"]
         repair_args = ["repair", "ios10-corrupted-requests.plist", "--target", "ios10", "-o", "{dir}/out.plist"]
-        rebuild_args = ["rebuild", "--from", "CFNetworkDownload_Occ2S2.tmp", "--url", "https://example.com/big.dmg",
+        rebuild_args = ["rebuild", "--partial", "CFNetworkDownload_Occ2S2.tmp", "--url", "https://example.com/big.dmg",
                         "--etag", '"afda885a"', "-o", "{dir}/out.plist"]
         convert = Scenario("convert", convert_args, "out.plist", expected(convert_args), seed=samples)
         repair = Scenario("repair", repair_args, "out.plist", expected(repair_args), seed=samples)

@@ -188,7 +188,7 @@ package struct ScanHTMLReport {
     private var orphans: Node<HTML.BodyContext> {
         .group(
             .h2(.text("Partial files no blob names")),
-            .p(.code(.text("resumetool rebuild --from FILE --url URL")), .text(" makes a blob for one.")),
+            .p(.code(.text("resumetool rebuild --partial FILE --url URL")), .text(" makes a blob for one.")),
             .table(
                 .class("orphans"),
                 .thead(.tr(.th(.text("Path")), .th(.text("App")), .th(.text("Size")), .th(.text("SHA-256")),

@@ -224,7 +224,7 @@ package struct ScanReport {
         }
         if !lines.isEmpty { lines.append("") }
         if !inventory.orphanPartialFiles.isEmpty {
-            lines.append("No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.")
+            lines.append("No blob names the orphan partial files; `resumetool rebuild --partial FILE --url URL` makes one.")
         }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"

@@ -16,7 +16,7 @@ struct ArchiveCommand: ParsableCommand {
               resumetool archive Samples/ios12-keyed-archive.resumedata
               resumetool archive --json response.bplist | jq '.root.class'
 
-            Exit status: 0 printed, 1 not a readable keyed archive, 64 usage error.
+            \(ExitStatus.help(success: "printed", failure: nil))
             """
     )
 

@@ -12,10 +12,10 @@ extension ArchiveTreeReport {
         do {
             try self.init(name: input.displayName, bytes: bytes)
         } catch let error as KeyedArchiveError {
-            if let underlying = error.underlying { throw Diagnostic(file: input.displayName, underlying) }
-            throw Diagnostic(file: input.displayName, message: error.description)
+            if let underlying = error.underlying { throw Diagnostic(file: input.displayName, underlying).unreadableInput }
+            throw Diagnostic(file: input.displayName, message: error.description).unreadableInput
         } catch {
-            throw Diagnostic(file: input.displayName, message: "\(error)")
+            throw Diagnostic(file: input.displayName, message: "\(error)").unreadableInput
         }
     }
 }

@@ -21,13 +21,13 @@ struct BlobArguments: ParsableArguments {
     }
 
     /// The names with folders and the list expanded; an unreadable folder or list is reported
-    /// on stderr and ends the command with `failureStatus`.
-    func list(failureStatus: Int32) throws -> BlobList {
+    /// on stderr and ends the command with status 2.
+    func list() throws -> BlobList {
         do {
             return try BlobList(arguments: names, filesFrom: filesFrom)
         } catch {
             error.emit()
-            throw ExitCode(failureStatus)
+            throw ExitStatus.unreadableInput.code
         }
     }
 }

@@ -20,7 +20,7 @@ struct BlobFile {
         switch try Self.read(argument, options: options) {
         case .download(let blob): self = blob
         case .upload(let name, _, let upload):
-            throw Diagnostic(file: name, message: "upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")): \(command) works on download resume data; inspect and validate read upload blobs")
+            throw Diagnostic(file: name, message: "upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")): \(command) works on download resume data; inspect and validate read upload blobs").unreadableInput
         }
     }
 
@@ -40,9 +40,9 @@ struct BlobFile {
             }
             return .download(BlobFile(input: input, bytes: bytes, resume: try ResumeData(data: bytes, options: options)))
         } catch let error as ResumeDataError {
-            throw Diagnostic(file: input.displayName, position: error.locationDescription, message: error.message)
+            throw Diagnostic(file: input.displayName, position: error.locationDescription, message: error.message).unreadableInput
         } catch {
-            throw Diagnostic(file: input.displayName, message: "\(error)")
+            throw Diagnostic(file: input.displayName, message: "\(error)").unreadableInput
         }
     }
 
@@ -73,12 +73,13 @@ extension ResumeDataContainer: ExpressibleByArgument {}
 extension RepairTarget: ExpressibleByArgument {}
 
 
-/// Runs a command body, turning diagnostics into a message on stderr and exit status 1.
+/// Runs a command body, turning a diagnostic into a message on stderr and its exit status
+/// (1, or 2 for an input that could not be read).
 func reportingDiagnostics(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let diagnostic as Diagnostic {
         diagnostic.emit()
-        throw ExitCode.failure
+        throw diagnostic.status.code
     }
 }

@@ -11,9 +11,6 @@ import ResumeSystemCalls
 struct BlobList {
     /// The names, in order: arguments first (a folder's files sorted by name), then the list file's lines.
     private(set) var names: [String] = []
-    /// True when the number of names was not fixed by the command line (a folder or a list file),
-    /// so machine output should be a list even if it holds one blob.
-    private(set) var isOpenEnded = false
 
     /// Expands the arguments; an unreadable folder or list file is a diagnostic.
     init(arguments: [String], filesFrom: String?) throws(Diagnostic) {
@@ -26,14 +23,12 @@ struct BlobList {
             // A Safari `NAME.download` bundle is one thing to inspect, not a folder of blobs.
             if isFolder, !SafariDownloadBundle.isBundle(argument), let entries = try Self.folderEntries(argument) {
                 names += entries
-                isOpenEnded = true
             } else {
                 names.append(argument)
             }
         }
         if let filesFrom {
             names += try Self.listedNames(in: InputFile(filesFrom))
-            isOpenEnded = true
         }
     }
 

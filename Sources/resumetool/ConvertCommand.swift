@@ -12,7 +12,7 @@ struct ConvertCommand: ParsableCommand {
             Example:
               resumetool convert old.plist --to keyed-archive -o new.resumedata
 
-            Exit status: 0 written, 1 unreadable input or unwritable output (nothing is written), 64 usage error.
+            \(ExitStatus.help(success: "written", failure: "the blob cannot be held in that container, or the output cannot be written")) Nothing is written unless the status is 0.
             """
     )
 

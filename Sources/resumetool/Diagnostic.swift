@@ -16,6 +16,8 @@ struct Diagnostic: Error, CustomStringConvertible {
     var position: String?
     var severity: Severity = .error
     var message: String
+    /// The status a command ends with when this stops it (``reportingDiagnostics(_:)``).
+    var status: ExitStatus = .failure
 
     init(file: String, position: String? = nil, severity: Severity = .error, message: String) {
         self.file = file
@@ -49,7 +51,14 @@ struct Diagnostic: Error, CustomStringConvertible {
     /// (A `ValidationError` thrown from `run()` would print the top command's usage instead.)
     static func usageError(_ message: String, command: String) -> ExitCode {
         StandardStream.write("Error: \(VisibleText.escaping(message))\n  See 'resumetool \(command) --help' for more information.\n")
-        return ExitCode.validationFailure
+        return ExitStatus.usage.code
+    }
+
+    /// The same diagnostic, ending the command with status 2: the input it names could not be read.
+    var unreadableInput: Diagnostic {
+        var copy = self
+        copy.status = .unreadableInput
+        return copy
     }
 
     /// Writes the diagnostic as one line on standard error.

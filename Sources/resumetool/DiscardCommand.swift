@@ -20,7 +20,7 @@ struct DiscardCommand: ParsableCommand {
             Example:
               resumetool discard app.resumedata --tmp-dir ./tmp
 
-            Exit status: 0 removed, 1 refused or unreadable (nothing is deleted), 64 usage error.
+            \(ExitStatus.help(success: "removed", failure: "refused, or a file cannot be removed")) Nothing is deleted when the blob cannot be read or the deletion is refused.
             """
     )
 
@@ -40,7 +40,7 @@ struct DiscardCommand: ParsableCommand {
         try reportingDiagnostics {
             let input = try BlobFile(blob, options: reading.options, command: "discard")
             input.emitWarnings()
-            let folder = FilePathText.absolute(tmpDirectory ?? FilePathText.folder(of: blob))
+            let folder = FilePathText.absolute(PartialFileResolution.lookupFolder(given: tmpDirectory, besideBlobAt: blob))
             // The rule every command carries out: the first candidate that exists, a regular file
             // directly inside the folder. Removed with unlink(2), which never removes a folder and
             // removes a link swapped in meanwhile rather than what it points to.

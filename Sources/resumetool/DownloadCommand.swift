@@ -16,7 +16,7 @@ struct DownloadCommand: AsyncParsableCommand {
         commandName: "download",
         abstract: "Download URLs crash-safely; running the same command again continues.",
         discussion: """
-            The partial data goes to FILE.part and an Apple-format resume blob to FILE.resume, checkpointed every few MiB or seconds. A changed file on the server (new ETag or Last-Modified) is downloaded again from the start, never spliced onto old bytes. Ctrl-C or SIGTERM pauses. Authorization, Cookie and Proxy-Authorization headers go only to the origin of the URL they were given with, never to another one a redirect names.
+            The partial data goes to FILE.part and an Apple-format resume blob to FILE.resume, checkpointed every few MiB or seconds. A changed file on the server (new ETag or Last-Modified) is downloaded again from the start, never spliced onto old bytes. Ctrl-C or SIGTERM pauses. Authorization, Cookie and Proxy-Authorization headers go only to the origin of the URL they were given with, never to another one a redirect names, and so does a login given with -u or found in ~/.netrc (--netrc). With -o - the finished file is copied to standard output (it is staged in a private folder first, so nothing is left to continue after a failure).
 
             Example:
               resumetool download https://example.com/big.iso -o big.iso \\
@@ -24,11 +24,12 @@ struct DownloadCommand: AsyncParsableCommand {
               resumetool download https://example.com/big.iso -o big.iso  # continues
               resumetool download -H 'Authorization: Bearer TOKEN' \\
                   https://example.com/private.bin
+              resumetool download --netrc https://example.com/private.bin -o - | sha256sum
               resumetool download -i urls.txt -P downloads --parallel 3 --json
               resumetool download --proxy http://proxy.lan:3128 \\
                   --noproxy localhost,.lan https://example.com/big.iso
 
-            Exit status: 0 every download finished (or its file already existed: it is left as it is, and called complete only when --sha256 or this tool's own checkpoint vouches for it), 1 one or more failed (partial files and blobs are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            \(ExitStatus.help(success: "every download finished (or its file already existed: it is left as it is, and called complete only when --sha256 or this tool's own checkpoint vouches for it)", failure: "one or more failed (partial files and blobs are kept when they are valid)", also: [.interrupted, .terminated])) A download stopped by a signal is paused: run again to continue.
             """
     )
 
@@ -41,14 +42,10 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(name: [.customShort("P"), .customLong("directory")], help: "Save into DIR, made when missing (default: the current directory).")
     var directory: String?
 
-    @Option(name: .shortAndLong, help: "Where to save (one URL only; default: the server's file name).")
+    @Option(name: .shortAndLong, help: "Where to save (one URL only; default: the server's file name); - for standard output.")
     var output: String?
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: "Send this header ('Name: value') with every request; repeatable.")
-    var headers: [String] = []
-
-    @Option(help: "The User-Agent header to send.")
-    var userAgent: String?
+    @OptionGroup var request: RequestOptions
 
     @Option(help: "Downloads at once (1-64).")
     var parallel = 1
@@ -61,16 +58,6 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @OptionGroup var transfer: TransferOptions
 
-    /// `--user-agent` as a header, through the same rule as -H.
-    private func userAgentField() throws -> HTTPHeaderField? {
-        guard let userAgent else { return nil }
-        do {
-            return try HTTPHeaderField(name: "User-Agent", value: userAgent)
-        } catch {
-            throw ValidationError("--user-agent holds a line break or NUL")
-        }
-    }
-
     func validate() throws {
         guard !self.urls.isEmpty || self.inputFile != nil else { throw ValidationError("give a URL or --input-file LIST") }
         for url in self.urls {
@@ -81,12 +68,12 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         guard (1...64).contains(self.parallel) else { throw ValidationError("--parallel must be 1 to 64") }
         guard (1...16).contains(self.connections) else { throw ValidationError("--connections must be 1 to 16") }
-        for header in self.headers {
-            if case .failure(let error) = HeaderArgument.parse(header) { throw ValidationError("-H: \(error)") }
-        }
-        _ = try self.userAgentField()
         if self.urls.count > 1, self.output != nil || self.sha256 != nil {
             throw ValidationError("-o and --sha256 take one URL; use -P DIR for several")
+        }
+        if self.output == "-" {
+            if self.transfer.json { throw ValidationError("-o - and --json cannot be used together: both print on standard output") }
+            if self.directory != nil { throw ValidationError("-o - and -P cannot be used together") }
         }
     }
 
@@ -99,7 +86,7 @@ struct DownloadCommand: AsyncParsableCommand {
                 text = String(decoding: try InputFile(inputFile).read(), as: UTF8.self)
             } catch {
                 error.emit()
-                throw ExitCode(1)
+                throw error.status.code
             }
             for (line, url) in URLList.parse(text) {
                 do {
@@ -125,26 +112,46 @@ struct DownloadCommand: AsyncParsableCommand {
         var configuration = try self.transfer.configuration(parallel: self.parallel)
         configuration.connections = self.connections
         let downloader = Downloader(configuration: configuration)
-        var fields = self.headers.compactMap { try? HeaderArgument.parse($0).get() }
-        if let userAgent = try self.userAgentField() { fields.append(userAgent) }
+        var staged: StagedOutput?
+        if self.output == "-" {
+            do {
+                staged = try StagedOutput.make()
+            } catch {
+                try? await downloader.shutdown()
+                error.emit()
+                throw error.status.code
+            }
+        }
+        defer { staged?.remove() }
         var names = DownloadNames()
         var transfers: [TransferConsole.Transfer] = []
         for url in list {
+            let fields: [HTTPHeaderField]
+            do {
+                fields = try self.request.fields(for: url)
+            } catch {
+                try? await downloader.shutdown()
+                throw error
+            }
             let name: String
-            if let output {
+            if let staged {
+                name = staged.destination
+            } else if let output {
                 name = output
             } else {
                 name = await downloader.suggestedFileName(for: url)
             }
             let path = self.directory.map { name.hasPrefix("/") ? name : ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? name
-            let label = names.claim(path)
+            let label = staged == nil ? names.claim(path) : path
             let task = downloader.download(from: url, to: label, expectedSHA256: self.sha256, headers: fields)
-            transfers.append(.init(task: task, url: url.string, label: label))
+            transfers.append(.init(task: task, url: url.string, label: staged == nil ? label : "<stdout>"))
         }
-        let console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json)
+        var console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json)
+        console.staged = staged != nil
         let status = await console.run(transfers, json: self.transfer.json, interactive: self.parallel == 1 && !self.transfer.quiet)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
+        if let staged { try reportingDiagnostics { try staged.send() } }
     }
 }
 
@@ -154,6 +161,9 @@ struct TransferConsole {
     var quiet: Bool
     /// How to continue after a pause or failure; nil: "run the same command again".
     var continueHint: ((DownloadTask) -> String)? = nil
+    /// `-o -`: the payload has standard output, so the final line goes to standard error, and
+    /// nothing is kept to continue (``StagedOutput``).
+    var staged = false
 
     /// One download of a run.
     struct Transfer: Sendable {
@@ -204,11 +214,14 @@ struct TransferConsole {
             }
             return 0
         case .paused, .cancelled:
-            Self.error("\(label): paused; \(self.hint(task)) (resume data in \(VisibleText.escaping(task.resumeDataPath)))")
+            Self.error("\(label): paused; " + (self.staged ? Self.nothingKept
+                : "\(self.hint(task)) (resume data in \(VisibleText.escaping(task.resumeDataPath)))"))
             return signal.map { 128 + $0 } ?? 1
         case .failed(let error):
             var message = "\(label): error: \(VisibleText.escaping("\(error)"))"
-            if FileManager.default.fileExists(atPath: task.resumeDataPath) {
+            if self.staged {
+                message += "\n\(label): \(Self.nothingKept)"
+            } else if FileManager.default.fileExists(atPath: task.resumeDataPath) {
                 message += "\n\(label): the partial download is kept; \(self.hint(task))"
             }
             Self.error(message)
@@ -222,8 +235,10 @@ struct TransferConsole {
         self.continueHint?(task) ?? "run the same command again to continue"
     }
 
+    private static let nothingKept = "nothing is kept with -o - (-o FILE makes a download that can be continued)"
+
     private func say(_ text: String) {
-        if !self.quiet { StandardStream.write(text + "\n", to: STDOUT_FILENO) }
+        if !self.quiet { StandardStream.write(text + "\n", to: self.staged ? STDERR_FILENO : STDOUT_FILENO) }
     }
 
     static func error(_ text: String) {

@@ -47,6 +47,12 @@ struct DownloadReporter: Sendable {
             case .warning(let message):
                 Self.write((drew ? "\n" : "") + "\(label): warning: \(VisibleText.escaping(message))\n")
                 drew = false
+            case .requestHead(let method, let url, let headers):
+                Self.write((drew ? "\n" : "") + HTTPHeadText.request(method: method, url: url, headers: headers))
+                drew = false
+            case .responseHead(let status, let headers):
+                Self.write((drew ? "\n" : "") + HTTPHeadText.response(status: status, headers: headers))
+                drew = false
             case .state:
                 break
             }

@@ -13,7 +13,7 @@ struct EditCommand: ParsableCommand {
               resumetool edit app.resumedata \\
                   --url 'https://cdn.example.com/big.dmg?sig=new' -o app.resumedata
 
-            Exit status: 0 written, 1 unreadable input or unwritable output (nothing is written), 64 usage error (a URL that is not http or https, a malformed header).
+            \(ExitStatus.help(success: "written", failure: "the output cannot be written")) Nothing is written unless the status is 0; a URL that is not http or https or a malformed header is a usage error.
             """
     )
 

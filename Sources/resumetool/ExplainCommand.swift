@@ -11,24 +11,24 @@ struct ExplainCommand: AsyncParsableCommand {
         commandName: "explain",
         abstract: "Say whether a resume blob would continue, restart from zero or fail, and why.",
         discussion: """
-            The verdict comes first, in one line: continue at byte N, restart from zero (why) or fail (why). Then each of Apple's conditions as a check: the request is a GET; the server sent an ETag or Last-Modified; the server supports byte ranges (from the stored response, or the server with --probe); the resource has not changed (--probe only); the temp file exists and is as long as the blob says (with --partial or --tmp-dir). Then each reason, with the command that fixes it.
+            The verdict comes first, in one line: continue at byte N, restart from zero (why) or fail (why). Then each of Apple's conditions as a check: the request is a GET; the server sent an ETag or Last-Modified; the server supports byte ranges (from the stored response, or the server with --probe); the resource has not changed (--probe only); the temp file exists and is as long as the blob says (--partial, else the file the blob names in --tmp-dir, by default the blob's folder, as `resume` looks for it; not looked for when the blob comes from standard input). Then each reason, with the command that fixes it.
 
             With --probe the server is asked as `resume` would ask it (credentials only to the blob's origin, redirects bounded): a HEAD, then a one-byte range at the blob's offset with If-Range and the blob's headers.
 
             Example:
               resumetool explain app.resumedata --tmp-dir tmp --probe
 
-            Exit status: 0 continue, 1 restart or fail, 2 the blob could not be read, 3 --probe could not reach the server (the verdict is the blob's alone), 64 usage error.
+            \(ExitStatus.help(success: "continue", failure: "restart or fail", also: [.serverUnreachable]))  With 3 (--probe only) the verdict is the blob's alone.
             """
     )
 
     @Argument(help: "The resume blob; - reads standard input.", completion: .file())
     var blob: String
 
-    @Option(help: "The partial file.")
+    @Option(help: "The partial file (default: the one the blob names, inside --tmp-dir).")
     var partial: String?
 
-    @Option(name: .customLong("tmp-dir"), help: "The folder holding the blob's partial file (the app's tmp folder).")
+    @Option(name: .customLong("tmp-dir"), help: "The folder holding the blob's partial file (default: the blob's folder).")
     var tmpDirectory: String?
 
     @Flag(help: "Ask the server: a HEAD, then a one-byte range with If-Range.")
@@ -66,7 +66,7 @@ struct ExplainCommand: AsyncParsableCommand {
             input = try BlobFile(blob, options: reading.options, command: "explain")
         } catch {
             error.emit()
-            throw ExitCode(2)
+            throw error.status.code
         }
         input.emitWarnings()
         let resume = input.resume
@@ -78,8 +78,10 @@ struct ExplainCommand: AsyncParsableCommand {
             case .missing: partialFile = .looked(.missing(expected: (path, "--partial")))
             case .other(let kind): partialFile = .looked(.refused(path: path, key: "--partial", reason: "it is \(kind), not a regular file"))
             }
-        } else if let tmpDirectory {
-            partialFile = .looked(PartialFileResolution(resume: resume, folder: tmpDirectory).resolve(PartialFileResolution.entry(at:)))
+        } else if tmpDirectory != nil || blob != "-" {
+            // Where `resume` would look: --tmp-dir, else beside the blob.
+            let folder = PartialFileResolution.lookupFolder(given: tmpDirectory, besideBlobAt: blob)
+            partialFile = .looked(PartialFileResolution(resume: resume, folder: folder).resolve(PartialFileResolution.entry(at:)))
         } else {
             partialFile = .notLooked
         }
@@ -101,8 +103,8 @@ struct ExplainCommand: AsyncParsableCommand {
                                             partialFile: partialFile, probe: probed)
         let text = json ? Self.json(explanation) : Self.text(explanation)
         StandardStream.write(text, to: STDOUT_FILENO)
-        if explanation.verdict != .continue { throw ExitCode(1) }
-        if explanation.serverUnreachable { throw ExitCode(3) }
+        if explanation.verdict != .continue { throw ExitStatus.failure.code }
+        if explanation.serverUnreachable { throw ExitStatus.serverUnreachable.code }
     }
 
     /// The engine's options for the probe, parsed as `resume` parses them, so `--cacert` and

@@ -25,8 +25,17 @@ struct InputFile {
         }
     }
 
-    /// Reads everything, refusing inputs above `limit` bytes without reading them whole.
+    /// Reads everything, refusing inputs above `limit` bytes without reading them whole; any
+    /// failure ends the command with status 2.
     func read(limit: Int = 256 << 20) throws(Diagnostic) -> Data {
+        do {
+            return try readOrFail(limit: limit)
+        } catch {
+            throw error.unreadableInput
+        }
+    }
+
+    private func readOrFail(limit: Int) throws(Diagnostic) -> Data {
         guard let path else { return try readToEnd(STDIN_FILENO, sizeHint: 0, limit: limit) }
         // One open, one fstat, reads into the final buffer: inspecting thousands of blobs spent
         // more time in FileManager's existence and attribute lookups than in decoding.
@@ -95,9 +104,9 @@ extension InputFile {
             for warning in Diagnostic.warnings(document.warnings, file: displayName) { warning.emit() }
             return document.value
         } catch let error as PropertyListError {
-            throw Diagnostic(file: displayName, error)
+            throw Diagnostic(file: displayName, error).unreadableInput
         } catch {
-            throw Diagnostic(file: displayName, message: "\(error)")
+            throw Diagnostic(file: displayName, message: "\(error)").unreadableInput
         }
     }
 }

@@ -18,11 +18,11 @@ struct InspectCommand: ParsableCommand {
               resumetool inspect --json ~/Library/Caches/MyApp/ > reports.json
               resumetool inspect ~/Downloads/Example.dmg.download
 
-            Exit status: 0 every blob was read, 1 a blob could not be read (the others are still shown), 64 usage error.
+            \(ExitStatus.help(success: "every blob was read", failure: nil)) The blobs that could be read are shown either way.
             """
     )
 
-    @Flag(name: .long, help: "Print JSON: one object for one BLOB, else an array of them.")
+    @Flag(name: .long, help: "Print JSON: an array with one object per blob, even for one.")
     var json = false
 
     @OptionGroup var reading: StrictReading
@@ -31,15 +31,14 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let options = reading.options
-        let list = try blobs.list(failureStatus: 1)
-        let singleObject = list.names.count == 1 && !list.isOpenEnded
+        let list = try blobs.list()
         let json = self.json
         var output = StandardOutput()
         var failed = false
         var shownAny = false
         orderedParallelMap(list.names) { argument in
             Result<[UInt8], Diagnostic> { () throws(Diagnostic) in
-                if SafariDownloadBundle.isBundle(argument) { return try Self.safariBundle(argument, json: json, indent: singleObject ? 0 : 1) }
+                if SafariDownloadBundle.isBundle(argument) { return try Self.safariBundle(argument, json: json, indent: 1) }
                 let value: JSONValue
                 switch try BlobFile.read(argument, options: options) {
                 case .download(let blob):
@@ -55,7 +54,7 @@ struct InspectCommand: ParsableCommand {
                 var bytes: [UInt8] = []
                 // A report is a few KiB: one allocation instead of a doubling series.
                 bytes.reserveCapacity(8192)
-                value.write(to: &bytes, indent: singleObject ? 0 : 1)
+                value.write(to: &bytes, indent: 1)
                 return bytes
             }
         } emit: { outcome in
@@ -65,7 +64,8 @@ struct InspectCommand: ParsableCommand {
                 diagnostic.emit()
                 failed = true
             case .success(let bytes):
-                if json, !singleObject {
+                if json {
+                    // One shape for any number of blobs, so `jq '.[]'` works on one file too.
                     output.append(shownAny ? ",\n" : "[\n")
                     JSONValue.writeIndent(1, to: &output.bytes)
                 } else if !json, shownAny {
@@ -77,14 +77,9 @@ struct InspectCommand: ParsableCommand {
                 output.flushIfLarge()
             }
         }
-        if json {
-            if singleObject {
-                if shownAny { output.append("\n") }
-            } else {
-                output.append(shownAny ? "\n]\n" : "[]\n")
-            }
-        }
+        if json { output.append(shownAny ? "\n]\n" : "[]\n") }
         output.flush()
-        if failed { throw ExitCode.failure }
+        // Every failure here is a blob that could not be read.
+        if failed { throw ExitStatus.unreadableInput.code }
     }
 }

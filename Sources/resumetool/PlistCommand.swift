@@ -9,6 +9,8 @@ struct PlistCommand: AsyncParsableCommand {
             Example:
               resumetool plist print Samples/ios12-keyed-archive.resumedata
               resumetool plist convert --to json Samples/ios9-xml.plist
+
+            \(ExitStatus.table)
             """,
         subcommands: [PlistPrintCommand.self, PlistConvertCommand.self]
     )

@@ -18,7 +18,7 @@ struct PlistConvertCommand: AsyncParsableCommand {
             Example:
               resumetool plist convert --to xml resume.bplist -o resume.plist
 
-            Exit status: 0 converted, 1 the input is not a readable property list or the output cannot be written, 64 usage error.
+            \(ExitStatus.help(success: "converted", failure: "the output cannot be written"))
             """
     )
 

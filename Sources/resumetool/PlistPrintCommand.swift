@@ -16,7 +16,7 @@ struct PlistPrintCommand: AsyncParsableCommand {
             Example:
               resumetool plist print resume.plist
 
-            Exit status: 0 printed, 1 the input is not a readable property list, 64 usage error.
+            \(ExitStatus.help(success: "printed", failure: nil))
             """
     )
 

@@ -19,7 +19,7 @@ struct RecoverCommand: AsyncParsableCommand {
               resumetool recover ~/Downloads
               resumetool recover --parallel 2 --limit-rate 5M --json ~/Downloads
 
-            Exit status: 0 every download finished, 1 one or more failed (their files are kept), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            \(ExitStatus.help(success: "every download finished", failure: "one or more failed (their files are kept)", also: [.interrupted, .terminated])) A download stopped by a signal is paused: run again to continue.
             """
     )
 
@@ -44,9 +44,10 @@ struct RecoverCommand: AsyncParsableCommand {
         do {
             tasks = try downloader.recover(in: self.directory)
         } catch {
+            // Listing the folder is all that can fail here.
             TransferConsole.error("\(self.directory): error: \(error)")
             try? await downloader.shutdown()
-            throw ExitCode(1)
+            throw ExitStatus.unreadableInput.code
         }
         if tasks.isEmpty, !self.transfer.quiet, !self.transfer.json { StandardStream.write("\(self.directory): nothing to recover\n", to: STDOUT_FILENO) }
         let console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json,

@@ -13,7 +13,7 @@ struct RelocateCommand: ParsableCommand {
               resumetool relocate app.resumedata \\
                   --temp-file CFNetworkDownload_Occ2S2.tmp -o app.resumedata
 
-            Exit status: 0 written, 1 unreadable input or unwritable output, 64 usage error (also a temp file name with a slash, or a relative local path).
+            \(ExitStatus.help(success: "written", failure: "the output cannot be written")) A temp file name with a slash or a relative local path is a usage error.
             """
     )
 

@@ -19,7 +19,7 @@ struct RepairCommand: ParsableCommand {
             Example:
               resumetool repair broken.plist --target ios10 -o fixed.plist
 
-            Exit status: 0 written, 1 unreadable input or unwritable output (nothing is written), 64 usage error.
+            \(ExitStatus.help(success: "written", failure: "the blob cannot be repaired for that system, or the output cannot be written")) Nothing is written unless the status is 0.
             """
     )
 

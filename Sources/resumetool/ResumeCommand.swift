@@ -10,18 +10,19 @@ struct ResumeCommand: AsyncParsableCommand {
         commandName: "resume",
         abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file.",
         discussion: """
-            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. The partial file and the blob given are inputs, left byte for byte as they were (they may be evidence, or an app's): the bytes the blob counts are copied to OUTPUT.part (a reflink where the file system allows) before anything is fetched, and the download goes on there, checkpointed as OUTPUT.resume, which is removed once the file is complete.
+            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. -H, --user-agent, -u and --netrc add to the blob's headers (replacing one of the same name), sent like them only to the blob's origin; -o - copies the finished file to standard output. The partial file and the blob given are inputs, left byte for byte as they were (they may be evidence, or an app's): the bytes the blob counts are copied to OUTPUT.part (a reflink where the file system allows) before anything is fetched, and the download goes on there, checkpointed as OUTPUT.resume, which is removed once the file is complete.
 
             Example:
               resumetool resume app.resumedata \\
                   --partial CFNetworkDownload_Occ2S2.tmp -o Example.dmg
+              resumetool resume app.resumedata -H 'Authorization: Bearer NEW' -o - | tar x
               resumetool resume Library/Caches/app.resumedata --tmp-dir tmp -o Example.dmg
               resumetool resume app.resumedata --proxy http://proxy.lan:3128 \\
                   --limit-rate 2M --json
 
             The blob is not trusted to name files: its partial file (TempFileName, else LocalPath) is used only when it lies directly inside --tmp-dir, and is never followed through a symbolic link.
 
-            Exit status: 0 downloaded, 1 failed (the partial file and blob are kept when they are valid), 64 usage error, 130 / 143 paused by Ctrl-C / SIGTERM.
+            \(ExitStatus.help(success: "downloaded", failure: "failed (the partial file and blob are kept when they are valid)", also: [.interrupted, .terminated])) A download stopped by a signal is paused: run again to continue.
             """
     )
 
@@ -34,7 +35,7 @@ struct ResumeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tmp-dir"), help: "The folder the blob's partial file must be in (default: the blob's folder); a path the blob names outside it is ignored.")
     var tmpDirectory: String?
 
-    @Option(name: .shortAndLong, help: "Where to save (default: BLOB without .resume, else the URL's file name).")
+    @Option(name: .shortAndLong, help: "Where to save (default: BLOB without .resume, else the URL's file name); - for standard output.")
     var output: String?
 
     @Option(help: "Expected SHA-256 of the file, in hex.")
@@ -43,38 +44,70 @@ struct ResumeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("consume-partial"), help: "Append to the partial file itself and rename it to the output (it must be writable and on the output's file system); by default its bytes are copied and it is left as it was.")
     var consumePartial = false
 
+    @OptionGroup var request: RequestOptions
+
     @OptionGroup var transfer: TransferOptions
 
     func validate() throws {
         if let sha256, SHA256Hex(sha256) == nil {
             throw ValidationError("--sha256 needs 64 hex digits")
         }
+        if self.output == "-" {
+            if self.transfer.json { throw ValidationError("-o - and --json cannot be used together: both print on standard output") }
+            if self.consumePartial { throw ValidationError("-o - and --consume-partial cannot be used together: the partial file would be renamed into a folder that is then removed") }
+        }
     }
 
     func run() async throws {
+        // A blob that cannot be read is exit status 2, as in every command; the library's error
+        // does not tell it from a failure of the output or the partial file.
+        var origin: HTTPURL?
+        if self.blob != "-" {
+            do {
+                let resume = try BlobFile(self.blob, command: "resume").resume
+                // The host a --netrc login is looked up for: where the download started.
+                origin = (resume.originalRequest?.urlString ?? resume.downloadURL ?? resume.currentRequest?.urlString).flatMap(HTTPURL.init)
+            } catch {
+                error.emit()
+                throw error.status.code
+            }
+        }
+        let headers = try self.request.fields(for: origin)
+        var staged: StagedOutput?
+        if self.output == "-" {
+            do {
+                staged = try StagedOutput.make()
+            } catch {
+                error.emit()
+                throw error.status.code
+            }
+        }
+        defer { staged?.remove() }
         let downloader = Downloader(configuration: try self.transfer.configuration(parallel: 1))
         let task: DownloadTask
         do {
             task = try downloader.resume(
-                blobAt: self.blob, partialFile: self.partial, tmpDirectory: self.tmpDirectory, to: self.output,
-                expectedSHA256: self.sha256, consumingPartialFile: self.consumePartial)
+                blobAt: self.blob, partialFile: self.partial, tmpDirectory: self.tmpDirectory, to: staged?.destination ?? self.output,
+                expectedSHA256: self.sha256, consumingPartialFile: self.consumePartial, headers: headers)
         } catch {
             TransferConsole.error("\(self.blob): error: \(error)")
             try? await downloader.shutdown()
             throw ExitCode(1)
         }
         var console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json)
-        if task.resumeDataPath != self.blob {
+        console.staged = staged != nil
+        if staged == nil, task.resumeDataPath != self.blob {
             // The new blob is trusted only with a partial file beside it; name one kept elsewhere.
             let besideBlob = Self.folder(of: task.partialPath) == Self.folder(of: task.resumeDataPath)
             console.continueHint = { task in
                 "continue with: resumetool resume '\(task.resumeDataPath)'" + (besideBlob ? "" : " --partial '\(task.partialPath)'")
             }
         }
-        let status = await console.run([.init(task: task, url: task.url, label: task.destination)],
+        let status = await console.run([.init(task: task, url: task.url, label: staged == nil ? task.destination : "<stdout>")],
                                        json: self.transfer.json, interactive: !self.transfer.quiet)
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
+        if let staged { try reportingDiagnostics { try staged.send() } }
     }
 
     private static func folder(of path: String) -> String {

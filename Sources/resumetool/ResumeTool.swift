@@ -10,7 +10,7 @@ struct ResumeTool: AsyncParsableCommand {
             Example:
               resumetool inspect Samples/ios12-keyed-archive.resumedata
 
-            Exit status: 0 success; 1 bad input, a failed check or an I/O error; 2 (validate only) a blob could not be read; 64 usage error.
+            \(ExitStatus.table)
             """,
         version: ResumeTool.version,
         subcommands: [

@@ -28,7 +28,7 @@ struct ScanCommand: ParsableCommand {
 
             Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file), --csv or --tsv (one row per blob and per orphan partial file), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
 
-            Exit status: 0 the walk finished (unreadable files and folders are reported and skipped), 1 a DIR could not be read (a backup: a wrong password, a damaged Manifest.db; an archive: truncated, corrupt or refused as a bomb) or the page could not be written, 64 usage error, 130 interrupted.
+            \(ExitStatus.help(success: "the walk finished (unreadable files and folders below a DIR are reported and skipped)", failure: "the page cannot be written", also: [.interrupted])) A DIR that cannot be read is 2: a backup with a wrong password or a damaged Manifest.db, an archive truncated, corrupt or refused as a bomb.
             """
     )
 
@@ -69,7 +69,7 @@ struct ScanCommand: ParsableCommand {
     func run() throws {
         var progress = ScanProgress()
         var password: Data?
-        if let passwordFile { password = try BackupPassword.read(from: passwordFile) }
+        if let passwordFile { try reportingDiagnostics { password = try BackupPassword.read(from: passwordFile) } }
         var job = ScanJob(roots: folders) { [password] in password ?? BackupPassword.prompt() }
         let interruption = ScanInterruption()
         job.shouldStop = { interruption.wasInterrupted }
@@ -84,8 +84,8 @@ struct ScanCommand: ParsableCommand {
             let page = ScanHTMLReport(inventory: inventory, generated: Date()).html
             try reportingDiagnostics { try htmlFile.write(Data(page.utf8)) }
         }
-        if interrupted { throw ExitCode(130) }
-        if !allRootsRead { throw ExitCode.failure }
+        if interrupted { throw ExitStatus.interrupted.code }
+        if !allRootsRead { throw ExitStatus.unreadableInput.code }
     }
 
     /// The report chosen for standard output.

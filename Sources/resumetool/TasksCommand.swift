@@ -16,7 +16,7 @@ struct TasksCommand: ParsableCommand {
               cd ~/extraction && resumetool tasks \\
                   private/var/mobile/Library/com.apple.nsurlsessiond/tasks.sqlite
 
-            Exit status: 0 the database was read (skipped rows are reported), 1 it could not be read, 64 usage error.
+            \(ExitStatus.help(success: "the database was read (skipped rows are reported)", failure: nil))
             """
     )
 
@@ -45,7 +45,7 @@ struct TasksCommand: ParsableCommand {
             do {
                 ledger = try TaskLedger.read(path: database, root: root)
             } catch let error as EvidenceDatabaseError {
-                throw Diagnostic(file: error.path, message: error.message)
+                throw Diagnostic(file: error.path, message: error.message).unreadableInput
             }
             let report = TasksReport(ledger: ledger)
             var output = StandardOutput()

@@ -32,6 +32,9 @@ struct TransferJSON: Sendable {
                 ])
             case .restarted(let reason):
                 self.emit("restart", [("reason", .string(reason.rawValue))])
+            case .requestHead, .responseHead:
+                // -v is for people; the JSON lines stay one shape.
+                break
             case .state(let state):
                 switch state {
                 case .completed:

@@ -39,6 +39,9 @@ struct TransferOptions: ParsableArguments {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(name: [.customShort("v"), .long], help: "Print each request and response head on standard error, as curl -v, with credentials masked (not with --json or --quiet).")
+    var verbose = false
+
     @Option(help: .hidden)
     var checkpointBytes: Int64?
 
@@ -62,11 +65,11 @@ struct TransferOptions: ParsableArguments {
 
     /// The library's configuration for these options, with the proxy from `environment` unless
     /// `--proxy` is given; prints the `--insecure` warning. A problem (an unreadable CA file, a bad
-    /// proxy variable) is printed as a diagnostic and becomes exit status 1.
+    /// proxy variable) is printed as a diagnostic and becomes exit status 2 or 1.
     func configuration(parallel: Int, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DownloadConfiguration {
         if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
             Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
-            throw ExitCode(1)
+            throw ExitStatus.unreadableInput.code
         }
         var configuration = DownloadConfiguration()
         do {
@@ -87,6 +90,7 @@ struct TransferOptions: ParsableArguments {
         configuration.maximumBytesPerSecond = self.limitRate.flatMap(RateArgument.parse)
         configuration.certificateAuthorityFile = self.cacert
         configuration.acceptsAnyCertificate = self.insecure
+        configuration.reportsHeads = self.verbose
         return configuration
     }
 

@@ -20,7 +20,7 @@ struct ValidateCommand: ParsableCommand {
 
             With --json, an array with one object per blob, in the order given: {"file", "ok", "findings": [{"severity", "code", "message", "key"}]}, or {"file", "error"} for a blob that could not be read (also said on standard error).
 
-            Exit status: 0 no errors (warnings allowed), 1 a finding of severity error, 2 a blob could not be read, 64 usage error.
+            \(ExitStatus.help(success: "no errors (warnings allowed)", failure: "a finding of severity error"))
             """
     )
 
@@ -45,8 +45,8 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let options = reading.options
-        let list = try blobs.list(failureStatus: 2)
-        var status: Int32 = 0
+        let list = try blobs.list()
+        var status = ExitStatus.success
         var output = StandardOutput()
         let directory = tmpDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let json = self.json
@@ -74,15 +74,15 @@ struct ValidateCommand: ParsableCommand {
                 output.flush()
                 diagnostic.emit()
                 if json { appendJSON(ValidateReport.json(unreadable: diagnostic.file, error: diagnostic.message)) }
-                status = 2
+                status = .unreadableInput
             case .success(let report):
                 if json { appendJSON(report.json) } else { output.append(report.text) }
-                if report.hasError, status == 0 { status = 1 }
+                if report.hasError, status == .success { status = .failure }
                 output.flushIfLarge()
             }
         }
         if json { output.append(shownAny ? "\n]\n" : "[]\n") }
         output.flush()
-        if status != 0 { throw ExitCode(status) }
+        if status != .success { throw status.code }
     }
 }

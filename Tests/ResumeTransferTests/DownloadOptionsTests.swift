@@ -174,7 +174,7 @@ import Testing
             #expect(contents(directory + "/c.bin") == oneMiB)
 
             let missing = try await runToolCapturing(["download", server.url, "-o", "d.bin", "--cacert", "nope.pem"], in: directory)
-            #expect(missing == ToolResult(status: 1, stdout: "", stderr: "nope.pem: error: cannot read the certificate file\n"))
+            #expect(missing == ToolResult(status: 2, stdout: "", stderr: "nope.pem: error: cannot read the certificate file\n"))
         }
         await server.stop()
     }

@@ -1,5 +1,6 @@
+import Foundation
 import ResumeDataCodec
-import ResumeTransfer
+@testable import ResumeTransfer
 import Testing
 
 /// The resumable-upload draft's rules, version by version and value by value.
@@ -88,5 +89,15 @@ import Testing
     ])
     func appendAnswers(_ status: Int, _ fields: [(String, String)], _ answer: ResumableUploadDraft.AppendAnswer) throws {
         #expect(try Self.draft("6").appendAnswer(status: status, fields: try Self.fields(fields)) == answer)
+    }
+}
+
+/// The engine refuses upload resume data by name, before any request.
+@Suite struct ResumeCheckpointUploadTests {
+    @Test func anUploadBlobIsNotADownloadsCheckpoint() throws {
+        let blob = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ResumeDataCodecTests/Fixtures/upload/upload-file-v6.resumedata")
+        let error = try #require(throws: DownloadError.self) { try ResumeCheckpoint.decode(try Data(contentsOf: blob)) }
+        #expect(error == .invalidResumeData("upload resume data (a URLSession upload task's, draft 6), not a download's: resumetool cannot continue uploads yet; inspect shows where the upload continues"))
     }
 }

@@ -52,7 +52,7 @@ import ResumeDataCodec
     func everyOtherSampleIsAnError(_ sample: String) throws {
         let diagnostic = try #require(Self.others.first { $0.name == sample }?.diagnostic)
         let result = try EndToEnd.run(["archive", sample])
-        #expect(result == ToolRunner.Result(status: 1, stdout: "", stderr: diagnostic + "\n"))
+        #expect(result == ToolRunner.Result(status: 2, stdout: "", stderr: diagnostic + "\n"))
     }
 
     @Test(arguments: ["response-2008-http-legacy.bplist", "response-2020-http-secure.bplist", "response-2023-file-secure.bplist"])
@@ -111,7 +111,7 @@ import ResumeDataCodec
         objects.append(["$class": .uid(302)])
         objects.append(Self.classDescription("Deep", "NSObject"))
         let result = try EndToEnd.run(["archive", "-"], stdin: try Self.archive(objects))
-        #expect(result == ToolRunner.Result(status: 1, stdout: "", stderr: "<stdin>: error: $objects[128].child: objects nested deeper than 128\n"))
+        #expect(result == ToolRunner.Result(status: 2, stdout: "", stderr: "<stdin>: error: $objects[128].child: objects nested deeper than 128\n"))
     }
 
     @Test func aUIDOutOfRangeNamesWhereItWasFound() throws {
@@ -122,12 +122,12 @@ import ResumeDataCodec
             "key",
         ])
         let result = try EndToEnd.run(["archive", "-"], stdin: bytes)
-        #expect(result == ToolRunner.Result(status: 1, stdout: "", stderr: "<stdin>: error: $objects[1].NS.objects[0]: UID 40 out of range (4 objects)\n"))
+        #expect(result == ToolRunner.Result(status: 2, stdout: "", stderr: "<stdin>: error: $objects[1].NS.objects[0]: UID 40 out of range (4 objects)\n"))
     }
 
     @Test func aClassThatIsNotADescriptionIsAnError() throws {
         let bytes = try Self.archive(["$null", ["$class": .uid(1)]])
         let result = try EndToEnd.run(["archive", "-"], stdin: bytes)
-        #expect(result == ToolRunner.Result(status: 1, stdout: "", stderr: "<stdin>: error: $objects[1].$class: the class of $objects[1] is the object itself\n"))
+        #expect(result == ToolRunner.Result(status: 2, stdout: "", stderr: "<stdin>: error: $objects[1].$class: the class of $objects[1] is the object itself\n"))
     }
 }

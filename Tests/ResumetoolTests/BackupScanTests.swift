@@ -188,7 +188,7 @@ import Testing
     @Test func wrongPassword() throws {
         let backup = try Backup(["--password", Self.password, "--dpic", "1000", "--iter", "100"])
         let result = try backup.run(["scan", "--password-file", try backup.writePassword("pass Word"), "backup"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderr == "backup: error: wrong password: it does not unlock the backup's keybag\n")
         #expect(result.stdout == """
             backup backup: encrypted, Examiner's iPhone (iPhone17,1, iOS 18.2 22C152, serial F17ZX0EXAMPL)
@@ -220,11 +220,11 @@ import Testing
     @Test func absurdIterationCounts() throws {
         let dpic = try Backup(["--password", Self.password, "--dpic", "1000", "--iter", "100", "--keybag-dpic", "4000000000"])
         let result = try dpic.run(["scan", "--password-file", try dpic.writePassword(Self.password), "backup"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderr == "backup: error: its keybag cannot be used: DPIC is 4000000000, more than the 20000000 this tool accepts\n")
         let iterations = try Backup(["--password", Self.password, "--dpic", "1000", "--iter", "100", "--keybag-iter", "1000001"])
         let other = try iterations.run(["scan", "--password-file", try iterations.writePassword(Self.password), "backup"])
-        #expect(other.status == 1)
+        #expect(other.status == 2)
         #expect(other.stderr == "backup: error: its keybag cannot be used: ITER is 1000001, more than the 1000000 this tool accepts\n")
     }
 
@@ -352,7 +352,7 @@ import Testing
     @Test func encryptedForensicCopyWithoutManifestPlist() throws {
         let backup = try Backup(["--forensic-copy", "--password", Self.password, "--dpic", "1000", "--iter", "100"])
         let result = try backup.run(["scan", "--password-file", try backup.writePassword(Self.password), "backup"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderr == """
             backup: error: Manifest.db is encrypted (it is not empty and does not start with SQLite's header) and this folder has no Manifest.plist, \
             whose BackupKeyBag holds the keys that decrypt it: the backup cannot be decrypted, with or without its password
@@ -440,7 +440,7 @@ import Testing
         let database = backup.root.appendingPathComponent("Manifest.db")
         try Data("not a database at all".utf8).write(to: database)
         let result = try backup.run(["scan", "backup"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderr == "backup: error: Manifest.db: not a SQLite database\n")
 
         // A real SQLite header over a cut file.
@@ -449,7 +449,7 @@ import Testing
         let bytes = try Data(contentsOf: intactDatabase)
         try bytes.prefix(bytes.count / 2).write(to: intactDatabase)
         let cut = try intact.run(["scan", "backup"])
-        #expect(cut.status == 1)
+        #expect(cut.status == 2)
         #expect(cut.stderr.hasPrefix("backup: error: Manifest.db: "))
         #expect(cut.stderr.contains("malformed") || cut.stderr.contains("not a readable SQLite database"))
     }
@@ -484,11 +484,11 @@ import Testing
         let bytes = try Data(contentsOf: mbdb)
         try Data("mbdb\u{4}\u{0}".utf8).write(to: mbdb)
         let wrong = try backup.run(["scan", "backup"])
-        #expect(wrong.status == 1)
+        #expect(wrong.status == 2)
         #expect(wrong.stderr == "backup: error: Manifest.mbdb does not start with mbdb 5.0\n")
         try bytes.prefix(bytes.count - 3).write(to: mbdb)
         let cut = try backup.run(["scan", "backup"])
-        #expect(cut.status == 1)
+        #expect(cut.status == 2)
         #expect(cut.stderr.hasPrefix("backup: error: Manifest.mbdb: the record at byte "))
         #expect(cut.stderr.hasSuffix(" is cut short\n"))
     }

@@ -140,7 +140,7 @@ import ResumeDataCodec
         _ = try folder.copySample(EndToEnd.partialName)
         let result = try EndToEnd.run(["discard", blob])
         #expect(result == ToolRunner.Result(
-            status: 1, stdout: "", stderr: "\(blob):6:66: error: expected </string> (opened on line 6), found </key>\n"))
+            status: 2, stdout: "", stderr: "\(blob):6:66: error: expected </string> (opened on line 6), found </key>\n"))
         #expect(try folder.contents() == [EndToEnd.partialName, "broken-xml.plist"])
     }
 

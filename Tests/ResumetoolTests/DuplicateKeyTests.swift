@@ -54,13 +54,13 @@ import ResumeDataCodec
         let result = try ToolRunner.run(["inspect", "--json", "dup.plist"], in: folder.url)
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let json = try EndToEnd.onlyReport(result.stdout)
         #expect(json["bytesReceived"] as? Int == 7)
         let findings = try #require(json["findings"] as? [[String: Any]])
         #expect(findings.map { $0["code"] as? String } == ["duplicate-key"])
         #expect(findings.first?["severity"] as? String == "warning")
         #expect(try ToolRunner.run(["inspect", "--strict", "dup.plist"], in: folder.url)
-            == ToolRunner.Result(status: 1, stdout: "", stderr: Self.strictError))
+            == ToolRunner.Result(status: 2, stdout: "", stderr: Self.strictError))
     }
 
     @Test func convertWarnsAndWritesEachKeyOnceUnlessStrict() throws {
@@ -71,7 +71,7 @@ import ResumeDataCodec
         #expect(written.bytesReceived == 7)
         #expect(written.entries.keys.filter { $0 == ResumeDataKey.bytesReceived }.count == 1)
         #expect(try ToolRunner.run(["convert", "--strict", "dup.plist", "--to", "xml", "-o", "strict.plist"], in: folder.url)
-            == ToolRunner.Result(status: 1, stdout: "", stderr: Self.strictError))
+            == ToolRunner.Result(status: 2, stdout: "", stderr: Self.strictError))
         #expect(!FileManager.default.fileExists(atPath: folder.path("strict.plist")))
     }
 
@@ -83,7 +83,7 @@ import ResumeDataCodec
         #expect(result.stderr.hasPrefix(Self.warning))
         #expect(try ResumeData(data: try Data(contentsOf: folder.url.appendingPathComponent("out.plist")), options: .strict).bytesReceived == 7)
         let strict = try ToolRunner.run(command + ["--strict", "dup.plist", "-o", "strict.plist"], in: folder.url)
-        #expect(strict == ToolRunner.Result(status: 1, stdout: "", stderr: Self.strictError))
+        #expect(strict == ToolRunner.Result(status: 2, stdout: "", stderr: Self.strictError))
     }
 
     /// libplist's own empty_keys.plist, which plistutil and plistlib read: the last value.
@@ -96,6 +96,6 @@ import ResumeDataCodec
         #expect(converted.status == 0)
         #expect(converted.stdout == "{\n  \"\": \"empty key with comment\"\n}\n")
         #expect(try ToolRunner.run(["plist", "print", "--strict", fixture])
-            == ToolRunner.Result(status: 1, stdout: "", stderr: "\(fixture):5:5: error: root.: duplicate key \"\" in <dict>: each key may appear once\n"))
+            == ToolRunner.Result(status: 2, stdout: "", stderr: "\(fixture):5:5: error: root.: duplicate key \"\" in <dict>: each key may appear once\n"))
     }
 }

@@ -60,6 +60,14 @@ enum EndToEnd {
         return output.stdout
     }
 
+    /// The one report of `inspect --json BLOB`: the output is an array even for one blob.
+    static func onlyReport(_ stdout: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [[String: Any]],
+                                 "not an array of objects", sourceLocation: sourceLocation)
+        #expect(array.count == 1, sourceLocation: sourceLocation)
+        return try #require(array.first, sourceLocation: sourceLocation)
+    }
+
     static func sample(_ name: String) throws -> Data {
         try Data(contentsOf: samples.appendingPathComponent(name))
     }

@@ -46,19 +46,38 @@ import Testing
         #expect(status == 0)
         #expect(object["verdict"] as? String == "continue")
         #expect(object["offset"] as? Int == 4096)
-        #expect(Self.outcomes(object) == ["get": "pass", "validator": "pass", "ranges": "unknown", "unchanged": "skipped", "partial-file": "skipped"])
+        // The partial file is looked for beside the blob, as `resume` looks for it.
+        #expect(Self.outcomes(object) == ["get": "pass", "validator": "pass", "ranges": "unknown", "unchanged": "skipped", "partial-file": "pass"])
+        #expect(try EndToEnd.run(["explain", "ios9-xml.plist"]) == result)
+        // From standard input the blob has no folder: the file is not looked for.
+        let (_, piped) = try Self.json(["-"], stdin: try EndToEnd.sample("ios9-xml.plist"))
+        #expect(Self.outcomes(piped)["partial-file"] == "skipped")
+    }
+
+    /// A blob whose partial file is not beside it: what `resume BLOB` would meet, said before it.
+    @Test func thePartialFileIsLookedForBesideTheBlob() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try folder.copySample("ios9-xml.plist")
+        let alone = try Self.json([blob])
+        #expect(alone.status == 1)
+        #expect(Self.codes(alone.object) == ["temp-file-missing"])
+        _ = try folder.copySample(EndToEnd.partialName)
+        let beside = try Self.json([blob])
+        #expect(beside.status == 0)
+        #expect(Self.outcomes(beside.object)["partial-file"] == "pass")
     }
 
     @Test func iOS10RequestArchivesFailWithTheRepair() throws {
         let result = try EndToEnd.run(["explain", "ios10-corrupted-requests.plist"])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("fail: request archives that iOS 10.0/10.1 cannot read (error -3003)\n"))
+        // The sample's partial file beside it is shorter than the blob says: a reason too.
+        #expect(result.stdout.hasPrefix("fail: request archives that iOS 10.0/10.1 cannot read (error -3003); "))
         let (status, object) = try Self.json(["ios10-corrupted-requests.plist"])
         #expect(status == 1)
         #expect(object["verdict"] as? String == "fail")
         #expect(object["offset"] is NSNull)
         let reasons = try #require(object["reasons"] as? [[String: Any]])
-        #expect(reasons.map { $0["code"] as? String } == ["ios10-request-archive", "ios10-request-archive"])
+        #expect(reasons.map { $0["code"] as? String } == ["ios10-request-archive", "ios10-request-archive", "temp-file-size"])
         #expect(reasons.first?["fix"] as? String == "resumetool repair ios10-corrupted-requests.plist --target ios10")
     }
 
@@ -80,7 +99,7 @@ import Testing
         #expect(Self.outcomes(object)["validator"] == "fail")
         let reasons = try #require(object["reasons"] as? [[String: Any]])
         #expect(reasons.first?["fix"] as? String
-            == "resumetool rebuild --from PARTIAL --url https://downloads.example.com/releases/Example-2.4.1.dmg --etag 'ETAG'")
+            == "resumetool rebuild --partial PARTIAL --url https://downloads.example.com/releases/Example-2.4.1.dmg --etag 'ETAG'")
     }
 
     @Test func aWeakETagAloneRestarts() throws {
@@ -149,7 +168,8 @@ import Testing
     func aNetworkFrameworkBlobContinuesAtItsFileSize(_ sample: String) throws {
         let folder = try TemporaryDirectory()
         try Data(count: 1234).write(to: folder.url.appendingPathComponent(EndToEnd.partialName))
-        let unknown = try Self.json([sample])
+        // From standard input: no folder to look in, so the offset is unknown.
+        let unknown = try Self.json(["-"], stdin: try EndToEnd.sample(sample))
         #expect(unknown.status == 0)
         #expect(unknown.object["verdict"] as? String == "continue")
         #expect(unknown.object["offset"] is NSNull)
@@ -188,8 +208,8 @@ import Testing
         #expect(trust.stderr.hasPrefix("Error: --cacert and --insecure only go with --probe\n"))
     }
 
-    @Test func anUnreadableCertificateFileExits1() throws {
+    @Test func anUnreadableCertificateFileExits2() throws {
         let result = try EndToEnd.run(["explain", "ios9-xml.plist", "--probe", "--cacert", "no-such.pem"])
-        #expect(result == ToolRunner.Result(status: 1, stdout: "", stderr: "no-such.pem: error: cannot read the certificate file\n"))
+        #expect(result == ToolRunner.Result(status: 2, stdout: "", stderr: "no-such.pem: error: cannot read the certificate file\n"))
     }
 }

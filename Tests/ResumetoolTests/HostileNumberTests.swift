@@ -54,7 +54,7 @@ import Testing
             #expect(text.stdout.contains("    secure layout, timeout \(value) s, cache policy 0"), "\(label): \(text.stdout)")
             let json = try ToolRunner.run(["inspect", "--json", name], in: folder.url)
             #expect(json.status == 0, "\(label)")
-            let report = try #require(try Self.json(json.stdout) as? [String: Any])
+            let report = try EndToEnd.onlyReport(json.stdout)
             let request = try #require(report["currentRequest"] as? [String: Any])
             if value.isFinite {
                 #expect((request["timeoutInterval"] as? NSNumber)?.doubleValue == value, "\(label)")
@@ -97,7 +97,7 @@ import Testing
 
             let json = try ToolRunner.run(["inspect", "--json", name], in: folder.url)
             #expect(json.status == 0, "\(label)")
-            let report = try #require(try Self.json(json.stdout) as? [String: Any])
+            let report = try EndToEnd.onlyReport(json.stdout)
             let others = try #require(report["otherKeys"] as? [String: [String: Any]])
             for key in ["d", "r"] {
                 let shown = others[key]?["value"]

@@ -26,7 +26,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr == "")
         try EndToEnd.checkExpected(result.stdout, "inspect/\(sample).json")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let object = try EndToEnd.onlyReport(result.stdout)
         try Self.checkShape(object)
     }
 
@@ -59,7 +59,7 @@ import Testing
 
     @Test func jsonValuesOfANetworkFrameworkBlob() throws {
         let result = try EndToEnd.run(["inspect", "--json", "nwurlsession-ios17.resumedata"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let object = try EndToEnd.onlyReport(result.stdout)
         #expect(object["container"] as? String == "nwurlsession")
         #expect(object["bytesReceived"] is NSNull)
         #expect(object["infoVersion"] is NSNull)
@@ -124,7 +124,7 @@ import Testing
         #expect(details.contains("made") == (number.isFinite))
         let json = try EndToEnd.run(["inspect", "--json", path])
         #expect(json.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let object = try EndToEnd.onlyReport(json.stdout)
         #expect((object["response"] as? [String: Any])?["expectedContentLength"] as? Int64 == Int64.max)
         let archive = try EndToEnd.run(["archive", path])
         #expect(archive.status == 0)
@@ -145,7 +145,7 @@ import Testing
 
     @Test func jsonValuesOfTheKeyedArchive() throws {
         let result = try EndToEnd.run(["inspect", "--json", "ios12-keyed-archive.resumedata"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let object = try EndToEnd.onlyReport(result.stdout)
         #expect(object["container"] as? String == "keyed-archive")
         #expect(object["infoVersion"] as? Int == 4)
         #expect(object["downloadURL"] as? String == EndToEnd.url)
@@ -175,7 +175,7 @@ import Testing
 
     @Test func jsonFindingsOfABrokenBlob() throws {
         let result = try EndToEnd.run(["inspect", "--json", "broken-missing-validator.resumedata"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let object = try EndToEnd.onlyReport(result.stdout)
         let findings = try #require(object["findings"] as? [[String: Any]])
         #expect(findings.count == 1)
         #expect(findings.first?["severity"] as? String == "error")
@@ -218,42 +218,42 @@ import Testing
 
         let json = try EndToEnd.run(["inspect", "--json", path])
         #expect(json.stdout.contains("""
-              "otherKeys": {
-                "AppNote": {
-                  "type": "string",
-                  "value": "kept"
+                "otherKeys": {
+                  "AppNote": {
+                    "type": "string",
+                    "value": "kept"
+                  },
+                  "AppCount": {
+                    "type": "integer",
+                    "value": -3
+                  },
+                  "AppFlag": {
+                    "type": "boolean",
+                    "value": true
+                  },
+                  "AppRatio": {
+                    "type": "real",
+                    "value": 0.5
+                  },
+                  "AppStamp": {
+                    "type": "date",
+                    "value": "2023-11-14T22:13:20Z"
+                  },
+                  "AppBytes": {
+                    "type": "data",
+                    "value": "3 bytes"
+                  },
+                  "AppList": {
+                    "type": "array",
+                    "value": "2 items"
+                  },
+                  "AppTable": {
+                    "type": "dictionary",
+                    "value": "1 entry"
+                  }
                 },
-                "AppCount": {
-                  "type": "integer",
-                  "value": -3
-                },
-                "AppFlag": {
-                  "type": "boolean",
-                  "value": true
-                },
-                "AppRatio": {
-                  "type": "real",
-                  "value": 0.5
-                },
-                "AppStamp": {
-                  "type": "date",
-                  "value": "2023-11-14T22:13:20Z"
-                },
-                "AppBytes": {
-                  "type": "data",
-                  "value": "3 bytes"
-                },
-                "AppList": {
-                  "type": "array",
-                  "value": "2 items"
-                },
-                "AppTable": {
-                  "type": "dictionary",
-                  "value": "1 entry"
-                }
-              },
             """))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let object = try EndToEnd.onlyReport(json.stdout)
         try Self.checkShape(object)
     }
 
@@ -281,7 +281,7 @@ import Testing
         #expect(!text.stdout.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x7 })
         // JSON keeps the exact value, escaped the JSON way.
         let json = try EndToEnd.run(["inspect", "--json", path])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let object = try EndToEnd.onlyReport(json.stdout)
         #expect(object["entityTag"] as? String == "\"e\u{1b}[2J\"")
         let headers = try #require((object["currentRequest"] as? [String: Any])?["headers"] as? [String: String])
         #expect(headers["X-Note"] == "one\u{7}two")
@@ -313,7 +313,7 @@ import Testing
         let diagnostic = try #require(EndToEnd.unreadableSamples.first { $0.name == sample }?.diagnostic)
         for json in [false, true] {
             let result = try EndToEnd.run(["inspect"] + (json ? ["--json"] : []) + [sample])
-            #expect(result == ToolRunner.Result(status: 1, stdout: "", stderr: diagnostic + "\n"))
+            #expect(result == ToolRunner.Result(status: 2, stdout: json ? "[]\n" : "", stderr: diagnostic + "\n"))
         }
     }
 
@@ -325,9 +325,10 @@ import Testing
         let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(array.map { $0["container"] as? String } == ["xml", "keyed-archive", "keyed-archive-xml", "binary"])
         for object in array { try Self.checkShape(object) }
-        // Each element is exactly what inspecting that blob alone prints, indented one level.
+        // Each element is exactly the one element inspecting that blob alone prints.
         let alone = try EndToEnd.run(["inspect", "--json", names[0]]).stdout
-        #expect(result.stdout.contains(alone.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")))
+        #expect(alone.hasPrefix("[\n  {\n") && alone.hasSuffix("\n  }\n]\n"))
+        #expect(result.stdout.contains(alone.dropFirst(2).dropLast(3)))
     }
 
     @Test func severalBlobsAsTextSeparatedByABlankLine() throws {
@@ -352,11 +353,11 @@ import Testing
         let good = try EndToEnd.run(["inspect", "ios9-xml.plist"]).stdout
         let result = try EndToEnd.run(["inspect", "broken-xml.plist", "ios9-xml.plist", "missing.plist"])
         #expect(result == ToolRunner.Result(
-            status: 1, stdout: good,
+            status: 2, stdout: good,
             stderr: "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\nmissing.plist: error: no such file\n"))
 
         let json = try EndToEnd.run(["inspect", "--json", "broken-xml.plist", "ios9-xml.plist"])
-        #expect(json.status == 1)
+        #expect(json.status == 2)
         #expect(json.stderr == "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\n")
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(array.count == 1)
@@ -376,16 +377,16 @@ import Testing
 
         let empty = try EndToEnd.run(["inspect", "-"], stdin: Data())
         #expect(empty == ToolRunner.Result(
-            status: 1, stdout: "",
+            status: 2, stdout: "",
             stderr: "<stdin>:1:1: error: the document is empty: expected <plist> or a value\n"))
     }
 
     @Test func missingFile() throws {
         let missing = try EndToEnd.run(["inspect", "no-such-blob.plist"])
-        #expect(missing == ToolRunner.Result(status: 1, stdout: "", stderr: "no-such-blob.plist: error: no such file\n"))
+        #expect(missing == ToolRunner.Result(status: 2, stdout: "", stderr: "no-such-blob.plist: error: no such file\n"))
         let two = try EndToEnd.run(["inspect", "--json", "no-such-blob.plist", "nor-this.plist"])
         #expect(two == ToolRunner.Result(
-            status: 1, stdout: "[]\n",
+            status: 2, stdout: "[]\n",
             stderr: "no-such-blob.plist: error: no such file\nnor-this.plist: error: no such file\n"))
     }
 
@@ -394,7 +395,7 @@ import Testing
     @Test func aDiagnosticShowsTheFileNameEscaped() throws {
         let missing = try EndToEnd.run(["inspect", "no-such-\u{202E}lmth.exe", "x\ny: error: forged"])
         #expect(missing == ToolRunner.Result(
-            status: 1, stdout: "",
+            status: 2, stdout: "",
             stderr: #"no-such-\u{202e}lmth.exe: error: no such file"# + "\n" + #"x\ny: error: forged: error: no such file"# + "\n"))
     }
 }

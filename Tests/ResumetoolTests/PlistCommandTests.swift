@@ -182,15 +182,15 @@ import ResumeDataCodec
     func badInputIsOneLineExitOneAndWritesNothing(_ name: String) throws {
         let diagnostic = try #require(Self.rejected.first { $0.name == name }?.diagnostic)
         let printed = try Self.run(["plist", "print", name])
-        #expect(printed == ToolRunner.Result(status: 1, stdout: "", stderr: diagnostic + "\n"))
+        #expect(printed == ToolRunner.Result(status: 2, stdout: "", stderr: diagnostic + "\n"))
         let folder = try TemporaryDirectory()
         let existing = folder.path("existing")
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
         for format in ["xml", "binary", "json"] {
             let fresh = try Self.run(["plist", "convert", "--to", format, name, "-o", folder.path("fresh")])
-            #expect(fresh == ToolRunner.Result(status: 1, stdout: "", stderr: diagnostic + "\n"))
+            #expect(fresh == ToolRunner.Result(status: 2, stdout: "", stderr: diagnostic + "\n"))
             let over = try Self.run(["plist", "convert", "--to", format, name, "-o", existing])
-            #expect(over.status == 1)
+            #expect(over.status == 2)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: existing)) == Data("keep me".utf8))
         #expect(try folder.contents() == ["existing"])
@@ -221,9 +221,9 @@ import ResumeDataCodec
 
     @Test func badStandardInputIsNamedStdin() throws {
         let xml = try Self.run(["plist", "print", "-"], stdin: Data("<plist><dict><key>a</key><string>x</key></dict></plist>".utf8))
-        #expect(xml == ToolRunner.Result(status: 1, stdout: "", stderr: "<stdin>:1:35: error: expected </string> (opened on line 1), found </key>\n"))
+        #expect(xml == ToolRunner.Result(status: 2, stdout: "", stderr: "<stdin>:1:35: error: expected </string> (opened on line 1), found </key>\n"))
         let binary = try Self.run(["plist", "convert", "--to", "json", "-"], stdin: Data("bplist00".utf8))
-        #expect(binary.status == 1)
+        #expect(binary.status == 2)
         #expect(binary.stdout == "")
         #expect(binary.stderr.hasPrefix("<stdin>: byte 0x"))
         #expect(binary.stderr.contains(": error: "))

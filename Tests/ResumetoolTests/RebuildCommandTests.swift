@@ -12,10 +12,10 @@ import ResumeDataCodec
         let folder = try TemporaryDirectory()
         let output = folder.path("rebuilt")
         let result = try EndToEnd.run([
-            "rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag,
+            "rebuild", "--partial", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag,
             "--last-modified", "Tue, 17 Nov 2026 09:12:44 GMT",
             "--header", "Authorization: Bearer abc:def", "--header", "X-Trace:  42 ",
-            "--format", format, "-o", output,
+            "--to", format, "-o", output,
         ])
         #expect(result == ToolRunner.Result(status: 0, stdout: "", stderr: ""))
         let resume = try ResumeData(data: try Data(contentsOf: URL(fileURLWithPath: output)))
@@ -43,7 +43,7 @@ import ResumeDataCodec
     }
 
     @Test func defaultsToAKeyedArchiveOnStandardOutput() throws {
-        let bytes = try EndToEnd.runForBytes(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag])
+        let bytes = try EndToEnd.runForBytes(["rebuild", "--partial", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag])
         #expect(bytes.starts(with: Data("bplist00".utf8)))
         let resume = try ResumeData(data: bytes)
         #expect(resume.container == .keyedArchive)
@@ -51,8 +51,8 @@ import ResumeDataCodec
     }
 
     @Test func localPathNamesTheAbsolutePath() throws {
-        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag,
-                                       "--local-path", "--format", "xml"])
+        let result = try EndToEnd.run(["rebuild", "--partial", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag,
+                                       "--local-path", "--to", "xml"])
         #expect(result.status == 0)
         let resume = try ResumeData(data: Data(result.stdout.utf8))
         #expect(resume.localPath == EndToEnd.samples.appendingPathComponent(EndToEnd.partialName).path)
@@ -60,8 +60,9 @@ import ResumeDataCodec
     }
 
     @Test func withoutAValidatorTheBlobIsWrittenButValidateSaysSo() throws {
-        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--format", "xml"])
+        let result = try EndToEnd.run(["rebuild", "--partial", EndToEnd.partialName, "--url", Self.url, "--to", "xml", "--offline"])
         #expect(result.status == 0)
+        #expect(result.stderr == "\(EndToEnd.partialName): warning: the blob has no validator (ETag or Last-Modified): a device restarts it from zero; give --etag or --last-modified (--offline)\n")
         let resume = try ResumeData(data: Data(result.stdout.utf8))
         #expect(ResumeDataValidator().findings(for: resume).map(\.code) == [.missingValidator])
     }
@@ -69,10 +70,10 @@ import ResumeDataCodec
     @Test func missingOrOddPartialFile() throws {
         let folder = try TemporaryDirectory()
         let output = folder.path("out")
-        let missing = try EndToEnd.run(["rebuild", "--from", "no-such.tmp", "--url", Self.url, "-o", output])
-        #expect(missing == ToolRunner.Result(status: 1, stdout: "", stderr: "no-such.tmp: error: no such file\n"))
-        let directory = try EndToEnd.run(["rebuild", "--from", ".", "--url", Self.url, "-o", output])
-        #expect(directory == ToolRunner.Result(status: 1, stdout: "", stderr: ".: error: is not a regular file\n"))
+        let missing = try EndToEnd.run(["rebuild", "--partial", "no-such.tmp", "--url", Self.url, "-o", output])
+        #expect(missing == ToolRunner.Result(status: 2, stdout: "", stderr: "no-such.tmp: error: no such file\n"))
+        let directory = try EndToEnd.run(["rebuild", "--partial", ".", "--url", Self.url, "-o", output])
+        #expect(directory == ToolRunner.Result(status: 2, stdout: "", stderr: ".: error: is not a regular file\n"))
         #expect(try folder.contents() == [])
     }
 
@@ -82,7 +83,7 @@ import ResumeDataCodec
     ])
     func badURLIsAUsageError(_ url: String, _ reason: String) throws {
         let folder = try TemporaryDirectory()
-        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", url, "-o", folder.path("out")])
+        let result = try EndToEnd.run(["rebuild", "--partial", EndToEnd.partialName, "--url", url, "-o", folder.path("out")])
         #expect(result == ToolRunner.Result(
             status: 64, stdout: "",
             stderr: "Error: \"\(url)\" is not an absolute http or https URL: \(reason)\n  See 'resumetool rebuild --help' for more information.\n"))
@@ -104,11 +105,11 @@ import ResumeDataCodec
     ])
     func malformedHeaderIsAUsageError(_ header: String, _ message: String) throws {
         let folder = try TemporaryDirectory()
-        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url,
+        let result = try EndToEnd.run(["rebuild", "--partial", EndToEnd.partialName, "--url", Self.url,
                                        "--header", "X-Good: 1", "--header", header, "-o", folder.path("out")])
         #expect(result == ToolRunner.Result(status: 64, stdout: "", stderr: """
             Error: \(message)
-            Usage: resumetool rebuild [--from <from>] [--url <url>] [--from-task <DB>] [--task <ID>] [--session <S>] [--partial <FILE>] [--etag <etag>] [--last-modified <last-modified>] [--header <header> ...] [--format <format>] [--local-path] [--output <output>]
+            Usage: resumetool rebuild [--partial <FILE>] [--url <url>] [--from-task <DB>] [--task <ID>] [--session <S>] [--etag <etag>] [--last-modified <last-modified>] [--header <header> ...] [--to <format>] [--offline] [--local-path] [--output <output>]
               See 'resumetool rebuild --help' for more information.
 
             """))
@@ -117,7 +118,7 @@ import ResumeDataCodec
 
     /// A value may hold colons, quotes and any printable text; only its blanks at both ends go.
     @Test func aGoodHeaderLandsInTheBlobAsGiven() throws {
-        let bytes = try EndToEnd.runForBytes(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag,
+        let bytes = try EndToEnd.runForBytes(["rebuild", "--partial", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag,
                                               "--header", "x-custom_token.v2:\t\"a: b\" ; c=d \t"])
         let resume = try ResumeData(data: bytes)
         #expect(try resume.request(.original)?.headers.map { "\($0.name)|\($0.value)" } == ["x-custom_token.v2|\"a: b\" ; c=d"])
@@ -127,18 +128,38 @@ import ResumeDataCodec
 
     @Test(arguments: ["nwurlsession", "nwurlsession-webkit"])
     func theNetworkFrameworkFormatIsNotRebuilt(_ format: String) throws {
-        let result = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--format", format])
+        let result = try EndToEnd.run(["rebuild", "--partial", EndToEnd.partialName, "--url", Self.url, "--to", format])
         #expect(result.status == 64)
         #expect(result.stdout == "")
-        #expect(result.stderr.hasPrefix("Error: --format \(format) is not a container rebuild writes: use xml, binary, keyed-archive or keyed-archive-xml\n"))
+        #expect(result.stderr.hasPrefix("Error: --to \(format) is not a container rebuild writes: use xml, binary, keyed-archive or keyed-archive-xml\n"))
     }
 
     @Test func missingRequiredOptions() throws {
-        let noURL = try EndToEnd.run(["rebuild", "--from", EndToEnd.partialName])
+        let noURL = try EndToEnd.run(["rebuild", "--partial", EndToEnd.partialName])
         #expect(noURL.status == 64)
         #expect(noURL.stderr.hasPrefix("Error: Missing expected argument '--url <url>'"))
         let noFrom = try EndToEnd.run(["rebuild", "--url", Self.url])
         #expect(noFrom.status == 64)
-        #expect(noFrom.stderr.hasPrefix("Error: Missing expected argument '--from <from>'"))
+        #expect(noFrom.stderr.hasPrefix("Error: Missing expected argument '--partial <FILE>'"))
+    }
+
+    /// --from and --format were the old names of --partial and --to: hidden, still taken, not
+    /// both names at once.
+    @Test func theOldNamesAreHiddenAliases() throws {
+        let new = try EndToEnd.runForBytes(["rebuild", "--partial", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag, "--to", "xml"])
+        let old = try EndToEnd.runForBytes(["rebuild", "--from", EndToEnd.partialName, "--url", Self.url, "--etag", Self.etag, "--format", "xml"])
+        #expect(old == new)
+        #expect(try ResumeData(data: new).container == .xml)
+        let help = try EndToEnd.run(["rebuild", "--help"])
+        #expect(help.stdout.contains("--partial <FILE>") && help.stdout.contains("--to <format>"))
+        #expect(!help.stdout.contains("--from <") && !help.stdout.contains("--format"))
+        for (arguments, message) in [
+            (["--partial", "a", "--from", "b"], "give --partial once (--from is its old name)"),
+            (["--partial", "a", "--to", "xml", "--format", "xml"], "give --to once (--format is its old name)"),
+        ] {
+            let both = try EndToEnd.run(["rebuild", "--url", Self.url] + arguments)
+            #expect(both.status == 64)
+            #expect(both.stderr.hasPrefix("Error: \(message)\n"), "\(both.stderr)")
+        }
     }
 }

@@ -103,7 +103,7 @@ import ResumeDataCodec
         let output = folder.path("moved")
         let result = try EndToEnd.run(["relocate", "broken-xml.plist", "--temp-file", "a.tmp", "-o", output])
         #expect(result == ToolRunner.Result(
-            status: 1, stdout: "", stderr: "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\n"))
+            status: 2, stdout: "", stderr: "broken-xml.plist:6:66: error: expected </string> (opened on line 6), found </key>\n"))
         #expect(try folder.contents() == [])
     }
 }

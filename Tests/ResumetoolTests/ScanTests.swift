@@ -219,7 +219,7 @@ import Testing
             findings:
               error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file CFNetworkDownload_L00se.tmp was not looked for: the blob is in no app container, whose tmp/ folder would hold it
 
-        No blob names the orphan partial files; `resumetool rebuild --from FILE --url URL` makes one.
+        No blob names the orphan partial files; `resumetool rebuild --partial FILE --url URL` makes one.
         19 files scanned: 5 blobs, 2 orphan partial files, 2 errors
 
         """
@@ -463,10 +463,10 @@ import Testing
         return rows
     }
 
-    @Test func unreadableRootExitsOne() throws {
+    @Test func unreadableRootExitsTwo() throws {
         let tree = try Tree()
         let result = try tree.run(["scan", "--json", "missing", "tree/loose"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderr == "")
         let top = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let errors = try #require(top["errors"] as? [[String: Any]])
@@ -475,7 +475,7 @@ import Testing
         // The other root is still scanned.
         #expect((top["blobs"] as? [[String: Any]])?.map { $0["path"] as? String } == ["tree/loose/\(Self.looseName)"])
         let text = try tree.run(["scan", "missing"])
-        #expect(text.status == 1)
+        #expect(text.status == 2)
         #expect(text.stderr == "missing: error: cannot read the folder: No such file or directory\n")
         #expect(text.stdout == "0 files scanned: 0 blobs, 0 orphan partial files, 1 error\n")
     }

@@ -125,9 +125,9 @@ import Testing
         let folder = try TemporaryDirectory()
         try Data("not sqlite".utf8).write(to: folder.url.appendingPathComponent("x.sqlite"))
         let notSQLite = try EndToEnd.run(["tasks", "x.sqlite"], in: folder.url)
-        #expect(notSQLite == ToolRunner.Result(status: 1, stdout: "", stderr: "x.sqlite: error: not a SQLite database\n"))
+        #expect(notSQLite == ToolRunner.Result(status: 2, stdout: "", stderr: "x.sqlite: error: not a SQLite database\n"))
         let missing = try EndToEnd.run(["tasks", "missing.sqlite"], in: folder.url)
-        #expect(missing == ToolRunner.Result(status: 1, stdout: "", stderr: "missing.sqlite: error: cannot open: No such file or directory\n"))
+        #expect(missing == ToolRunner.Result(status: 2, stdout: "", stderr: "missing.sqlite: error: cannot open: No such file or directory\n"))
         let both = try EndToEnd.run(["tasks", "--json", "--csv", "x.sqlite"], in: folder.url)
         #expect(both.status == 64)
         #expect(both.stderr.hasPrefix("Error: --json, --jsonl and --csv cannot be used together\n"))
@@ -149,10 +149,10 @@ import Testing
         #expect(absent.status == 64)
         #expect(absent.stderr.hasPrefix("Error: \(Self.ledger): no task 99 in session evil\n"))
         let cyclic = try EndToEnd.run(["rebuild", "--from-task", Self.ledger, "--task", "12", "--partial", partial], in: folder.url)
-        #expect(cyclic == ToolRunner.Result(status: 1, stdout: "", stderr: "\(Self.ledger): error: the task could not be read: \(Self.skipped[1])\n"))
+        #expect(cyclic == ToolRunner.Result(status: 2, stdout: "", stderr: "\(Self.ledger): error: the task could not be read: \(Self.skipped[1])\n"))
         let noPartial = try EndToEnd.run(["rebuild", "--from-task", Self.ledger, "--task", "1", "--session", "news-refresh",
                                           "--partial", "nothing.tmp", "-o", "out"], in: folder.url)
-        #expect(noPartial == ToolRunner.Result(status: 1, stdout: "", stderr: "nothing.tmp: error: no such file\n"))
+        #expect(noPartial == ToolRunner.Result(status: 2, stdout: "", stderr: "nothing.tmp: error: no such file\n"))
         #expect(!folder.exists("out"))
 
         for (arguments, message) in [
@@ -160,8 +160,9 @@ import Testing
             (["--from-task", "db", "--partial", "p"], "Missing expected argument '--task <ID>' (--from-task needs it)"),
             (["--from-task", "db", "--task", "1", "--partial", "p", "--url", "https://x/"], "--url cannot be used with --from-task, which takes it from the ledger"),
             (["--from-task", "db", "--task", "1", "--partial", "p", "--etag", "x"], "--etag cannot be used with --from-task, which takes it from the ledger"),
-            (["--from", "p", "--url", "https://x/", "--task", "1"], "--task needs --from-task"),
-            (["--from", "p", "--url", "https://x/", "--partial", "p"], "--partial needs --from-task"),
+            (["--partial", "p", "--url", "https://x/", "--task", "1"], "--task needs --from-task"),
+            // --from is --partial's old name, taken with --from-task too.
+            (["--from-task", "db", "--task", "1", "--partial", "p", "--from", "p"], "give --partial once (--from is its old name)"),
         ] {
             let result = try EndToEnd.run(["rebuild"] + arguments, in: folder.url)
             #expect(result.status == 64)

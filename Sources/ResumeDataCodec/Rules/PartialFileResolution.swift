@@ -93,6 +93,13 @@ public struct PartialFileResolution: Sendable, Equatable {
         self.init(tempFileName: resume.tempFileName, localPath: resume.localPath, folder: folder)
     }
 
+    /// The folder to look in for the partial file of the blob at `blobPath`: the one given
+    /// (`--tmp-dir`), else the blob's own folder, where an app's tmp folder and a download's
+    /// `FILE.resume` keep it. `resume`, `explain` and `discard` all default so.
+    public static func lookupFolder(given: String?, besideBlobAt blobPath: String) -> String {
+        given ?? FilePathText.folder(of: blobPath)
+    }
+
     /// `folder/name`, without doubling a `/`.
     public func path(of name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name

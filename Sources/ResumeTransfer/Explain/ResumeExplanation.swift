@@ -112,7 +112,7 @@ package struct ResumeExplanation: Sendable, Equatable {
             reasons.append(Reason(
                 code: "weak-etag-only",
                 message: "the only validator is the weak ETag \(tag), which If-Range cannot carry: the server sends the whole file again",
-                fix: "resumetool rebuild --from PARTIAL --url \(url.flatMap(HTTPURL.init).map { Self.quoted($0.string) } ?? "URL") --last-modified 'DATE' (the server's Last-Modified)",
+                fix: "resumetool rebuild --partial PARTIAL --url \(url.flatMap(HTTPURL.init).map { Self.quoted($0.string) } ?? "URL") --last-modified 'DATE' (the server's Last-Modified)",
                 effect: .restart, short: "a weak ETag only"))
         }
 
@@ -199,7 +199,7 @@ package struct ResumeExplanation: Sendable, Equatable {
     /// What each finding of the validator means for resuming, and its fix.
     private static func reason(for finding: ResumeDataFinding, blob: String, url: String?) -> Reason {
         let b = quoted(blob)
-        let rebuild = "resumetool rebuild --from PARTIAL --url \(url.flatMap(HTTPURL.init).map { quoted($0.string) } ?? "URL") --etag 'ETAG'"
+        let rebuild = "resumetool rebuild --partial PARTIAL --url \(url.flatMap(HTTPURL.init).map { quoted($0.string) } ?? "URL") --etag 'ETAG'"
         let (effect, fix): (Verdict, String?)
         switch finding.code {
         case .ios10RequestArchive: (effect, fix) = (.fail, "resumetool repair \(b) --target ios10")

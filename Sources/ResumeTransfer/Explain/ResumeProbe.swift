@@ -52,6 +52,13 @@ extension Downloader {
         return ResumeProbe(offset: offset, ifRange: ifRange, head: head, range: range)
     }
 
+    /// The `HEAD` alone, sent as ``probe(_:offset:)`` sends it (the blob's headers, under the
+    /// trust policy): `rebuild` takes the validators from it when none was given.
+    package func head(_ resume: ResumeData) async throws(DownloadError) -> Result<ResumeProbe.Answer, DownloadError> {
+        let checkpoint = try ResumeCheckpoint.decode(resume).checkpoint
+        return await self.send(checkpoint, method: .HEAD, range: nil, ifRange: nil)
+    }
+
     /// One request, its redirects followed as the engine follows them.
     private func send(
         _ start: DownloadCheckpoint, method: HTTPMethod, range: (start: Int64, end: Int64?)?, ifRange: String?

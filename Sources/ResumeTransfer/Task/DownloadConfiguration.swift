@@ -50,6 +50,10 @@ public struct DownloadConfiguration: Sendable {
     public var checkpointInterval: Duration = .seconds(2)
 
     /// The defaults above.
+    /// Whether each request and response head is a ``DownloadEvent`` (`-v`). Not for the extra
+    /// connections of a segmented download.
+    public var reportsHeads = false
+
     public init() {}
 
     // MARK: Data path (issue 13)

@@ -1,3 +1,5 @@
+import ResumeDataCodec
+
 /// Where a download stands.
 public enum DownloadState: Equatable, Sendable {
     /// Waiting for a free slot in the queue.
@@ -50,4 +52,9 @@ public enum DownloadEvent: Equatable, Sendable {
     case warning(String)
     /// An attempt failed and another follows after `delay`.
     case retrying(attempt: Int, delay: Duration, reason: DownloadError)
+    /// A request about to be sent, with every header of the caller and the engine (only with
+    /// ``DownloadConfiguration/reportsHeads``). Credentials are in it, unmasked.
+    case requestHead(method: String, url: HTTPURL, headers: [HTTPHeaderField])
+    /// A response's status and header fields (only with ``DownloadConfiguration/reportsHeads``).
+    case responseHead(status: Int, headers: [HTTPHeaderField])
 }

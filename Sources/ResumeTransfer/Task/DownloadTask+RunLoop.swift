@@ -137,6 +137,9 @@ extension DownloadTask {
         } catch {
             return machine.transportFailed(DownloadError(transport: error))
         }
+        if self.configuration.reportsHeads {
+            self.continuation.yield(.requestHead(method: "GET", url: plan.url, headers: plan.headers))
+        }
         // The client for this request's proxy route (ProxySettings decides per URL).
         let client = clients.client(for: plan.url)
         let settings = self.receiverSettings
@@ -182,6 +185,7 @@ extension DownloadTask {
             switch event {
             case .head(let status, let fields):
                 guard decided == nil else { continue }
+                if self.configuration.reportsHeads { self.continuation.yield(.responseHead(status: status, headers: fields)) }
                 let action = machine.receivedResponse(status: status, headers: fields, now: .zero)
                 guard case .receiveBody(let offset, let overlap, let restart) = action else {
                     decided = action

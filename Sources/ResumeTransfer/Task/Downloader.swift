@@ -116,11 +116,17 @@ public final class Downloader: Sendable {
     /// `destination.part` left by an earlier run is never overwritten: it is continued with its
     /// own blob, `destination.resume`. Only with `consumingPartialFile` is the given file appended
     /// to and renamed to `destination` (it must then be writable, on the destination's file system).
+    ///
+    /// `headers` are sent with the blob's own, replacing any of the same name (a fresh
+    /// `Authorization`, a `User-Agent`); like those, credentials go only to the blob's original
+    /// origin (``TrustPolicy``).
     public func resume(
         resumeData: Data, partialFile: String? = nil, folder: String = ".", to destination: String,
-        expectedSHA256: String? = nil, consumingPartialFile: Bool = false
+        expectedSHA256: String? = nil, consumingPartialFile: Bool = false, headers: [HTTPHeaderField] = []
     ) throws(DownloadError) -> DownloadTask {
         var decoded = try ResumeCheckpoint.decode(resumeData)
+        let replaced = Set(headers.map { $0.name.lowercased() })
+        decoded.checkpoint.extraHeaders = decoded.checkpoint.extraHeaders.filter { !replaced.contains($0.name.lowercased()) } + headers
         var warnings: [String] = []
         var partial: String
         if let partialFile {
@@ -164,7 +170,7 @@ public final class Downloader: Sendable {
     /// The partial file is looked for in `tmpDirectory`, by default the blob's folder.
     public func resume(
         blobAt blobPath: String, partialFile: String? = nil, tmpDirectory: String? = nil, to destination: String? = nil,
-        expectedSHA256: String? = nil, consumingPartialFile: Bool = false
+        expectedSHA256: String? = nil, consumingPartialFile: Bool = false, headers: [HTTPHeaderField] = []
     ) throws(DownloadError) -> DownloadTask {
         guard let blob = self.files.contents(of: blobPath) else {
             throw .disk("cannot read \(blobPath)")
@@ -178,8 +184,9 @@ public final class Downloader: Sendable {
             target = DownloadFileName.choose(url: try ResumeCheckpoint.decode(blob).checkpoint.currentURL)
         }
         return try self.resume(
-            resumeData: blob, partialFile: partialFile, folder: tmpDirectory ?? FilePathText.folder(of: blobPath),
-            to: target, expectedSHA256: expectedSHA256, consumingPartialFile: consumingPartialFile)
+            resumeData: blob, partialFile: partialFile,
+            folder: PartialFileResolution.lookupFolder(given: tmpDirectory, besideBlobAt: blobPath),
+            to: target, expectedSHA256: expectedSHA256, consumingPartialFile: consumingPartialFile, headers: headers)
     }
 
     /// The name to save `url` under: from a HEAD response's `Content-Disposition` when the server

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import ResumeDataCodec
+@testable import ResumeTransfer
+
+/// curl's habits on `download` and `resume`: `-o -` to standard output, `-H` and
+/// `--user-agent` on `resume`, and a login from `-u` or a netrc file, which like every
+/// credential goes only to the origin the download started at.
+@Suite struct CurlHabitsTests {
+    /// Text, so standard output compares as a string.
+    static let data = Data(String(repeating: "0123456789abcdef", count: 4096).utf8)
+
+    /// `directory/app.resumedata` and its partial file, 1000 bytes of `server`'s file.
+    static func blob(for server: TestServer, in directory: String) throws {
+        let partial = directory + "/CFNetworkDownload_P.tmp"
+        try Self.data.prefix(1000).write(to: URL(fileURLWithPath: partial))
+        let rebuilder = ResumeDataRebuilder(url: server.url, entityTag: server.file.etag, lastModified: nil, headers: [])
+        try rebuilder.rebuild(fromPartialFile: partial).encoded().write(to: URL(fileURLWithPath: directory + "/app.resumedata"))
+    }
+
+    static func names(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    @Test func downloadToStandardOutput() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: false)
+            let result = try await runToolCapturing(["download", server.url, "-o", "-", "--quiet"], in: directory,
+                                                    environment: ["TMPDIR": directory + "/tmp"])
+            #expect(result == ToolResult(status: 0, stdout: String(decoding: Self.data, as: UTF8.self), stderr: ""))
+            // Nothing beside it, and the staging folder is gone.
+            #expect(Self.names(in: directory) == ["tmp"])
+            #expect(Self.names(in: directory + "/tmp") == [])
+        }
+    }
+
+    @Test func resumeToStandardOutputWithHeaders() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            try Self.blob(for: server, in: directory)
+            let result = try await runToolCapturing(
+                ["resume", "app.resumedata", "-o", "-", "--quiet", "-H", "X-Token: t1", "--user-agent", "tool/1"], in: directory)
+            #expect(result == ToolResult(status: 0, stdout: String(decoding: Self.data, as: UTF8.self), stderr: ""))
+            #expect(Self.names(in: directory) == ["CFNetworkDownload_P.tmp", "app.resumedata"])
+            let request = try #require(server.getRequests.first)
+            #expect(request.headers["range"] == "bytes=1000-")
+            #expect(request.headers["x-token"] == "t1")
+            #expect(request.headers["user-agent"] == "tool/1")
+        }
+    }
+
+    /// A login goes to the origin given, never to the one a redirect names.
+    @Test func aLoginStaysWithTheOrigin() async throws {
+        let other = try await TestServer.start(serving: Self.data)
+        try await withServer(Self.data) { server, _, directory in
+            server.script([.status(302, [("Location", other.url)])])
+            let result = try await runToolCapturing(["download", server.url, "-o", "a.bin", "--quiet", "-u", "user:secret"], in: directory)
+            #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/a.bin") == Self.data)
+            #expect(server.getRequests.first?.headers["authorization"] == "Basic dXNlcjpzZWNyZXQ=")
+            #expect(other.getRequests.first != nil)
+            #expect(other.getRequests.allSatisfy { $0.headers["authorization"] == nil })
+        }
+        await other.stop()
+    }
+
+    @Test func aLoginFromANetrcFile() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            let host = try #require(URL(string: server.url)?.host)
+            try Data("""
+                machine other.example.com login nobody password wrong
+                macdef init
+                login x password y
+
+                machine \(host)
+                    login user password secret
+                default login anonymous password guest
+                """.utf8).write(to: URL(fileURLWithPath: directory + "/netrc"))
+            let result = try await runToolCapturing(["download", server.url, "-o", "a.bin", "--quiet", "--netrc-file", "netrc"], in: directory)
+            #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(server.getRequests.first?.headers["authorization"] == "Basic dXNlcjpzZWNyZXQ=")
+            // On resume too, for the blob's host.
+            try Self.blob(for: server, in: directory)
+            let resumed = try await runToolCapturing(["resume", "app.resumedata", "-o", "b.bin", "--quiet", "--netrc-file", "netrc"], in: directory)
+            #expect(resumed == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(server.getRequests.last?.headers["authorization"] == "Basic dXNlcjpzZWNyZXQ=")
+            let missing = try await runToolCapturing(["download", server.url, "-o", "c.bin", "--netrc-file", "nope"], in: directory)
+            #expect(missing == ToolResult(status: 2, stdout: "", stderr: "nope: error: no such file\n"))
+        }
+    }
+
+    /// -v prints both heads on standard error, the credentials masked.
+    @Test func verboseShowsTheHeadsWithoutTheCredentials() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            let result = try await runToolCapturing(
+                ["download", server.url, "-o", "a.bin", "-v", "-u", "user:secret", "-H", "Cookie: session=abc", "-H", "X-App: 1"],
+                in: directory)
+            #expect(result.status == 0)
+            #expect(result.stdout == "a.bin: done\n")
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.contains("> GET \(server.url)"), "\(result.stderr)")
+            #expect(lines.contains("> Authorization: Basic <hidden>"))
+            #expect(lines.contains("> Cookie: <hidden>"))
+            #expect(lines.contains("> X-App: 1"))
+            #expect(lines.contains("< 200"))
+            #expect(lines.contains("< ETag: \(server.file.etag)"))
+            #expect(!result.stderr.contains("dXNlcjpzZWNyZXQ=") && !result.stderr.contains("session=abc"))
+            // What was sent is the real thing.
+            #expect(server.getRequests.first?.headers["authorization"] == "Basic dXNlcjpzZWNyZXQ=")
+        }
+    }
+
+    @Test(arguments: [
+        (["download", "https://example.com/a", "-u", "nocolon"], "-u takes USER:PASSWORD"),
+        (["download", "https://example.com/a", "-u", "a:b", "--netrc"], "give one of -u, --netrc and --netrc-file"),
+        (["download", "https://example.com/a", "-u", "a:b", "-H", "Authorization: Bearer x"],
+         "-H 'Authorization: …' and a login (-u, --netrc) cannot be used together"),
+        (["download", "https://example.com/a", "-o", "-", "--json"], "-o - and --json cannot be used together: both print on standard output"),
+        (["resume", "app.resumedata", "-o", "-", "--json"], "-o - and --json cannot be used together: both print on standard output"),
+        (["resume", "app.resumedata", "-H", "X: 1\r\nY: 2"], "-H: the value of X holds a line break or NUL"),
+    ])
+    func usageErrors(_ arguments: [String], _ message: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let result = try await runToolCapturing(arguments, in: directory)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("Error: \(message)\n"), "\(result.stderr)")
+        }
+    }
+}
