@@ -39,6 +39,9 @@ check() {
     for subcommand in inspect validate explain edit convert repair rebuild relocate discard plist archive scan tasks download resume recover; do
         grep -qx ".It Em $subcommand" "$manual" || fail "$manual has no entry for $subcommand"
     done
+    # The one table of exit statuses reaches the page: every command's help says its part of it.
+    [ "$(grep -c 'Exit status: 0 ' "$manual")" -ge 10 ] || fail "$manual lacks a command's exit statuses"
+    grep -q '64 usage error' "$manual" || fail "$manual lacks the exit-status table"
 }
 
 CONFIGURATION=debug DESTDIR="$stage/default" Scripts/install.sh

@@ -123,7 +123,7 @@ struct ExplainCommand: AsyncParsableCommand {
         out += "checks:\n"
         for check in explanation.checks {
             let outcome = check.outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            out += "  \(outcome)\(check.code): \(visible(check.message))\n"
+            out += "  \(outcome)\(check.code.rawValue): \(visible(check.message))\n"
         }
         if !explanation.reasons.isEmpty {
             out += "reasons:\n"
@@ -144,7 +144,7 @@ struct ExplainCommand: AsyncParsableCommand {
                          ("fix", reason.fix.map(JSONValue.string) ?? .null)])
             })),
             ("checks", .array(explanation.checks.map { check in
-                .object([("code", .string(check.code)), ("outcome", .string(check.outcome.rawValue)),
+                .object([("code", .string(check.code.rawValue)), ("outcome", .string(check.outcome.rawValue)),
                          ("message", .string(check.message))])
             })),
         ])

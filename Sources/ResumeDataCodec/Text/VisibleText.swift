@@ -29,6 +29,13 @@ public enum VisibleText {
     /// invalid sequence shown as `\x{ff}` (where `String(decoding:as:)` would put a U+FFFD that
     /// hides what the bytes were).
     public static func escaping(utf8 bytes: some Collection<UInt8>) -> String {
+        decoding(utf8: bytes) { scalar, out in append(scalar, to: &out) }
+    }
+
+    /// `bytes` read as UTF-8: each scalar given to `write`, each byte of an invalid sequence
+    /// written as `\x{ff}`. The one walk over bytes that may not be UTF-8; callers differ only in
+    /// what they do with a valid scalar (escape controls, or a backslash).
+    package static func decoding(utf8 bytes: some Collection<UInt8>, writing write: (Unicode.Scalar, inout String) -> Void) -> String {
         var out = ""
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
@@ -39,7 +46,7 @@ public enum VisibleText {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
                 parsed += encoded.count
-                append(Unicode.UTF8.decode(encoded), to: &out)
+                write(Unicode.UTF8.decode(encoded), &out)
             case .error(let length):
                 for byte in bytes.dropFirst(parsed).prefix(length) {
                     out += "\\x{" + String(byte, radix: 16) + "}"

@@ -1,3 +1,5 @@
+import ResumeDataCodec
+
 /// What a member's name in a zip or tar extraction says, decided without I/O: the path inside
 /// the archive as folder components, and where a device's file system starts beneath any leading
 /// folders an extraction tool added (`filesystem1/` from Cellebrite, a case number, `./`), found
@@ -37,24 +39,8 @@ package struct ArchiveMemberName: Equatable, Sendable {
     /// first kind never holds `\x{`, the second always does and reads back one way.
     package static func text(of bytes: some Collection<UInt8>) -> String {
         if let text = String(validating: bytes, as: UTF8.self), !text.contains("\\x{") { return text }
-        var out = ""
-        var iterator = bytes.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        // The parser consumes the bytes in order, so the count parsed so far is where an invalid
-        // sequence starts.
-        var parsed = 0
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                parsed += encoded.count
-                let scalar = Unicode.UTF8.decode(encoded)
-                if scalar == "\\" { out += "\\x{5c}" } else { out.unicodeScalars.append(scalar) }
-            case .error(let length):
-                for byte in bytes.dropFirst(parsed).prefix(length) { out += "\\x{" + String(byte, radix: 16) + "}" }
-                parsed += length
-            case .emptyInput:
-                return out
-            }
+        return VisibleText.decoding(utf8: bytes) { scalar, out in
+            if scalar == "\\" { out += "\\x{5c}" } else { out.unicodeScalars.append(scalar) }
         }
     }
 

@@ -58,8 +58,14 @@ package struct ResumeExplanation: Sendable, Equatable {
             /// Not looked at: it needs `--probe`, `--partial` or `--tmp-dir`.
             case skipped
         }
-        /// `get`, `validator`, `ranges`, `unchanged`, `partial-file`, `probe-head`, `probe-range`.
-        package var code: String
+        /// What a check looked at; its raw value is the name `explain` prints.
+        package enum Code: String, Sendable {
+            case get, validator, ranges, unchanged
+            case partialFile = "partial-file"
+            case probeHead = "probe-head"
+            case probeRange = "probe-range"
+        }
+        package var code: Code
         package var outcome: Outcome
         package var message: String
     }
@@ -76,7 +82,7 @@ package struct ResumeExplanation: Sendable, Equatable {
     /// `--probe` was asked for and the server could not be asked (no HEAD answer): the verdict
     /// is only as far as the blob tells, and `explain` says so and exits 3.
     package var serverUnreachable: Bool {
-        checks.contains { $0.code == "probe-head" && $0.outcome == .unknown }
+        checks.contains { $0.code == .probeHead && $0.outcome == .unknown }
     }
     /// The byte to continue at; 0 for a restart; `nil` for a failure, or when it is the size of
     /// a partial file that was not looked at.
@@ -98,15 +104,15 @@ package struct ResumeExplanation: Sendable, Equatable {
 
         // 1. A GET.
         if let request {
-            checks.append(Check(code: "get", outcome: request.method == "GET" ? .pass : .fail, message: "the request is \(request.method)"))
+            checks.append(Check(code: .get, outcome: request.method == "GET" ? .pass : .fail, message: "the request is \(request.method)"))
         } else {
-            checks.append(Check(code: "get", outcome: .pass, message: "no archived request: a device makes a GET of the download URL"))
+            checks.append(Check(code: .get, outcome: .pass, message: "no archived request: a device makes a GET of the download URL"))
         }
 
         // 2. A validator.
         let entityTag = resume.effectiveEntityTag, lastModified = resume.effectiveServerDownloadDate
         let validators = [entityTag.map { "ETag \($0)" }, lastModified.map { "Last-Modified \($0)" }].compactMap { $0 }
-        checks.append(Check(code: "validator", outcome: validators.isEmpty ? .fail : .pass,
+        checks.append(Check(code: .validator, outcome: validators.isEmpty ? .fail : .pass,
                             message: validators.isEmpty ? "neither an ETag nor a Last-Modified" : validators.joined(separator: ", ")))
         if let tag = entityTag, !EntityTag.isStrong(tag), lastModified == nil {
             reasons.append(Reason(
@@ -118,18 +124,18 @@ package struct ResumeExplanation: Sendable, Equatable {
 
         // 3. Ranges, from the stored response unless the probe asks.
         let stored = resume.response?.headerValue("Accept-Ranges")
-        var ranges = Check(code: "ranges", outcome: .unknown, message: "no stored response says; --probe asks the server")
+        var ranges = Check(code: .ranges, outcome: .unknown, message: "no stored response says; --probe asks the server")
         if let stored {
             let none = stored.trimmingCharacters(in: .whitespaces).lowercased() == "none"
-            ranges = Check(code: "ranges", outcome: none ? .fail : .pass, message: "the stored response says Accept-Ranges: \(stored)")
+            ranges = Check(code: .ranges, outcome: none ? .fail : .pass, message: "the stored response says Accept-Ranges: \(stored)")
         }
-        var unchanged = Check(code: "unchanged", outcome: .skipped, message: "only the server can tell: --probe asks it")
+        var unchanged = Check(code: .unchanged, outcome: .skipped, message: "only the server can tell: --probe asks it")
 
         // 4. The partial file, and the offset.
         var offset = resume.container.isNetworkFramework ? nil : resume.bytesReceived
         switch partialFile {
         case .notLooked:
-            checks.append(Check(code: "partial-file", outcome: .skipped, message: "give --partial FILE or --tmp-dir DIR to check it"))
+            checks.append(Check(code: .partialFile, outcome: .skipped, message: "give --partial FILE or --tmp-dir DIR to check it"))
             if resume.container.isNetworkFramework {
                 reasons.append(Reason(code: "offset-from-partial-file",
                     message: "a Network-framework blob has no byte count: it continues at the partial file's size (give --partial or --tmp-dir to know it)",
@@ -141,7 +147,7 @@ package struct ResumeExplanation: Sendable, Equatable {
             switch verdict {
             case .file(let path, let size, _):
                 let expected = resume.container.isNetworkFramework ? "" : resume.bytesReceived.map { ", the blob says \($0)" } ?? ""
-                checks.append(Check(code: "partial-file", outcome: found.contains { $0.severity == .error } ? .fail : .pass,
+                checks.append(Check(code: .partialFile, outcome: found.contains { $0.severity == .error } ? .fail : .pass,
                                     message: "\(path) has \(size) bytes\(expected)"))
                 if resume.container.isNetworkFramework {
                     offset = size
@@ -150,9 +156,9 @@ package struct ResumeExplanation: Sendable, Equatable {
                         fix: nil, effect: .continue))
                 }
             case .refused(let path, _, let why):
-                checks.append(Check(code: "partial-file", outcome: .fail, message: "\(path): \(why)"))
+                checks.append(Check(code: .partialFile, outcome: .fail, message: "\(path): \(why)"))
             case .missing(let expected):
-                checks.append(Check(code: "partial-file", outcome: .fail, message: expected.map { "\($0.path) does not exist" } ?? "the blob names no partial file"))
+                checks.append(Check(code: .partialFile, outcome: .fail, message: expected.map { "\($0.path) does not exist" } ?? "the blob names no partial file"))
             }
         }
 
@@ -161,7 +167,7 @@ package struct ResumeExplanation: Sendable, Equatable {
         case nil:
             break
         case .failure(let error)?:
-            checks.append(Check(code: "probe-head", outcome: .unknown, message: "cannot ask the server: \(error)"))
+            checks.append(Check(code: .probeHead, outcome: .unknown, message: "cannot ask the server: \(error)"))
         case .success(let probe)?:
             Self.read(probe, resume: resume, blob: blob, ranges: &ranges, unchanged: &unchanged, checks: &checks, reasons: &reasons)
         }
@@ -265,10 +271,10 @@ package struct ResumeExplanation: Sendable, Equatable {
         var sameByValidators: Bool?
         switch probe.head {
         case .failure(let error):
-            checks.append(Check(code: "probe-head", outcome: .unknown, message: "HEAD failed: \(error)"))
+            checks.append(Check(code: .probeHead, outcome: .unknown, message: "HEAD failed: \(error)"))
             reasons.append(Reason(code: "probe-failed", message: "the server could not be asked: \(error)", fix: nil, effect: .continue))
         case .success(let answer):
-            checks.append(Check(code: "probe-head", outcome: (200...299).contains(answer.status) ? .pass : .fail, message: "HEAD " + describe(answer)))
+            checks.append(Check(code: .probeHead, outcome: (200...299).contains(answer.status) ? .pass : .fail, message: "HEAD " + describe(answer)))
             statusReason(answer, "HEAD")
             if (200...299).contains(answer.status) {
                 if let ours = resume.effectiveEntityTag, let theirs = answer.entityTag {
@@ -278,7 +284,7 @@ package struct ResumeExplanation: Sendable, Equatable {
                 }
                 if let accept = answer.acceptRanges {
                     let none = accept.lowercased() == "none"
-                    ranges = Check(code: "ranges", outcome: none ? .fail : .pass, message: "the server says Accept-Ranges: \(accept)")
+                    ranges = Check(code: .ranges, outcome: none ? .fail : .pass, message: "the server says Accept-Ranges: \(accept)")
                 }
             }
         }
@@ -286,34 +292,34 @@ package struct ResumeExplanation: Sendable, Equatable {
         // The range with If-Range: the server's own verdict.
         switch probe.range {
         case nil:
-            checks.append(Check(code: "probe-range", outcome: .unknown, message: "not sent: the HEAD could not reach the server"))
+            checks.append(Check(code: .probeRange, outcome: .unknown, message: "not sent: the HEAD could not reach the server"))
         case .failure(let error)?:
-            checks.append(Check(code: "probe-range", outcome: .unknown, message: "the range request failed: \(error)"))
+            checks.append(Check(code: .probeRange, outcome: .unknown, message: "the range request failed: \(error)"))
         case .success(let answer)?:
             let request = "GET bytes=\(probe.offset)-\(probe.offset)" + (probe.ifRange.map { " If-Range: \($0)" } ?? "")
-            checks.append(Check(code: "probe-range", outcome: answer.status == 206 ? .pass : .fail, message: "\(request) " + describe(answer)))
+            checks.append(Check(code: .probeRange, outcome: answer.status == 206 ? .pass : .fail, message: "\(request) " + describe(answer)))
             statusReason(answer, "range request")
             switch answer.status {
             case 206:
-                ranges = Check(code: "ranges", outcome: .pass, message: "the server answered 206 to a range")
+                ranges = Check(code: .ranges, outcome: .pass, message: "the server answered 206 to a range")
                 if probe.ifRange != nil {
-                    unchanged = Check(code: "unchanged", outcome: .pass, message: "the server answered 206 to If-Range: it serves the same entity")
+                    unchanged = Check(code: .unchanged, outcome: .pass, message: "the server answered 206 to If-Range: it serves the same entity")
                 } else if let sameByValidators {
-                    unchanged = Check(code: "unchanged", outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
+                    unchanged = Check(code: .unchanged, outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
                 }
             case 200 where sameByValidators == false || (probe.ifRange != nil && answer.acceptRanges != nil && answer.acceptRanges?.lowercased() != "none"):
-                unchanged = Check(code: "unchanged", outcome: .fail, message: "the server sent the whole file to If-Range: it serves another entity now")
+                unchanged = Check(code: .unchanged, outcome: .fail, message: "the server sent the whole file to If-Range: it serves another entity now")
                 reasons.append(Reason(code: "resource-changed",
                     message: "the file on the server changed since the blob was made (validators \(sameByValidators == false ? "differ" : "refused by If-Range")): the bytes on disk belong to another version",
                     fix: nil, effect: .restart, short: "the file on the server changed"))
             case 200:
-                ranges = Check(code: "ranges", outcome: .fail, message: "the server answered a range with the whole file (200)")
+                ranges = Check(code: .ranges, outcome: .fail, message: "the server answered a range with the whole file (200)")
                 if let sameByValidators {
-                    unchanged = Check(code: "unchanged", outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
+                    unchanged = Check(code: .unchanged, outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
                 }
                 reasons.append(Reason(code: "no-ranges", message: "the server does not serve byte ranges: every resume starts over", fix: nil, effect: .restart, short: "the server does not serve byte ranges"))
             case 416:
-                unchanged = Check(code: "unchanged", outcome: .fail, message: "the server's file is no longer than the blob's offset \(probe.offset)")
+                unchanged = Check(code: .unchanged, outcome: .fail, message: "the server's file is no longer than the blob's offset \(probe.offset)")
                 reasons.append(Reason(code: "offset-past-end",
                     message: "the server answered 416: its file is not longer than the \(probe.offset) bytes the blob has (it changed, or the download was complete)",
                     fix: nil, effect: .restart, short: "the server's file is not longer than the blob's offset"))
@@ -322,7 +328,7 @@ package struct ResumeExplanation: Sendable, Equatable {
             }
         }
         if case .skipped = unchanged.outcome, let sameByValidators {
-            unchanged = Check(code: "unchanged", outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
+            unchanged = Check(code: .unchanged, outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
         }
     }
 
