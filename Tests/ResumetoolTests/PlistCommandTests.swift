@@ -154,6 +154,20 @@ import ResumeDataCodec
         #expect(try PropertyListReader().read(try Self.fixture("libplist/data.bplist")).value == ["Some Data": .data(decoded)])
     }
 
+    /// `plist print --json` prints what `plist convert --to json` writes, warnings included.
+    @Test(arguments: ["libplist/7.plist", "libplist/uid.bplist", "libplist/signedunsigned.bplist", "libplist/data.bplist"])
+    func printJSONIsConvertsJSON(_ name: String) throws {
+        let printed = try Self.run(["plist", "print", "--json", name])
+        let converted = try Self.run(["plist", "convert", "--to", "json", name])
+        #expect(printed.status == 0)
+        #expect(printed == converted)
+    }
+
+    @Test func printJSONOfDates() throws {
+        let dates = try Self.run(["plist", "print", "--json", "libplist/7.plist"])
+        #expect(dates == ToolRunner.Result(status: 0, stdout: "{\n  \"Time1\": \"2010-11-12T13:14:15Z\",\n  \"Time2\": \"2008-07-06T05:04:03Z\",\n  \"Time3\": \"1869-01-03T08:16:32Z\",\n  \"Time4\": \"2199-08-20T01:10:11Z\"\n}\n", stderr: ""))
+    }
+
     @Test func sortKeys() throws {
         let result = try Self.run(["plist", "convert", "--to", "json", "--sort-keys", "libplist/order.plist"])
         #expect(result.status == 0)
