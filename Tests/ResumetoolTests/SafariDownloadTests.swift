@@ -94,9 +94,8 @@ import Testing
         #expect(result.stdout.hasPrefix("Downloads/Example-2.4.1.dmg.download: a Safari download bundle\n"))
     }
 
-    @Test func scanTellsEachBundlesPartialFileWithItsInfo() throws {
-        let made = try Made()
-        let result = try made.run(["scan", "--json", "Downloads"])
+    /// The scan's JSON and its orphan partial files, which must be the four bundles' data files.
+    private static func bundleOrphans(_ result: ToolRunner.Result) throws -> (top: [String: Any], orphans: [[String: Any]]) {
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let top = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -105,6 +104,13 @@ import Testing
             "Downloads/Example-2.4.1.dmg.download/Example-2.4.1.dmg", "Downloads/empty.download/empty",
             "Downloads/odd.bin.download/odd.bin", "Downloads/report.zip.download/report.zip",
         ])
+        return (top, orphans)
+    }
+
+    @Test func scanTellsEachBundlesPartialFileWithItsInfo() throws {
+        let made = try Made()
+        let result = try made.run(["scan", "--json", "Downloads"])
+        let (_, orphans) = try Self.bundleOrphans(result)
         #expect(orphans.map { $0["size"] as? Int } == [4096, 19, 4, 1000])
         #expect(orphans.first?["sha256"] as? String == Self.partialSHA256)
         #expect(orphans.last?["sha256"] as? String == Self.reportSHA256)
@@ -170,14 +176,7 @@ import Testing
                                          in: made.directory.url)
         try #require(tar.status == 0)
         let result = try made.run(["scan", "--json", "safari.tar"])
-        #expect(result.status == 0)
-        #expect(result.stderr == "")
-        let top = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let orphans = try #require(top["orphanPartialFiles"] as? [[String: Any]])
-        #expect(orphans.map { $0["path"] as? String } == [
-            "Downloads/Example-2.4.1.dmg.download/Example-2.4.1.dmg", "Downloads/empty.download/empty",
-            "Downloads/odd.bin.download/odd.bin", "Downloads/report.zip.download/report.zip",
-        ])
+        let (top, orphans) = try Self.bundleOrphans(result)
         #expect(orphans.map { ($0["safariDownload"] as? [String: Any])?["layout"] as? String } == ["modern", nil, "modern", "legacy"])
         #expect(orphans.first?["sha256"] as? String == Self.partialSHA256)
         let histories = try #require(top["safariDownloadHistory"] as? [[String: Any]])
