@@ -5,7 +5,7 @@ extension UploadResumeData {
     ///
     /// The bytes are upload resume data when, with `bplist00` written over their first eight,
     /// they are a binary property list holding a keyed archive of a dictionary with an upload
-    /// blob's keys (``UploadResumeKey/identifies(_:)``). A blob that starts `bplist00` (unmasked,
+    /// blob's keys (`draftVersion`, or `resumeURL` with `bodyType`). A blob that starts `bplist00` (unmasked,
     /// as `convert` writes one for other tools) is read too.
     /// - Returns: nil when the bytes are not upload resume data: a download blob (the Network
     ///   framework's masked ones included), another property list, anything else.

@@ -12,7 +12,7 @@ public struct FoundResumeBlob: Sendable, Hashable {
         /// not decode: still worth reporting. `localPath` is the path WebKit's wrapper names
         /// beside it, when it had one; `reason` is the decoder's error.
         case undecodedNetworkFramework(localPath: String?, reason: String)
-        /// URLSession's upload resume data (``UploadResumeData``).
+        /// URLSession's upload resume data (`UploadResumeData` of ResumeDataCodec).
         case upload(UploadResumeData)
     }
 

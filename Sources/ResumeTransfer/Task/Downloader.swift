@@ -119,7 +119,7 @@ public final class Downloader: Sendable {
     ///
     /// `headers` are sent with the blob's own, replacing any of the same name (a fresh
     /// `Authorization`, a `User-Agent`); like those, credentials go only to the blob's original
-    /// origin (``TrustPolicy``).
+    /// origin (the trust policy every request follows).
     public func resume(
         resumeData: Data, partialFile: String? = nil, folder: String = ".", to destination: String,
         expectedSHA256: String? = nil, consumingPartialFile: Bool = false, headers: [HTTPHeaderField] = []
