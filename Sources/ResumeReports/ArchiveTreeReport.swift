@@ -128,7 +128,7 @@ public struct ArchiveTreeReport: Sendable {
     }
 
     /// A plain value in full: data as base64, containers element by element as `{type, value}`.
-    package static func plainJSON(_ value: PropertyListValue) -> JSONValue {
+    static func plainJSON(_ value: PropertyListValue) -> JSONValue {
         switch value {
         case .string(let text): .string(text)
         case .integer(let number): .number(number.description)

@@ -1,6 +1,6 @@
 /// One line of RFC 4180 CSV: fields separated by commas, a field quoted when it holds a comma,
 /// a quote, CR or LF (quotes doubled inside), and CRLF at the end.
-package enum CSVRow {
+enum CSVRow {
     package static func line(_ fields: [String]) -> String {
         fields.map(quoted).joined(separator: ",") + "\r\n"
     }

@@ -14,7 +14,7 @@ public struct InspectReport: Sendable {
         self.findings = findings
     }
 
-    package static let cachePolicyNames = [
+    static let cachePolicyNames = [
         0: "useProtocolCachePolicy", 1: "reloadIgnoringLocalCacheData", 2: "returnCacheDataElseLoad",
         3: "returnCacheDataDontLoad", 4: "reloadIgnoringLocalAndRemoteCacheData", 5: "reloadRevalidatingCacheData",
     ]
@@ -67,7 +67,7 @@ public struct InspectReport: Sendable {
 
     /// `{type, value}` with a value short enough for a listing: scalars as they are, data and
     /// containers by size.
-    package static func shortJSON(for value: PropertyListValue) -> JSONValue {
+    static func shortJSON(for value: PropertyListValue) -> JSONValue {
         let short: JSONValue
         switch value {
         case .string(let text): short = .string(text.count > 200 ? String(text.prefix(200)) + "…" : text)
@@ -145,7 +145,7 @@ public struct InspectReport: Sendable {
 
     /// The lines under a request's own: layout, timeout, cache policy and body, then a header
     /// a line, text from the blob through ``VisibleText``.
-    package static func detailLines(of request: URLRequestArchive) -> [String] {
+    static func detailLines(of request: URLRequestArchive) -> [String] {
         var details = ["\(request.layout.rawValue) layout"]
         if let timeout = request.timeoutInterval { details.append("timeout \(number(timeout)) s") }
         if let policy = request.cachePolicy {

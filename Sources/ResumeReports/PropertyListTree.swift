@@ -5,7 +5,7 @@ import ResumeDataCodec
 /// the size of containers and data, and UIDs as `UID(7)`.
 public enum PropertyListTree {
     /// Data longer than this shows only its first bytes in hex.
-    package static let dataPreviewBytes = 16
+    static let dataPreviewBytes = 16
 
     /// `value` as `resumetool plist print` prints it.
     public static func render(_ value: PropertyListValue) -> String {
@@ -63,7 +63,7 @@ public enum PropertyListTree {
 
     /// A key printed bare when it is plain, quoted when it has spaces, is empty, or could be
     /// mistaken for the tree's own punctuation.
-    package static func quotedIfNeeded(_ key: String) -> String {
+    static func quotedIfNeeded(_ key: String) -> String {
         let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "$_-.".unicodeScalars.contains(scalar)
         }

@@ -111,7 +111,7 @@ package struct ScanReport {
     private static func date(_ date: Date?) -> JSONValue { date.map(DateText.json) ?? .null }
 
     /// `sha256`, `size`, `modified`, `changed`, `created`, `mode` (octal text) and `source` of an evidence file.
-    package static func evidenceMembers(_ file: EvidenceFile, modified: Bool = true) -> [(String, JSONValue)] {
+    static func evidenceMembers(_ file: EvidenceFile, modified: Bool = true) -> [(String, JSONValue)] {
         [
             ("sha256", .optionalString(file.sha256)),
             ("size", .integer(file.size)),
@@ -257,7 +257,7 @@ package struct ScanReport {
 
     /// `1,078 of 1,090 files listed in Manifest.db are not in this folder: an incomplete copy?`,
     /// nil when every listed file is there: what every report says of an incomplete copy.
-    package static func missingFilesHeadline(_ backup: BackupSummary) -> String? {
+    static func missingFilesHeadline(_ backup: BackupSummary) -> String? {
         let count = backup.missingFileCount
         guard count > 0 else { return nil }
         return "\(ByteCount.grouping(Int64(count))) of \(ByteCount.grouping(Int64(backup.fileCount))) "

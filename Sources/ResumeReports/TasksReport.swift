@@ -148,7 +148,7 @@ package struct TasksReport {
 
     // MARK: CSV
 
-    package static let csvColumns = [
+    static let csvColumns = [
         "bundleID", "sessionID", "identifier", "uniqueIdentifier", "kind", "state", "description", "creationTime",
         "earliestBeginDate", "method", "url", "requestBodySize", "statusCode", "entityTag", "lastModified",
         "expectedContentLength", "errorDomain", "errorCode", "errorDescription", "bytesReceived", "bytesExpected",
@@ -168,7 +168,7 @@ package struct TasksReport {
         for task in ledger.tasks { emit(Self.csvLine(for: task)) }
     }
 
-    package static func csvLine(for task: LedgerTask) -> String {
+    static func csvLine(for task: LedgerTask) -> String {
         func number(_ value: Int64?) -> String { value.map(String.init) ?? "" }
         return CSVRow.line([
             task.bundleID ?? "", task.sessionID, String(task.identifier), task.uniqueIdentifier ?? "",

@@ -15,7 +15,7 @@ public struct UploadInspectReport: Sendable {
     }
 
     /// The mask as hex digits, two a byte: `52554648 2d6d6b21` reads as the 8 bytes it is.
-    package var maskHex: String { Self.maskHex(upload.mask) }
+    var maskHex: String { Self.maskHex(upload.mask) }
 
     private static func maskHex(_ mask: [UInt8]) -> String { mask.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
 

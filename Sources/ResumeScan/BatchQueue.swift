@@ -4,7 +4,7 @@ import ResumeDataCodec
 /// A bounded queue from one producing thread to one consuming thread. `scan` walks folders on
 /// one thread while the files already listed are probed on all cores; the bound keeps the walk
 /// from running far ahead and holding many paths.
-package final class BatchQueue<Element: Sendable>: @unchecked Sendable {
+final class BatchQueue<Element: Sendable>: @unchecked Sendable {
     // Every stored property is read and written only under `condition`.
     private let condition = NSCondition()
     private var items: [Element] = []

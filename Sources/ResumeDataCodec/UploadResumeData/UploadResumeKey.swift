@@ -24,7 +24,7 @@ public enum UploadResumeKey {
     /// Whether a dictionary with these keys is upload resume data: it has `draftVersion`, or
     /// `resumeURL` with `bodyType`. No download blob has either name (download keys all start
     /// `NSURLSession`, or are the Network framework's own).
-    package static func identifies<Keys: Sequence<String>>(_ keys: Keys) -> Bool {
+    static func identifies<Keys: Sequence<String>>(_ keys: Keys) -> Bool {
         var resumeURL = false
         var bodyType = false
         for key in keys {

@@ -21,7 +21,7 @@ package final class ArchiveReader {
         package var maximumMembers = 1_000_000
         /// Uncompressed bytes per compressed byte read, over the whole archive, once past
         /// ``expansionAllowance``: a zip bomb expands a thousandfold and more.
-        package var maximumExpansion: Int64 = 200
+        var maximumExpansion: Int64 = 200
         package var expansionAllowance: Int64 = 64 << 20
         package init() {}
     }

@@ -64,7 +64,7 @@ package struct ArchiveScan: Sendable {
         package var bundleIDs: [String: String] = [:]
         /// Where the device's `/private/var` is in the archive (`filesystem1/private/var`), in
         /// the order first met.
-        package var deviceRoots: [String] = []
+        var deviceRoots: [String] = []
 
         /// The container a path is in.
         package func container(of path: String) -> String? {

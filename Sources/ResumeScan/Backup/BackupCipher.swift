@@ -15,7 +15,7 @@ import Darwin
 /// ``CCryptoShim`` (swift-crypto 3.12.3 has CBC only block by block). A scan still decides whether
 /// a file can be a property list from its first block alone (``decryptFirstBlock(_:with:)``).
 package enum BackupCipher {
-    package static let blockSize = 16
+    static let blockSize = 16
 
     /// The key, or nil when the wrapped bytes are not 24 or 40 bytes or fail the integrity check.
     package static func unwrap(_ wrapped: some DataProtocol, with key: SymmetricKey) -> SymmetricKey? {

@@ -21,7 +21,7 @@ package struct BackupFileRecord: Sendable, Hashable {
 
     /// An archive larger than this is refused (iphone_backup_decrypt bounds it the same way): an
     /// MBFile is a few hundred bytes.
-    package static let maximumArchiveSize = 100_000
+    static let maximumArchiveSize = 100_000
 
     private static let options = KeyedArchiveOptions(maximumObjectCount: 1_000, maximumDepth: 8, maximumValueCount: 1_000)
 

@@ -29,8 +29,8 @@ package struct BackupKeybag: Sendable {
 
     /// Readers bound what a backup controls as iphone_backup_decrypt does (forensic-formats §2):
     /// iOS itself writes 10,000,000 and 10,000.
-    package static let maximumDoubleProtectionIterations = 20_000_000
-    package static let maximumIterations = 1_000_000
+    static let maximumDoubleProtectionIterations = 20_000_000
+    static let maximumIterations = 1_000_000
 
     /// Reads the TLV records: a 4-byte tag, a 4-byte big-endian length, the value. Tags it does not
     /// know (`HMCK`, `DPWT`, `PBKY`, …) are skipped.

@@ -4,9 +4,9 @@ import Foundation
 /// `Manifest.mbdb`, the file list of backups made before iOS 10 (forensic-formats §2): a
 /// `mbdb\x05\x00` header, then one big-endian record per file or folder. Files are stored flat,
 /// as `<backup>/<SHA-1 of "DOMAIN-relativePath">`.
-package enum BackupMBDB {
+enum BackupMBDB {
     /// One record: a regular file, its path and metadata.
-    package struct Record: Sendable, Hashable {
+    struct Record: Sendable, Hashable {
         package var domain: String
         package var relativePath: String
         package var fileID: String
@@ -14,7 +14,7 @@ package enum BackupMBDB {
     }
 
     /// At most this many records are read: a real mbdb holds a few hundred thousand.
-    package static let maximumRecords = 5_000_000
+    static let maximumRecords = 5_000_000
 
     /// The regular-file records; folders, links and others are skipped.
     /// - Throws: ``BackupError`` when the header is wrong or a record is cut short.

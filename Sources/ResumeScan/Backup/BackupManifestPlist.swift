@@ -13,7 +13,7 @@ package struct BackupManifestPlist: Sendable {
     package var keybag: Data?
     /// `ManifestKey` (iOS 10.2 and later): a 4-byte little-endian class and the wrapped key of
     /// `Manifest.db`. Without it, `Manifest.db` is not encrypted.
-    package var manifestKey: Data?
+    var manifestKey: Data?
     package var device = BackupDevice()
     /// Whether the folder has a `Manifest.plist`: without one, an encrypted backup has no keybag.
     package var hasManifestPlist = true
@@ -21,7 +21,7 @@ package struct BackupManifestPlist: Sendable {
     package var warnings: [String] = []
 
     /// Why an encrypted backup without `Manifest.plist` cannot be read at all.
-    package static let encryptedWithoutManifestPlist =
+    static let encryptedWithoutManifestPlist =
         "Manifest.db is encrypted (it is not empty and does not start with SQLite's header) and this folder has no Manifest.plist, "
         + "whose BackupKeyBag holds the keys that decrypt it: the backup cannot be decrypted, with or without its password"
 

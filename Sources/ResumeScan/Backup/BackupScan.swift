@@ -28,7 +28,7 @@ package struct BackupScan: Sendable {
     package var probe = FileProbe()
 
     /// Whether the file list is `Manifest.mbdb` (iOS 9 and earlier) rather than `Manifest.db`.
-    package var isMBDB = false
+    var isMBDB = false
 
     package init(root: String, password: @escaping @Sendable () -> Data?) {
         self.root = root
@@ -106,7 +106,7 @@ package struct BackupScan: Sendable {
     /// The most rows read from `Files`: a real backup has a few hundred thousand.
     package static let maximumRows = 5_000_000
     /// `Manifest.plist` and `Info.plist` larger than this are not read.
-    package static let maximumPlistSize = 64 << 20
+    static let maximumPlistSize = 64 << 20
 
     package func run() -> Outcome {
         let calls = probe.calls
@@ -249,7 +249,7 @@ package struct BackupScan: Sendable {
     }
 
     /// The class keys, kept as bytes: swift-crypto's `SymmetricKey` is not `Sendable`.
-    package struct ClassKeys: Sendable {
+    struct ClassKeys: Sendable {
         private let keys: [UInt32: Data]
 
         init(_ keys: [UInt32: SymmetricKey]) {

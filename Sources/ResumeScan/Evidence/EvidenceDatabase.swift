@@ -27,7 +27,7 @@ import Darwin
 package final class EvidenceDatabase {
     /// Databases (main file plus WAL) larger than this are refused unless the caller says more:
     /// nsurlsessiond's ledger is a few MiB, a backup's `Manifest.db` some tens.
-    package static let defaultMaximumSize: Int64 = 512 << 20
+    static let defaultMaximumSize: Int64 = 512 << 20
 
     /// The evidence as the caller named it, for messages.
     package let evidencePath: String

@@ -4,7 +4,7 @@ import ResumeDataCodec
 import ResumeSystemCalls
 
 /// SHA-256 of evidence, spelled as `SHA256Hex` spells every digest of the package.
-package enum EvidenceHash {
+enum EvidenceHash {
     package static func hex(of data: some DataProtocol) -> String {
         SHA256Hex(digest: SHA256.hash(data: data)).text
     }

@@ -3,7 +3,7 @@ import ResumeSystemCalls
 /// An open folder that `scan` opens files and subfolders relative to, so no path is resolved
 /// twice and no link can be slipped into it; closed when the last file or subfolder that needs
 /// it is done.
-package final class FolderHandle: Sendable {
+final class FolderHandle: Sendable {
     package let descriptor: Int32
     private let calls: FileSystemCalls
 

@@ -33,7 +33,7 @@ package struct TreeWalker {
     package static let maximumDepth = 256
     /// A batch also ends once its files come from this many folders, which bounds the folders held
     /// open by batches in flight.
-    package static let maximumFoldersPerBatch = 32
+    static let maximumFoldersPerBatch = 32
 
     /// Folders holding a `Library/` or `tmp/` folder: the app containers.
     private(set) var containers: Set<String> = []
@@ -209,7 +209,7 @@ package struct TreeWalker {
 
     /// The container's `MCMMetadataIdentifier`, read without following a link; nil when there is
     /// no such plist (or it is over 1 MiB, or has no string there).
-    package static func containerBundleID(_ container: String, roots: [String], calls: FileSystemCalls = .system) -> String? {
+    static func containerBundleID(_ container: String, roots: [String], calls: FileSystemCalls = .system) -> String? {
         let path = AppContainerLayout.join(container, AppContainerLayout.metadataName)
         guard let descriptor = openFile(atPath: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(descriptor) }

@@ -22,7 +22,7 @@ package struct LedgerPartialFile: Sendable, Equatable {
     package var refusal: String?
     /// Why the file is not there, said as the evidence explains it (a backup leaves out
     /// `Library/Caches`); nil says `not in the extraction`.
-    package var missingReason: String?
+    var missingReason: String?
 
     /// The size of the regular file found, if one was.
     package var size: Int64? {

@@ -31,7 +31,7 @@ struct LedgerProbe {
     /// The most bytes of a ledger (its file and WAL together) held in memory to be read from a
     /// backup or an archive, and of `-wal` members held until their database comes in an
     /// archive: nsurlsessiond's ledger is a few MiB; a larger one is reported, not read.
-    package static let maximumHeldSize = 64 << 20
+    static let maximumHeldSize = 64 << 20
 
     /// Why a ledger too large to hold was not read.
     static func overLimit(_ size: Int64) -> String {

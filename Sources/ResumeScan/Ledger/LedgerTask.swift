@@ -126,7 +126,7 @@ package struct LedgerTask: Sendable {
 
     /// The request headers the way a rebuilt request carries them again: without `Range` and
     /// `If-Range`, which the rebuilt request sets itself.
-    package var headersForResuming: [(name: String, value: String)] {
+    var headersForResuming: [(name: String, value: String)] {
         requestHeaders.filter { header in
             !header.name.equalsIgnoringASCIICaseInLedger("Range") && !header.name.equalsIgnoringASCIICaseInLedger("If-Range")
         }

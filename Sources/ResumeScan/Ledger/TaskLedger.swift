@@ -24,7 +24,7 @@ package struct TaskLedger: Sendable {
         /// Rows read at most; the rest are reported as not read.
         package var maximumRows = 1_000_000
         /// The daemon drops rows whose original request is larger (`0x20000`; spec §1.3).
-        package var maximumOriginalRequest = 0x20000
+        var maximumOriginalRequest = 0x20000
         /// Any other archive or text value larger than this is not decoded.
         package var maximumValue = 1 << 20
         /// The database file and its WAL together.
@@ -73,7 +73,7 @@ package struct TaskLedger: Sendable {
     static let batchSize = 256
 
     /// The versions whose schema is known (spec §1.2).
-    package static let knownVersions: [Int64] = [2, 3]
+    static let knownVersions: [Int64] = [2, 3]
 
     /// Reads the ledger at `path`.
     /// - Parameter root: the extraction's top folder for partial files; `nil` for the default

@@ -6,11 +6,11 @@ import ResumeDataCodec
 package enum AppContainerLayout {
     /// Folders whose presence marks an app container (iOS data containers and a Mac home both
     /// hold `Library/`; `tmp/` is where CFNetwork puts partial files).
-    package static let markerFolders: Set<String> = ["Library", "tmp"]
+    static let markerFolders: Set<String> = ["Library", "tmp"]
 
     /// The file iOS keeps in every container, whose `MCMMetadataIdentifier` is the container's
     /// bundle, group or plugin ID (forensic-formats §3).
-    package static let metadataName = ".com.apple.mobile_container_manager.metadata.plist"
+    static let metadataName = ".com.apple.mobile_container_manager.metadata.plist"
     /// Metadata plists larger than this are not read: a real one is a few hundred bytes.
     package static let metadataMaximumSize = 1 << 20
 
@@ -81,17 +81,17 @@ package enum AppContainerLayout {
     }
 
     /// Whether a folder's name is a Safari (WebKit) unfinished download's, `NAME.download`.
-    package static func isDownloadBundle(_ folderName: String) -> Bool {
+    static func isDownloadBundle(_ folderName: String) -> Bool {
         folderName.hasSuffix(".download") && folderName.utf8.count > 9
     }
 
     /// Whether a file is Safari's list of downloads, `Safari/Downloads.plist`.
-    package static func isDownloadHistory(name: String, parentName: String) -> Bool {
+    static func isDownloadHistory(name: String, parentName: String) -> Bool {
         name == "Downloads.plist" && parentName == "Safari"
     }
 
     /// Whether a file is the `Info.plist` of a Safari `NAME.download` bundle.
-    package static func isDownloadBundleInfo(name: String, parentName: String) -> Bool {
+    static func isDownloadBundleInfo(name: String, parentName: String) -> Bool {
         name == "Info.plist" && isDownloadBundle(parentName)
     }
 

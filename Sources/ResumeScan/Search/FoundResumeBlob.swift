@@ -64,7 +64,7 @@ public struct FoundResumeBlob: Sendable, Hashable {
 extension FoundResumeBlob {
     /// The note `scan` gives Network-framework bytes that do not decode, in place of the
     /// validator's findings.
-    package static func undecodedNote(reason: String) -> ResumeDataFinding {
+    static func undecodedNote(reason: String) -> ResumeDataFinding {
         ResumeDataFinding(.note, .init(ResumeDataError.Code.obscuredFormat.name),
                           "starts like Apple's Network-framework resume data but cannot be decoded: \(reason)")
     }

@@ -44,7 +44,7 @@ package enum ScanContentKind: Sendable, Hashable {
 
     /// Whether a file whose first bytes (at least one AES block of an encrypted backup's file) are
     /// `start` may be a candidate: decrypting the rest is worth it only then.
-    package static func mayBeCandidate(start: some Collection<UInt8>) -> Bool {
+    static func mayBeCandidate(start: some Collection<UInt8>) -> Bool {
         if start.starts(with: ResumeData.obscuredMagic) || BinaryPropertyListReader.hasMagic(start) { return true }
         // Nothing but white space and byte-order marks so far: cannot tell yet.
         if start.allSatisfy({ [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return true }

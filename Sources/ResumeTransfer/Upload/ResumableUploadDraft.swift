@@ -13,13 +13,13 @@ package struct ResumableUploadDraft: Sendable, Hashable {
         self.version = version
     }
 
-    package static let versionField = "Upload-Draft-Interop-Version"
-    package static let offsetField = "Upload-Offset"
-    package static let completeField = "Upload-Complete"
-    package static let incompleteField = "Upload-Incomplete"
-    package static let lengthField = "Upload-Length"
+    static let versionField = "Upload-Draft-Interop-Version"
+    static let offsetField = "Upload-Offset"
+    static let completeField = "Upload-Complete"
+    static let incompleteField = "Upload-Incomplete"
+    static let lengthField = "Upload-Length"
     /// `104 Upload Resumption Supported`: the server made a resource for the upload.
-    package static let resumptionSupported = 104
+    static let resumptionSupported = 104
 
     // MARK: Requests
 
