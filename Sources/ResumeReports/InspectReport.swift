@@ -94,7 +94,7 @@ public struct InspectReport: Sendable {
     public var text: String {
         var lines = ["\(name):"]
         func field(_ label: String, _ value: String?) {
-            lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(VisibleText.escaping) ?? "-"))
+            lines.append(Self.fieldLine(label, value))
         }
         field("container", resume.container.rawValue + (resume.networkLayout.map { ", \($0) layout" } ?? ""))
         field("info version", resume.infoVersion.map(String.init))
@@ -134,13 +134,20 @@ public struct InspectReport: Sendable {
             lines.append("  other keys:")
             for (key, value) in others { lines.append("    \(VisibleText.escaping(key)): \(PropertyListTree.summary(of: value))") }
         }
-        if findings.isEmpty {
-            lines.append("  findings:           none")
-        } else {
-            lines.append("  findings:")
-            for finding in findings { lines.append("    " + VisibleText.escaping(finding.description)) }
-        }
+        lines += Self.findingLines(findings)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `  label:            value` (`-` for none), the value through ``VisibleText``: one line of
+    /// an inspect report, download or upload.
+    package static func fieldLine(_ label: String, _ value: String?) -> String {
+        "  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(VisibleText.escaping) ?? "-")
+    }
+
+    /// The report's last lines: `findings: none`, or a line per finding.
+    package static func findingLines(_ findings: [ResumeDataFinding]) -> [String] {
+        guard !findings.isEmpty else { return [fieldLine("findings", "none")] }
+        return ["  findings:"] + findings.map { "    " + VisibleText.escaping($0.description) }
     }
 
     /// The lines under a request's own: layout, timeout, cache policy and body, then a header

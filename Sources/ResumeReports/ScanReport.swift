@@ -142,14 +142,7 @@ package struct ScanReport {
             ("bundleID", .optionalString(blob.bundleID)),
         ] + (blob.found.upload.map { [("upload", .object(UploadInspectReport.members(of: $0)))] } ?? [])
             + Self.evidenceMembers(blob.file, modified: false) + [
-            ("findings", .array(blob.findings.map { finding in
-                .object([
-                    ("severity", .string(finding.severity.rawValue)),
-                    ("code", .string(finding.code.name)),
-                    ("message", .string(finding.message)),
-                    ("key", .optionalString(finding.key)),
-                ])
-            })),
+            ("findings", ValidateReport.json(for: blob.findings)),
         ])
     }
 

@@ -58,7 +58,7 @@ public struct UploadInspectReport: Sendable {
     public var text: String {
         var lines = ["\(name):"]
         func field(_ label: String, _ value: String?) {
-            lines.append("  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(VisibleText.escaping) ?? "-"))
+            lines.append(InspectReport.fieldLine(label, value))
         }
         field("kind", "upload (URLSession upload task)")
         field("draft version", upload.draftVersion.map { text in
@@ -79,12 +79,7 @@ public struct UploadInspectReport: Sendable {
             lines.append("  other keys:")
             for entry in others { lines.append("    \(VisibleText.escaping(entry.key)): \(VisibleText.escaping(entry.value.description))") }
         }
-        if findings.isEmpty {
-            lines.append("  findings:           none")
-        } else {
-            lines.append("  findings:")
-            for finding in findings { lines.append("    " + VisibleText.escaping(finding.description)) }
-        }
+        lines += InspectReport.findingLines(findings)
         return lines.joined(separator: "\n") + "\n"
     }
 
