@@ -33,6 +33,8 @@ import Testing
         ("", "an empty name"), ("/etc/passwd", "an absolute name"), ("../x", "a name with .."),
         ("a/../../x", "a name with .."), ("a\\..\\x", "a name with .."), ("C:/x", "a drive letter"),
         (".", "a name with no file in it"), ("./", "a name with no file in it"), ("a\u{0}b", "a NUL byte in the name"),
+        // Two Characters, the first a letter with a combining mark (three scalars, four bytes).
+        ("e\u{301}:/x", "a drive letter"), ("a/..\\b", "a name with .."), ("././/.", "a name with no file in it"),
     ])
     func unsafeNamesSayWhy(name: String, reason: String) {
         #expect(ArchiveMemberName.parse(name) == .unsafe(reason))
@@ -51,6 +53,8 @@ import Testing
         ([0x5C, 0xFF], "\\x{5c}\\x{ff}"),
         // A UTF-8 name that spells an escape is escaped itself: it cannot pass for byte FF.
         (Array("caf\\x{ff}".utf8), "caf\\x{5c}x{ff}"),
+        // The opener after a backslash, and the opener's pieces apart, which need no escape.
+        (Array("a\\\\x{".utf8), "a\\x{5c}\\x{5c}x{"), (Array("a\\x/{".utf8), "a\\x/{"),
         // A truncated sequence: each byte of it.
         ([0x61, 0xE2, 0x82], "a\\x{e2}\\x{82}"),
         ([], ""),
@@ -63,6 +67,15 @@ import Testing
         let names: [[UInt8]] = [[0x61, 0xFF], [0x61, 0xFE], Array("a\\x{ff}".utf8), Array("a\u{FFFD}".utf8), [0x61, 0xEF, 0xBF, 0xBD]]
         // The last two are the same bytes.
         #expect(Set(names.map { ArchiveMemberName.text(of: $0) }).count == 4)
+    }
+
+    /// What is not unsafe: colons past the first part or in a longer first part, dots that are
+    /// part of a name, and the components as the bytes spell them.
+    @Test func safeNamesKeepTheirComponents() {
+        #expect(relative("ab:/x")?.components == ["ab:", "x"])
+        #expect(relative("a/C:/x")?.components == ["a", "C:", "x"])
+        #expect(relative(".../..x/x..")?.components == ["...", "..x", "x.."])
+        #expect(relative("caf\u{e9}//./r\u{e9}sum\u{e9}/")?.components == ["caf\u{e9}", "r\u{e9}sum\u{e9}"])
     }
 
     private func relative(_ text: String) -> ArchiveMemberName? {

@@ -146,6 +146,8 @@ package struct ArchiveScan: Sendable {
         var blobCount = 0
         var rememberedUUIDs = 0
         var warnedForgetting = false
+        /// The folders the last member lay in (its components, and how many are folders).
+        var lastFolders: (components: [String], count: Int) = ([], 0)
         /// nsurlsessiond's ledgers and their WALs, held until the pass is over.
         var ledgers = ArchiveLedgers()
         /// The member each reported path came from (a finding, a file of `tmp/` or of
@@ -370,7 +372,14 @@ package struct ArchiveScan: Sendable {
             let components = name.components
             let folderCount = components.count - (isFolder ? 0 : 1)
             guard folderCount > 0 else { return }
-            for index in 0..<folderCount {
+            // Members come folder by folder: what the last member's folders noted, these note
+            // again. Only from the first folder that differs (less one: the device-var rule looks
+            // one component ahead) is anything new, which halves a large archive's scan.
+            var common = 0
+            let last = lastFolders
+            while common < min(folderCount, last.count), components[common] == last.components[common] { common += 1 }
+            lastFolders = (components, folderCount)
+            for index in max(0, common - 1)..<folderCount {
                 let component = components[index]
                 if index > 0, AppContainerLayout.markerFolders.contains(component) {
                     let container = components[..<index].joined(separator: "/")

@@ -98,8 +98,9 @@ package enum AppContainerLayout {
     /// `8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F`: 8-4-4-4-12 hexadecimal digits, as iOS names
     /// app containers (and the simulator, devices).
     package static func isContainerUUID(_ name: some StringProtocol) -> Bool {
+        // The length first: most names are not 36 bytes long, and the copy is then never made.
+        guard name.utf8.count == 36 else { return false }
         let bytes = Array(name.utf8)
-        guard bytes.count == 36 else { return false }
         for (index, byte) in bytes.enumerated() {
             if [8, 13, 18, 23].contains(index) {
                 guard byte == UInt8(ascii: "-") else { return false }
