@@ -1,5 +1,7 @@
 #include "CArchiveShim.h"
 
+#include "CArchiveInflater.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <stdlib.h>
@@ -7,7 +9,16 @@
 
 struct carchive_reader {
     struct archive *archive;
+    /// The gzip stream's own inflater when the file is gzip, else NULL (libarchive reads the fd).
+    carchive_inflater *inflater;
 };
+
+static la_ssize_t carchive_inflated_read(struct archive *archive, void *context, const void **buffer) {
+    const char *error = NULL;
+    long count = carchive_inflater_next(context, buffer, &error);
+    if (count < 0) archive_set_error(archive, -1 /* libarchive's ARCHIVE_ERRNO_MISC, not public */, "%s", error != NULL ? error : "gzip: cannot inflate");
+    return (la_ssize_t)count;
+}
 
 carchive_reader *carchive_open_fd(int fd, size_t block_size) {
     struct archive *archive = archive_read_new();
@@ -24,16 +35,25 @@ carchive_reader *carchive_open_fd(int fd, size_t block_size) {
     // is read on, as `tar --ignore-zeros` would: a plain `tar -x` stops at the first end and
     // leaves the rest unseen, and evidence hidden there is evidence all the same.
     archive_read_set_format_option(archive, "tar", "read_concatenated_archives", "1");
-    if (archive_read_open_fd(archive, fd, block_size) != ARCHIVE_OK) {
+    // A gzip file is inflated by ISA-L on a thread of its own (CArchiveInflater.h says why);
+    // libarchive then reads the tar (or whatever the gzip holds) from its buffers.
+    carchive_inflater *inflater = carchive_inflater_start_if_gzip(fd, block_size);
+    int opened = inflater != NULL
+        ? archive_read_open2(archive, inflater, NULL, carchive_inflated_read, NULL, NULL)
+        : archive_read_open_fd(archive, fd, block_size);
+    if (opened != ARCHIVE_OK) {
         archive_read_free(archive);
+        carchive_inflater_stop(inflater);
         return NULL;
     }
     carchive_reader *reader = malloc(sizeof(carchive_reader));
     if (reader == NULL) {
         archive_read_free(archive);
+        carchive_inflater_stop(inflater);
         return NULL;
     }
     reader->archive = archive;
+    reader->inflater = inflater;
     return reader;
 }
 
@@ -87,12 +107,16 @@ const char *carchive_format(carchive_reader *reader) {
 }
 
 int64_t carchive_compressed_position(carchive_reader *reader) {
+    // With the own inflater libarchive only sees inflated bytes: the file's position is the
+    // inflater's, as of the last buffer libarchive was given.
+    if (reader->inflater != NULL) return carchive_inflater_compressed_position(reader->inflater);
     return (int64_t)archive_filter_bytes(reader->archive, -1);
 }
 
 void carchive_close(carchive_reader *reader) {
     if (reader == NULL) return;
     archive_read_free(reader->archive);
+    carchive_inflater_stop(reader->inflater);
     free(reader);
 }
 

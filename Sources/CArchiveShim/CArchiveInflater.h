@@ -1,0 +1,35 @@
+#ifndef CARCHIVEINFLATER_H
+#define CARCHIVEINFLATER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// A gzip file inflated by Intel's ISA-L on a thread of its own, handed to libarchive one buffer
+/// at a time. Why not libarchive's own gzip filter: it inflates through zlib on the thread that
+/// also parses the tar and runs the scan, and ISA-L's inflater is 2-4x faster than zlib's on the
+/// same bytes (Benchmarks/RESULTS.md, "Archives through a faster inflater"). libdeflate is
+/// faster still per byte but only inflates a whole member into one buffer, which a bounded scan
+/// of a multi-gigabyte member cannot give it. Private to the shim; Swift never sees it.
+///
+/// Behaviour kept from libarchive's filter: several members one after another are one stream;
+/// bytes after the last member that do not start another are ignored (a padded tape image).
+/// Stricter: each member's CRC-32 and length are checked against its trailer (libarchive leaves
+/// that "TODO"), so a damaged archive says so instead of handing on wrong bytes.
+typedef struct carchive_inflater carchive_inflater;
+
+/// Starts inflating when `fd` begins with gzip's magic bytes (read with pread: the offset is
+/// not moved); NULL when it does not, or when the inflater cannot start (libarchive reads the
+/// file itself then).
+carchive_inflater *carchive_inflater_start_if_gzip(int fd, size_t block_size);
+
+/// The next buffer of inflated bytes, valid until the next call: its length, 0 at the end, -1
+/// on an error (`*error` says which, a static text). Releases the buffer of the last call.
+long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error);
+
+/// The compressed bytes consumed for the buffers handed out so far.
+int64_t carchive_inflater_compressed_position(carchive_inflater *inflater);
+
+/// Stops the thread, waits for it and frees everything; NULL is a no-op.
+void carchive_inflater_stop(carchive_inflater *inflater);
+
+#endif
