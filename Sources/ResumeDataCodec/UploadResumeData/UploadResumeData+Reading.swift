@@ -57,17 +57,19 @@ extension UploadResumeData {
         guard bytes.count > plain.count, !bytes.starts(with: plain), !bytes.starts(with: ResumeData.obscuredMagic),
               bytes[plain.count] & 0xF0 == 0xD0
         else { return false }
-        let data = Data(bytes)
-        return data.firstRange(of: Array("NSKeyedArchiver".utf8)) != nil && mayHoldUploadKeys(data)
+        return ByteSearch.contains(Self.archiverName, in: bytes) && mayHoldUploadKeys(bytes)
     }
 
     /// Whether the bytes hold the name of a key only upload blobs have: a key of a binary
     /// property list is stored as its ASCII text, so a blob without either name is not one, and
     /// the search spares every download blob a second parse.
-    private static func mayHoldUploadKeys(_ data: Data) -> Bool {
-        data.firstRange(of: Array(UploadResumeKey.draftVersion.utf8)) != nil
-            || data.firstRange(of: Array(UploadResumeKey.resumeURL.utf8)) != nil
+    private static func mayHoldUploadKeys(_ data: some ContiguousBytes) -> Bool {
+        ByteSearch.contains(Self.draftVersionName, in: data) || ByteSearch.contains(Self.resumeURLName, in: data)
     }
+
+    private static let archiverName = Array("NSKeyedArchiver".utf8)
+    private static let draftVersionName = Array(UploadResumeKey.draftVersion.utf8)
+    private static let resumeURLName = Array(UploadResumeKey.resumeURL.utf8)
 
     /// Whether the last 32 bytes are a binary property list's trailer that fits these bytes.
     private static func hasTrailer(_ unmasked: Data, options: PropertyListReadOptions) -> Bool {
