@@ -144,6 +144,11 @@ public struct ScanInventory: Sendable {
         // Files by name: a partial file not where scan looked may sit elsewhere.
         var byName: [String: [String]] = [:]
         for file in sorted { byName[FilePathText.lastName(of: file.path), default: []].append(file.path) }
+        // What the validator says of a blob depends on the blob alone: worked out on every core
+        // first, as in the pairing loop below it was the largest serial part of a folder scan.
+        var ownFindings: [[ResumeDataFinding]] = []
+        orderedParallelMap(sorted.flatMap(\.blobs), transform: Self.ownFindings(of:), emit: { ownFindings.append($0) })
+        var nextOwnFindings = ownFindings.makeIterator()
         var paired: Set<String> = []
         for file in sorted {
             let container = space.container(of: file.path)
@@ -170,7 +175,8 @@ public struct ScanInventory: Sendable {
                 }
                 blobs.append(Blob(path: file.path, keyPath: found.keyPath, appContainer: container, found: found,
                                   partialFile: pairing.partial, modified: file.status.modified,
-                                  findings: Self.findings(for: found, pairing: pairing, missing: missing), file: evidence(file), bundleID: bundleID,
+                                  findings: Self.findings(for: found, own: nextOwnFindings.next() ?? [], pairing: pairing, missing: missing),
+                                  file: evidence(file), bundleID: bundleID,
                                   partialFileEvidence: partialEvidence))
             }
         }
@@ -250,17 +256,22 @@ public struct ScanInventory: Sendable {
     }
 
     /// The last component of a path (the whole of a bare name).
+    /// What the blob's own validator says, without its partial file (``findings(for:own:pairing:missing:)``
+    /// adds those).
+    private static func ownFindings(of found: FoundResumeBlob) -> [ResumeDataFinding] {
+        switch found.content {
+        case .resumeData(let decoded): ResumeDataValidator(blobSize: found.size).findings(for: decoded)
+        case .undecodedNetworkFramework(_, let reason): [FoundResumeBlob.undecodedNote(reason: reason)]
+        case .upload(let upload): UploadResumeDataValidator().findings(for: upload)
+        }
+    }
+
     /// The validator's findings, and the partial file's against the bytes received, most severe
     /// first; `missing` says what a partial file not found means (``MissingPartialFile``).
-    private static func findings(for found: FoundResumeBlob, pairing: Pairing,
+    private static func findings(for found: FoundResumeBlob, own: [ResumeDataFinding], pairing: Pairing,
                                  missing: (_ pairing: Pairing, _ path: String, _ key: String) -> ResumeDataFinding) -> [ResumeDataFinding] {
-        let resume: ResumeData
-        switch found.content {
-        case .resumeData(let decoded): resume = decoded
-        case .undecodedNetworkFramework(_, let reason): return [FoundResumeBlob.undecodedNote(reason: reason)]
-        case .upload(let upload): return UploadResumeDataValidator().findings(for: upload)
-        }
-        var findings = ResumeDataValidator(blobSize: found.size).findings(for: resume)
+        guard case .resumeData(let resume) = found.content else { return own }
+        var findings = own
         if let refusal = pairing.refusal {
             findings += ResumeDataValidator.partialFileFindings(refusal, bytesReceived: resume.bytesReceived)
         } else if let key = pairing.key, let partial = pairing.partial {

@@ -133,7 +133,10 @@ public struct ScanJob: Sendable {
             switch event {
             case .files(let batch):
                 fileCount += batch.count
-                orderedParallelMap(batch) { file in probe.probe(file) } emit: { outcome in
+                // The walker's whole batch (up to 1,024 files) at once: one wait for the slowest
+                // probe per batch instead of one per 256 files, which on many cores leaves
+                // fewer of them idle at each wait.
+                orderedParallelMap(batch, batchSize: max(1, batch.count)) { file in probe.probe(file) } emit: { outcome in
                     switch outcome {
                     case .nothing: break
                     case .found(let finding):
