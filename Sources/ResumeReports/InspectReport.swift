@@ -147,7 +147,7 @@ public struct InspectReport: Sendable {
     /// The report's last lines: `findings: none`, or a line per finding.
     package static func findingLines(_ findings: [ResumeDataFinding]) -> [String] {
         guard !findings.isEmpty else { return [fieldLine("findings", "none")] }
-        return ["  findings:"] + findings.map { "    " + VisibleText.escaping($0.description) }
+        return ["  findings:"] + findings.map { "    " + VisibleText.escaping(RemedyText.line(of: $0)) }
     }
 
     /// The lines under a request's own: layout, timeout, cache policy and body, then a header

@@ -174,7 +174,7 @@ package struct ScanHTMLReport {
                     )
                 },
                 field("Findings", blob.findings.isEmpty ? .text("none") : .ul(.forEach(blob.findings) { finding in
-                    .li(.class(finding.severity.rawValue), evidence(finding.description))
+                    .li(.class(finding.severity.rawValue), evidence(RemedyText.line(of: finding)))
                 }))
             )
         )

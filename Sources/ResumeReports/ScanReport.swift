@@ -301,7 +301,7 @@ package struct ScanReport {
                     field("findings", "none")
                 } else {
                     lines.append("    findings:")
-                    for finding in blob.findings { lines.append("      " + VisibleText.escaping(finding.description)) }
+                    for finding in blob.findings { lines.append("      " + VisibleText.escaping(RemedyText.line(of: finding))) }
                 }
             }
             for file in orphans where file.appContainer == container {

@@ -23,7 +23,7 @@ package struct ValidateReport: Sendable {
         var lines = ""
         for finding in findings {
             let key = finding.key.map { "\(VisibleText.escaping($0)): " } ?? ""
-            lines += "\(VisibleText.escaping(name)): \(finding.severity.rawValue): \(key)\(VisibleText.escaping(finding.message)) [\(finding.code)]\n"
+            lines += "\(VisibleText.escaping(name)): \(finding.severity.rawValue): \(key)\(VisibleText.escaping(RemedyText.message(of: finding))) [\(finding.code)]\n"
         }
         return lines
     }
@@ -49,7 +49,7 @@ package struct ValidateReport: Sendable {
             .object([
                 ("severity", .string(finding.severity.rawValue)),
                 ("code", .string(finding.code.name)),
-                ("message", .string(finding.message)),
+                ("message", .string(RemedyText.message(of: finding))),
                 ("key", .optionalString(finding.key)),
             ])
         })

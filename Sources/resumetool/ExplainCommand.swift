@@ -99,9 +99,9 @@ struct ExplainCommand: AsyncParsableCommand {
             try? await downloader.shutdown()
         }
 
-        let explanation = ResumeExplanation(resume, blob: input.input.displayName, blobSize: input.bytes.count,
-                                            partialFile: partialFile, probe: probed)
-        let text = json ? Self.json(explanation) : Self.text(explanation)
+        let explanation = ResumeExplanation(resume, blobSize: input.bytes.count, partialFile: partialFile, probe: probed)
+        let blob = input.input.displayName
+        let text = json ? Self.json(explanation, blob: blob) : Self.text(explanation, blob: blob)
         StandardStream.write(text, to: STDOUT_FILENO)
         if explanation.verdict != .continue { throw ExitStatus.failure.code }
         if explanation.serverUnreachable { throw ExitStatus.serverUnreachable.code }
@@ -116,7 +116,8 @@ struct ExplainCommand: AsyncParsableCommand {
         return try TransferOptions.parse(arguments)
     }
 
-    static func text(_ explanation: ResumeExplanation) -> String {
+    /// `blob` names the blob in the fixing commands.
+    static func text(_ explanation: ResumeExplanation, blob: String) -> String {
         // Messages quote the blob's URLs and the server's headers: control characters are shown escaped.
         let visible: (String) -> String = VisibleText.escaping
         var out = visible(explanation.summary) + "\n"
@@ -129,19 +130,19 @@ struct ExplainCommand: AsyncParsableCommand {
             out += "reasons:\n"
             for reason in explanation.reasons {
                 out += "  [\(reason.code)] \(visible(reason.message))\n"
-                if let fix = reason.fix { out += "    fix: \(visible(fix))\n" }
+                if let remedy = reason.remedy { out += "    fix: \(visible(RemedyText.command(remedy, blob: blob)))\n" }
             }
         }
         return out
     }
 
-    static func json(_ explanation: ResumeExplanation) -> String {
+    static func json(_ explanation: ResumeExplanation, blob: String) -> String {
         let object = JSONValue.object([
             ("verdict", .string(explanation.verdict.rawValue)),
             ("offset", explanation.offset.map(JSONValue.integer) ?? .null),
             ("reasons", .array(explanation.reasons.map { reason in
                 .object([("code", .string(reason.code)), ("message", .string(reason.message)),
-                         ("fix", reason.fix.map(JSONValue.string) ?? .null)])
+                         ("fix", reason.remedy.map { .string(RemedyText.command($0, blob: blob)) } ?? .null)])
             })),
             ("checks", .array(explanation.checks.map { check in
                 .object([("code", .string(check.code.rawValue)), ("outcome", .string(check.outcome.rawValue)),

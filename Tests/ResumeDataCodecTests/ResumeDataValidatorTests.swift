@@ -29,6 +29,15 @@ import Testing
         #expect(findings.map(\.code) == [.ios11ByteRange])
         #expect(findings.first?.severity == .error)
         #expect(findings.first?.key == ResumeDataKey.byteRange)
+        // What mends it is a value; the library spells no command.
+        #expect(findings.first?.remedy == .repair(.ios11))
+        #expect(findings.first?.message == "iOS 11.0–11.2 added this key, and resuming with it \"completes\" with a truncated file")
+    }
+
+    @Test func theIOS10FindingsNameTheirRepairAsAValue() throws {
+        let findings = ResumeDataValidator().findings(for: try Support.realResumeData())
+        #expect(findings.map(\.remedy) == [.repair(.ios10), .repair(.ios10)])
+        #expect(findings.allSatisfy { !$0.message.contains("resumetool") && !$0.description.contains("resumetool") })
     }
 
     @Test func tinyKeyedArchivesAreTooSmall() throws {

@@ -122,7 +122,7 @@ import Testing
         let reasons = try #require(object["reasons"] as? [[String: Any]])
         #expect(reasons.map { $0["code"] as? String } == ["url-mismatch"])
         #expect((reasons.first?["message"] as? String)?.hasPrefix("NSURLSessionResumeCurrentRequest: the blob was made for another URL: ") == true)
-        #expect(reasons.first?["fix"] as? String == "resumetool edit '<stdin>' --url URL")
+        #expect(reasons.first?["fix"] as? String == "resumetool edit '<stdin>' --url NEW_URL")
     }
 
     @Test func aPostFails() throws {

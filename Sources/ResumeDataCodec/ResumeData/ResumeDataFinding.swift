@@ -28,20 +28,24 @@ public struct ResumeDataFinding: Sendable, Hashable, CustomStringConvertible {
     public var severity: Severity
     /// The kind of finding.
     public var code: Code
-    /// What was found and what to do, for people.
+    /// What was found, for people.
     public var message: String
     /// The resume-dictionary key it concerns, if one.
     public var key: String?
+    /// What mends it, where one thing does: a value, which a front end spells in its own words.
+    public var remedy: Remedy?
 
     /// Creates a finding.
-    package init(_ severity: Severity, _ code: Code, _ message: String, key: String? = nil) {
+    package init(_ severity: Severity, _ code: Code, _ message: String, key: String? = nil, remedy: Remedy? = nil) {
         self.severity = severity
         self.code = code
         self.message = message
         self.key = key
+        self.remedy = remedy
     }
 
-    /// `error[ios11-byte-range] NSURLSessionResumeByteRange: …`
+    /// `error[ios11-byte-range] NSURLSessionResumeByteRange: …` (the remedy is a front end's to
+    /// spell: resumetool's reports add it).
     public var description: String {
         "\(severity.rawValue)[\(code)]" + (key.map { " \($0)" } ?? "") + ": \(message)"
     }

@@ -103,8 +103,8 @@ public struct ResumeDataValidator: Sendable {
         }
         if resume.byteRange != nil || resume.entries[ResumeDataKey.byteRange] != nil {
             findings.append(.init(.error, .ios11ByteRange,
-                "iOS 11.0–11.2 added this key, and resuming with it \"completes\" with a truncated file: run `resumetool repair --target ios11` to remove it",
-                key: ResumeDataKey.byteRange))
+                "iOS 11.0–11.2 added this key, and resuming with it \"completes\" with a truncated file",
+                key: ResumeDataKey.byteRange, remedy: .repair(.ios11)))
         }
     }
 
@@ -122,8 +122,8 @@ public struct ResumeDataValidator: Sendable {
             guard let request else { continue }
             if request.layout == .secure, !resume.container.isKeyedArchive, !resume.container.isNetworkFramework, (resume.infoVersion ?? 2) <= 2 {
                 findings.append(.init(.error, .ios10RequestArchive,
-                    "the request archive is in the secure layout that iOS 10.0/10.1 wrote but cannot read back (error -3003): run `resumetool repair --target ios10`",
-                    key: kind.key))
+                    "the request archive is in the secure layout that iOS 10.0/10.1 wrote but cannot read back (error -3003)",
+                    key: kind.key, remedy: .repair(.ios10)))
             }
             if request.method != "GET" {
                 findings.append(.init(.error, .unsupportedMethod, "the request method is \(request.method); only GET downloads resume", key: kind.key))

@@ -29,23 +29,22 @@ package struct ResumeExplanation: Sendable, Equatable {
         }
     }
 
-    /// One thing that decides or colours the verdict, with the command that mends it.
+    /// One thing that decides or colours the verdict, with what mends it.
     package struct Reason: Sendable, Equatable {
         /// A finding's code, or one of the probe's (`url-expired`, `resource-changed`, …).
         package var code: String
         package var message: String
-        /// The `resumetool` command that fixes it, with what the user must fill in in capitals;
-        /// `nil` when no command can.
-        package var fix: String?
+        /// What fixes it (the CLI's reports spell it as a command); `nil` when nothing can.
+        package var remedy: Remedy?
         /// The verdict this reason alone leads to (`continue` for what only informs).
         var effect: Verdict
         /// A few words for the verdict line; the message when `nil`.
         package var short: String?
 
-        package init(code: String, message: String, fix: String?, effect: Verdict, short: String? = nil) {
+        package init(code: String, message: String, remedy: Remedy?, effect: Verdict, short: String? = nil) {
             self.code = code
             self.message = message
-            self.fix = fix
+            self.remedy = remedy
             self.effect = effect
             self.short = short
         }
@@ -90,16 +89,16 @@ package struct ResumeExplanation: Sendable, Equatable {
     package var reasons: [Reason]
     package var checks: [Check]
 
-    /// Explains `resume`. `blob` names it in the fixing commands; `blobSize` is its size in bytes.
-    /// `probe` is `nil` when the server was not asked, a failure when the blob gave nothing to ask.
-    package init(_ resume: ResumeData, blob: String, blobSize: Int, partialFile: PartialFile, probe: Result<ResumeProbe, DownloadError>?) {
+    /// Explains `resume`; `blobSize` is its size in bytes. `probe` is `nil` when the server was
+    /// not asked, a failure when the blob gave nothing to ask.
+    package init(_ resume: ResumeData, blobSize: Int, partialFile: PartialFile, probe: Result<ResumeProbe, DownloadError>?) {
         var reasons: [Reason] = []
         var checks: [Check] = []
         let findings = ResumeDataValidator(blobSize: blobSize).findings(for: resume)
         let request = resume.currentRequest ?? resume.originalRequest
-        let url = request?.urlString ?? resume.downloadURL
+        let url = (request?.urlString ?? resume.downloadURL).flatMap(HTTPURL.init)
         for finding in findings {
-            reasons.append(Self.reason(for: finding, blob: blob, url: url))
+            reasons.append(Self.reason(for: finding, url: url))
         }
 
         // 1. A GET.
@@ -118,8 +117,7 @@ package struct ResumeExplanation: Sendable, Equatable {
             reasons.append(Reason(
                 code: "weak-etag-only",
                 message: "the only validator is the weak ETag \(tag), which If-Range cannot carry: the server sends the whole file again",
-                fix: "resumetool rebuild --partial PARTIAL --url \(url.flatMap(HTTPURL.init).map { Self.quoted($0.string) } ?? "URL") --last-modified 'DATE' (the server's Last-Modified)",
-                effect: .restart, short: "a weak ETag only"))
+                remedy: .rebuild(url: url, validator: .lastModified), effect: .restart, short: "a weak ETag only"))
         }
 
         // 3. Ranges, from the stored response unless the probe asks.
@@ -139,11 +137,11 @@ package struct ResumeExplanation: Sendable, Equatable {
             if resume.container.isNetworkFramework {
                 reasons.append(Reason(code: "offset-from-partial-file",
                     message: "a Network-framework blob has no byte count: it continues at the partial file's size (give --partial or --tmp-dir to know it)",
-                    fix: nil, effect: .continue))
+                    remedy: nil, effect: .continue))
             }
         case .looked(let verdict):
             let found = ResumeDataValidator.partialFileFindings(verdict, bytesReceived: resume.container.isNetworkFramework ? nil : resume.bytesReceived)
-            for finding in found { reasons.append(Self.reason(for: finding, blob: blob, url: url)) }
+            for finding in found { reasons.append(Self.reason(for: finding, url: url)) }
             switch verdict {
             case .file(let path, let size, _):
                 let expected = resume.container.isNetworkFramework ? "" : resume.bytesReceived.map { ", the blob says \($0)" } ?? ""
@@ -153,7 +151,7 @@ package struct ResumeExplanation: Sendable, Equatable {
                     offset = size
                     reasons.append(Reason(code: "offset-from-partial-file",
                         message: "a Network-framework blob has no byte count: it continues at the partial file's size, \(size) bytes",
-                        fix: nil, effect: .continue))
+                        remedy: nil, effect: .continue))
                 }
             case .refused(let path, _, let why):
                 checks.append(Check(code: .partialFile, outcome: .fail, message: "\(path): \(why)"))
@@ -169,7 +167,7 @@ package struct ResumeExplanation: Sendable, Equatable {
         case .failure(let error)?:
             checks.append(Check(code: .probeHead, outcome: .unknown, message: "cannot ask the server: \(error)"))
         case .success(let probe)?:
-            Self.read(probe, resume: resume, blob: blob, ranges: &ranges, unchanged: &unchanged, checks: &checks, reasons: &reasons)
+            Self.read(probe, resume: resume, ranges: &ranges, unchanged: &unchanged, checks: &checks, reasons: &reasons)
         }
         // Apple's order: GET, validator, ranges, unchanged, temp file; then the probe's answers.
         checks.insert(contentsOf: [ranges, unchanged], at: 2)
@@ -202,33 +200,31 @@ package struct ResumeExplanation: Sendable, Equatable {
 
     // MARK: Findings
 
-    /// What each finding of the validator means for resuming, and its fix.
-    private static func reason(for finding: ResumeDataFinding, blob: String, url: String?) -> Reason {
-        let b = quoted(blob)
-        let rebuild = "resumetool rebuild --partial PARTIAL --url \(url.flatMap(HTTPURL.init).map { quoted($0.string) } ?? "URL") --etag 'ETAG'"
-        let (effect, fix): (Verdict, String?)
+    /// What each finding of the validator means for resuming, and what mends it.
+    private static func reason(for finding: ResumeDataFinding, url: HTTPURL?) -> Reason {
+        let rebuild = Remedy.rebuild(url: url, validator: .entityTag)
+        let (effect, remedy): (Verdict, Remedy?)
         switch finding.code {
-        case .ios10RequestArchive: (effect, fix) = (.fail, "resumetool repair \(b) --target ios10")
-        case .ios11ByteRange: (effect, fix) = (.fail, "resumetool repair \(b) --target ios11")
-        case .missingValidator: (effect, fix) = (.restart, rebuild)
-        case .missingBytesReceived: (effect, fix) = (.restart, rebuild)
-        case .tempFileMissing, .invalidPath, .missingPartialFile:
-            (effect, fix) = (.fail, "resumetool relocate \(b) --temp-file NAME (the partial file's name now)")
-        case .tempFileSize where finding.severity == .error: (effect, fix) = (.fail, rebuild)
-        case .tempFileSize: (effect, fix) = (.continue, nil)
+        case .ios10RequestArchive: (effect, remedy) = (.fail, .repair(.ios10))
+        case .ios11ByteRange: (effect, remedy) = (.fail, .repair(.ios11))
+        case .missingValidator: (effect, remedy) = (.restart, rebuild)
+        case .missingBytesReceived: (effect, remedy) = (.restart, rebuild)
+        case .tempFileMissing, .invalidPath, .missingPartialFile: (effect, remedy) = (.fail, .relocateTempFile)
+        case .tempFileSize where finding.severity == .error: (effect, remedy) = (.fail, rebuild)
+        case .tempFileSize: (effect, remedy) = (.continue, nil)
         case .urlMismatch, .invalidURL, .unsupportedScheme, .missingURL:
-            (effect, fix) = (finding.severity == .error ? .fail : .continue, "resumetool edit \(b) --url URL")
+            (effect, remedy) = (finding.severity == .error ? .fail : .continue, .editURL)
         case .rangeMismatch, .duplicateKey:
-            (effect, fix) = (.continue, "resumetool repair \(b)")
+            (effect, remedy) = (.continue, .repair(nil))
         default:
-            (effect, fix) = (finding.severity == .error ? .fail : .continue, rebuild)
+            (effect, remedy) = (finding.severity == .error ? .fail : .continue, rebuild)
         }
         var message = finding.message
         if finding.code == .urlMismatch {
             message = "the blob was made for another URL: " + message
         }
         if let key = finding.key { message = "\(key): \(message)" }
-        return Reason(code: finding.code.description, message: message, fix: fix, effect: effect, short: shortWords[finding.code])
+        return Reason(code: finding.code.description, message: message, remedy: remedy, effect: effect, short: shortWords[finding.code])
     }
 
     /// The verdict line's words for the findings that come up most.
@@ -244,10 +240,9 @@ package struct ResumeExplanation: Sendable, Equatable {
     // MARK: The probe
 
     private static func read(
-        _ probe: ResumeProbe, resume: ResumeData, blob: String,
+        _ probe: ResumeProbe, resume: ResumeData,
         ranges: inout Check, unchanged: inout Check, checks: inout [Check], reasons: inout [Reason]
     ) {
-        let editFix = "resumetool edit \(quoted(blob)) --url NEW_URL"
         var expired = false
         func statusReason(_ answer: ResumeProbe.Answer, _ request: String) {
             switch answer.status {
@@ -256,12 +251,12 @@ package struct ResumeExplanation: Sendable, Equatable {
                 expired = true
                 reasons.append(Reason(code: "url-expired",
                     message: "the server answered \(answer.status) to the \(request): the URL has likely expired (signed URLs do)",
-                    fix: editFix, effect: .fail, short: "the URL has likely expired (HTTP \(answer.status))"))
+                    remedy: .editURL, effect: .fail, short: "the URL has likely expired (HTTP \(answer.status))"))
             case 404:
                 guard !expired else { return }
                 expired = true
                 reasons.append(Reason(code: "not-found", message: "the server answered 404 to the \(request): the file is no longer at this URL",
-                                      fix: editFix, effect: .fail, short: "the file is no longer at this URL (HTTP 404)"))
+                                      remedy: .editURL, effect: .fail, short: "the file is no longer at this URL (HTTP 404)"))
             default:
                 break
             }
@@ -272,7 +267,7 @@ package struct ResumeExplanation: Sendable, Equatable {
         switch probe.head {
         case .failure(let error):
             checks.append(Check(code: .probeHead, outcome: .unknown, message: "HEAD failed: \(error)"))
-            reasons.append(Reason(code: "probe-failed", message: "the server could not be asked: \(error)", fix: nil, effect: .continue))
+            reasons.append(Reason(code: "probe-failed", message: "the server could not be asked: \(error)", remedy: nil, effect: .continue))
         case .success(let answer):
             checks.append(Check(code: .probeHead, outcome: (200...299).contains(answer.status) ? .pass : .fail, message: "HEAD " + describe(answer)))
             statusReason(answer, "HEAD")
@@ -311,18 +306,18 @@ package struct ResumeExplanation: Sendable, Equatable {
                 unchanged = Check(code: .unchanged, outcome: .fail, message: "the server sent the whole file to If-Range: it serves another entity now")
                 reasons.append(Reason(code: "resource-changed",
                     message: "the file on the server changed since the blob was made (validators \(sameByValidators == false ? "differ" : "refused by If-Range")): the bytes on disk belong to another version",
-                    fix: nil, effect: .restart, short: "the file on the server changed"))
+                    remedy: nil, effect: .restart, short: "the file on the server changed"))
             case 200:
                 ranges = Check(code: .ranges, outcome: .fail, message: "the server answered a range with the whole file (200)")
                 if let sameByValidators {
                     unchanged = Check(code: .unchanged, outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
                 }
-                reasons.append(Reason(code: "no-ranges", message: "the server does not serve byte ranges: every resume starts over", fix: nil, effect: .restart, short: "the server does not serve byte ranges"))
+                reasons.append(Reason(code: "no-ranges", message: "the server does not serve byte ranges: every resume starts over", remedy: nil, effect: .restart, short: "the server does not serve byte ranges"))
             case 416:
                 unchanged = Check(code: .unchanged, outcome: .fail, message: "the server's file is no longer than the blob's offset \(probe.offset)")
                 reasons.append(Reason(code: "offset-past-end",
                     message: "the server answered 416: its file is not longer than the \(probe.offset) bytes the blob has (it changed, or the download was complete)",
-                    fix: nil, effect: .restart, short: "the server's file is not longer than the blob's offset"))
+                    remedy: nil, effect: .restart, short: "the server's file is not longer than the blob's offset"))
             default:
                 break
             }
@@ -340,15 +335,5 @@ package struct ResumeExplanation: Sendable, Equatable {
         ]
         let shown = fields.compactMap { name, value in value.map { "\(name): \(VisibleText.escaping($0))" } }
         return "→ \(answer.status) from \(answer.url)" + (shown.isEmpty ? "" : "; " + shown.joined(separator: ", "))
-    }
-
-    /// A shell word: as it is when it is plain, else in single quotes.
-    static func quoted(_ word: String) -> String {
-        let plain = word.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-_./:=@%+,".utf8.contains(byte)
-        }
-        if plain, !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
