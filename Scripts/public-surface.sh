@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Counts the public declarations of a library target, per top-level type, from its symbol graph
-# (what a client can name; protocol members the compiler synthesizes are left out).
+# (what a client can name; protocol members the compiler synthesizes are left out), then its
+# `package` declarations (what the package's other modules can name) and the whole package's.
 #   Scripts/public-surface.sh [TARGET]    (default ResumeDataCodec; builds the target first)
 # TARGET: ResumeDataCodec, ResumeScan, ResumeReports or ResumeTransfer.
 # VERBOSE=1 also lists every declaration.
@@ -36,3 +37,10 @@ for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
     print(f"{count:5d}  {name}")
 print(f"{sum(counts.values()):5d}  total")
 PY
+# `package` declarations, by their modifier in the source: the symbol graph has no level between
+# internal and public that would give them alone.
+count_package() {
+    grep -rhE '^[[:space:]]*(@[A-Za-z]+[[:space:]]+)*package[[:space:]]+(static[[:space:]]+|final[[:space:]]+|mutating[[:space:]]+|nonisolated[[:space:]]+|convenience[[:space:]]+|private\(set\)[[:space:]]+)*(func|var|let|init|struct|enum|class|typealias|subscript|protocol|actor|case)\b' \
+        --include='*.swift' "$@" | wc -l
+}
+echo "$(count_package "Sources/$target") package declarations in $target; $(count_package Sources) in the whole package"
