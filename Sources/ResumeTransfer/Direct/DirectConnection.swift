@@ -46,7 +46,8 @@ final class DirectConnection {
     var position: Int64 = 0
     /// Body bytes still to compare with the file rather than write.
     var unverified: Int64 = 0
-    var limit: Int64?
+    /// Where the body stops (a segment's end, which ``DirectReceiver/shrink(to:)`` may move down).
+    var limit: Int64? { self.receiver.limit }
 
     init(receiver: DirectReceiver) throws {
         self.receiver = receiver
@@ -96,10 +97,9 @@ final class DirectConnection {
             switch try self.awaitDecision() {
             case .discard:
                 return .ended
-            case .accept(let position, let overlap, let limit):
+            case .accept(let position, let overlap, _):
                 self.position = position
                 self.unverified = overlap
-                self.limit = limit
                 let framing: ResponseHeadReader.BodyFraming
                 do {
                     framing = try ResponseHeadReader.bodyFraming(of: head)
@@ -264,11 +264,13 @@ final class DirectConnection {
             if let limit = self.limit, self.position >= limit { return .ended }
             var want = Int64(self.pipe.write >= 0 && self.unverified == 0 ? self.pipeCapacity : self.receiver.settings.batchBytes)
             if let remaining { want = min(want, remaining) }
-            if let limit = self.limit { want = min(want, limit - self.position) }
             if let rate = self.receiver.settings.rateLimit?.bytesPerSecond {
                 // Small steps keep a limited rate smooth.
                 want = min(want, max(rate / 10, 16 * 1024))
             }
+            // The segment's end may have moved down since the check above.
+            want = self.receiver.claim(from: self.position, count: want)
+            if want <= 0 { return .ended }
             let count: Int
             if self.pipe.write >= 0, self.unverified == 0 {
                 count = try self.spliceStep(Int(want))
@@ -380,10 +382,8 @@ final class DirectConnection {
 
     /// Compares the bytes the file must already hold, writes the rest (up to the limit).
     func deliver(_ bytes: UnsafeRawBufferPointer) throws(Stop) {
-        var bytes = bytes
-        if let limit = self.limit {
-            bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(min(Int64(bytes.count), max(limit - self.position, 0)))])
-        }
+        let allowed = self.receiver.claim(from: self.position, count: Int64(bytes.count))
+        var bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(allowed)])
         if self.unverified > 0 {
             let verify = Int(min(self.unverified, Int64(bytes.count)))
             let same: Bool
@@ -427,6 +427,7 @@ final class DirectConnection {
         guard let limit = self.receiver.settings.rateLimit,
               let delay = limit.delay(after: count, now: .nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds)))
         else { return }
+        self.receiver.settle(at: self.position)
         let until = ContinuousClock.now + delay
         while ContinuousClock.now < until {
             try self.checkStop()
@@ -437,6 +438,7 @@ final class DirectConnection {
     /// Waits for the socket to be readable: written bytes are reported first (the server went
     /// quiet), and no byte for the stall time fails the attempt.
     func waitForData() throws(Stop) {
+        self.receiver.settle(at: self.position)
         if self.unreported > 0 {
             self.receiver.emit(.written(self.unreported))
             self.unreported = 0
