@@ -307,8 +307,8 @@ extension DownloadTask {
     }
 
     /// The settings of one attempt's receivers. With several connections the memory bound holds
-    /// whatever their number (at most 16 × 512 KiB gathered, one batch in flight each); the
-    /// rate limit is one for all of them.
+    /// whatever their number (at most 16 × 512 KiB gathered, one batch in flight each; on the
+    /// direct path one buffer of a batch each); the rate limit is one for all of them.
     private var receiverSettings: ResponseReceiver.Settings {
         let connections = self.configuration.segmentConnections
         var settings = ResponseReceiver.Settings()
