@@ -166,6 +166,8 @@ def https_capped_tools(resumetool, url, out, ca):
         "resumetool --connections 4": ([resumetool, "download", "--quiet", "--cacert", ca, "--connections", "4", "-o", out, url], out),
         "curl": (["curl", "--silent", "--show-error", "--fail", "--cacert", ca, "-o", out, url], out),
         "aria2c -x4": (aria + ["-x4", "-s4", "-k1M", url], out),
+        # The memory bound holds over TLS too, each connection with its own TLS buffers (issue 37).
+        "resumetool --connections 16": ([resumetool, "download", "--quiet", "--cacert", ca, "--connections", "16", "-o", out, url], out),
     }
 
 
