@@ -408,12 +408,13 @@ def main():
         url = nginx.url("big.bin")
         out = os.path.join(out_dir, "big.bin")
 
-        if args.scenario == "capped":
-            url = nginx.url("capped/big.bin")
-            tools = capped_tools(args.resumetool, url, out)
-        elif args.scenario == "https-capped":
-            url = nginx.url("capped/big.bin", tls=True)
-            tools = https_capped_tools(args.resumetool, url, out, nginx.ca)
+        if args.scenario in ("capped", "https-capped"):
+            tls = args.scenario.startswith("https")
+            url = nginx.url("capped/big.bin", tls=tls)
+            tools = https_capped_tools(args.resumetool, url, out, nginx.ca) if tls else capped_tools(args.resumetool, url, out)
+            if args.baseline:
+                name = "resumetool --connections 4"
+                tools["resumetool (baseline) --connections 4"] = ([args.baseline] + tools[name][0][1:], out)
         elif args.scenario in ("connections-tmpfs", "https-connections-tmpfs"):
             tls = args.scenario.startswith("https")
             url = nginx.url("big.bin", tls=tls)
