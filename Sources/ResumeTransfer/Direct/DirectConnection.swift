@@ -46,8 +46,12 @@ final class DirectConnection {
     var position: Int64 = 0
     /// Body bytes still to compare with the file rather than write.
     var unverified: Int64 = 0
-    /// Where the body stops (a segment's end, which ``DirectReceiver/shrink(to:)`` may move down).
-    var limit: Int64? { self.receiver.limit }
+    /// The body was accepted up to a limit (a segment of `--connections`), which
+    /// ``DirectReceiver/shrink(to:)`` may move down: its end is then read, and each write claimed,
+    /// under the receiver's lock. A whole body's end never moves, so one stream takes no lock.
+    private var bounded = false
+    /// Where the body stops (nil: at its end).
+    var limit: Int64? { self.bounded ? self.receiver.limit : nil }
 
     init(receiver: DirectReceiver) throws {
         self.receiver = receiver
@@ -97,9 +101,10 @@ final class DirectConnection {
             switch try self.awaitDecision() {
             case .discard:
                 return .ended
-            case .accept(let position, let overlap, _):
+            case .accept(let position, let overlap, let limit):
                 self.position = position
                 self.unverified = overlap
+                self.bounded = limit != nil
                 let framing: ResponseHeadReader.BodyFraming
                 do {
                     framing = try ResponseHeadReader.bodyFraming(of: head)
@@ -268,9 +273,11 @@ final class DirectConnection {
                 // Small steps keep a limited rate smooth.
                 want = min(want, max(rate / 10, 16 * 1024))
             }
-            // The segment's end may have moved down since the check above.
-            want = self.receiver.claim(from: self.position, count: want)
-            if want <= 0 { return .ended }
+            if self.bounded {
+                // The segment's end may have moved down since the check above.
+                want = self.receiver.claim(from: self.position, count: want)
+                if want <= 0 { return .ended }
+            }
             let count: Int
             if self.pipe.write >= 0, self.unverified == 0 {
                 count = try self.spliceStep(Int(want))
@@ -382,8 +389,10 @@ final class DirectConnection {
 
     /// Compares the bytes the file must already hold, writes the rest (up to the limit).
     func deliver(_ bytes: UnsafeRawBufferPointer) throws(Stop) {
-        let allowed = self.receiver.claim(from: self.position, count: Int64(bytes.count))
-        var bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(allowed)])
+        var bytes = bytes
+        if self.bounded {
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(self.receiver.claim(from: self.position, count: Int64(bytes.count)))])
+        }
         if self.unverified > 0 {
             let verify = Int(min(self.unverified, Int64(bytes.count)))
             let same: Bool
@@ -427,7 +436,7 @@ final class DirectConnection {
         guard let limit = self.receiver.settings.rateLimit,
               let delay = limit.delay(after: count, now: .nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds)))
         else { return }
-        self.receiver.settle(at: self.position)
+        if self.bounded { self.receiver.settle(at: self.position) }
         let until = ContinuousClock.now + delay
         while ContinuousClock.now < until {
             try self.checkStop()
@@ -438,7 +447,7 @@ final class DirectConnection {
     /// Waits for the socket to be readable: written bytes are reported first (the server went
     /// quiet), and no byte for the stall time fails the attempt.
     func waitForData() throws(Stop) {
-        self.receiver.settle(at: self.position)
+        if self.bounded { self.receiver.settle(at: self.position) }
         if self.unreported > 0 {
             self.receiver.emit(.written(self.unreported))
             self.unreported = 0
