@@ -112,14 +112,20 @@ import Testing
         }
     }
 
-    @Test func severalConnectionsKeepTheClientPath() async throws {
+    /// Every segment goes the way the first response went (``SegmentOpener``).
+    @Test(arguments: [true, false])
+    func severalConnectionsTakeTheDirectPathUnlessTurnedOff(direct: Bool) async throws {
         var configuration = fastConfiguration()
         configuration.connections = 2
+        // Two halves of 512 KiB, neither split again: the requests are exactly known.
+        configuration.minimumSegmentBytes = 512 << 10
+        configuration.usesDirectPath = direct
         try await withServer(oneMiB, configuration: configuration) { server, downloader, directory in
             let destination = directory + "/file.bin"
             #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
             #expect(contents(destination) == oneMiB)
-            #expect(server.getRequests.allSatisfy { $0.headers["connection"] == nil })
+            #expect(server.getRequests.map { $0.headers["range"] } == [nil, "bytes=524288-1048575"])
+            #expect(server.getRequests.allSatisfy { $0.headers["connection"] == (direct ? "close" : nil) })
         }
     }
 

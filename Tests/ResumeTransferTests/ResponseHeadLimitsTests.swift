@@ -157,7 +157,8 @@ import Testing
 }
 
 /// The bounds through the built binary: `--retries 0` against a server that sends `100 Continue`
-/// for ever ends at once with the bound's words, on the direct path and on the client's.
+/// for ever ends at once with the bound's words, with one connection and with two (both on the
+/// direct path; the client path's bound is `direct: false` above).
 @Suite struct ResponseHeadBoundsThroughTheBinaryTests {
     @Test(arguments: [[], ["--connections", "2"]])
     func endlessInformationalResponsesEndTheDownload(extra: [String]) async throws {

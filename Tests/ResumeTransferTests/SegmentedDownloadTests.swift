@@ -143,16 +143,19 @@ private func segmentRequests(_ server: TestServer) -> [TestServer.Request] {
         }
     }
 
-    /// `kill -9` of `resumetool download --connections 4` at random moments: every rerun
-    /// continues every segment, and the end result is the server's file, byte for byte.
-    @Test func sigkillDuringFourConnectionsGivesTheServersFile() async throws {
+    /// `kill -9` of `resumetool download --connections 4` at random moments, over http and
+    /// https (each connection on the direct path): every rerun continues every segment, and the
+    /// end result is the server's file, byte for byte.
+    @Test(arguments: [false, true])
+    func sigkillDuringFourConnectionsGivesTheServersFile(tls: Bool) async throws {
         let data = testData(count: 6 << 20, seed: 43)
-        let server = try await TestServer.start(serving: data)
+        let server = try await TestServer.start(serving: data, tls: tls)
         defer { Task { await server.stop() } }
         server.throttle(bytesPerSecond: 1 << 20)
         server.holdBack(256 << 10)
         try await withTemporaryDirectory { directory in
             let arguments = ["download", server.url, "-o", "file.bin", "--quiet", "--connections", "4", "--checkpoint-bytes", "131072"]
+                + (tls ? ["--cacert", TestServer.certificateAuthorityFile] : [])
             let destination = directory + "/file.bin"
             var generator = SystemRandomNumberGenerator()
             var killed = 0

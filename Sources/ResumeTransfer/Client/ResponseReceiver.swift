@@ -17,7 +17,7 @@ import ResumeDataCodec
 ///
 /// All mutable state is touched only on `eventLoop` (the delegate's callbacks run there and the
 /// loop's calls hop there), which is why the class is `@unchecked Sendable`.
-final class ResponseReceiver: HTTPClientResponseDelegate, BodyReceiver, @unchecked Sendable {
+final class ResponseReceiver: HTTPClientResponseDelegate, SegmentReceiver, @unchecked Sendable {
     typealias Response = Void
 
     struct Settings: Sendable {

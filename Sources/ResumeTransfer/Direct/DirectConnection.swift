@@ -46,7 +46,12 @@ final class DirectConnection {
     var position: Int64 = 0
     /// Body bytes still to compare with the file rather than write.
     var unverified: Int64 = 0
-    var limit: Int64?
+    /// The body was accepted up to a limit (a segment of `--connections`), which
+    /// ``DirectReceiver/shrink(to:)`` may move down: its end is then read, and each write claimed,
+    /// under the receiver's lock. A whole body's end never moves, so one stream takes no lock.
+    private var bounded = false
+    /// Where the body stops (nil: at its end).
+    var limit: Int64? { self.bounded ? self.receiver.limit : nil }
 
     init(receiver: DirectReceiver) throws {
         self.receiver = receiver
@@ -99,7 +104,7 @@ final class DirectConnection {
             case .accept(let position, let overlap, let limit):
                 self.position = position
                 self.unverified = overlap
-                self.limit = limit
+                self.bounded = limit != nil
                 let framing: ResponseHeadReader.BodyFraming
                 do {
                     framing = try ResponseHeadReader.bodyFraming(of: head)
@@ -264,10 +269,14 @@ final class DirectConnection {
             if let limit = self.limit, self.position >= limit { return .ended }
             var want = Int64(self.pipe.write >= 0 && self.unverified == 0 ? self.pipeCapacity : self.receiver.settings.batchBytes)
             if let remaining { want = min(want, remaining) }
-            if let limit = self.limit { want = min(want, limit - self.position) }
             if let rate = self.receiver.settings.rateLimit?.bytesPerSecond {
                 // Small steps keep a limited rate smooth.
                 want = min(want, max(rate / 10, 16 * 1024))
+            }
+            if self.bounded {
+                // The segment's end may have moved down since the check above.
+                want = self.receiver.claim(from: self.position, count: want)
+                if want <= 0 { return .ended }
             }
             let count: Int
             if self.pipe.write >= 0, self.unverified == 0 {
@@ -381,8 +390,8 @@ final class DirectConnection {
     /// Compares the bytes the file must already hold, writes the rest (up to the limit).
     func deliver(_ bytes: UnsafeRawBufferPointer) throws(Stop) {
         var bytes = bytes
-        if let limit = self.limit {
-            bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(min(Int64(bytes.count), max(limit - self.position, 0)))])
+        if self.bounded {
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(self.receiver.claim(from: self.position, count: Int64(bytes.count)))])
         }
         if self.unverified > 0 {
             let verify = Int(min(self.unverified, Int64(bytes.count)))
@@ -427,6 +436,7 @@ final class DirectConnection {
         guard let limit = self.receiver.settings.rateLimit,
               let delay = limit.delay(after: count, now: .nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds)))
         else { return }
+        if self.bounded { self.receiver.settle(at: self.position) }
         let until = ContinuousClock.now + delay
         while ContinuousClock.now < until {
             try self.checkStop()
@@ -437,6 +447,7 @@ final class DirectConnection {
     /// Waits for the socket to be readable: written bytes are reported first (the server went
     /// quiet), and no byte for the stall time fails the attempt.
     func waitForData() throws(Stop) {
+        if self.bounded { self.receiver.settle(at: self.position) }
         if self.unreported > 0 {
             self.receiver.emit(.written(self.unreported))
             self.unreported = 0

@@ -27,7 +27,13 @@ import Glibc
 /// body byte before the loop's answer, each ``ResponseEvent/written(_:)`` only once its bytes are
 /// in the file, and the last event after the last write. Timeouts are the engine's: connecting,
 /// the response head, and no byte for the stall time.
-final class DirectReceiver: BodyReceiver {
+///
+/// With `--connections`, each segment has a receiver of its own (``SegmentOpener``): its own
+/// thread, socket and buffers, writing with `pwrite`/splice at its own offsets of the one file.
+/// The end of its segment can be moved down while it writes (``shrink(to:)``); the thread claims
+/// each range before it writes it (``claim(from:count:)``) and lets the rest go before it waits
+/// (``settle(at:)``), so the end never moves below a byte it may be writing.
+final class DirectReceiver: SegmentReceiver {
     /// What the receiver needs of the download's settings.
     struct Settings: Sendable {
         var connectTimeout: Duration
@@ -55,6 +61,10 @@ final class DirectReceiver: BodyReceiver {
         var stopReason: DownloadError?
         /// The write end of the wake pipe while the thread runs; -1 after it closed it.
         var wakeWrite: Int32 = -1
+        /// The file position the body stops at (the accepted limit, moved down by a shrink).
+        var limit: Int64?
+        /// One past the last byte the thread may be writing: no shrink goes below it.
+        var claimed: Int64 = 0
     }
 
     let tag: Int
@@ -112,9 +122,27 @@ final class DirectReceiver: BodyReceiver {
         }
     }
 
+    func shrink(to proposed: Int64) async -> Int64? {
+        self.shared.withLock { shared -> Int64? in
+            guard case .accept? = shared.decision, shared.stopReason == nil, let limit = shared.limit else { return nil }
+            let end = max(proposed, shared.claimed)
+            guard end < limit else { return nil }
+            shared.limit = end
+            // A thread waiting for bytes it no longer needs ends at once.
+            self.poke(shared.wakeWrite)
+            return end
+        }
+    }
+
     private func decide(_ decision: Decision) {
         self.shared.withLock { shared in
-            if shared.decision == nil { shared.decision = decision }
+            if shared.decision == nil {
+                shared.decision = decision
+                if case .accept(let position, _, let limit) = decision {
+                    shared.limit = limit
+                    shared.claimed = position
+                }
+            }
             self.poke(shared.wakeWrite)
         }
     }
@@ -131,6 +159,27 @@ final class DirectReceiver: BodyReceiver {
 
     var stopReason: DownloadError? { self.shared.withLock { $0.stopReason } }
     var decision: Decision? { self.shared.withLock { $0.decision } }
+    /// Where the body stops now (nil: at its end).
+    var limit: Int64? { self.shared.withLock { $0.limit } }
+
+    /// The thread may write `count` bytes from `position` (the next byte it writes) on: returns
+    /// how many of them lie before the limit (0 once it is reached), and until the next claim or
+    /// ``settle(at:)`` no shrink goes below their end.
+    func claim(from position: Int64, count: Int64) -> Int64 {
+        self.shared.withLock { shared in
+            let allowed = shared.limit.map { min(count, max($0 - position, 0)) } ?? count
+            shared.claimed = position + allowed
+            return allowed
+        }
+    }
+
+    /// The thread wrote everything before `position` and is about to wait (for bytes, or for
+    /// the rate limit): what it claimed beyond may go to another connection meanwhile. A claim
+    /// asks for a whole batch while the socket mostly holds less, so without this a slow
+    /// connection, which waits most of the time, could never be split.
+    func settle(at position: Int64) {
+        self.shared.withLock { $0.claimed = position }
+    }
 
     func emit(_ event: ResponseEvent) {
         self.events.yield(event, from: self.tag)

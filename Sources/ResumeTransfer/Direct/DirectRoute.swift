@@ -7,7 +7,7 @@ import Glibc
 /// Where a request goes when it skips AsyncHTTPClient and is read straight from a socket (see
 /// ``DirectReceiver``), or nil when it must not: only plain `http` to a named host or an IPv4
 /// address, with a request target free of spaces and control bytes. No I/O, so the tests decide
-/// it value by value; whether a proxy or several connections rule the direct path out is the
+/// it value by value; whether a proxy rules the direct path out is the
 /// caller's part (``DownloadTask``).
 ///
 /// `http` and `https` (TLS through swift-nio-ssl on the receiver's thread, ``DirectTLS``), to a

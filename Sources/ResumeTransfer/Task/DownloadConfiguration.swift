@@ -61,8 +61,8 @@ public struct DownloadConfiguration: Sendable {
     /// Body bytes gathered before one write (a `pwrite` per batch on the I/O thread). Internal:
     /// the fault-injection tests make it small so that a fault can hit any of many writes.
     var writeBatchBytes = 1 << 20
-    /// Whether an http or https download with one connection and no proxy reads its responses
-    /// from a socket of its own (``DirectReceiver``, with ``DirectTLS`` for https; Linux only).
+    /// Whether an http or https download with no proxy reads its responses from sockets of its
+    /// own, one per connection (``DirectReceiver``, with ``DirectTLS`` for https; Linux only).
     /// Internal: the tests run both paths.
     var usesDirectPath = true
     /// The bounds of an answer's head on both paths (issue 23). Internal: the tests lower them.

@@ -145,7 +145,7 @@ extension DownloadTask {
         let settings = self.receiverSettings
         let events = ResponseEvent.Queue()
         let receiver: any BodyReceiver
-        if let direct = self.directReceiver(for: plan, machine: machine, part: part, settings: settings, events: events, clients: clients) {
+        if let direct = self.directReceiver(for: plan, part: part, settings: settings, events: events, clients: clients) {
             receiver = direct
         } else {
             let viaClient = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
@@ -198,9 +198,8 @@ extension DownloadTask {
                     continue
                 }
                 let acceptsRanges = status == 206 || fields.value(of: "accept-ranges")?.lowercased().contains("bytes") == true
-                // Segments start from a response of AsyncHTTPClient's: the direct path is never
-                // taken for a download that may use them (see directReceiver).
-                let primary = receiver as? ResponseReceiver
+                // Either path's receiver can keep going as the first segment.
+                let primary = receiver as? any SegmentReceiver
                 let segments = primary != nil && (self.configuration.segmentConnections > 1 || !machine.checkpoint.finishedRanges.isEmpty) && overlap == 0
                     ? machine.beginSegments(acceptsRanges: acceptsRanges, now: origin.duration(to: clock.now)) : nil
                 do {
@@ -225,7 +224,7 @@ extension DownloadTask {
                 }
                 if let total = segments, let primary {
                     let transfer = SegmentedTransfer(
-                        total: total, client: client, part: part, settings: settings,
+                        total: total, opener: Self.segmentOpener(following: primary, client: client, settings: settings), part: part,
                         connections: self.configuration.segmentConnections,
                         minimumSplit: max(self.configuration.minimumSegmentBytes, 1),
                         retry: machine.retryPolicy, progress: self.continuation)
@@ -266,18 +265,29 @@ extension DownloadTask {
         return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection(.other("the response ended without a result")))
     }
 
+    /// The segments go the way the first response came: on the direct path when it was
+    /// direct, else through AsyncHTTPClient (a proxy, an IPv6 zone: what the direct path does
+    /// not take).
+    private static func segmentOpener(
+        following primary: any SegmentReceiver, client: HTTPClient, settings: ResponseReceiver.Settings
+    ) -> SegmentOpener {
+        #if os(Linux)
+        if let direct = primary as? DirectReceiver { return .direct(direct.settings) }
+        #endif
+        return .client(client, settings)
+    }
+
     /// A receiver that reads the response from a socket of its own and splices the body into
     /// the partial file (``DirectReceiver``), already sending; nil when the request must go
-    /// through AsyncHTTPClient: not Linux, not http or https (``DirectRoute``), a proxy on the route,
-    /// several connections or finished ranges to continue (segments need AsyncHTTPClient's
-    /// receivers), or a header NIO will not send (AsyncHTTPClient then reports it).
+    /// through AsyncHTTPClient: not Linux, not http or https (``DirectRoute``), a proxy on the
+    /// route, or a header NIO will not send (AsyncHTTPClient then reports it). Several
+    /// connections take it too: their segments follow the first response (``SegmentOpener``).
     private func directReceiver(
-        for plan: RequestPlan, machine: DownloadStateMachine, part: PartialFile,
+        for plan: RequestPlan, part: PartialFile,
         settings shared: ResponseReceiver.Settings, events: ResponseEvent.Queue, clients: HTTPClientPool
     ) -> (any BodyReceiver)? {
         #if os(Linux)
-        guard self.configuration.usesDirectPath, self.configuration.segmentConnections == 1,
-              machine.checkpoint.finishedRanges.isEmpty, self.configuration.proxy.server(for: plan.url) == nil,
+        guard self.configuration.usesDirectPath, self.configuration.proxy.server(for: plan.url) == nil,
               let route = DirectRoute(url: plan.url),
               (try? HTTP1Framing())?.request(route, headers: plan.headers) != nil
         else { return nil }
@@ -297,8 +307,8 @@ extension DownloadTask {
     }
 
     /// The settings of one attempt's receivers. With several connections the memory bound holds
-    /// whatever their number (at most 16 × 512 KiB gathered, one batch in flight each); the
-    /// rate limit is one for all of them.
+    /// whatever their number (at most 16 × 512 KiB gathered, one batch in flight each; on the
+    /// direct path one buffer of a batch each); the rate limit is one for all of them.
     private var receiverSettings: ResponseReceiver.Settings {
         let connections = self.configuration.segmentConnections
         var settings = ResponseReceiver.Settings()

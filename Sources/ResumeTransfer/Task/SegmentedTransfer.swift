@@ -1,6 +1,3 @@
-import AsyncHTTPClient
-import NIOCore
-import NIOHTTP1
 import Synchronization
 
 /// Fetches a file in segments over several connections (`--connections N`), once the first
@@ -9,18 +6,19 @@ import Synchronization
 /// The first response keeps going as the first segment; the others are requested with `Range`
 /// and `If-Range` (``DownloadStateMachine/segmentRequest(_:)``, so ``TrustPolicy`` decides their
 /// headers like any other request's) and judged by ``DownloadStateMachine/judgeSegment(status:headers:range:)``.
-/// ``SegmentPlan`` decides who fetches what. All responses write through their
-/// ``ResponseReceiver`` into the one partial file, at their own offsets; their events arrive on
-/// one queue, so the plan, the machine and the checkpoints are only touched here, in order.
+/// ``SegmentPlan`` decides who fetches what. Each segment's connection is opened the way the
+/// first response came (``SegmentOpener``): on the direct path each has a thread, a socket and a
+/// buffer of its own. All write through their receiver into the one partial file, at their own
+/// offsets; their events arrive on one queue, so the plan, the machine and the checkpoints are
+/// only touched here, in order.
 ///
 /// Failures are bounded by the download's ``RetryPolicy``: a refused or failed segment goes back
 /// to the plan for another connection; once ``RetryPolicy/opensConnection(afterFailures:)`` says
 /// no, no new connection is opened, and when the last one stops the machine treats it as a
 /// failed attempt (retry with backoff, from the checkpoint, which holds every finished range).
 struct SegmentedTransfer {
-    private let client: HTTPClient
+    private let opener: SegmentOpener
     private let part: PartialFile
-    private let settings: ResponseReceiver.Settings
     private let connections: Int
     private let retry: RetryPolicy
     private let progress: AsyncStream<DownloadEvent>.Continuation
@@ -35,10 +33,10 @@ struct SegmentedTransfer {
 
     /// The receivers still running, so that cancellation can stop them from another thread.
     private final class Registry: Sendable {
-        private let state = Mutex<(receivers: [Int: ResponseReceiver], cancelled: Bool)>(([:], false))
+        private let state = Mutex<(receivers: [Int: any SegmentReceiver], cancelled: Bool)>(([:], false))
 
-        /// False when the download is cancelled already (the receiver is stopped then).
-        func add(_ receiver: ResponseReceiver) {
+        /// A receiver added once the download is cancelled is stopped at once.
+        func add(_ receiver: any SegmentReceiver) {
             let cancelled = self.state.withLock { state in
                 state.receivers[receiver.tag] = receiver
                 return state.cancelled
@@ -60,13 +58,12 @@ struct SegmentedTransfer {
     }
 
     init(
-        total: Int64, client: HTTPClient, part: PartialFile, settings: ResponseReceiver.Settings, connections: Int,
+        total: Int64, opener: SegmentOpener, part: PartialFile, connections: Int,
         minimumSplit: Int64, retry: RetryPolicy, progress: AsyncStream<DownloadEvent>.Continuation
     ) {
         self.total = total
-        self.client = client
+        self.opener = opener
         self.part = part
-        self.settings = settings
         self.connections = max(connections, 1)
         self.retry = retry
         self.progress = progress
@@ -77,7 +74,7 @@ struct SegmentedTransfer {
     /// action. `primary` answered the first request (its head is accepted already) and sends its
     /// events, tagged 0, to `events`.
     func run(
-        primary: ResponseReceiver, events: ResponseEvent.Queue,
+        primary: any SegmentReceiver, events: ResponseEvent.Queue,
         machine: inout DownloadStateMachine, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         let registry = Registry()
@@ -90,14 +87,14 @@ struct SegmentedTransfer {
     }
 
     private func drive(
-        primary: ResponseReceiver, events: ResponseEvent.Queue, registry: Registry,
+        primary: any SegmentReceiver, events: ResponseEvent.Queue, registry: Registry,
         machine: inout DownloadStateMachine, meter: inout ProgressMeter, writer: CheckpointWriter
     ) async -> DownloadStateMachine.Action {
         let clock = ContinuousClock()
         let origin = clock.now
         let prefix = machine.checkpoint.bytesReceived
         var plan = SegmentPlan(total: self.total, done: [0..<prefix] + machine.checkpoint.finishedRanges, minimumSplit: self.minimumSplit)
-        var receivers: [Int: ResponseReceiver] = [:]
+        var receivers: [Int: any SegmentReceiver] = [:]
         var nextTag = 1
         var outcome: Outcome?
         var failures = 0
@@ -112,26 +109,18 @@ struct SegmentedTransfer {
             for receiver in receivers.values { receiver.stop() }
         }
         func launch(_ range: Range<Int64>) {
-            let wanted = machine.segmentRequest(range)
-            var headers = HTTPHeaders()
-            for field in wanted.headers { headers.add(name: field.name, value: field.value) }
-            let request: HTTPClient.Request
-            do {
-                request = try HTTPClient.Request(url: wanted.url.url, method: .GET, headers: headers)
-            } catch {
-                // Not for the URL the first request went to; counted as a failed connection.
-                lastError = DownloadError(transport: error)
-                failures += 1
-                return
-            }
             let tag = nextTag
-            nextTag += 1
-            plan.assign(tag, range)
-            let receiver = ResponseReceiver(
-                eventLoop: self.client.eventLoopGroup.next(), tag: tag, part: self.part, settings: self.settings, events: events)
-            receivers[tag] = receiver
-            registry.add(receiver)
-            receiver.attach(self.client.execute(request: request, delegate: receiver, eventLoop: .delegateAndChannel(on: receiver.eventLoop)))
+            switch self.opener.open(machine.segmentRequest(range), tag: tag, part: self.part, events: events) {
+            case .success(let receiver):
+                nextTag += 1
+                plan.assign(tag, range)
+                receivers[tag] = receiver
+                registry.add(receiver)
+            case .failure(let error):
+                // Not sendable the way the first request went; counted as a failed connection.
+                lastError = error
+                failures += 1
+            }
         }
 
         // The first response already streams from the prefix: it keeps the first piece (the

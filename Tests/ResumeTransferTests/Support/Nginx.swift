@@ -8,6 +8,8 @@ import Glibc
 /// nginx started from the config in `nginx/nginx.conf`, serving `root` on a free loopback port.
 final class Nginx {
     let port: Int
+    /// The same server over TLS (tls/server.pem, trusted through ``TestServer/certificateAuthorityFile``).
+    let tlsPort: Int
     let root: String
     private let process: Process
 
@@ -38,11 +40,19 @@ final class Nginx {
             throw DidNotStart(log: "nginx/nginx.conf is missing from the test resources")
         }
         self.port = try Self.freePort()
+        var tlsPort = try Self.freePort()
+        // Two free ports at once: the second ask may give the first again.
+        for _ in 0..<20 where tlsPort == self.port { tlsPort = try Self.freePort() }
+        self.tlsPort = tlsPort
         self.root = root
+        let certificates = URL(fileURLWithPath: TestServer.certificateAuthorityFile).deletingLastPathComponent().path
         let config = text
             .replacingOccurrences(of: "@PREFIX@", with: prefix)
             .replacingOccurrences(of: "@ROOT@", with: root)
+            .replacingOccurrences(of: "@TLS_PORT@", with: String(self.tlsPort))
             .replacingOccurrences(of: "@PORT@", with: String(self.port))
+            .replacingOccurrences(of: "@CERT@", with: certificates + "/server.pem")
+            .replacingOccurrences(of: "@KEY@", with: certificates + "/server-key.pem")
         try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: nginx)
@@ -62,7 +72,9 @@ final class Nginx {
         throw DidNotStart(log: log)
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(self.port)/\(path)" }
+    func url(_ path: String, tls: Bool = false) -> String {
+        tls ? "https://127.0.0.1:\(self.tlsPort)/\(path)" : "http://127.0.0.1:\(self.port)/\(path)"
+    }
 
     func stop() {
         if self.process.isRunning {

@@ -34,6 +34,9 @@ final class TestServer: Sendable {
         case ignoreIfRange
         /// Ignore Range (answer 200 for the whole file), send this many body bytes, then close.
         case ignoreRangeAndDropAfter(Int)
+        /// Serve normally, this response alone at about this many bytes a second (one slow
+        /// connection among fast ones).
+        case throttledTo(Int)
     }
 
     /// A request as received.
@@ -347,7 +350,9 @@ private final class Handler: ChannelInboundHandler {
             body = body.prefix(count)
             self.send(context: context, status: status, headers: headers, body: body, then: .nothing)
         default:
-            if let rate = self.core.bytesPerSecond {
+            var rate = self.core.bytesPerSecond
+            if case .throttledTo(let own) = behaviour { rate = own }
+            if let rate {
                 let stopAt = max(body.count - self.core.holdBack, 0)
                 self.sendThrottled(context: context, status: status, headers: headers, body: Data(body), rate: rate, stopAt: stopAt)
             } else {
