@@ -140,12 +140,12 @@ public struct InspectReport: Sendable {
 
     /// `  label:            value` (`-` for none), the value through ``VisibleText``: one line of
     /// an inspect report, download or upload.
-    package static func fieldLine(_ label: String, _ value: String?) -> String {
+    static func fieldLine(_ label: String, _ value: String?) -> String {
         "  " + (label + ":").padding(toLength: 20, withPad: " ", startingAt: 0) + (value.map(VisibleText.escaping) ?? "-")
     }
 
     /// The report's last lines: `findings: none`, or a line per finding.
-    package static func findingLines(_ findings: [ResumeDataFinding]) -> [String] {
+    static func findingLines(_ findings: [ResumeDataFinding]) -> [String] {
         guard !findings.isEmpty else { return [fieldLine("findings", "none")] }
         return ["  findings:"] + findings.map { "    " + VisibleText.escaping(RemedyText.line(of: $0)) }
     }
