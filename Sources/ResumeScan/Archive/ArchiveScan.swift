@@ -242,37 +242,37 @@ package struct ArchiveScan: Sendable {
                 }
                 throw failure
             }
-            let decided = verdict ?? triage()
-            var content = HeldContent()
-            if decided.mayHoldBlobs, let data {
-                content = HeldContent(data, name: fileName, parentName: parentName, search: scan.probe.search)
-                if isMetadata, components.count > 1, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
-                    outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
-                }
-            }
-            let blobs = content.blobs
-            var digest = content.sha256
-            if digest == nil, let hasher { digest = SHA256Hex(digest: hasher.finalize()).text }
             var status = FileStatus(size: total, modified: Date(timeIntervalSince1970: Double(member.modified ?? 0)))
             // libarchive's zip reader sets a change time of 0 when the zip has no extended
             // timestamp: the epoch itself is never a device's time, so 0 is no time at all.
             status.changed = member.changed.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
             status.created = member.created.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
             status.mode = member.mode == 0 ? nil : member.mode
+            if !(verdict ?? triage()).mayHoldBlobs { data = nil }
+            if isMetadata, components.count > 1, let data, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
+                outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
+            }
+            var held = ArchiveEvidence.Member(name: member.name, path: path, fileName: fileName, parentName: parentName,
+                                              isPartialFile: isPartialFile, head: head, data: data, size: total, status: status,
+                                              sha256: hasher.map { SHA256Hex(digest: $0.finalize()).text })
+            var finding: FileProbe.Finding?
+            switch EvidenceProbe(search: scan.probe.search).probe(&held, in: ArchiveEvidence(readLimit: limit, root: scan.root)) {
+            case .found(let found, _): finding = found
+            case .nothing, .ledger, .failed: finding = nil
+            }
+            // A file of tmp/ or of nsurlsessiond's Downloads is remembered with the digest a finding has.
+            let digest = finding?.sha256 ?? held.sha256
             if inTmp { remember(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest), parentName: parentName) }
             if inDownloads { rememberDownload(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest)) }
             hold.decide(atEnd: true)
             ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
-            let isReported = content.isFound || isPartialFile
             if let earlier = reportedMember[path] { duplicate(member, of: earlier, path: path) }
-            reportedMember[path] = isReported || inTmp || inDownloads ? member.index : nil
-            guard isReported else {
+            reportedMember[path] = finding != nil || inTmp || inDownloads ? member.index : nil
+            guard let finding else {
                 if let index = findingIndex.removeValue(forKey: path) { drop(index) }
                 return
             }
-            let finding = FileProbe.Finding(path: path, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
-                                            source: FindingSource(kind: .archive, root: scan.root, inner: member.name),
-                                            safariDownload: content.safari.download, safariHistory: content.safari.history)
+            let blobs = finding.blobs
             if let index = findingIndex[path] {
                 blobCount += blobs.count - outcome.findings[index].blobs.count
                 outcome.findings[index] = finding
