@@ -57,7 +57,13 @@ package struct FileProbe: Sendable {
         var member = FolderEvidence.Member(file: file, descriptor: descriptor)
         switch EvidenceProbe(search: search).probe(&member, in: FolderEvidence(readLimit: readLimit, calls: calls)) {
         case .nothing: return .nothing
-        case .ledger: return LedgerProbe(calls: calls).probe(file, descriptor: descriptor)
+        case .ledger:
+            var ledgers = FolderLedgers(calls: calls)
+            switch LedgerCollector.collect(FolderLedgers.Candidate(file: file, descriptor: descriptor), from: &ledgers) {
+            case .notALedger: return .nothing
+            case .found(let finding): return .found(finding)
+            case .failed(let problem): return .failed(problem)
+            }
         case .found(let finding, _): return .found(finding)
         case .failed(let problem): return .failed(problem)
         }
