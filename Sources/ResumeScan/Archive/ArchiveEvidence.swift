@@ -9,11 +9,9 @@ struct ArchiveEvidence: EvidenceSource {
     var root: String
 
     struct Member {
-        /// The member's name as the archive spells it, and its path (``ArchiveMemberName/path``).
-        let name: String
-        let path: String
-        let fileName: String
-        let parentName: String
+        /// The member's name as the archive spells it, its path (``ArchiveMemberName/path``), its
+        /// last component and the one before it.
+        let name, path, fileName, parentName: String
         let isPartialFile: Bool
         /// Its first ``ScanContentKind/prefixLength`` bytes (all of it when shorter).
         let head: [UInt8]

@@ -148,11 +148,25 @@ package struct ArchiveScan: Sendable {
         var warnedForgetting = false
         /// nsurlsessiond's ledgers and their WALs, held until the pass is over.
         var ledgers = ArchiveLedgers()
-        /// The member each reported path came from (a finding, a file of `tmp/` or of
-        /// nsurlsessiond's Downloads): a later member of the same name is told.
-        var reportedMember: [String: Int] = [:]
-        /// Members that had an earlier reported member's name, past those told one by one.
+        /// The last member of each path that is not a folder, by the path's SHA-256 cut to 128
+        /// bits: a later member of the same name is told whatever either is, and an archive of a
+        /// million members costs a few dozen MiB here, not its names.
+        var memberOfPath: [PathKey: Int] = [:]
+        /// Members that had an earlier member's name, past those told one by one.
         var untoldDuplicates = 0
+
+        struct PathKey: Hashable {
+            let high: UInt64
+            let low: UInt64
+
+            init(_ path: String) {
+                var words = (UInt64(0), UInt64(0))
+                withUnsafeMutableBytes(of: &words) { buffer in
+                    for (index, byte) in SHA256.hash(data: Data(path.utf8)).prefix(16).enumerated() { buffer[index] = byte }
+                }
+                (high, low) = words
+            }
+        }
 
         init(scan: ArchiveScan) {
             self.scan = scan
@@ -178,6 +192,10 @@ package struct ArchiveScan: Sendable {
             let components = name.components
             let fileName = components.last ?? path
             let parentName = components.count > 1 ? components[components.count - 2] : ""
+            if member.kind != .directory {
+                let key = PathKey(path)
+                if let earlier = memberOfPath.updateValue(member.index, forKey: key) { duplicate(member, of: earlier, path: path) }
+            }
             switch member.kind {
             case .directory:
                 return
@@ -266,8 +284,6 @@ package struct ArchiveScan: Sendable {
             if inDownloads { rememberDownload(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest)) }
             hold.decide(atEnd: true)
             ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
-            if let earlier = reportedMember[path] { duplicate(member, of: earlier, path: path) }
-            reportedMember[path] = finding != nil || inTmp || inDownloads ? member.index : nil
             guard let finding else {
                 if let index = findingIndex.removeValue(forKey: path) { drop(index) }
                 return
@@ -283,9 +299,9 @@ package struct ArchiveScan: Sendable {
             }
         }
 
-        /// Told once per member, the first few by name: unpacking writes both and leaves the
-        /// later, so the later is what is reported, and the examiner should know an earlier one
-        /// (perhaps a blob) was there.
+        /// Told once per member, the first few by name, whatever either member is: unpacking
+        /// writes both and leaves the later, so the later is what is reported, and the examiner
+        /// should know an earlier one (perhaps a blob) was there.
         private mutating func duplicate(_ member: ArchiveReader.Member, of earlier: Int, path: String) {
             guard outcome.summary.warnings.count < Self.maximumToldDuplicates else {
                 untoldDuplicates += 1

@@ -15,19 +15,9 @@ struct BackupLedgers: LedgerSource {
     let root: String
     let calls: FileSystemCalls
     /// App-group rows by relative path, built the first time a task names an app group.
-    private var groupIndex: [String: [String]]?
+    var groupIndex: [String: [String]]? = nil
     /// The `-wal` row's bytes, when reading them decided the candidate.
-    private var walBytes: [String: Data] = [:]
-
-    init(entries: [String: BackupScan.Entry], folders: [String: FolderHandle], keys: BackupScan.ClassKeys?, kind: FindingSource.Kind,
-         root: String, calls: FileSystemCalls) {
-        self.entries = entries
-        self.folders = folders
-        self.keys = keys
-        self.kind = kind
-        self.root = root
-        self.calls = calls
-    }
+    var walBytes: [String: Data] = [:]
 
     private func wal(of candidate: Candidate) -> BackupScan.Entry? { entries[candidate.entry.inner + "-wal"] }
 
