@@ -104,6 +104,27 @@ import Testing
         #expect(text.stdout.contains("    partial file:     tmp/CFNetworkDownload_Occ2S2.tmp, 2,550 bytes (2.5 KiB), 1,546 fewer than received\n"))
     }
 
+    /// The same two folders on disk, scanned as a folder: a name that is not UTF-8 is neither
+    /// skipped nor decoded with replacement characters; it is shown escaped as in an archive,
+    /// its files are opened by their bytes, and each blob is paired with its own partial file.
+    @Test func folderNamesThatAreNotUTF8AreEscapedAndPairedByBytes() throws {
+        let made = try Made()
+        let (result, top) = try made.json("non-utf8")
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect((top["errors"] as? [Any])?.isEmpty == true)
+        let blobs = try #require(top["blobs"] as? [[String: Any]])
+        let folders = ["non-utf8/filesystem1/private/var/mobile/Junk/caf\\x{fe}", "non-utf8/filesystem1/private/var/mobile/Junk/caf\\x{ff}"]
+        #expect(blobs.map { $0["path"] as? String } == folders.map { $0 + "/Library/Caches/blob.resumedata" })
+        #expect(blobs.map { $0["appContainer"] as? String } == folders)
+        #expect(blobs.map { ($0["partialFile"] as? [String: Any])?["path"] as? String } == folders.map { $0 + "/tmp/CFNetworkDownload_Occ2S2.tmp" })
+        #expect(blobs.map { ($0["partialFile"] as? [String: Any])?["size"] as? Int } == [2540, 2550])
+        let text = try ToolRunner.run(["scan", "non-utf8"], in: made.directory.url)
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("\nnon-utf8/filesystem1/private/var/mobile/Junk/caf\\x{ff}:\n  Library/Caches/blob.resumedata\n"))
+        #expect(text.stdout.contains("    partial file:     tmp/CFNetworkDownload_Occ2S2.tmp, 2,550 bytes (2.5 KiB), 1,546 fewer than received\n"))
+    }
+
     /// `tar -r` appended the partial file grown and the iOS 8 blob overwritten: unpacking leaves
     /// the later members, so the later ones are reported, and the report says each was there twice.
     @Test func aMemberAppendedAgainWinsAndIsTold() throws {

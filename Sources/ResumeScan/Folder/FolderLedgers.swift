@@ -25,7 +25,9 @@ struct FolderLedgers: LedgerSource {
     /// first ``LedgerProbe/maximumHeldSize`` bytes, read a MiB at a time.
     func walHoldsSchema(of candidate: Candidate) throws(ScanProblem) -> Bool {
         let file = candidate.file
-        guard case .success(let descriptor) = calls.openEvidence(in: file.folder.descriptor, file.name + "-wal") else { return false }
+        let opened = file.rawName.map { calls.openEvidence(in: file.folder.descriptor, bytes: $0 + Array("-wal".utf8)) }
+            ?? calls.openEvidence(in: file.folder.descriptor, file.name + "-wal")
+        guard case .success(let descriptor) = opened else { return false }
         defer { _ = calls.close(descriptor) }
         guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return false }
         let needle = LedgerProbe.createStatement
