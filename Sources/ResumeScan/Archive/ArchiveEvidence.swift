@@ -13,11 +13,10 @@ struct ArchiveEvidence: EvidenceSource {
         /// last component and the one before it.
         let name, path, fileName, parentName: String
         let isPartialFile: Bool
-        /// Its first ``ScanContentKind/prefixLength`` bytes (all of it when shorter).
-        let head: [UInt8]
-        /// Its whole content, when it was within the bound and worth keeping.
-        let data: Data?
-        let size: Int64
+        /// Its first ``ScanContentKind/prefixLength`` bytes (all of it when shorter), and its
+        /// whole content when that was within the bound and worth keeping.
+        let head: [UInt8], data: Data?
+        /// Its header's times and mode, its size the bytes that came.
         let status: FileStatus
         /// Its SHA-256, when hashed as it streamed by (a partial file, a file of `tmp/`).
         let sha256: String?
@@ -31,7 +30,7 @@ struct ArchiveEvidence: EvidenceSource {
     func path(of member: Member) -> String { member.path }
     func findingSource(of member: Member) -> FindingSource? { FindingSource(kind: .archive, root: root, inner: member.name) }
     func firstBytes(of member: inout Member) throws(ScanProblem) -> EvidenceFirstBytes { EvidenceFirstBytes(bytes: member.head) }
-    func size(of member: inout Member) throws(ScanProblem) -> Int64? { member.size }
+    func size(of member: inout Member) throws(ScanProblem) -> Int64? { member.status.size }
     func whole(of member: inout Member, size: Int64) throws(ScanProblem) -> Data? { member.data }
     func digest(of member: inout Member) -> String? { member.sha256 }
     func status(of member: inout Member) -> (status: FileStatus, note: ScanProblem?) { (member.status, nil) }

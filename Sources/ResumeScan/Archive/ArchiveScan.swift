@@ -271,7 +271,7 @@ package struct ArchiveScan: Sendable {
                 outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
             }
             var held = ArchiveEvidence.Member(name: member.name, path: path, fileName: fileName, parentName: parentName,
-                                              isPartialFile: isPartialFile, head: head, data: data, size: total, status: status,
+                                              isPartialFile: isPartialFile, head: head, data: data, status: status,
                                               sha256: hasher.map { SHA256Hex(digest: $0.finalize()).text })
             var finding: FileProbe.Finding?
             switch EvidenceProbe(search: scan.probe.search).probe(&held, in: ArchiveEvidence(readLimit: limit, root: scan.root)) {
