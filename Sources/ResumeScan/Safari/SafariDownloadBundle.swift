@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -55,6 +56,24 @@ package struct SafariDownloadBundle: Sendable {
         }
         self.info = try SafariDownloadInfo(propertyList: info)
         self.partialFile = Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), calls: calls)
+    }
+
+    /// Resume data that continues the bundle's download, and its partial file's path: the URL,
+    /// the entity tag when the legacy layout kept one, and the partial file's bytes as those
+    /// received. With no validator (the modern layout keeps none) the engine proves the partial
+    /// file against the server's bytes before appending (its overlap check), so a file changed
+    /// on the server is fetched whole, never spliced.
+    /// - Throws: ``SafariDownloadError`` when the bundle names no URL or holds no partial file.
+    package func resumeData() throws(SafariDownloadError) -> (blob: Data, partialFile: String) {
+        guard let url = info.url else { throw .unreadable("Info.plist names no download URL: there is nothing to resume from") }
+        guard let file = partialFile else { throw .unreadable("the bundle holds no partial file: there is nothing to resume") }
+        let partialPath = AppContainerLayout.join(path, file.name)
+        do {
+            let resume = try ResumeDataRebuilder(url: url, entityTag: info.entityTag).rebuild(fromPartialFile: partialPath)
+            return (try resume.encoded(), partialPath)
+        } catch {
+            throw .unreadable("\(error)")
+        }
     }
 
     /// The bundle's data file: the one named as the bundle without `.download` (as Safari names
