@@ -13,6 +13,7 @@ struct ValidateCommand: ParsableCommand {
             Prints one line per finding, like a compiler:
               FILE: error: KEY: message [code]
             With --tmp-dir, also checks that the partial file exists there with the right size.
+
             A Safari NAME.download bundle is checked as inspect reads it: its Info.plist's URL and bytes received against the partial file in the bundle.
 
             Example:
