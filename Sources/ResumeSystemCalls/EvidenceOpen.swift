@@ -16,21 +16,25 @@ extension FileSystemCalls {
 
     /// `openat(folder, name)` for reading evidence.
     package func openEvidence(in folder: Int32, _ name: String) -> Result<Int32, Failure> {
+        withoutNoAtimeIfRefused { self.openat(folder, name, $0) }
+    }
+
+    /// `openat(folder, name)` for reading evidence, of a name given as bytes (one that is not UTF-8).
+    package func openEvidence(in folder: Int32, bytes name: [UInt8]) -> Result<Int32, Failure> {
+        withoutNoAtimeIfRefused { self.openatBytes(folder, name, $0) }
+    }
+
+    private func withoutNoAtimeIfRefused(_ open: (Int32) -> Result<Int32, Failure>) -> Result<Int32, Failure> {
         let flags = Self.evidenceFlags
-        let opened = self.openat(folder, name, flags)
+        let opened = open(flags)
         if case .failure(let failure) = opened, failure.code == EPERM, flags != flags & ~csplice_noatime_flag() {
-            return self.openat(folder, name, flags & ~csplice_noatime_flag())
+            return open(flags & ~csplice_noatime_flag())
         }
         return opened
     }
 
     /// `open(path)` for reading evidence.
     package func openEvidence(atPath path: String) -> Result<Int32, Failure> {
-        let flags = Self.evidenceFlags
-        let opened = self.open(path, flags, 0)
-        if case .failure(let failure) = opened, failure.code == EPERM, flags != flags & ~csplice_noatime_flag() {
-            return self.open(path, flags & ~csplice_noatime_flag(), 0)
-        }
-        return opened
+        withoutNoAtimeIfRefused { self.open(path, $0, 0) }
     }
 }

@@ -52,6 +52,8 @@ package struct FileSystemCalls: Sendable {
     package struct FolderEntry: Equatable, Sendable {
         /// The name; nil when it is not UTF-8.
         package var name: String?
+        /// The name's bytes when it is not UTF-8 (``name`` is nil): what opens it.
+        package var rawName: [UInt8]?
         /// What the entry is, asked with `fstatat` when the directory entry does not say;
         /// nil when that failed (the entry vanished).
         package var kind: Status.Kind?
@@ -111,6 +113,14 @@ package struct FileSystemCalls: Sendable {
     /// `openat(folder, name, flags)`, for files opened without a mode.
     package var openat: @Sendable (_ folder: Int32, _ name: String, _ flags: Int32) -> Result<Int32, Failure> = { folder, name, flags in
         retryingOnInterrupt { system_openat(folder, name, flags) }
+    }
+    /// `openat(folder, name, flags)` of a name given as bytes (one that is not UTF-8).
+    package var openatBytes: @Sendable (_ folder: Int32, _ name: [UInt8], _ flags: Int32) -> Result<Int32, Failure> = { folder, name, flags in
+        let terminated = name.map { CChar(bitPattern: $0) } + [0]
+        return terminated.withUnsafeBufferPointer { pointer in
+            guard let base = pointer.baseAddress else { return .failure(Failure(EINVAL)) }
+            return retryingOnInterrupt { system_openat(folder, base, flags) }
+        }
     }
     /// `fstatat` of a name in a folder; does not follow a final symbolic link.
     package var fstatat: @Sendable (_ folder: Int32, _ name: String) -> Result<Status, Failure> = { folder, name in
@@ -305,7 +315,20 @@ private func systemListFolder(_ descriptor: Int32) -> Result<FileSystemCalls.Fol
             UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)
         }
         guard let name = String(validatingCString: rawName) else {
-            listing.entries.append(FileSystemCalls.FolderEntry(name: nil, kind: nil))
+            var entry = FileSystemCalls.FolderEntry(name: nil, kind: nil)
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(rawName).assumingMemoryBound(to: UInt8.self), count: strlen(rawName)))
+            entry.rawName = bytes
+            var info = stat()
+            switch type {
+            case UInt8(DT_REG): entry.kind = .regular
+            case UInt8(DT_DIR): entry.kind = .directory
+            case UInt8(DT_LNK): entry.kind = .symbolicLink
+            case UInt8(DT_UNKNOWN):
+                entry.kind = (try? retryingOnInterrupt { fstatat(descriptor, rawName, &info, AT_SYMLINK_NOFOLLOW) }.get())
+                    .map { _ in ResumeSystemCalls.kind(mode: info.st_mode) }
+            default: entry.kind = .other
+            }
+            listing.entries.append(entry)
             continue
         }
         if name == "." || name == ".." { continue }
@@ -344,6 +367,7 @@ private func system_rename(_ from: String, _ to: String) -> Int32 { rename(from,
 private func system_unlink(_ path: String) -> Int32 { unlink(path) }
 private func system_stat(_ path: String, _ info: inout stat) -> Int32 { stat(path, &info) }
 private func system_openat(_ folder: Int32, _ name: String, _ flags: Int32) -> Int32 { openat(folder, name, flags) }
+private func system_openat(_ folder: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { openat(folder, name, flags) }
 private func system_fstatat(_ folder: Int32, _ name: String, _ info: inout stat, _ flags: Int32) -> Int32 {
     fstatat(folder, name, &info, flags)
 }

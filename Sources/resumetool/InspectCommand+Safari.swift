@@ -7,12 +7,7 @@ extension InspectCommand {
     /// A Safari `NAME.download` bundle's report, text or JSON: not a resume blob, but what an
     /// examiner inspects beside them (issue 34).
     static func safariBundle(_ path: String, json: Bool, indent: Int) throws(Diagnostic) -> [UInt8] {
-        let bundle: SafariDownloadBundle
-        do {
-            bundle = try SafariDownloadBundle(path: path)
-        } catch {
-            throw Diagnostic(file: path, message: error.description)
-        }
+        let bundle = try readBundle(path)
         if json {
             let partial: JSONValue = bundle.partialFile.map { file in
                 .object([
@@ -38,5 +33,14 @@ extension InspectCommand {
             lines.append("  partial file:     none in the bundle")
         }
         return Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// The bundle at `path` as `inspect` and `validate` read it, or why not, said of the bundle.
+    static func readBundle(_ path: String) throws(Diagnostic) -> SafariDownloadBundle {
+        do {
+            return try SafariDownloadBundle(path: path)
+        } catch {
+            throw Diagnostic(file: path, message: error.description)
+        }
     }
 }

@@ -3,6 +3,7 @@ import ResumeSystemCalls
 import ResumeDataCodec
 import ArgumentParser
 import ResumeTransfer
+import ResumeScan
 
 /// `resumetool resume BLOB [--partial FILE] [-o FILE]`
 struct ResumeCommand: AsyncParsableCommand {
@@ -19,6 +20,8 @@ struct ResumeCommand: AsyncParsableCommand {
               resumetool resume Library/Caches/app.resumedata --tmp-dir tmp -o Example.dmg
               resumetool resume app.resumedata --proxy http://proxy.lan:3128 \\
                   --limit-rate 2M --json
+
+            A Safari NAME.download bundle is resumed from its Info.plist's URL and the partial file in it (left as it was; without -o the file is saved as NAME); with no validator, the partial file's last bytes are proved against the server's before anything is appended.
 
             The blob is not trusted to name files: its partial file (TempFileName, else LocalPath) is used only when it lies directly inside --tmp-dir, and is never followed through a symbolic link.
 
@@ -62,7 +65,21 @@ struct ResumeCommand: AsyncParsableCommand {
         // A blob that cannot be read is exit status 2, as in every command; the library's error
         // does not tell it from a failure of the output or the partial file.
         var origin: HTTPURL?
-        if self.blob != "-" {
+        // A Safari bundle: resume data made from its Info.plist, its partial file inside it.
+        var bundle: (blob: Data, partialFile: String, name: String)?
+        if self.blob != "-", SafariDownloadBundle.isBundle(self.blob) {
+            do throws(Diagnostic) {
+                let read = try InspectCommand.readBundle(self.blob)
+                let made: (blob: Data, partialFile: String)
+                do { made = try read.resumeData() } catch { throw Diagnostic(file: self.blob, message: error.description) }
+                bundle = (made.blob, made.partialFile, String(FilePathText.lastName(of: self.blob).dropLast(".download".count)))
+                origin = read.info.url.flatMap(HTTPURL.init)
+            } catch {
+                // A bundle that cannot be resumed from is an unreadable input, as a blob is.
+                error.emit()
+                throw ExitStatus.unreadableInput.code
+            }
+        } else if self.blob != "-" {
             do {
                 let resume = try BlobFile(self.blob, command: "resume").resume
                 // The host a --netrc login is looked up for: where the download started.
@@ -86,9 +103,15 @@ struct ResumeCommand: AsyncParsableCommand {
         let downloader = Downloader(configuration: try self.transfer.configuration(parallel: 1))
         let task: DownloadTask
         do {
-            task = try downloader.resume(
-                blobAt: self.blob, partialFile: self.partial, tmpDirectory: self.tmpDirectory, to: staged?.destination ?? self.output,
-                expectedSHA256: self.sha256, consumingPartialFile: self.consumePartial, headers: headers)
+            if let bundle {
+                task = try downloader.resume(
+                    resumeData: bundle.blob, partialFile: self.partial ?? bundle.partialFile, to: staged?.destination ?? self.output ?? bundle.name,
+                    expectedSHA256: self.sha256, consumingPartialFile: self.consumePartial, headers: headers)
+            } else {
+                task = try downloader.resume(
+                    blobAt: self.blob, partialFile: self.partial, tmpDirectory: self.tmpDirectory, to: staged?.destination ?? self.output,
+                    expectedSHA256: self.sha256, consumingPartialFile: self.consumePartial, headers: headers)
+            }
         } catch {
             TransferConsole.error("\(self.blob): error: \(error)")
             try? await downloader.shutdown()

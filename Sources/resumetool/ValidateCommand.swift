@@ -14,6 +14,8 @@ struct ValidateCommand: ParsableCommand {
               FILE: error: KEY: message [code]
             With --tmp-dir, also checks that the partial file exists there with the right size.
 
+            A Safari NAME.download bundle is checked as inspect reads it: its Info.plist's URL and bytes received against the partial file in the bundle.
+
             Example:
               resumetool validate --tmp-dir ./tmp app-resume.plist
               find . -name '*.resumedata' | resumetool validate --files-from -
@@ -60,6 +62,9 @@ struct ValidateCommand: ParsableCommand {
         }
         orderedParallelMap(list.names) { argument in
             Result<ValidateReport, Diagnostic> { () throws(Diagnostic) in
+                if SafariDownloadBundle.isBundle(argument) {
+                    return ValidateReport(name: argument, findings: SafariDownloadValidator.findings(for: try InspectCommand.readBundle(argument)))
+                }
                 switch try BlobFile.read(argument, options: options) {
                 case .download(let blob):
                     let validator = ResumeDataValidator(blobSize: blob.bytes.count, partialFileDirectory: directory)

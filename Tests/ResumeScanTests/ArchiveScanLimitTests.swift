@@ -83,24 +83,53 @@ import Testing
         }
     }
 
-    /// 23 members of one partial file's name: the first 20 repeats are told by name, the rest counted.
-    @Test func repeatedNamesAreToldWithinABound() throws {
+    /// Scans a tar that Python's tarfile writes: `script` adds the members to `t`.
+    private func scanMadeTar(_ script: String) throws -> ArchiveScan.Outcome {
         let folder = NSTemporaryDirectory() + "archive-scan-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        let body = script.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
-            import tarfile, io
-            with tarfile.open("\(folder)/repeated.tar", "w") as t:
-                for n in range(23):
-                    info = tarfile.TarInfo("app/tmp/CFNetworkDownload_abcdef.tmp"); info.size = n
-                    t.addfile(info, io.BytesIO(bytes(n)))
-            """]
+        process.arguments = ["python3", "-c", "import tarfile, io\nwith tarfile.open(\"\(folder)/made.tar\", \"w\") as t:\n" + body]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
-        let outcome = try #require(ArchiveScan(root: folder + "/repeated.tar").run())
+        return try #require(ArchiveScan(root: folder + "/made.tar").run())
+    }
+
+    /// Members that are nothing to the scan (text, a link) are told too when they come again:
+    /// the later one is what unpacking leaves, whatever either is.
+    @Test func aRepeatedMemberIsToldWhateverItIs() throws {
+        let outcome = try scanMadeTar("""
+            for n, name in enumerate(["app/Documents/readme.txt", "app/Documents", "app/Documents/readme.txt", "app/other.txt"]):
+                info = tarfile.TarInfo(name)
+                if name == "app/Documents":
+                    info.type = tarfile.DIRTYPE
+                    t.addfile(info)
+                else:
+                    info.size = 3; t.addfile(info, io.BytesIO(b"ab\\n"))
+            info = tarfile.TarInfo("app/other.txt"); info.type = tarfile.SYMTYPE; info.linkname = "readme.txt"
+            t.addfile(info)
+            info = tarfile.TarInfo("app/Documents"); info.type = tarfile.DIRTYPE
+            t.addfile(info)
+            """)
+        #expect(outcome.findings.isEmpty)
+        #expect(outcome.summary.memberCount == 6)
+        // A folder listed twice is no member hiding another.
+        #expect(outcome.summary.warnings == [
+            "member 2, app/Documents/readme.txt, has the name of member 0 before it: unpacking leaves the later one, which is what is reported",
+            "member 4, app/other.txt, has the name of member 3 before it: unpacking leaves the later one, which is what is reported",
+        ])
+    }
+
+    /// 23 members of one partial file's name: the first 20 repeats are told by name, the rest counted.
+    @Test func repeatedNamesAreToldWithinABound() throws {
+        let outcome = try scanMadeTar("""
+            for n in range(23):
+                info = tarfile.TarInfo("app/tmp/CFNetworkDownload_abcdef.tmp"); info.size = n
+                t.addfile(info, io.BytesIO(bytes(n)))
+            """)
         #expect(outcome.findings.map(\.status.size) == [22])
         #expect(outcome.summary.warnings.count == 21)
         #expect(outcome.summary.warnings.first == "member 1, app/tmp/CFNetworkDownload_abcdef.tmp, has the name of member 0 before it: "

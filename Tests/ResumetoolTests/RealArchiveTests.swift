@@ -82,10 +82,11 @@ import Testing
         }
     }
 
-    /// Two folders whose names differ in one byte that is not UTF-8: each keeps its own name
-    /// (escaped, never a replacement character that would make them one) and each blob is
-    /// paired with its own folder's partial file.
-    @Test(arguments: ["non-utf8.tar", "non-utf8.zip"])
+    /// Two folders whose names differ in one byte that is not UTF-8, in a tar, a zip, and on
+    /// disk scanned as a folder: each keeps its own name (escaped, never a replacement character
+    /// that would make them one; a folder's files opened by their bytes, never skipped) and each
+    /// blob is paired with its own folder's partial file.
+    @Test(arguments: ["non-utf8.tar", "non-utf8.zip", "non-utf8"])
     func namesThatAreNotUTF8AreEscapedAndPairedByBytes(_ name: String) throws {
         let made = try Made()
         let (result, top) = try made.json(name)
@@ -93,14 +94,16 @@ import Testing
         #expect(result.stderr == "")
         #expect((top["errors"] as? [Any])?.isEmpty == true)
         let blobs = try #require(top["blobs"] as? [[String: Any]])
-        let folders = ["filesystem1/private/var/mobile/Junk/caf\\x{fe}", "filesystem1/private/var/mobile/Junk/caf\\x{ff}"]
+        // A folder's paths are spelled from the DIR given; an archive's from its members.
+        let root = name.contains(".") ? "" : name + "/"
+        let folders = ["\(root)filesystem1/private/var/mobile/Junk/caf\\x{fe}", "\(root)filesystem1/private/var/mobile/Junk/caf\\x{ff}"]
         #expect(blobs.map { $0["path"] as? String } == folders.map { $0 + "/Library/Caches/blob.resumedata" })
         #expect(blobs.map { $0["appContainer"] as? String } == folders)
         #expect(blobs.map { ($0["partialFile"] as? [String: Any])?["path"] as? String } == folders.map { $0 + "/tmp/CFNetworkDownload_Occ2S2.tmp" })
         #expect(blobs.map { ($0["partialFile"] as? [String: Any])?["size"] as? Int } == [2540, 2550])
         let text = try ToolRunner.run(["scan", name], in: made.directory.url)
         #expect(text.status == 0)
-        #expect(text.stdout.contains("\nfilesystem1/private/var/mobile/Junk/caf\\x{ff}:\n  Library/Caches/blob.resumedata\n"))
+        #expect(text.stdout.contains("\n\(root)filesystem1/private/var/mobile/Junk/caf\\x{ff}:\n  Library/Caches/blob.resumedata\n"))
         #expect(text.stdout.contains("    partial file:     tmp/CFNetworkDownload_Occ2S2.tmp, 2,550 bytes (2.5 KiB), 1,546 fewer than received\n"))
     }
 

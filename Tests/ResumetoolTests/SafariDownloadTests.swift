@@ -94,6 +94,53 @@ import Testing
         #expect(result.stdout.hasPrefix("Downloads/Example-2.4.1.dmg.download: a Safari download bundle\n"))
     }
 
+    /// `validate NAME.download` judges the bundle as `inspect` reads it, in the findings a blob
+    /// gets: the modern layout's missing validator is a note, a partial file as received is
+    /// fine, wrong types are warnings, and a bundle without Info.plist is unreadable (exit 2).
+    @Test func validateABundleAsInspectReadsIt() throws {
+        let made = try Made()
+        let modern = try made.run(["validate", "Downloads/Example-2.4.1.dmg.download"])
+        #expect(modern == ToolRunner.Result(status: 0, stdout: """
+            Downloads/Example-2.4.1.dmg.download: note: the modern layout keeps no validator: no one can prove the server's file \
+            unchanged since the partial file was written [missing-validator]
+
+            """, stderr: ""))
+        let legacy = try made.run(["validate", "--json", "Downloads/report.zip.download"])
+        #expect(legacy.status == 0)
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(legacy.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.count == 1)
+        #expect(reports.first?["file"] as? String == "Downloads/report.zip.download")
+        #expect(reports.first?["ok"] as? Bool == true)
+        #expect((reports.first?["findings"] as? [Any])?.isEmpty == true)
+        let odd = try made.run(["validate", "Downloads/odd.bin.download"])
+        #expect(odd == ToolRunner.Result(status: 0, stdout: """
+            Downloads/odd.bin.download: warning: DownloadEntryProgressBytesSoFar is of type string, not integer [wrong-type]
+            Downloads/odd.bin.download: warning: DownloadEntryProgressTotalToLoad is -5, below 0 [wrong-type]
+            Downloads/odd.bin.download: warning: DownloadEntryDateAddedKey is of type string, not date [wrong-type]
+            Downloads/odd.bin.download: warning: DownloadEntryProgressBytesSoFar: Info.plist says no bytes received: the partial file's \
+            4 bytes are all there is to go by [missing-bytes-received]
+            Downloads/odd.bin.download: note: the modern layout keeps no validator: no one can prove the server's file unchanged since \
+            the partial file was written [missing-validator]
+
+            """, stderr: ""))
+        let empty = try made.run(["validate", "Downloads/empty.download"])
+        #expect(empty == ToolRunner.Result(status: 2, stdout: "", stderr: "Downloads/empty.download: error: cannot read Info.plist: No such file or directory\n"))
+    }
+
+    /// A partial file shorter than the bytes Info.plist says were received cannot be resumed
+    /// from: an error, exit 1, as for a blob's partial file.
+    @Test func validateTellsAPartialFileShorterThanReceived() throws {
+        let made = try Made()
+        let data = made.directory.url.appendingPathComponent("Downloads/report.zip.download/report.zip")
+        try Data(repeating: 1, count: 10).write(to: data)
+        let result = try made.run(["validate", "Downloads/report.zip.download"])
+        #expect(result == ToolRunner.Result(status: 1, stdout: """
+            Downloads/report.zip.download: error: NSURLDownloadBytesReceived: the partial file report.zip has 10 bytes, fewer than the \
+            1000 received [temp-file-size]
+
+            """, stderr: ""))
+    }
+
     /// The scan's JSON and its orphan partial files, which must be the four bundles' data files.
     private static func bundleOrphans(_ result: ToolRunner.Result) throws -> (top: [String: Any], orphans: [[String: Any]]) {
         #expect(result.status == 0)

@@ -141,49 +141,56 @@ struct ArchiveLedgers {
     static let partialFileNotInArchive = "not in the archive"
     static let partialFileOutsideArchive = "a path outside the device's file system"
 
-    /// Reads each held ledger once the pass is over.
+    /// Reads each held ledger once the pass is over, in path order.
     /// - Parameter lookUp: what is at a member path (a finding, a remembered member), nil when nothing known.
-    func read(root: String, lookUp: (String) -> ArchiveScan.Entry?) -> (findings: [FileProbe.Finding], problems: [ScanProblem]) {
-        var findings: [FileProbe.Finding] = []
-        var problems: [ScanProblem] = []
-        for path in databases.keys.sorted(by: TreeWalker.byteOrder) {
-            guard let database = databases[path] else { continue }
-            func problem(_ message: String) {
-                problems.append(ScanProblem(path: database.name, message: "member \(database.index): nsurlsessiond's ledger: \(message)"))
-            }
-            let wal = wals[path]
-            guard LedgerProbe.isLedger(database.schemaOnPage ? .schema : .emptySchema, walHoldsSchema: { wal.map(LedgerProbe.holdsSchema) ?? false })
-            else { continue }
-            if let size = database.overLimit {
-                problems.append(ScanProblem(path: database.name, message: "member \(database.index): " + LedgerProbe.overLimit(size)))
-                continue
-            }
-            guard let bytes = database.bytes else { continue }
-            let total = bytes.count + (wal?.count ?? 0)
-            guard total <= LedgerProbe.maximumHeldSize else {
-                problems.append(ScanProblem(path: database.name, message: "member \(database.index): " + LedgerProbe.overLimit(Int64(total))))
-                continue
-            }
+    func read(root: String, lookUp: @escaping (String) -> ArchiveScan.Entry?) -> (findings: [FileProbe.Finding], problems: [ScanProblem]) {
+        var source = Source(held: self, root: root, lookUp: lookUp)
+        return LedgerCollector.collect(databases.keys.sorted(by: TreeWalker.byteOrder), from: &source)
+    }
+
+    /// The held members as ``LedgerCollector`` asks: the page was judged while the member
+    /// streamed by, the WAL is the `-wal` member held, and the partial files are looked up among
+    /// the members under the ledger's own leading folder.
+    struct Source: LedgerSource {
+        let held: ArchiveLedgers
+        let root: String
+        let lookUp: (String) -> ArchiveScan.Entry?
+
+        func firstPage(of path: String) throws(ScanProblem) -> LedgerProbe.FirstPage? {
+            held.databases[path].map { $0.schemaOnPage ? .schema : .emptySchema }
+        }
+
+        func walHoldsSchema(of path: String) throws(ScanProblem) -> Bool {
+            held.wals[path].map(LedgerProbe.holdsSchema) ?? false
+        }
+
+        func heldSize(of path: String) throws(LedgerCollector.Failure) -> Int64? {
+            guard let database = held.databases[path] else { return nil }
+            if let size = database.overLimit { return size }
+            return Int64((database.bytes?.count ?? 0) + (held.wals[path]?.count ?? 0))
+        }
+
+        func read(_ path: String) throws -> FileProbe.Finding? {
+            guard let database = held.databases[path], let bytes = database.bytes else { return nil }
             let components = database.components
-            do {
-                findings.append(try LedgerProbe.readHeld(
-                    bytes: bytes, wal: wal, path: path, status: database.status,
-                    source: FindingSource(kind: .archive, root: root, inner: database.name),
-                    warnings: walsLeftOut[path].map { size in
-                        ["its -wal member (\(size) bytes) was over the limit of \(LedgerProbe.maximumHeldSize) held in memory: read without it"]
-                    } ?? [],
-                    missing: { _ in Self.partialFileNotInArchive }, unplaceable: Self.partialFileOutsideArchive
-                ) { _, device in
-                    let member = Self.memberPath(device, ledger: components)
-                    return (member, lookUp(member)?.entry ?? .missing)
-                })
-            } catch let error as EvidenceDatabaseError {
-                problem(error.message)
-            } catch {
-                problem("\(error)")
+            let lookUp = self.lookUp
+            return try LedgerProbe.readHeld(
+                bytes: bytes, wal: held.wals[path], path: path, status: database.status,
+                source: FindingSource(kind: .archive, root: root, inner: database.name),
+                warnings: held.walsLeftOut[path].map { size in
+                    ["its -wal member (\(size) bytes) was over the limit of \(LedgerProbe.maximumHeldSize) held in memory: read without it"]
+                } ?? [],
+                missing: { _ in ArchiveLedgers.partialFileNotInArchive }, unplaceable: ArchiveLedgers.partialFileOutsideArchive
+            ) { _, device in
+                let member = ArchiveLedgers.memberPath(device, ledger: components)
+                return (member, lookUp(member)?.entry ?? .missing)
             }
         }
-        return (findings, problems)
+
+        func problem(_ path: String, _ message: String) -> ScanProblem {
+            guard let database = held.databases[path] else { return ScanProblem(path: path, message: message) }
+            return ScanProblem(path: database.name, message: "member \(database.index): \(message)")
+        }
     }
 
     /// The member path of a device path (`private`, `var`, …) under the ledger's own leading

@@ -150,11 +150,25 @@ package struct ArchiveScan: Sendable {
         var lastFolders: (components: [String], count: Int) = ([], 0)
         /// nsurlsessiond's ledgers and their WALs, held until the pass is over.
         var ledgers = ArchiveLedgers()
-        /// The member each reported path came from (a finding, a file of `tmp/` or of
-        /// nsurlsessiond's Downloads): a later member of the same name is told.
-        var reportedMember: [String: Int] = [:]
-        /// Members that had an earlier reported member's name, past those told one by one.
+        /// The last member of each path that is not a folder, by the path's SHA-256 cut to 128
+        /// bits: a later member of the same name is told whatever either is, and an archive of a
+        /// million members costs a few dozen MiB here, not its names.
+        var memberOfPath: [PathKey: Int] = [:]
+        /// Members that had an earlier member's name, past those told one by one.
         var untoldDuplicates = 0
+
+        struct PathKey: Hashable {
+            let high: UInt64
+            let low: UInt64
+
+            init(_ path: String) {
+                var words = (UInt64(0), UInt64(0))
+                withUnsafeMutableBytes(of: &words) { buffer in
+                    for (index, byte) in SHA256.hash(data: Data(path.utf8)).prefix(16).enumerated() { buffer[index] = byte }
+                }
+                (high, low) = words
+            }
+        }
 
         init(scan: ArchiveScan) {
             self.scan = scan
@@ -180,6 +194,10 @@ package struct ArchiveScan: Sendable {
             let components = name.components
             let fileName = components.last ?? path
             let parentName = components.count > 1 ? components[components.count - 2] : ""
+            if member.kind != .directory {
+                let key = PathKey(path)
+                if let earlier = memberOfPath.updateValue(member.index, forKey: key) { duplicate(member, of: earlier, path: path) }
+            }
             switch member.kind {
             case .directory:
                 return
@@ -244,37 +262,35 @@ package struct ArchiveScan: Sendable {
                 }
                 throw failure
             }
-            let decided = verdict ?? triage()
-            var content = HeldContent()
-            if decided.mayHoldBlobs, let data {
-                content = HeldContent(data, name: fileName, parentName: parentName, search: scan.probe.search)
-                if isMetadata, components.count > 1, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
-                    outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
-                }
-            }
-            let blobs = content.blobs
-            var digest = content.sha256
-            if digest == nil, let hasher { digest = SHA256Hex(digest: hasher.finalize()).text }
             var status = FileStatus(size: total, modified: Date(timeIntervalSince1970: Double(member.modified ?? 0)))
             // libarchive's zip reader sets a change time of 0 when the zip has no extended
             // timestamp: the epoch itself is never a device's time, so 0 is no time at all.
             status.changed = member.changed.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
             status.created = member.created.flatMap { $0 == 0 ? nil : Date(timeIntervalSince1970: Double($0)) }
             status.mode = member.mode == 0 ? nil : member.mode
+            if !(verdict ?? triage()).mayHoldBlobs { data = nil }
+            if isMetadata, components.count > 1, let data, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
+                outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
+            }
+            var held = ArchiveEvidence.Member(name: member.name, path: path, fileName: fileName, parentName: parentName,
+                                              isPartialFile: isPartialFile, head: head, data: data, status: status,
+                                              sha256: hasher.map { SHA256Hex(digest: $0.finalize()).text })
+            var finding: FileProbe.Finding?
+            switch EvidenceProbe(search: scan.probe.search).probe(&held, in: ArchiveEvidence(readLimit: limit, root: scan.root)) {
+            case .found(let found, _): finding = found
+            case .nothing, .ledger, .failed: finding = nil
+            }
+            // A file of tmp/ or of nsurlsessiond's Downloads is remembered with the digest a finding has.
+            let digest = finding?.sha256 ?? held.sha256
             if inTmp { remember(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest), parentName: parentName) }
             if inDownloads { rememberDownload(path, Entry(name: member.name, entry: .regularFile(size: total), status: status, sha256: digest)) }
             hold.decide(atEnd: true)
             ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
-            let isReported = content.isFound || isPartialFile
-            if let earlier = reportedMember[path] { duplicate(member, of: earlier, path: path) }
-            reportedMember[path] = isReported || inTmp || inDownloads ? member.index : nil
-            guard isReported else {
+            guard let finding else {
                 if let index = findingIndex.removeValue(forKey: path) { drop(index) }
                 return
             }
-            let finding = FileProbe.Finding(path: path, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
-                                            source: FindingSource(kind: .archive, root: scan.root, inner: member.name),
-                                            safariDownload: content.safari.download, safariHistory: content.safari.history)
+            let blobs = finding.blobs
             if let index = findingIndex[path] {
                 blobCount += blobs.count - outcome.findings[index].blobs.count
                 outcome.findings[index] = finding
@@ -285,9 +301,9 @@ package struct ArchiveScan: Sendable {
             }
         }
 
-        /// Told once per member, the first few by name: unpacking writes both and leaves the
-        /// later, so the later is what is reported, and the examiner should know an earlier one
-        /// (perhaps a blob) was there.
+        /// Told once per member, the first few by name, whatever either member is: unpacking
+        /// writes both and leaves the later, so the later is what is reported, and the examiner
+        /// should know an earlier one (perhaps a blob) was there.
         private mutating func duplicate(_ member: ArchiveReader.Member, of earlier: Int, path: String) {
             guard outcome.summary.warnings.count < Self.maximumToldDuplicates else {
                 untoldDuplicates += 1

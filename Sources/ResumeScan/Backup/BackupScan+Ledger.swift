@@ -26,58 +26,8 @@ extension BackupScan {
         _ candidates: [LedgerCandidate], entries: [String: Entry], folders: [String: FolderHandle], keys: ClassKeys?,
         source: FindingSource.Kind, root: String, calls: FileSystemCalls
     ) -> (findings: [FileProbe.Finding], problems: [ScanProblem]) {
-        var findings: [FileProbe.Finding] = []
-        var problems: [ScanProblem] = []
-        var groupIndex: [String: [String]]?
-        for candidate in candidates {
-            let entry = candidate.entry
-            let inner = entry.inner
-            do {
-                let wal = entries[inner + "-wal"]
-                let page = try content(of: entry, folders: folders, keys: keys, prefix: LedgerProbe.firstPageLimit, calls: calls)
-                var walBytes: Data?
-                let isLedger = try LedgerProbe.isLedger(LedgerProbe.FirstPage(page)) {
-                    guard let wal else { return false }
-                    let bytes = try content(of: wal, folders: folders, keys: keys, prefix: LedgerProbe.maximumHeldSize, calls: calls)
-                    walBytes = bytes
-                    return LedgerProbe.holdsSchema(bytes)
-                }
-                guard isLedger else { continue }
-                let record = try? entry.fileRecord()
-                let walRecord = try? wal?.fileRecord()
-                let (sum, overflow) = (record?.size ?? 0).addingReportingOverflow(walRecord?.size ?? 0)
-                let total = overflow ? Int64.max : sum
-                guard record != nil, walRecord != nil || wal == nil, total <= Int64(LedgerProbe.maximumHeldSize) else {
-                    if record == nil || (wal != nil && walRecord == nil) {
-                        problems.append(ScanProblem(path: inner, message: "nsurlsessiond's ledger: its MBFile record (or its WAL's) cannot be read"))
-                    } else {
-                        problems.append(ScanProblem(path: inner, message: LedgerProbe.overLimit(total)))
-                    }
-                    continue
-                }
-                let bytes = try content(of: entry, folders: folders, keys: keys, prefix: nil, calls: calls)
-                if let wal, walBytes == nil {
-                    walBytes = try content(of: wal, folders: folders, keys: keys, prefix: nil, calls: calls)
-                }
-                var status = FileStatus(size: record?.size ?? Int64(bytes.count), modified: record?.modified ?? Date(timeIntervalSince1970: 0))
-                status.changed = record?.changed
-                status.created = record?.created
-                status.mode = record?.mode
-                findings.append(try LedgerProbe.readHeld(
-                    bytes: bytes, wal: walBytes, path: inner, status: status, source: FindingSource(kind: source, root: root, inner: inner),
-                    missing: BackupExclusion.absence(of:), unplaceable: partialFileOutsideBackup
-                ) { task, device in
-                    place(device, bundleID: task.bundleID, entries: entries, groupIndex: &groupIndex)
-                })
-            } catch let error as ScanProblem {
-                problems.append(ScanProblem(path: inner, message: "nsurlsessiond's ledger: " + error.message))
-            } catch let error as EvidenceDatabaseError {
-                problems.append(ScanProblem(path: inner, message: "nsurlsessiond's ledger: " + error.message))
-            } catch {
-                problems.append(ScanProblem(path: inner, message: "nsurlsessiond's ledger: \(error)"))
-            }
-        }
-        return (findings, problems)
+        var ledgers = BackupLedgers(entries: entries, folders: folders, keys: keys, kind: source, root: root, calls: calls)
+        return LedgerCollector.collect(candidates, from: &ledgers)
     }
 
     /// Where a device path is in a backup, and what is there: `/private/var/mobile/…` in

@@ -351,34 +351,22 @@ package struct BackupScan: Sendable {
         let components = entry.relativePath.split(separator: "/")
         let name = components.last.map(String.init) ?? entry.relativePath
         let parentName = components.count > 1 ? String(components[components.count - 2]) : entry.domain
-        let isPartialFile = AppContainerLayout.isPartialFile(name: name, parentName: parentName)
-        let wal: EvidenceTriage.WAL = hasWAL ? .beside : .none
         let calls = probe.calls
-        func problem(_ message: String) -> ProbeResult { ProbeResult(problem: ScanProblem(path: inner, message: message)) }
 
-        // The record is decoded up front only in an encrypted backup (the file's key is in it);
-        // in a plain one only for the few files found.
+        // The record is decoded up front only in an encrypted backup (the file's key is in it).
         var record: BackupFileRecord?
-        var recordProblem: BackupError?
-        func decodeRecord() {
-            do { record = try entry.fileRecord() } catch { recordProblem = error }
-        }
         var fileKey: SymmetricKey?
         if let keys {
-            decodeRecord()
-            guard let record else { return problem("cannot decrypt: \(recordProblem?.message ?? "no MBFile record")") }
-            if let wrappedKey = record.encryptionKey {
-                guard let split = BackupCipher.splitClassAndKey(wrappedKey) else { return problem("cannot decrypt: its EncryptionKey is too short") }
-                let protectionClass = record.protectionClass ?? split.protectionClass
-                guard let classKey = keys.key(protectionClass) else {
-                    return problem("cannot decrypt: protection class \(protectionClass) has no key in the keybag")
-                }
-                guard let key = BackupCipher.unwrap(split.wrapped, with: classKey) else {
-                    return problem("cannot decrypt: its EncryptionKey does not unwrap")
-                }
-                fileKey = key
-            } else if record.size > 0 {
-                return problem("cannot decrypt: it has no EncryptionKey")
+            do {
+                let decoded = try entry.fileRecord()
+                record = decoded
+                fileKey = try Self.fileKey(decoded, keys: keys)
+            } catch let error as BackupError {
+                return ProbeResult(problem: ScanProblem(path: inner, message: "cannot decrypt: \(error.message)"))
+            } catch let error as ScanProblem {
+                return ProbeResult(problem: ScanProblem(path: inner, message: error.message))
+            } catch {
+                return ProbeResult(problem: ScanProblem(path: inner, message: "cannot decrypt: \(error)"))
             }
         }
         guard let folder else { return ProbeResult(problem: Self.storedFileMissing(entry)) }
@@ -387,120 +375,20 @@ package struct BackupScan: Sendable {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
             if failure.code == ENOENT { return ProbeResult(problem: Self.storedFileMissing(entry)) }
-            if failure.code == ELOOP { return problem("skipped: its file in the backup is a symbolic link") }
-            return problem("cannot open \(entry.storedPath): \(TreeWalker.describe(failure.code))")
+            if failure.code == ELOOP { return ProbeResult(problem: ScanProblem(path: inner, message: "skipped: its file in the backup is a symbolic link")) }
+            return ProbeResult(problem: ScanProblem(path: inner, message: "cannot open \(entry.storedPath): \(TreeWalker.describe(failure.code))"))
         }
         defer { _ = calls.close(descriptor) }
-        // fstat only for the files that matter: most are ruled out by their first bytes.
-        var storedStatus: FileSystemCalls.Status?
-        func stored() throws(ScanProblem) -> FileSystemCalls.Status {
-            if let storedStatus { return storedStatus }
-            switch calls.fstat(descriptor) {
-            case .success(let status):
-                guard status.kind == .regular else { throw ScanProblem(path: inner, message: "skipped: its file in the backup is not a regular file") }
-                storedStatus = status
-                return status
-            case .failure(let failure):
-                throw ScanProblem(path: inner, message: "cannot read: \(TreeWalker.describe(failure.code))")
-            }
+        var member = BackupEvidence.Member(entry: entry, descriptor: descriptor, name: name, parentName: parentName,
+                                           isPartialFile: AppContainerLayout.isPartialFile(name: name, parentName: parentName),
+                                           wal: hasWAL ? .beside : .none, fileKey: fileKey, record: record)
+        let evidence = BackupEvidence(readLimit: probe.readLimit, calls: calls, kind: source, root: root, isEncrypted: keys != nil)
+        switch EvidenceProbe(search: probe.search).probe(&member, in: evidence) {
+        case .nothing: return ProbeResult()
+        case .ledger: return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry))
+        case .found(let finding, let note): return ProbeResult(finding: finding, problem: note)
+        case .failed(let problem): return ProbeResult(problem: problem)
         }
-
-        // The content: read and (in an encrypted backup) decrypted only when it may hold a blob.
-        var content: Data?
-        var mayHoldBlobs = false
-        do {
-            if let fileKey, let record {
-                let first = try read(descriptor, count: BackupCipher.blockSize, calls: calls)
-                guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
-                    return problem("cannot decrypt: the stored file is shorter than one AES block")
-                }
-                // One block decrypted, its size from the record: more is decrypted only if it may matter.
-                // As an array: the check's generic calls on a Data slice cost more than the copy.
-                let verdict = EvidenceTriage.verdict(prefix: [UInt8](start.prefix(Int(clamping: max(0, record.size)))), isPartialFile: isPartialFile,
-                                                     size: record.size, wal: wal)
-                if verdict == .ledger { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
-                mayHoldBlobs = verdict.mayHoldBlobs
-                guard verdict != .skip else { return ProbeResult() }
-                let size = try stored().size
-                guard size % Int64(BackupCipher.blockSize) == 0, size >= record.size else {
-                    return problem("cannot decrypt: the stored file is \(size) bytes, not whole AES blocks covering its Size \(record.size)")
-                }
-                if mayHoldBlobs, record.size <= Int64(probe.readLimit) {
-                    guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
-                    let ciphertext = try read(descriptor, count: Int(size), calls: calls)
-                    guard let plain = BackupCipher.decrypt(ciphertext, with: fileKey) else { return problem("cannot decrypt: the stored file is cut short") }
-                    content = plain.prefix(Int(record.size))
-                }
-            } else if keys == nil {
-                let start = try read(descriptor, count: ScanContentKind.prefixLength, calls: calls)
-                let verdict = EvidenceTriage.verdict(prefix: start, isPartialFile: isPartialFile, size: nil, wal: wal)
-                if verdict == .ledger { return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry)) }
-                mayHoldBlobs = verdict.mayHoldBlobs
-                guard verdict != .skip else { return ProbeResult() }
-                let size = try stored().size
-                if mayHoldBlobs, size <= Int64(probe.readLimit) {
-                    guard case .success = calls.seek(descriptor, 0) else { return problem("cannot read: seek failed") }
-                    content = try read(descriptor, count: Int(size), calls: calls)
-                }
-            } else {
-                // An empty file of an encrypted backup: nothing stored, nothing to decrypt.
-                _ = try stored()
-                if EvidenceTriage.verdict(prefix: [], isPartialFile: isPartialFile, size: 0, wal: wal) == .ledger {
-                    return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry))
-                }
-                content = Data()
-            }
-        } catch {
-            return ProbeResult(problem: ScanProblem(path: inner, message: error.message))
-        }
-        var blobs: [FoundResumeBlob] = []
-        if let content, mayHoldBlobs, ScanContentKind(prefix: content.prefix(ScanContentKind.prefixLength)).isCandidate {
-            blobs = probe.search.blobs(in: content)
-        }
-        guard !blobs.isEmpty || isPartialFile else { return ProbeResult() }
-        if keys == nil, record == nil, recordProblem == nil { decodeRecord() }
-
-        let digest: String?
-        if let content {
-            digest = EvidenceHash.hex(of: content)
-        } else if let fileKey, let record {
-            digest = decryptedDigest(descriptor, key: fileKey, size: record.size, calls: calls)
-        } else {
-            digest = EvidenceHash.hex(ofDescriptor: descriptor, calls: calls)
-        }
-        // The device's metadata, or what the stored copy shows when the record is damaged.
-        var status: FileStatus
-        if let record {
-            status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
-            status.changed = record.changed
-            status.created = record.created
-            status.mode = record.mode
-        } else {
-            let copy = try? stored()
-            status = FileStatus(size: copy?.size ?? Int64(content?.count ?? 0), modified: Date(timeIntervalSince1970: Double(copy?.modifiedSeconds ?? 0)))
-        }
-        let finding = FileProbe.Finding(path: inner, status: status, blobs: blobs, isPartialFile: isPartialFile, sha256: digest,
-                                        source: FindingSource(kind: source, root: root, inner: inner))
-        return ProbeResult(finding: finding, problem: recordProblem.map { ScanProblem(path: inner, message: "\($0.message); its size and time here are the stored copy's") })
-    }
-
-    /// SHA-256 of a large encrypted file's plaintext, decrypted a MiB at a time (CBC: each chunk's
-    /// IV is the last ciphertext block before it) and cut at `size`.
-    private static func decryptedDigest(_ descriptor: Int32, key: SymmetricKey, size: Int64, calls: FileSystemCalls) -> String? {
-        guard case .success = calls.seek(descriptor, 0) else { return nil }
-        var hasher = SHA256()
-        var remaining = size
-        var iv = Data(repeating: 0, count: BackupCipher.blockSize)
-        while remaining > 0 {
-            guard let chunk = try? read(descriptor, count: 1 << 20, calls: calls), !chunk.isEmpty,
-                  chunk.count % BackupCipher.blockSize == 0,
-                  let plain = BackupCipher.decrypt(chunk, with: key, iv: iv) else { return nil }
-            let used = plain.prefix(Int(min(Int64(plain.count), remaining)))
-            hasher.update(data: used)
-            remaining -= Int64(used.count)
-            iv = chunk.suffix(BackupCipher.blockSize)
-        }
-        return SHA256Hex(digest: hasher.finalize()).text
     }
 
     /// Up to `count` bytes from the descriptor's position (fewer at the end of the file); a

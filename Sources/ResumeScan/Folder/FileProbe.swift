@@ -46,7 +46,7 @@ package struct FileProbe: Sendable {
     package func probe(_ file: TreeWalker.File) -> Outcome {
         // O_NONBLOCK: a file replaced by a FIFO after the listing must not block the scan.
         let descriptor: Int32
-        switch calls.openEvidence(in: file.folder.descriptor, file.name) {
+        switch file.rawName.map({ calls.openEvidence(in: file.folder.descriptor, bytes: $0) }) ?? calls.openEvidence(in: file.folder.descriptor, file.name) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
             // ELOOP: replaced by a link after the listing; ENOENT: deleted meanwhile.
@@ -54,71 +54,18 @@ package struct FileProbe: Sendable {
             return .failed(ScanProblem(path: file.path, message: "cannot open: \(TreeWalker.describe(failure.code))"))
         }
         defer { _ = calls.close(descriptor) }
-        let prefixLength = ScanContentKind.prefixLength
-        let verdict: EvidenceTriage.Verdict
-        do {
-            verdict = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength) { buffer throws(ScanProblem) in
-                let count = try readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer), path: file.path)
-                // The WAL beside an empty file is looked at only if it turns out to matter.
-                return EvidenceTriage.verdict(prefix: UnsafeBufferPointer(rebasing: buffer[..<count]), isPartialFile: file.isPartialFile,
-                                              size: nil, wal: .unknown)
+        var member = FolderEvidence.Member(file: file, descriptor: descriptor)
+        switch EvidenceProbe(search: search).probe(&member, in: FolderEvidence(readLimit: readLimit, calls: calls)) {
+        case .nothing: return .nothing
+        case .ledger:
+            var ledgers = FolderLedgers(calls: calls)
+            switch LedgerCollector.collect(FolderLedgers.Candidate(file: file, descriptor: descriptor), from: &ledgers) {
+            case .notALedger: return .nothing
+            case .found(let finding): return .found(finding)
+            case .failed(let problem): return .failed(problem)
             }
-        } catch {
-            return .failed(error)
+        case .found(let finding, _): return .found(finding)
+        case .failed(let problem): return .failed(problem)
         }
-        if verdict == .ledger { return LedgerProbe(calls: calls).probe(file, descriptor: descriptor) }
-        guard verdict != .skip else { return .nothing }
-        let raw: FileSystemCalls.Status
-        switch calls.fstat(descriptor) {
-        case .success(let found): raw = found
-        case .failure(let failure):
-            return .failed(ScanProblem(path: file.path, message: "cannot read: \(TreeWalker.describe(failure.code))"))
-        }
-        guard raw.kind == .regular else { return .nothing }
-        let status = FileStatus(raw)
-        var content = HeldContent()
-        if verdict.mayHoldBlobs, status.size <= Int64(readLimit) {
-            // Read again from the start: the prefix was a small stack buffer, and a blob is small.
-            var data = Data(count: Int(status.size))
-            // Data's closure rethrows untyped errors: carry the diagnostic out as a Result.
-            let outcome = data.withUnsafeMutableBytes { buffer in
-                Result { () throws(ScanProblem) in
-                    if case .failure(let failure) = calls.seek(descriptor, 0) {
-                        throw ScanProblem(path: file.path, message: "cannot read: \(TreeWalker.describe(failure.code))")
-                    }
-                    return try readFully(descriptor, into: buffer, path: file.path)
-                }
-            }
-            let count: Int
-            switch outcome {
-            case .success(let read): count = read
-            case .failure(let error): return .failed(error)
-            }
-            data.count = count
-            content = HeldContent(data, name: file.name, parentName: FilePathText.lastName(of: FilePathText.folder(of: file.path)), search: search)
-        }
-        guard content.isFound || file.isPartialFile else { return .nothing }
-        var digest = content.sha256
-        if digest == nil {
-            // A partial file is hashed as it is read, never held whole: it may be gigabytes.
-            digest = EvidenceHash.hex(ofDescriptor: descriptor, calls: calls)
-        }
-        return .found(Finding(path: file.path, status: status, blobs: content.blobs, isPartialFile: file.isPartialFile, sha256: digest,
-                              safariDownload: content.safari.download, safariHistory: content.safari.history))
-    }
-
-    /// Reads until the buffer is full or the file ends.
-    private func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(ScanProblem) -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let got: Int
-            switch calls.read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) {
-            case .success(let count): got = count
-            case .failure(let failure): throw ScanProblem(path: path, message: "cannot read: \(TreeWalker.describe(failure.code))")
-            }
-            if got == 0 { break }
-            filled += got
-        }
-        return filled
     }
 }

@@ -21,9 +21,11 @@ package struct TreeWalker {
     /// A regular file to look at.
     package struct File: Sendable {
         let path: String
-        /// The open folder holding it, and its name there.
+        /// The open folder holding it, and its name there: as reports show it, and its bytes
+        /// when that text is not them (``FolderEntryName``).
         let folder: FolderHandle
         let name: String
+        var rawName: [UInt8]? = nil
         /// A `CFNetworkDownload_*.tmp` or a WebKit `.download` folder's data file.
         let isPartialFile: Bool
     }
@@ -56,7 +58,7 @@ package struct TreeWalker {
     private struct PendingFolder {
         let path: String
         /// The open parent and the name in it; `nil` for a root, opened by its path.
-        let parent: (handle: FolderHandle, name: String)?
+        let parent: (handle: FolderHandle, name: FolderEntryName)?
         let depth: Int
     }
 
@@ -79,8 +81,9 @@ package struct TreeWalker {
             }
             let parentName = FilePathText.lastName(of: folder.path)
             if !listing.files.isEmpty { foldersInBatch += 1 }
-            for name in listing.files {
-                pending.append(File(path: AppContainerLayout.join(folder.path, name), folder: listing.handle, name: name,
+            for entry in listing.files {
+                let name = entry.text
+                pending.append(File(path: AppContainerLayout.join(folder.path, name), folder: listing.handle, name: name, rawName: entry.bytes,
                                     isPartialFile: AppContainerLayout.isPartialFile(name: name, parentName: parentName)))
                 fileCount += 1
                 if pending.count >= batchSize {
@@ -98,12 +101,12 @@ package struct TreeWalker {
                 errors.append(ScanProblem(path: folder.path, message: "skipped its folders: more than \(Self.maximumDepth) levels below \(root)"))
                 continue
             }
-            for name in listing.folders.reversed() {
-                let path = AppContainerLayout.join(folder.path, name)
-                if AppContainerLayout.isContainerUUID(name) { uuidFolders[name.uppercased(), default: []].append(path) }
-                stack.append(PendingFolder(path: path, parent: (listing.handle, name), depth: folder.depth + 1))
+            for entry in listing.folders.reversed() {
+                let path = AppContainerLayout.join(folder.path, entry.text)
+                if AppContainerLayout.isContainerUUID(entry.text) { uuidFolders[entry.text.uppercased(), default: []].append(path) }
+                stack.append(PendingFolder(path: path, parent: (listing.handle, entry), depth: folder.depth + 1))
             }
-            if listing.folders.contains(where: AppContainerLayout.markerFolders.contains) { containers.insert(folder.path) }
+            if listing.folders.contains(where: { AppContainerLayout.markerFolders.contains($0.text) }) { containers.insert(folder.path) }
         }
         if !pending.isEmpty { visit(pending) }
         return true
@@ -111,8 +114,8 @@ package struct TreeWalker {
 
     private struct Listing {
         let handle: FolderHandle
-        var files: [String] = []
-        var folders: [String] = []
+        var files: [FolderEntryName] = []
+        var folders: [FolderEntryName] = []
     }
 
     private enum ListingOutcome {
@@ -125,7 +128,10 @@ package struct TreeWalker {
     /// pipes left out. A folder that cannot be read gets an error recorded.
     private mutating func list(_ folder: PendingFolder) -> ListingOutcome {
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
-        let opened = folder.parent.map { calls.openat($0.handle.descriptor, $0.name, flags | O_NOFOLLOW) } ?? calls.open(folder.path, flags, 0)
+        let opened = folder.parent.map { parent in
+            parent.name.bytes.map { calls.openatBytes(parent.handle.descriptor, $0, flags | O_NOFOLLOW) }
+                ?? calls.openat(parent.handle.descriptor, parent.name.text, flags | O_NOFOLLOW)
+        } ?? calls.open(folder.path, flags, 0)
         let descriptor: Int32
         switch opened {
         case .success(let found): descriptor = found
@@ -158,10 +164,7 @@ package struct TreeWalker {
         }
         var listing = Listing(handle: handle)
         for entry in entries.entries {
-            guard let name = entry.name else {
-                errors.append(ScanProblem(path: folder.path, message: "skipped an entry whose name is not UTF-8"))
-                continue
-            }
+            guard let name = FolderEntryName(entry) else { continue }
             switch entry.kind {
             case .regular: listing.files.append(name)
             case .directory: listing.folders.append(name)
@@ -172,8 +175,8 @@ package struct TreeWalker {
         if let failure = entries.failure {
             errors.append(ScanProblem(path: folder.path, message: "cannot read the whole folder: \(Self.describe(failure.code))"))
         }
-        listing.files.sort(by: Self.byteOrder)
-        listing.folders.sort(by: Self.byteOrder)
+        listing.files.sort { Self.byteOrder($0.text, $1.text) }
+        listing.folders.sort { Self.byteOrder($0.text, $1.text) }
         return .listed(listing)
     }
 

@@ -16,9 +16,7 @@ import Darwin
 /// statement first. A ledger created moments before the extraction has its schema only in its
 /// WAL: its first page has an empty schema (or the file is empty), and then the `-wal` beside it
 /// is searched for the statement. Backups and archives use the same tests on bytes.
-struct LedgerProbe {
-    var calls: FileSystemCalls
-
+enum LedgerProbe {
     static let magic = Array("SQLite format 3".utf8) + [0]
     static let createStatement = Array("CREATE TABLE session_tasks".utf8)
     /// The largest SQLite page: the most read to find the schema.
@@ -104,58 +102,6 @@ struct LedgerProbe {
         ledger.placePartialFiles(missing: missing, unplaceable: unplaceable, locate)
         return FileProbe.Finding(path: path, status: status, blobs: [], isPartialFile: false, sha256: EvidenceHash.hex(of: bytes),
                                  source: source, ledger: ledger)
-    }
-
-    func probe(_ file: TreeWalker.File, descriptor: Int32) -> FileProbe.Outcome {
-        var page = [UInt8](repeating: 0, count: Self.firstPageLimit)
-        let read = page.withUnsafeMutableBytes { buffer -> Int? in
-            guard case .success(let count) = calls.pread(descriptor, buffer, 0) else { return nil }
-            return count
-        }
-        guard let read else { return .nothing }
-        // A database whose tables are still only in its WAL has an empty schema on page 1 (or
-        // no page at all): its `-wal` beside it decides.
-        guard Self.isLedger(FirstPage(Data(page[..<read])), walHoldsSchema: { walHoldsSchema(file) }) else { return .nothing }
-        let status: FileStatus
-        switch calls.fstat(descriptor) {
-        case .success(let found) where found.kind == .regular: status = FileStatus(found)
-        default: return .nothing
-        }
-        do {
-            let ledger = try TaskLedger.read(path: file.path)
-            return .found(FileProbe.Finding(path: file.path, status: status, blobs: [], isPartialFile: false, ledger: ledger))
-        } catch let error as EvidenceDatabaseError {
-            return .failed(ScanProblem(path: file.path, message: "nsurlsessiond's ledger: \(error.message)"))
-        } catch {
-            return .failed(ScanProblem(path: file.path, message: "nsurlsessiond's ledger: \(error)"))
-        }
-    }
-
-    /// Whether the `-wal` beside `file` holds the `CREATE` statement of `session_tasks` in its
-    /// first ``maximumHeldSize`` bytes, read a MiB at a time.
-    private func walHoldsSchema(_ file: TreeWalker.File) -> Bool {
-        guard case .success(let descriptor) = calls.openEvidence(in: file.folder.descriptor, file.name + "-wal") else { return false }
-        defer { _ = calls.close(descriptor) }
-        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return false }
-        let needle = Self.createStatement
-        let chunk = 1 << 20
-        var buffer = [UInt8](repeating: 0, count: chunk + needle.count)
-        var carried = 0
-        var offset: Int64 = 0
-        while offset < Int64(Self.maximumHeldSize) {
-            let got = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard case .success(let count) = calls.pread(descriptor, UnsafeMutableRawBufferPointer(rebasing: raw[carried..<carried + chunk]), offset) else { return 0 }
-                return count
-            }
-            if got == 0 { return false }
-            let filled = carried + got
-            if Self.contains(buffer[0..<filled], needle) { return true }
-            // The statement may straddle two reads: keep the tail.
-            carried = min(needle.count - 1, filled)
-            buffer.replaceSubrange(0..<carried, with: buffer[(filled - carried)..<filled])
-            offset += Int64(got)
-        }
-        return false
     }
 
     static func contains<C: RandomAccessCollection>(_ haystack: C, _ needle: [UInt8]) -> Bool where C.Element == UInt8, C.Index == Int {

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -35,26 +36,42 @@ package struct SafariDownloadBundle: Sendable {
         case .success(let descriptor): folder = FolderHandle(descriptor, calls: calls)
         case .failure(let failure): throw .unreadable("cannot open the bundle: \(TreeWalker.describe(failure.code))")
         }
+        // Read as a folder scan reads its files (``FolderEvidence``): one way to open, stat and read evidence.
+        let evidence = FolderEvidence(readLimit: SafariDownloadInfo.maximumSize, calls: calls)
         let info: Data
         switch calls.openEvidence(in: folder.descriptor, "Info.plist") {
         case .success(let descriptor):
             defer { _ = calls.close(descriptor) }
-            guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else {
-                throw .unreadable("Info.plist is not a regular file")
-            }
-            guard status.size <= Int64(SafariDownloadInfo.maximumSize) else {
-                throw .unreadable("Info.plist is larger than \(SafariDownloadInfo.maximumSize) bytes")
-            }
-            do {
-                info = try BackupScan.read(descriptor, count: Int(status.size), calls: calls)
-            } catch {
-                throw .unreadable("Info.plist: \(error.message)")
-            }
+            var member = FolderEvidence.Member(file: TreeWalker.File(path: "Info.plist", folder: folder, name: "Info.plist", isPartialFile: false),
+                                               descriptor: descriptor)
+            let size: Int64?
+            do { size = try evidence.size(of: &member) } catch { throw .unreadable("Info.plist: \(error.message)") }
+            guard let size else { throw .unreadable("Info.plist is not a regular file") }
+            guard size <= Int64(evidence.readLimit) else { throw .unreadable("Info.plist is larger than \(evidence.readLimit) bytes") }
+            do { info = try evidence.whole(of: &member, size: size) ?? Data() } catch { throw .unreadable("Info.plist: \(error.message)") }
         case .failure(let failure):
             throw .unreadable("cannot read Info.plist: \(TreeWalker.describe(failure.code))")
         }
         self.info = try SafariDownloadInfo(propertyList: info)
         self.partialFile = Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), calls: calls)
+    }
+
+    /// Resume data that continues the bundle's download, and its partial file's path: the URL,
+    /// the entity tag when the legacy layout kept one, and the partial file's bytes as those
+    /// received. With no validator (the modern layout keeps none) the engine proves the partial
+    /// file against the server's bytes before appending (its overlap check), so a file changed
+    /// on the server is fetched whole, never spliced.
+    /// - Throws: ``SafariDownloadError`` when the bundle names no URL or holds no partial file.
+    package func resumeData() throws(SafariDownloadError) -> (blob: Data, partialFile: String) {
+        guard let url = info.url else { throw .unreadable("Info.plist names no download URL: there is nothing to resume from") }
+        guard let file = partialFile else { throw .unreadable("the bundle holds no partial file: there is nothing to resume") }
+        let partialPath = AppContainerLayout.join(path, file.name)
+        do {
+            let resume = try ResumeDataRebuilder(url: url, entityTag: info.entityTag).rebuild(fromPartialFile: partialPath)
+            return (try resume.encoded(), partialPath)
+        } catch {
+            throw .unreadable("\(error)")
+        }
     }
 
     /// The bundle's data file: the one named as the bundle without `.download` (as Safari names
@@ -69,7 +86,10 @@ package struct SafariDownloadBundle: Sendable {
         guard let name = names.contains(expected) ? expected : names.first,
               case .success(let descriptor) = calls.openEvidence(in: folder.descriptor, name) else { return nil }
         defer { _ = calls.close(descriptor) }
-        guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return nil }
-        return (name, FileStatus(status), EvidenceHash.hex(ofDescriptor: descriptor, calls: calls))
+        // Hashed as it is read, never held: the readLimit of a folder scan does not apply.
+        let evidence = FolderEvidence(readLimit: 0, calls: calls)
+        var member = FolderEvidence.Member(file: TreeWalker.File(path: name, folder: folder, name: name, isPartialFile: true), descriptor: descriptor)
+        guard (try? evidence.size(of: &member)) != nil else { return nil }
+        return (name, evidence.status(of: &member).status, evidence.digest(of: &member))
     }
 }

@@ -1,0 +1,48 @@
+import Foundation
+
+/// What `scan` makes of one file of any evidence (issue 34): its first bytes decide
+/// (``EvidenceTriage``), a candidate within the source's bound is read whole and searched
+/// (``HeldContent``), and a file with blobs, Safari's, or a partial download is hashed and
+/// reported with its status. The sources differ only in how they answer
+/// (``EvidenceSource``); what they are asked, and what is made of the answers, is here once.
+struct EvidenceProbe: Sendable {
+    var search = ResumeBlobSearch()
+
+    enum Outcome {
+        /// Nothing in it matters: forgotten at once.
+        case nothing
+        /// SQLite's header (or an empty file a WAL may fill): the source's ledger collector decides.
+        case ledger
+        /// A finding, with a note when its status is not the device's own.
+        case found(FileProbe.Finding, note: ScanProblem?)
+        case failed(ScanProblem)
+    }
+
+    func probe<Source: EvidenceSource>(_ member: inout Source.Member, in source: Source) -> Outcome {
+        do throws(ScanProblem) {
+            let first = try source.firstBytes(of: &member)
+            let isPartialFile = source.isPartialFile(member)
+            let verdict = EvidenceTriage.verdict(prefix: first.bytes, isPartialFile: isPartialFile, size: first.size,
+                                                 wal: source.wal(beside: member))
+            if verdict == .ledger { return .ledger }
+            guard verdict != .skip, let size = try source.size(of: &member) else { return .nothing }
+            var held: Data?
+            if verdict.mayHoldBlobs, size <= Int64(source.readLimit) { held = try source.whole(of: &member, size: size) }
+            var content = HeldContent()
+            // A verdict from a hopeful first block is made again from the decrypted start.
+            if let held, first.isWhole || ScanContentKind(prefix: held.prefix(ScanContentKind.prefixLength)).isCandidate {
+                content = HeldContent(held, name: source.name(of: member), parentName: source.parentName(of: member), search: search)
+            }
+            guard content.isFound || isPartialFile else { return .nothing }
+            // A partial file not held is hashed as it is read: it may be gigabytes.
+            let digest = content.sha256 ?? held.map { EvidenceHash.hex(of: $0) } ?? source.digest(of: &member)
+            let (status, note) = source.status(of: &member)
+            let finding = FileProbe.Finding(path: source.path(of: member), status: status, blobs: content.blobs, isPartialFile: isPartialFile,
+                                            sha256: digest, source: source.findingSource(of: member),
+                                            safariDownload: content.safari.download, safariHistory: content.safari.history)
+            return .found(finding, note: note)
+        } catch {
+            return .failed(error)
+        }
+    }
+}
