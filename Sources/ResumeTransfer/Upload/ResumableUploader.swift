@@ -266,14 +266,17 @@ package final class ResumableUploader: Sendable {
         do {
             exchange = try await UploadExchange.connect(
                 to: route, tls: self.tls, group: self.group, limits: self.configuration.limits,
-                connectTimeout: self.configuration.connectTimeout)
+                connectTimeout: self.configuration.connectTimeout, stallTimeout: self.configuration.stallTimeout)
         } catch {
             return .broken(error)
         }
         defer { exchange.close() }
         let sender = SenderState()
-        let chunkSize = self.configuration.chunkSize
+        let bodyLength = body.map { $0.upperBound - $0.lowerBound } ?? 0
         let rate = self.configuration.bytesPerSecond
+        // A paced body goes in chunks of a quarter second at most, so the pauses between them stay
+        // far below the stall timeout.
+        let chunkSize = rate.map { min(self.configuration.chunkSize, Int(clamping: max($0 / 4, 4096))) } ?? self.configuration.chunkSize
         var final: (status: Int, fields: [HTTPHeaderField])?
         var broken: DownloadError?
         var stop: UploadError?
@@ -299,7 +302,7 @@ package final class ResumableUploader: Sendable {
                             }
                             // Counted before the write: the server may have it from here on.
                             sender.state.withLock { $0.sent += Int64(count) }
-                            try await exchange.send(chunk)
+                            try await exchange.send(chunk) { sender.state.withLock { $0.written += Int64(count) } }
                             position += Int64(count)
                             if var running = pacer, let delay = running.delay(after: count, now: clock.now - start) {
                                 pacer = running
@@ -310,7 +313,6 @@ package final class ResumableUploader: Sendable {
                         }
                     }
                     try await exchange.end()
-                    sender.state.withLock { $0.done = true }
                 } catch {
                     // The answer's side reports why the connection ended.
                 }
@@ -329,7 +331,7 @@ package final class ResumableUploader: Sendable {
                         }
                     case .final(let status, let fields):
                         final = (status, fields)
-                        if !sender.state.withLock({ $0.done }) {
+                        if sender.state.withLock({ $0.written }) < bodyLength {
                             // The server answered before the body ended: nothing more is sent.
                             group.cancelAll()
                             exchange.close()
@@ -341,13 +343,13 @@ package final class ResumableUploader: Sendable {
                 group.cancelAll()
             }
         }
-        let (count, done, failure) = sender.state.withLock { ($0.sent, $0.done, $0.failure) }
+        let (count, written, failure) = sender.state.withLock { ($0.sent, $0.written, $0.failure) }
         run.bytesSent += count
         if let body, let high = run.sentHighWater { run.sentHighWater = max(high, body.lowerBound + count) }
         if let stop { throw stop }
         if let failure { throw failure }
         // A final head whose body was cut is still the server's answer.
-        if let final { return .answered(status: final.status, fields: final.fields, bodyComplete: done) }
+        if let final { return .answered(status: final.status, fields: final.fields, bodyComplete: written >= bodyLength) }
         return .broken(broken ?? .connection(.closedBeforeHead))
     }
 
@@ -356,8 +358,8 @@ package final class ResumableUploader: Sendable {
         struct Values {
             /// Body bytes handed to the connection (the server may have them).
             var sent: Int64 = 0
-            /// The whole request, its end included, went out.
-            var done = false
+            /// Body bytes the connection wrote (counted on the event loop, before any answer after them).
+            var written: Int64 = 0
             /// The file could not be read.
             var failure: UploadError?
         }

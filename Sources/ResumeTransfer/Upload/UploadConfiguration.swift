@@ -21,6 +21,8 @@ package struct UploadConfiguration: Sendable {
     /// The body's rate, bytes per second; nil: as fast as the server takes it.
     package var bytesPerSecond: Int64?
     package var connectTimeout: Duration
+    /// No byte sent or received for this long ends the attempt (`stalled`), retried as any other.
+    package var stallTimeout: Duration
     /// A file of extra trusted certificate authorities (PEM), as `--cacert`.
     package var certificateAuthorityFile: String?
     /// Accept any certificate (`--insecure`).
@@ -30,7 +32,7 @@ package struct UploadConfiguration: Sendable {
         draft: ResumableUploadDraft = ResumableUploadDraft(UploadDraftVersion("6") ?? Self.fallbackVersion),
         creationMethod: String = "POST", headers: [HTTPHeaderField] = [], maximumRetries: Int = 5,
         initialBackoff: Duration = .seconds(1), maximumRestarts: Int = 2, chunkSize: Int = 1 << 20,
-        bytesPerSecond: Int64? = nil, connectTimeout: Duration = .seconds(30),
+        bytesPerSecond: Int64? = nil, connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(60),
         certificateAuthorityFile: String? = nil, acceptsAnyCertificate: Bool = false
     ) {
         self.draft = draft
@@ -45,6 +47,7 @@ package struct UploadConfiguration: Sendable {
         self.chunkSize = min(max(chunkSize, 4096), 8 << 20)
         self.bytesPerSecond = bytesPerSecond
         self.connectTimeout = connectTimeout
+        self.stallTimeout = stallTimeout
         self.certificateAuthorityFile = certificateAuthorityFile
         self.acceptsAnyCertificate = acceptsAnyCertificate
     }

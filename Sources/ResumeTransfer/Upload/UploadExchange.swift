@@ -41,7 +41,7 @@ final class UploadExchange: Sendable {
     /// - Throws: ``DownloadError``: `connection`, `tls` or `timedOut`.
     static func connect(
         to route: DirectRoute, tls: NIOSSLContext?, group: any EventLoopGroup, limits: ResponseHeadLimits,
-        connectTimeout: Duration
+        connectTimeout: Duration, stallTimeout: Duration
     ) async throws(DownloadError) -> UploadExchange {
         let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()
         let serverHostname = DirectTLS.serverHostname(for: route.host)
@@ -50,6 +50,8 @@ final class UploadExchange: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
+                    // No byte either way for this long: the server is gone without a word.
+                    try sync.addHandler(IdleStateHandler(allTimeout: stallTimeout.timeAmount))
                     if route.usesTLS, let tls {
                         try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
                     }
@@ -74,9 +76,15 @@ final class UploadExchange: Sendable {
         try await self.write(.head(head))
     }
 
-    /// Sends one chunk of the body and waits until the socket took it.
-    func send(_ chunk: ByteBuffer) async throws(DownloadError) {
-        try await self.write(.body(.byteBuffer(chunk)))
+    /// Sends one chunk of the body and waits until the socket took it. `written` runs on the
+    /// event loop as soon as it has, before any answer read after it is handed on: what was
+    /// written when the final answer came is then known exactly, not raced.
+    func send(_ chunk: ByteBuffer, written: @escaping @Sendable () -> Void) async throws(DownloadError) {
+        do {
+            try await self.channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(chunk))).map(written).get()
+        } catch {
+            throw DownloadError(transport: error)
+        }
     }
 
     /// Ends the request.
@@ -143,6 +151,13 @@ private final class AnswerReader: ChannelInboundHandler {
             self.continuation.finish(throwing: DownloadError.connection(self.sawFinal ? .closedBeforeEnd(remaining: nil) : .closedBeforeHead))
         }
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            return self.fail(context: context, .stalled)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
