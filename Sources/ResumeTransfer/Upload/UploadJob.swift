@@ -12,17 +12,20 @@ package struct UploadJob: Sendable {
     /// Where the upload is created (and created again when the server forgot it).
     package var url: HTTPURL
     package var configuration: UploadConfiguration
+    /// Where this job records the upload (written, and removed at the end).
     package var checkpoint: UploadCheckpoint
-    /// A blob from a device (no identity record beside it) may be continued without the
-    /// file's check, which Apple's blob has no field for; ours never.
-    package var allowsUncheckedFile: Bool
+    /// A blob to continue that is an input, not this job's record (`resume BLOB --file`): read,
+    /// never written or removed; the upload is recorded in ``checkpoint`` from the start. A blob
+    /// without an identity record beside it (a device's) is continued without the file's check,
+    /// which Apple's blob has no field for; ``checkpoint``'s own blob never.
+    package var input: UploadCheckpoint?
 
-    package init(file: String, url: HTTPURL, configuration: UploadConfiguration, checkpoint: UploadCheckpoint, allowsUncheckedFile: Bool = false) {
+    package init(file: String, url: HTTPURL, configuration: UploadConfiguration, checkpoint: UploadCheckpoint, input: UploadCheckpoint? = nil) {
         self.file = file
         self.url = url
         self.configuration = configuration
         self.checkpoint = checkpoint
-        self.allowsUncheckedFile = allowsUncheckedFile
+        self.input = input.flatMap { $0.blobPath == checkpoint.blobPath ? nil : $0 }
     }
 
     /// What the job reports besides the engine's events.
@@ -41,7 +44,8 @@ package struct UploadJob: Sendable {
         let source = try UploadSource(path: self.file)
         var configuration = self.configuration
         var resumeURL: HTTPURL?
-        let blob = try self.checkpoint.blob()
+        let given = self.input ?? self.checkpoint
+        let blob = try given.blob()
         if let blob {
             guard let text = blob.draftVersion, let version = UploadDraftVersion(text) else {
                 throw .checkpoint("\(self.checkpoint.blobPath): draftVersion \(blob.draftVersion.map { "\"\($0)\"" } ?? "(none)") is not an interop version this tool speaks")
@@ -53,20 +57,25 @@ package struct UploadJob: Sendable {
             resumeURL = checked
         }
         let identity = try source.identity(url: self.url, draftVersion: configuration.draft.version)
-        switch try self.checkpoint.identity() {
+        switch try given.identity() {
         case let recorded? where blob != nil:
             if let difference = identity.difference(from: recorded) { throw .fileChanged("\(self.file): \(difference) when the upload started") }
             if recorded.url != self.url.string {
-                throw .checkpoint("\(self.checkpoint.blobPath) is an upload to \(recorded.url), not \(self.url.string)")
+                throw .checkpoint("\(given.blobPath) is an upload to \(recorded.url), not \(self.url.string)")
             }
         case nil where blob != nil:
-            guard self.allowsUncheckedFile else {
-                throw .checkpoint("\(self.checkpoint.identityPath) is missing: the file cannot be proven unchanged")
+            guard self.input != nil else {
+                throw .checkpoint("\(given.identityPath) is missing: the file cannot be proven unchanged")
             }
             onNote(.uncheckedFile)
         default:
-            // No upload to continue: this run's file is the one recorded from here on.
+            break
+        }
+        if blob == nil || self.input != nil {
+            // This run's file is the one recorded from here on (and a given blob is copied into
+            // this job's record, so that a later run continues with the file's check).
             try self.checkpoint.write(identity: identity)
+            if let blob { try self.checkpoint.write(blob: blob) }
         }
         if let resumeURL { onNote(.continuing(resumeURL.string)) }
         let uploader = try ResumableUploader(configuration: configuration)
@@ -84,9 +93,6 @@ package struct UploadJob: Sendable {
             } catch {
                 throw .checkpoint("the upload blob cannot be made: \(error)")
             }
-            if blob == nil || identityAbsent(checkpoint) {
-                try checkpoint.write(identity: identity)
-            }
             try checkpoint.write(blob: upload)
         }, onEvent: onEvent)
         try self.checkpoint.remove()
@@ -99,10 +105,4 @@ package struct UploadJob: Sendable {
         let kept = configuration.headers.filter { !TrustPolicy.credentialHeaders.contains($0.name.lowercased()) }
         return (kept + configuration.draft.creationFields(length: nil)).map { (name: $0.name, value: $0.value) }
     }
-}
-
-/// Whether `checkpoint` has no identity record (a device's blob continued, then restarted: the
-/// new blob is ours, and gets one).
-private func identityAbsent(_ checkpoint: UploadCheckpoint) -> Bool {
-    (try? checkpoint.identity()) == nil
 }
