@@ -171,7 +171,7 @@ import Testing
         try await withTemporaryDirectory { folder in
             let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
             var configuration = try UploadTesting.configuration("6", retries: 1)
-            configuration.stallTimeout = .milliseconds(200)
+            configuration.stallTimeout = .seconds(2)
             let error = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(server.port)/a", configuration)
             #expect(error == .transfer(.retriesExhausted(last: .stalled, attempts: 1)))
             #expect(server.requests.map { String($0.prefix(5)) } == ["POST ", "HEAD "])
