@@ -28,12 +28,15 @@ enum UploadRunner {
             }
         } catch {
             let status: ExitStatus
+            let continuable: Bool
             switch error {
-            case .unreadableFile: status = .unreadableInput
-            default: status = .failure
+            case .unreadableFile: (status, continuable) = (.unreadableInput, false)
+            case .fileChanged, .checkpoint: (status, continuable) = (.failure, false)
+            case .transfer, .offsetBeyondFile, .offsetBeyondSent, .completeAtOtherLength, .malformedAnswer, .tooManyRestarts:
+                (status, continuable) = (.failure, true)
             }
             Diagnostic(file: file, message: error.description).emit()
-            if FileManager.default.fileExists(atPath: job.checkpoint.blobPath), !quiet {
+            if continuable, FileManager.default.fileExists(atPath: job.checkpoint.blobPath), !quiet {
                 StandardStream.write("continue with: \(continueHint)\n")
             }
             throw status.code

@@ -304,11 +304,10 @@ package final class ResumableUploader: Sendable {
                             sender.state.withLock { $0.sent += Int64(count) }
                             try await exchange.send(chunk) { sender.state.withLock { $0.written += Int64(count) } }
                             position += Int64(count)
-                            if var running = pacer, let delay = running.delay(after: count, now: clock.now - start) {
+                            if var running = pacer {
+                                let delay = running.delay(after: count, now: clock.now - start)
                                 pacer = running
-                                try? await Task.sleep(for: delay)
-                            } else if let running = pacer {
-                                pacer = running
+                                if let delay { try? await Task.sleep(for: delay) }
                             }
                         }
                     }
