@@ -143,6 +143,9 @@ enum UploadTesting {
             #expect(blob.mask == [0, 0, 0, 0, 0, 0, 0, 0])
             #expect(try blob.originalRequest()?.urlString == url)
             #expect(try blob.originalRequest()?.method == "POST")
+            // What URLSession's reader would say: only that the blob is not masked (no Upload-*
+            // field in the original request, which would make CFNetwork leave the upload alone).
+            #expect(UploadResumeDataValidator().findings(for: blob).map(\.code) == [.uploadUnmasked])
             let identity = try #require(try UploadCheckpoint.beside(file: file).identity())
             #expect(identity.size == Int64(Self.size))
             #expect(identity.url == url)

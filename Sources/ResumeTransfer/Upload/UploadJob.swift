@@ -99,10 +99,13 @@ package struct UploadJob: Sendable {
         return outcome
     }
 
-    /// The creation request's fields as the blob archives them: the caller's without credentials
-    /// (the blob is a file on disk; `-H` gives them again), then the draft's.
+    /// The creation request's fields as the blob archives them: the caller's, without
+    /// credentials (the blob is a file on disk; `-H` gives them again) and without any `Upload-*`
+    /// field: CFNetwork takes an original request that sets one as the app driving the protocol
+    /// itself (`userOverride`) and never resumes it, so the draft's fields are not archived.
     static func archivedHeaders(_ configuration: UploadConfiguration) -> [(name: String, value: String)] {
-        let kept = configuration.headers.filter { !TrustPolicy.credentialHeaders.contains($0.name.lowercased()) }
-        return (kept + configuration.draft.creationFields(length: nil)).map { (name: $0.name, value: $0.value) }
+        configuration.headers
+            .filter { !TrustPolicy.credentialHeaders.contains($0.name.lowercased()) && !$0.name.lowercased().hasPrefix("upload-") }
+            .map { (name: $0.name, value: $0.value) }
     }
 }
