@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ResumeDataCodec
 import Testing
@@ -86,6 +87,32 @@ import Glibc
             // Nothing was sent, and the checkpoint stays for the original file.
             #expect(server.heads.count == 1)
             #expect(FileManager.default.fileExists(atPath: blob))
+        }
+        await server.stop()
+    }
+
+    /// The body is read a MiB at a time and each write awaited: a 128 MiB upload stays below the
+    /// 64 MiB bound (`/usr/bin/time`'s maximum resident size of the process; about 51 MiB in a
+    /// debug build, of which the binary's own start-up is most).
+    @Test func aLargeUploadHoldsBoundedMemory() async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let block = UploadTesting.bytes(1 << 20)
+            var file = Data(capacity: 128 << 20)
+            for index in 0..<128 {
+                var numbered = block
+                numbered[0] = UInt8(index)
+                file.append(contentsOf: numbered)
+            }
+            try file.write(to: URL(fileURLWithPath: folder + "/big.bin"))
+            let url = server.origin + "/files/big.bin"
+            let run = try await runToolCapturing(["upload", "big.bin", url], in: folder, shell: "/usr/bin/time -f 'maxrss=%M' \"$TOOL\"")
+            #expect(run.status == 0)
+            let kilobytes = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("maxrss=") }.flatMap { Int($0.dropFirst(7)) })
+            #expect(kilobytes < 64 * 1024, "peak resident size \(kilobytes) KiB")
+            let stored = try #require(server.stored("/files/big.bin"))
+            #expect(stored.count == file.count)
+            #expect(Data(SHA256.hash(data: stored)) == Data(SHA256.hash(data: file)))
         }
         await server.stop()
     }
