@@ -74,9 +74,16 @@ package final class ResumableUploader: Sendable {
     ) async throws(UploadError) -> Outcome {
         var run = Run(resume: resumeURL)
         while true {
+            let done: Outcome?
             if run.resume == nil {
-                if let done = try await self.create(source, url: url, run: &run, checkpoint: checkpoint, onEvent: onEvent) { return done }
-            } else if let done = try await self.continueUpload(source, url: url, run: &run, onEvent: onEvent) {
+                done = try await self.create(source, url: url, run: &run, checkpoint: checkpoint, onEvent: onEvent)
+            } else {
+                done = try await self.continueUpload(source, url: url, run: &run, onEvent: onEvent)
+            }
+            if let done {
+                // A file written to while it was read may have reached the server as a mix of
+                // two versions: said, though the server accepted it.
+                try source.checkUnchanged()
                 return done
             }
         }
