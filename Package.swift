@@ -31,6 +31,11 @@ let package = Package(
         // The resumable-upload draft's fields (Upload-Offset, Upload-Complete, Upload-Limit) are
         // RFC 9651 structured fields: Apple's parser, the one its own server code uses.
         .package(url: "https://github.com/apple/swift-http-structured-headers", exact: "1.7.0"),
+        // Test-only: Apple's resumable-upload server (NIOResumableUpload, interop 3, 5, 6), run
+        // in-process as the peer of the upload engine's tests; async-http-client already brings it.
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        // Test-only: the HTTP types NIOResumableUpload's handlers speak.
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
     ],
     targets: [
         // libxml2 as the system provides it; found through pkg-config.
@@ -195,6 +200,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // UploadEngineTests: Apple's resumable-upload server in-process.
+                .product(name: "NIOResumableUpload", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             // tls/ is read through #filePath by the HTTPS test server.
             exclude: ["tls"],

@@ -74,6 +74,8 @@ BASES = {
     "download": ["SERVER", "--retries", "0"],
     "resume": ["CHECKPOINT", "--retries", "0"],
     "recover": [".", "--retries", "0"],
+    # The sweep's server answers POST with 501: the upload is refused, after no retry.
+    "upload": ["PARTIAL", "SERVER", "--retries", "0"],
 }
 # Options whose value, when hostile, makes a command wait on purpose (a rate of 1 byte/s).
 SLOW_OPTIONS = {"--limit-rate"}

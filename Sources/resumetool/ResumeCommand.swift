@@ -5,11 +5,11 @@ import ArgumentParser
 import ResumeTransfer
 import ResumeScan
 
-/// `resumetool resume BLOB [--partial FILE] [-o FILE]`
+/// `resumetool resume BLOB [--partial FILE] [-o FILE]`, or `resumetool resume UPLOADBLOB --file FILE`
 struct ResumeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
-        abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file.",
+        abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file, or an upload from an upload blob.",
         discussion: """
             Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. -H, --user-agent, -u and --netrc add to the blob's headers (replacing one of the same name), sent like them only to the blob's origin; -o - copies the finished file to standard output. The partial file and the blob given are inputs, left byte for byte as they were (they may be evidence, or an app's): the bytes the blob counts are copied to OUTPUT.part (a reflink where the file system allows) before anything is fetched, and the download goes on there, checkpointed as OUTPUT.resume, which is removed once the file is complete.
 
@@ -22,6 +22,10 @@ struct ResumeCommand: AsyncParsableCommand {
                   --limit-rate 2M --json
 
             A Safari NAME.download bundle is resumed from its Info.plist's URL and the partial file in it (left as it was; without -o the file is saved as NAME); with no validator, the partial file's last bytes are proved against the server's before anything is appended.
+
+            An upload blob (a device's, or upload's FILE.uploadresume) is continued with --file FILE: the server is asked how much it has at the blob's resume URL (HEAD) and the rest of FILE is appended (PATCH), in the blob's draft version; the blob's original request gives the URL to create the upload at again if the server forgot it, its method and its headers (-H adds to them). With BLOB.identity beside it (upload writes one) a file that changed is refused; a device's blob has none, and a warning says the file cannot be checked. A blob other than FILE.uploadresume is an input, left as it was: the upload is recorded as FILE.uploadresume from the start, as upload does. --retries, --limit-rate, --stall-timeout, --cacert, --insecure, --quiet and -v apply; the download-only options are refused.
+              resumetool resume photo.jpg.uploadresume --file photo.jpg \\
+                  -H 'Authorization: Bearer TOKEN'
 
             The blob is not trusted to name files: its partial file (TempFileName, else LocalPath) is used only when it lies directly inside --tmp-dir, and is never followed through a symbolic link.
 
@@ -43,6 +47,9 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @Option(help: "Expected SHA-256 of the file, in hex.")
     var sha256: String?
+
+    @Option(help: "For an upload blob: the file to upload (the blob names a file on the device that made it).")
+    var file: String?
 
     @Flag(name: .customLong("consume-partial"), help: "Append to the partial file itself and rename it to the output (it must be writable and on the output's file system); by default its bytes are copied and it is left as it was.")
     var consumePartial = false
@@ -81,10 +88,16 @@ struct ResumeCommand: AsyncParsableCommand {
             }
         } else if self.blob != "-" {
             do {
+                if case .upload(_, _, let upload) = try BlobFile.read(self.blob) {
+                    return try await self.continueUpload(upload)
+                }
+                if self.file != nil {
+                    throw Diagnostic.usageError("--file is for upload blobs; \(self.blob) is download resume data", command: "resume")
+                }
                 let resume = try BlobFile(self.blob, command: "resume").resume
                 // The host a --netrc login is looked up for: where the download started.
                 origin = (resume.originalRequest?.urlString ?? resume.downloadURL ?? resume.currentRequest?.urlString).flatMap(HTTPURL.init)
-            } catch {
+            } catch let error as Diagnostic {
                 error.emit()
                 throw error.status.code
             }
@@ -131,6 +144,50 @@ struct ResumeCommand: AsyncParsableCommand {
         try? await downloader.shutdown()
         if status != 0 { throw ExitCode(status) }
         if let staged { try reportingDiagnostics { try staged.send() } }
+    }
+
+    /// Continues an upload blob (a device's or `upload`'s) at its resume URL with `--file`: the
+    /// blob's original request gives the URL, method and headers (-H adds to them, replacing one
+    /// of the same name); the blob is checkpointed in place, with its identity record beside it.
+    private func continueUpload(_ upload: UploadResumeData) async throws {
+        guard let file = self.file else {
+            throw Diagnostic.usageError("\(self.blob) is upload resume data: give the file to upload with --file FILE", command: "resume")
+        }
+        let downloadOnly: [(String, Bool)] = [
+            ("--partial", self.partial != nil), ("-o", self.output != nil), ("--sha256", self.sha256 != nil),
+            ("--consume-partial", self.consumePartial), ("--tmp-dir", self.tmpDirectory != nil), ("--json", self.transfer.json),
+            ("--proxy", self.transfer.proxy != nil),
+        ]
+        if let (name, _) = downloadOnly.first(where: \.1) {
+            throw Diagnostic.usageError("\(name) is for download blobs; \(self.blob) is upload resume data", command: "resume")
+        }
+        let request: URLRequestArchive?
+        do {
+            request = try upload.originalRequest()
+        } catch {
+            Diagnostic(file: self.blob, message: "\(error)").unreadableInput.emit()
+            throw ExitStatus.unreadableInput.code
+        }
+        guard let request, let url = request.urlString.flatMap(HTTPURL.init) else {
+            Diagnostic(file: self.blob, message: "upload resume data without an original request URL (nsurlsessiond's copy?): nowhere to create the upload again").unreadableInput.emit()
+            throw ExitStatus.unreadableInput.code
+        }
+        guard let draft = upload.draftVersion.flatMap({ UploadDraftVersion($0) }) else {
+            Diagnostic(file: self.blob, message: "draftVersion \(upload.draftVersion.map { "\"\(VisibleText.escaping($0))\"" } ?? "(none)") is not an interop version this tool speaks (3 to 8)").unreadableInput.emit()
+            throw ExitStatus.unreadableInput.code
+        }
+        let given = try self.request.fields(for: url)
+        let givenNames = Set(given.map { $0.name.lowercased() })
+        let archived = request.headers.compactMap { try? HTTPHeaderField(name: $0.name, value: $0.value) }
+            .filter { !givenNames.contains($0.name.lowercased()) }
+        let settings = UploadSettings(
+            retries: self.transfer.retries, bytesPerSecond: self.transfer.limitRate.flatMap(RateArgument.parse),
+            stallTimeout: self.transfer.stallTimeout, cacert: self.transfer.cacert, insecure: self.transfer.insecure,
+            quiet: self.transfer.quiet, verbose: self.transfer.verbose)
+        let configuration = try settings.configuration(draft: draft, method: request.method, headers: archived + given)
+        let checkpoint = UploadCheckpoint.beside(file: file)
+        let job = UploadJob(file: file, url: url, configuration: configuration, checkpoint: checkpoint, input: UploadCheckpoint(blobPath: self.blob))
+        try await UploadRunner.run(job, settings: settings, continueHint: "resumetool resume '\(checkpoint.blobPath)' --file '\(file)'")
     }
 
     private static func folder(of path: String) -> String {

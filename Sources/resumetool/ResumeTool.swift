@@ -17,7 +17,7 @@ struct ResumeTool: AsyncParsableCommand {
             InspectCommand.self, ValidateCommand.self, ExplainCommand.self, ConvertCommand.self, RepairCommand.self,
             RebuildCommand.self, RelocateCommand.self, EditCommand.self, DiscardCommand.self, PlistCommand.self,
             ArchiveCommand.self, DownloadCommand.self, ResumeCommand.self, RecoverCommand.self, ScanCommand.self,
-            TasksCommand.self,
+            TasksCommand.self, UploadCommand.self,
         ]
     )
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct CompletionScriptTests {
     static let subcommands = [
         "inspect", "validate", "explain", "convert", "repair", "rebuild", "relocate", "edit", "discard", "plist", "archive",
-        "download", "resume", "recover", "scan", "tasks", "help",
+        "download", "resume", "recover", "scan", "tasks", "upload", "help",
     ]
     /// The package root: the file completions below are asked for in it, of `Samples/`.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -85,16 +85,16 @@ import Testing
         let output = folder.appendingPathComponent("out").path
         let result = try ToolRunner.run([command[0], blob.path] + command.dropFirst().map { $0 == "OUT" ? output : $0 })
         #expect(result.status == 2)
-        #expect(result.stderr.contains("upload resume data (a URLSession upload task's, draft 5): \(command[0]) works on download resume data; inspect and validate read upload blobs"), "\(result.stderr)")
+        #expect(result.stderr.contains("upload resume data (a URLSession upload task's, draft 5): \(command[0]) works on download resume data; inspect and validate read upload blobs, and resume --file continues them"), "\(result.stderr)")
         #expect(try Data(contentsOf: blob) == before)
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test func resumeSaysAnUploadBlobIsNotADownloads() throws {
+    @Test func resumeAsksForTheFileOfAnUploadBlob() throws {
         let folder = try TemporaryDirectory()
         let result = try EndToEnd.run(["resume", Self.path("upload-data-v5"), "-o", folder.path("out.bin")], in: folder.url)
-        #expect(result.status == 2)
-        #expect(result.stderr == "\(Self.path("upload-data-v5")): error: upload resume data (a URLSession upload task's, draft 5): resume works on download resume data; inspect and validate read upload blobs\n")
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: \(Self.path("upload-data-v5")) is upload resume data: give the file to upload with --file FILE\n  See 'resumetool resume --help' for more information.\n")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out.bin")))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A TCP server on 127.0.0.1 that answers each connection with scripted bytes, for the answers
@@ -19,10 +20,15 @@ final class RawServer: Sendable {
         case hold
         /// Send the text again and again, as fast as the client reads, until it closes.
         case forever(String)
+        /// Wait until this many body bytes (after the request head) have arrived, keeping them
+        /// (``bodies``); a resumable upload's server reads the body before it answers.
+        case drain(Int)
     }
 
     fileprivate final class Log: Sendable {
         let state = Mutex<(requests: [String], connections: Int)>(([], 0))
+        /// The body bytes each connection's `.drain` steps kept, by connection (from 0).
+        let bodies = Mutex<[Int: [UInt8]]>([:])
     }
 
     private let channel: any Channel
@@ -32,9 +38,22 @@ final class RawServer: Sendable {
     var url: String { "http://127.0.0.1:\(self.port)/raw.bin" }
     /// The request heads received, in order.
     var requests: [String] { self.log.state.withLock { $0.requests } }
+    /// The body bytes connection `index` drained.
+    func body(ofConnection index: Int) -> [UInt8] { self.log.bodies.withLock { $0[index] ?? [] } }
 
-    static func start(_ scripts: [[Step]]) async throws -> RawServer {
+    /// With `tls`, speaks https with tls/server.pem (127.0.0.1, signed by
+    /// `TestServer.certificateAuthorityFile`).
+    static func start(_ scripts: [[Step]], tls: Bool = false) async throws -> RawServer {
         let log = Log()
+        let context: NIOSSLContext?
+        if tls {
+            let folder = URL(fileURLWithPath: TestServer.certificateAuthorityFile).deletingLastPathComponent().path
+            context = try NIOSSLContext(configuration: TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/server.pem").map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: folder + "/server-key.pem", format: .pem))))
+        } else {
+            context = nil
+        }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -44,7 +63,8 @@ final class RawServer: Sendable {
                         return state.connections
                     }
                     let script = scripts.isEmpty ? [] : scripts[min(index, scripts.count - 1)]
-                    try channel.pipeline.syncOperations.addHandler(RawHandler(script: script, log: log))
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+                    try channel.pipeline.syncOperations.addHandler(RawHandler(script: script, log: log, connection: index))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -69,23 +89,48 @@ private final class RawHandler: ChannelInboundHandler {
 
     private let script: [RawServer.Step]
     private let log: RawServer.Log
+    private let connection: Int
     private var received: [UInt8] = []
     private var started = false
+    /// Body bytes that arrived and no `.drain` step has taken yet.
+    private var body: [UInt8] = []
+    /// The `.drain` step waiting for bytes: how many it still wants, and the steps after it.
+    private var draining: (wanted: Int, rest: ArraySlice<RawServer.Step>)?
 
-    init(script: [RawServer.Step], log: RawServer.Log) {
+    init(script: [RawServer.Step], log: RawServer.Log, connection: Int) {
         self.script = script
         self.log = log
+        self.connection = connection
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !self.started else { return }
+        guard !self.started else {
+            self.body += self.unwrapInboundIn(data).readableBytesView
+            self.continueDrain(context: context)
+            return
+        }
         self.received += self.unwrapInboundIn(data).readableBytesView
         guard let end = self.received.indices.dropLast(3).first(where: { self.received[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) })
         else { return }
         self.started = true
         let head = String(decoding: self.received[..<end], as: UTF8.self)
+        self.body = Array(self.received[(end + 4)...])
         self.log.state.withLock { $0.requests.append(head) }
         self.play(self.script[...], context: context)
+    }
+
+    private func continueDrain(context: ChannelHandlerContext) {
+        guard let (wanted, rest) = self.draining else { return }
+        let taken = min(wanted, self.body.count)
+        let bytes = self.body.prefix(taken)
+        self.log.bodies.withLock { $0[self.connection, default: []] += bytes }
+        self.body.removeFirst(taken)
+        if taken == wanted {
+            self.draining = nil
+            self.play(rest, context: context)
+        } else {
+            self.draining = (wanted - taken, rest)
+        }
     }
 
     private func play(_ steps: ArraySlice<RawServer.Step>, context: ChannelHandlerContext) {
@@ -110,6 +155,9 @@ private final class RawHandler: ChannelInboundHandler {
             }
         case .hold:
             break
+        case .drain(let count):
+            self.draining = (count, rest)
+            self.continueDrain(context: context)
         case .forever(let text):
             let chunk = ByteBuffer(string: String(repeating: text, count: max(1, 16_384 / max(text.utf8.count, 1))))
             self.sendForever(chunk, context: context)

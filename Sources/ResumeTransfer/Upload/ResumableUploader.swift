@@ -1,0 +1,392 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import ResumeDataCodec
+import Synchronization
+
+/// What a resumable upload reports as it goes.
+package enum UploadEvent: Sendable, Equatable {
+    /// A 104 named the resume URL (the checkpoint is written before this is reported).
+    case resumable(HTTPURL)
+    /// A 104 that cannot be used (another version, no Location, a Location refused): the upload
+    /// goes on, but an interruption before another 104 starts it over.
+    case notResumable(String)
+    /// The server has this many bytes (its answer to the offset request).
+    case offset(Int64)
+    /// A failed attempt, tried again after the delay.
+    case retrying(DownloadError, after: Duration)
+    /// The server forgot the upload (its status): it is created again.
+    case restarting(status: Int)
+}
+
+/// The client side of the resumable-upload draft for a file: create the upload with the whole
+/// body (taking the resume URL from the `104`), and after any interruption ask the server how
+/// much it has (`HEAD`) and append the rest (`PATCH`), until the server confirms the whole file.
+///
+/// Bounds, every one of them from the shared rules: each head against ``ResponseHeadLimits``
+/// (a flood of 1xx stops at their count), failed attempts in a row against ``RetryPolicy``
+/// (endless 409s or 5xx end as `retriesExhausted`), fresh creations after a 404 against
+/// ``UploadConfiguration/maximumRestarts``, credentials to other origins and https → http
+/// against ``TrustPolicy``. An offset the server claims beyond the file or beyond what was sent
+/// stops the upload: the bytes sent are always the file's own from the server's offset.
+package final class ResumableUploader: Sendable {
+    package let configuration: UploadConfiguration
+    private let group: any EventLoopGroup
+    private let tls: NIOSSLContext
+
+    /// - Throws: ``UploadError/transfer(_:)`` with `.tls` when the TLS settings cannot be used.
+    package init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
+        self.configuration = configuration
+        self.group = group
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
+        if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
+        tls.shutdownTimeout = .milliseconds(250)
+        do {
+            self.tls = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw .transfer(.tls("the TLS settings cannot be used: \(error)"))
+        }
+    }
+
+    /// How an upload ended well.
+    package struct Outcome: Sendable, Equatable {
+        /// The final status of the request that completed it (or of the offset request that
+        /// found it complete).
+        package var status: Int
+        /// Body bytes this run put on the wire, resent ones included.
+        package var bytesSent: Int64
+        /// Times the upload was continued (`HEAD` then `PATCH`).
+        package var resumptions: Int
+    }
+
+    /// Uploads `source` to `url`, or continues it at `resumeURL` when an earlier run left one.
+    /// - Parameters:
+    ///   - checkpoint: called with each resume URL a 104 names, before the body goes on; its
+    ///     error stops the upload.
+    /// - Throws: ``UploadError``.
+    package func upload(
+        _ source: UploadSource, to url: HTTPURL, resumingAt resumeURL: HTTPURL? = nil,
+        checkpoint: @Sendable (HTTPURL) throws(UploadError) -> Void,
+        onEvent: @Sendable (UploadEvent) -> Void = { _ in }
+    ) async throws(UploadError) -> Outcome {
+        var run = Run(resume: resumeURL)
+        while true {
+            let done: Outcome?
+            if run.resume == nil {
+                done = try await self.create(source, url: url, run: &run, checkpoint: checkpoint, onEvent: onEvent)
+            } else {
+                done = try await self.continueUpload(source, url: url, run: &run, onEvent: onEvent)
+            }
+            if let done {
+                // A file written to while it was read may have reached the server as a mix of
+                // two versions: said, though the server accepted it.
+                try source.checkUnchanged()
+                return done
+            }
+        }
+    }
+
+    /// What one call of ``upload(_:to:resumingAt:checkpoint:onEvent:)`` has learnt so far.
+    private struct Run {
+        var resume: HTTPURL?
+        /// Failed attempts in a row (``RetryPolicy``); progress of the server's offset resets it.
+        var failures = 0
+        var restarts = 0
+        var resumptions = 0
+        var bytesSent: Int64 = 0
+        /// The furthest byte sent to the current resume URL's upload in this run; nil when the
+        /// upload was continued from an earlier run, whose sending is not known.
+        var sentHighWater: Int64?
+        /// The server's offset last seen, to tell progress from a retry that went nowhere.
+        var lastOffset: Int64 = -1
+
+        init(resume: HTTPURL?) {
+            self.resume = resume
+            self.sentHighWater = resume == nil ? 0 : nil
+        }
+    }
+
+    // MARK: the steps
+
+    /// The creation request with the whole body; nil when the upload goes on elsewhere.
+    private func create(
+        _ source: UploadSource, url: HTTPURL, run: inout Run,
+        checkpoint: @Sendable (HTTPURL) throws(UploadError) -> Void, onEvent: @Sendable (UploadEvent) -> Void
+    ) async throws(UploadError) -> Outcome? {
+        let draft = self.configuration.draft
+        run.sentHighWater = 0
+        let resumeBox = Mutex<HTTPURL?>(nil)
+        let trust = self.configuration.trust
+        let result = try await self.exchange(
+            method: self.configuration.creationMethod, url: url, origin: url,
+            fields: draft.creationFields(length: source.size), source: source, body: 0..<source.size, run: &run
+        ) { (status: Int, fields: [HTTPHeaderField]) throws(UploadError) in
+            guard resumeBox.withLock({ $0 == nil }) else { return }
+            switch draft.informational(status: status, fields: fields) {
+            case .other: return
+            case .unusable(let reason): onEvent(.notResumable(reason))
+            case .resumable(let location):
+                switch trust.redirect(from: url, location: location) {
+                case .success(let target):
+                    try checkpoint(target)
+                    resumeBox.withLock { $0 = target }
+                    onEvent(.resumable(target))
+                case .failure(let error):
+                    onEvent(.notResumable("the 104's Location cannot be used: \(error)"))
+                }
+            }
+        }
+        if let target = resumeBox.withLock({ $0 }) { run.resume = target }
+        switch result {
+        case .answered(let status, _, let bodyComplete) where (200...299).contains(status) && bodyComplete:
+            return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
+        case .answered(let status, let fields, _):
+            let error = DownloadError.unexpectedStatus(status)
+            guard (200...299).contains(status) || RetryPolicy.retries(status: status) else { throw .transfer(error) }
+            try await self.failed(error, run: &run, retryAfter: Self.retryAfter(fields), onEvent: onEvent)
+        case .broken(let error):
+            try await self.failed(error, run: &run, retryAfter: nil, onEvent: onEvent)
+        }
+        return nil
+    }
+
+    /// Asks the server for its offset and appends the rest; nil when another round is needed.
+    private func continueUpload(
+        _ source: UploadSource, url: HTTPURL, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void
+    ) async throws(UploadError) -> Outcome? {
+        guard let resume = run.resume else { return nil }
+        let draft = self.configuration.draft
+        let head = try await self.exchange(method: "HEAD", url: resume, origin: url, fields: draft.offsetRetrievalFields(), source: source, body: nil, run: &run) { _, _ throws(UploadError) in }
+        let offset: Int64
+        switch head {
+        case .broken(let error):
+            try await self.failed(error, run: &run, retryAfter: nil, onEvent: onEvent)
+            return nil
+        case .answered(let status, let fields, _):
+            switch draft.offsetAnswer(status: status, fields: fields) {
+            case .incomplete(let value):
+                offset = value
+            case .complete(let value):
+                if let value, value != source.size { throw .completeAtOtherLength(offset: value, size: source.size) }
+                return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
+            case .gone(let status):
+                run.restarts += 1
+                if run.restarts > self.configuration.maximumRestarts { throw .tooManyRestarts(run.restarts) }
+                onEvent(.restarting(status: status))
+                run.resume = nil
+                return nil
+            case .unavailable(let status):
+                try await self.failed(.unexpectedStatus(status), run: &run, retryAfter: Self.retryAfter(fields), onEvent: onEvent)
+                return nil
+            case .refused(let status):
+                throw .transfer(.unexpectedStatus(status))
+            case .malformed(let reason):
+                throw .malformedAnswer(reason)
+            }
+        }
+        if offset > source.size { throw .offsetBeyondFile(offset: offset, size: source.size) }
+        if let sent = run.sentHighWater, offset > sent { throw .offsetBeyondSent(offset: offset, sent: sent) }
+        onEvent(.offset(offset))
+        if offset > run.lastOffset {
+            // The server has more than before: the run of failures is over.
+            run.failures = 0
+            run.lastOffset = offset
+        }
+        run.resumptions += 1
+        if run.sentHighWater == nil { run.sentHighWater = offset }
+        let append = try await self.exchange(
+            method: "PATCH", url: resume, origin: url, fields: draft.appendFields(offset: offset, complete: true),
+            source: source, body: offset..<source.size, run: &run
+        ) { _, _ throws(UploadError) in }
+        switch append {
+        case .broken(let error):
+            try await self.failed(error, run: &run, retryAfter: nil, onEvent: onEvent)
+        case .answered(let status, let fields, let bodyComplete):
+            switch draft.appendAnswer(status: status, fields: fields) {
+            case .done where bodyComplete:
+                return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
+            case .done, .conflict:
+                // A 2xx before the whole body went is checked by asking again, as a 409 is.
+                try await self.failed(.unexpectedStatus(status), run: &run, retryAfter: nil, onEvent: onEvent)
+            case .gone(let status):
+                run.restarts += 1
+                if run.restarts > self.configuration.maximumRestarts { throw .tooManyRestarts(run.restarts) }
+                onEvent(.restarting(status: status))
+                run.resume = nil
+            case .unavailable:
+                try await self.failed(.unexpectedStatus(status), run: &run, retryAfter: Self.retryAfter(fields), onEvent: onEvent)
+            case .refused(let status):
+                throw .transfer(.unexpectedStatus(status))
+            }
+        }
+        return nil
+    }
+
+    /// Counts a failed attempt and waits before the next, or gives up (``RetryPolicy``).
+    private func failed(_ error: DownloadError, run: inout Run, retryAfter: Duration?, onEvent: @Sendable (UploadEvent) -> Void) async throws(UploadError) {
+        switch RetryPolicy.handling(of: error) {
+        case .disk, .final: throw .transfer(error)
+        case .retryable: break
+        }
+        run.failures += 1
+        switch self.configuration.retry.afterFailure(run.failures, reason: error, retryAfter: retryAfter) {
+        case .giveUp(let final): throw .transfer(final)
+        case .retry(let delay):
+            onEvent(.retrying(error, after: delay))
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                throw .transfer(.cancelled)
+            }
+        }
+    }
+
+    /// The server's `Retry-After`, when it sent one that reads.
+    private static func retryAfter(_ fields: [HTTPHeaderField]) -> Duration? {
+        fields.value(of: "Retry-After").flatMap { RetryAfter.parse($0, now: Date()) }
+    }
+
+    // MARK: one request
+
+    private enum ExchangeResult {
+        case answered(status: Int, fields: [HTTPHeaderField], bodyComplete: Bool)
+        case broken(DownloadError)
+    }
+
+    /// One request on a connection of its own: the head, the file's bytes in `body` (a chunk at
+    /// a time, paced), and the answer, whose 1xx heads go to `informational` as they come.
+    private func exchange(
+        method: String, url: HTTPURL, origin: HTTPURL, fields draftFields: [HTTPHeaderField], source: UploadSource,
+        body: Range<Int64>?, run: inout Run,
+        informational: @Sendable (Int, [HTTPHeaderField]) throws(UploadError) -> Void
+    ) async throws(UploadError) -> ExchangeResult {
+        try source.checkUnchanged()
+        guard let route = DirectRoute(url: url) else { throw .transfer(.invalidURL(url.string)) }
+        let head = Self.requestHead(
+            method: method, route: route, draft: draftFields,
+            caller: TrustPolicy.headers(self.configuration.headers, to: url, startedAt: .checked(origin)),
+            bodyLength: body.map { $0.upperBound - $0.lowerBound })
+        let exchange: UploadExchange
+        do {
+            exchange = try await UploadExchange.connect(
+                to: route, tls: self.tls, group: self.group, limits: self.configuration.limits,
+                connectTimeout: self.configuration.connectTimeout, stallTimeout: self.configuration.stallTimeout)
+        } catch {
+            return .broken(error)
+        }
+        defer { exchange.close() }
+        let sender = SenderState()
+        let bodyLength = body.map { $0.upperBound - $0.lowerBound } ?? 0
+        let rate = self.configuration.bytesPerSecond
+        // A paced body goes in chunks of a quarter second at most, so the pauses between them stay
+        // far below the stall timeout.
+        let chunkSize = rate.map { min(self.configuration.chunkSize, Int(clamping: max($0 / 4, 4096))) } ?? self.configuration.chunkSize
+        var final: (status: Int, fields: [HTTPHeaderField])?
+        var broken: DownloadError?
+        var stop: UploadError?
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do throws(DownloadError) {
+                    try await exchange.send(head)
+                    if let body {
+                        var pacer = rate.map(RatePacer.init(bytesPerSecond:))
+                        let clock = ContinuousClock()
+                        let start = clock.now
+                        var position = body.lowerBound
+                        while position < body.upperBound {
+                            if Task.isCancelled { return }
+                            let count = Int(min(Int64(chunkSize), body.upperBound - position))
+                            let chunk: ByteBuffer
+                            do throws(UploadError) {
+                                chunk = try source.read(from: position, count: count)
+                            } catch {
+                                sender.state.withLock { $0.failure = error }
+                                exchange.close()
+                                return
+                            }
+                            // Counted before the write: the server may have it from here on.
+                            sender.state.withLock { $0.sent += Int64(count) }
+                            try await exchange.send(chunk) { sender.state.withLock { $0.written += Int64(count) } }
+                            position += Int64(count)
+                            if var running = pacer {
+                                let delay = running.delay(after: count, now: clock.now - start)
+                                pacer = running
+                                if let delay { try? await Task.sleep(for: delay) }
+                            }
+                        }
+                    }
+                    try await exchange.end()
+                } catch {
+                    // The answer's side reports why the connection ended.
+                }
+            }
+            do {
+                for try await event in exchange.events {
+                    switch event {
+                    case .informational(let status, let fields):
+                        do throws(UploadError) {
+                            try informational(status, fields)
+                        } catch {
+                            stop = error
+                            exchange.close()
+                            group.cancelAll()
+                            return
+                        }
+                    case .final(let status, let fields):
+                        final = (status, fields)
+                        if sender.state.withLock({ $0.written }) < bodyLength {
+                            // The server answered before the body ended: nothing more is sent.
+                            group.cancelAll()
+                            exchange.close()
+                        }
+                    }
+                }
+            } catch {
+                broken = (error as? DownloadError) ?? DownloadError(transport: error)
+                group.cancelAll()
+            }
+        }
+        let (count, written, failure) = sender.state.withLock { ($0.sent, $0.written, $0.failure) }
+        run.bytesSent += count
+        if let body, let high = run.sentHighWater { run.sentHighWater = max(high, body.lowerBound + count) }
+        if let stop { throw stop }
+        if let failure { throw failure }
+        // A final head whose body was cut is still the server's answer.
+        if let final { return .answered(status: final.status, fields: final.fields, bodyComplete: written >= bodyLength) }
+        return .broken(broken ?? .connection(.closedBeforeHead))
+    }
+
+    /// What the body's task of one exchange shares with the answer's side.
+    private final class SenderState: Sendable {
+        struct Values {
+            /// Body bytes handed to the connection (the server may have them).
+            var sent: Int64 = 0
+            /// Body bytes the connection wrote (counted on the event loop, before any answer after them).
+            var written: Int64 = 0
+            /// The file could not be read.
+            var failure: UploadError?
+        }
+        let state = Mutex(Values())
+    }
+
+    /// The request's head: `Host`, the caller's fields (less those the draft or the framing
+    /// decide), the draft's, the body's length, and `Connection: close` (one request per
+    /// connection: an interruption is then always a whole request lost, never a half-read answer).
+    static func requestHead(
+        method: String, route: DirectRoute, draft: [HTTPHeaderField], caller: [HTTPHeaderField], bodyLength: Int64?
+    ) -> HTTPRequestHead {
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: route.hostHeader)
+        let decided = Set(draft.map { $0.name.lowercased() } + ["host", "content-length", "transfer-encoding", "connection", "expect"])
+        for field in caller where !decided.contains(field.name.lowercased()) && !field.name.lowercased().hasPrefix("upload-") {
+            headers.add(name: field.name, value: field.value)
+        }
+        for field in draft { headers.add(name: field.name, value: field.value) }
+        if let bodyLength { headers.add(name: "Content-Length", value: String(bodyLength)) }
+        headers.add(name: "Connection", value: "close")
+        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: route.target, headers: headers)
+    }
+}

@@ -1,0 +1,60 @@
+import ResumeDataCodec
+
+/// How a resumable upload runs: the draft version spoken, the caller's headers, and the engine's
+/// shared rules (``RetryPolicy``, ``ResponseHeadLimits``, ``TrustPolicy``) as downloads use them.
+package struct UploadConfiguration: Sendable {
+    /// The interop version of the draft spoken (6 by default: what iOS 18.1+ and macOS 15.1+
+    /// send, and the newest Apple's own server speaks).
+    package var draft: ResumableUploadDraft
+    /// The method of the request that creates the upload (`POST`, or `PUT`).
+    package var creationMethod: String
+    /// The caller's headers (`-H`), sent with every request; credentials only to the origin of
+    /// the creation URL (``TrustPolicy``).
+    package var headers: [HTTPHeaderField]
+    var retry: RetryPolicy
+    var limits: ResponseHeadLimits
+    var trust: TrustPolicy
+    /// Times a fresh creation request is tried after the server forgot the upload (404/410).
+    package var maximumRestarts: Int
+    /// The bytes read from the file and written at once: the memory an upload holds.
+    package var chunkSize: Int
+    /// The body's rate, bytes per second; nil: as fast as the server takes it.
+    package var bytesPerSecond: Int64?
+    package var connectTimeout: Duration
+    /// No byte sent or received for this long ends the attempt (`stalled`), retried as any other.
+    package var stallTimeout: Duration
+    /// A file of extra trusted certificate authorities (PEM), as `--cacert`.
+    package var certificateAuthorityFile: String?
+    /// Accept any certificate (`--insecure`).
+    package var acceptsAnyCertificate: Bool
+
+    package init(
+        draft: ResumableUploadDraft = ResumableUploadDraft(UploadDraftVersion("6") ?? Self.fallbackVersion),
+        creationMethod: String = "POST", headers: [HTTPHeaderField] = [], maximumRetries: Int = 5,
+        initialBackoff: Duration = .seconds(1), maximumRestarts: Int = 2, chunkSize: Int = 1 << 20,
+        bytesPerSecond: Int64? = nil, connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(60),
+        certificateAuthorityFile: String? = nil, acceptsAnyCertificate: Bool = false
+    ) {
+        self.draft = draft
+        self.creationMethod = creationMethod
+        self.headers = headers
+        self.retry = RetryPolicy(
+            maximumRetries: max(maximumRetries, 0), initialBackoff: initialBackoff, maximumBackoff: .seconds(30),
+            maximumRetryAfter: .seconds(300), jitter: { Double.random(in: 0..<1) })
+        self.limits = ResponseHeadLimits()
+        self.trust = TrustPolicy()
+        self.maximumRestarts = max(maximumRestarts, 0)
+        self.chunkSize = min(max(chunkSize, 4096), 8 << 20)
+        self.bytesPerSecond = bytesPerSecond
+        self.connectTimeout = connectTimeout
+        self.stallTimeout = stallTimeout
+        self.certificateAuthorityFile = certificateAuthorityFile
+        self.acceptsAnyCertificate = acceptsAnyCertificate
+    }
+
+    /// Stands in where the literal "6" failed its check, which it cannot.
+    private static var fallbackVersion: UploadDraftVersion {
+        guard let version = UploadDraftVersion("3") else { preconditionFailure("interop version 3 is known") }
+        return version
+    }
+}

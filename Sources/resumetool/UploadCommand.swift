@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import ResumeDataCodec
+import ResumeTransfer
+
+/// `resumetool upload FILE URL [-H 'K: V']... [--draft N] [--limit-rate R] [--retries N] [-v]`
+struct UploadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Upload a file resumably (draft-ietf-httpbis-resumable-upload); running the same command again continues.",
+        discussion: """
+            Creates the upload with the whole file (POST, or --method PUT) and the draft's fields for --draft (interop version 3, 5 or 6 as Apple's systems speak it, 7 or 8 as the latest drafts; default 6). When the server answers 104 with a resume URL, an Apple-format upload blob is written beside the file as FILE.uploadresume, with the file's identity (size, modification time, inode, SHA-256 of its first and last MiB) as FILE.uploadresume.identity. After an interruption, in this run or a later one (even after kill -9), the server is asked how much it has (HEAD) and the rest is appended (PATCH) from there; a file that changed since is refused. Both records are removed once the server has the whole file. Authorization, Cookie and Proxy-Authorization headers go only to the origin of URL, never to a resume URL elsewhere, and are never written to the blob (give them again with -H when continuing). A resume URL from https to http is refused. No proxy is used.
+
+            The blob's first 8 bytes are not masked: Apple's constant is unknown, so the blob is a plain bplist00 keyed archive (inspect, validate and plutil read it; validate notes it as unmasked).
+
+            Example:
+              resumetool upload video.mov https://uploads.example.com/files \\
+                  -H 'Authorization: Bearer TOKEN'
+              resumetool upload video.mov https://uploads.example.com/files \\
+                  -H 'Authorization: Bearer TOKEN'   # continues
+              resumetool upload big.iso http://127.0.0.1:8080/upload \\
+                  --draft 3 --limit-rate 2M -v
+
+            \(ExitStatus.help(success: "uploaded (the server confirmed the whole file)", failure: "failed, or the file changed since the upload started (the checkpoint is kept when the upload can be continued)")) Ctrl-C stops the upload; run the same command again to continue.
+            """
+    )
+
+    @Argument(help: "The file to upload.")
+    var file: String
+
+    @Argument(help: "The http or https URL that creates the upload.")
+    var url: String
+
+    @Option(help: "The interop version of the draft to speak (3, 5, 6, 7 or 8).")
+    var draft: UploadDraftVersion = UploadDraftVersion("6") ?? Self.versionThree
+
+    @Option(help: "The method that creates the upload: POST or PUT.")
+    var method = "POST"
+
+    @OptionGroup var request: RequestOptions
+
+    @OptionGroup var options: UploadOptions
+
+    private static var versionThree: UploadDraftVersion {
+        guard let version = UploadDraftVersion("3") else { preconditionFailure("interop version 3 is known") }
+        return version
+    }
+
+    func validate() throws {
+        if HTTPURL(self.url) == nil { throw ValidationError("\(self.url) is not an absolute http or https URL") }
+        if !["POST", "PUT"].contains(self.method) { throw ValidationError("--method must be POST or PUT") }
+    }
+
+    func run() async throws {
+        let url = try HTTPURL(validating: self.url)
+        let headers = try self.request.fields(for: url)
+        let settings = self.options.settings
+        let configuration = try settings.configuration(draft: self.draft, method: self.method, headers: headers)
+        let job = UploadJob(file: self.file, url: url, configuration: configuration, checkpoint: .beside(file: self.file))
+        try await UploadRunner.run(job, settings: settings, continueHint: "the same command again")
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import ResumeSystemCalls
+import ResumeTransfer
+
+/// Runs an ``UploadJob`` for `upload` and `resume`, says what happened on standard error, and
+/// ends with the status of the one ``ExitStatus`` table.
+enum UploadRunner {
+    static func run(_ job: UploadJob, settings: UploadSettings, continueHint: String) async throws {
+        let quiet = settings.quiet
+        let verbose = settings.verbose && !quiet
+        let file = job.file
+        do {
+            let outcome = try await job.run(onNote: { note in
+                guard !quiet else { return }
+                switch note {
+                case .continuing(let url): StandardStream.write("\(file): continuing the upload at \(url)\n")
+                case .uncheckedFile:
+                    Diagnostic(file: file, severity: .warning, message: "the blob has no identity record beside it (a device's blob): the file cannot be proven to be the one the upload started with").emit()
+                }
+            }, onEvent: { event in
+                guard verbose else { return }
+                StandardStream.write("\(file): \(Self.text(event))\n")
+            })
+            if !quiet {
+                let resumed = outcome.resumptions == 0 ? "" : ", continued \(outcome.resumptions) time\(outcome.resumptions == 1 ? "" : "s")"
+                StandardStream.write("\(file): uploaded to \(job.url.string) (HTTP \(outcome.status), \(outcome.bytesSent) bytes sent\(resumed))\n")
+            }
+        } catch {
+            let status: ExitStatus
+            let continuable: Bool
+            switch error {
+            case .unreadableFile: (status, continuable) = (.unreadableInput, false)
+            case .fileChanged, .checkpoint: (status, continuable) = (.failure, false)
+            case .transfer, .offsetBeyondFile, .offsetBeyondSent, .completeAtOtherLength, .malformedAnswer, .tooManyRestarts:
+                (status, continuable) = (.failure, true)
+            }
+            Diagnostic(file: file, message: error.description).emit()
+            if continuable, FileManager.default.fileExists(atPath: job.checkpoint.blobPath), !quiet {
+                StandardStream.write("continue with: \(continueHint)\n")
+            }
+            throw status.code
+        }
+    }
+
+    static func text(_ event: UploadEvent) -> String {
+        switch event {
+        case .resumable(let url): "resumable at \(url.string)"
+        case .notResumable(let reason): "not resumable: \(reason)"
+        case .offset(let offset): "the server has \(offset) bytes; sending the rest"
+        case .retrying(let error, let delay): "\(error); retrying in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))"
+        case .restarting(let status): "the server forgot the upload (HTTP \(status)); creating it again"
+        }
+    }
+}

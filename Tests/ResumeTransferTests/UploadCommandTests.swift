@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import ResumeDataCodec
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@testable import ResumeTransfer
+
+/// `resumetool upload` and `resumetool resume UPLOADBLOB --file` through the built binary,
+/// against Apple's server in this process.
+@Suite(.serialized) struct UploadCommandTests {
+    @Test func uploadSendsTheFileAndLeavesNothingBehind() async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(2 << 20)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let url = server.origin + "/files/photo.bin"
+            let run = try await runToolCapturing(["upload", "photo.bin", url, "--draft", "5"], in: folder)
+            #expect(run == ToolResult(status: 0, stdout: "", stderr: "photo.bin: uploaded to \(url) (HTTP 201, 2097152 bytes sent)\n"))
+            #expect(server.stored("/files/photo.bin") == bytes)
+            #expect(server.heads.first?.contains("Upload-Draft-Interop-Version: 5") == true)
+            #expect(!FileManager.default.fileExists(atPath: folder + "/photo.bin.uploadresume"))
+            #expect(!FileManager.default.fileExists(atPath: folder + "/photo.bin.uploadresume.identity"))
+        }
+        await server.stop()
+    }
+
+    /// Killed with SIGKILL mid-body, then the same command (and `resume BLOB --file`) continues.
+    @Test(arguments: [false, true])
+    func killNineThenTheSameCommandContinues(throughResume: Bool) async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let size = 8 << 20
+            let bytes = UploadTesting.bytes(size)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let url = server.origin + "/files/photo.bin"
+            let blob = folder + "/photo.bin.uploadresume"
+            let killed = try await runToolCapturing(
+                ["upload", "photo.bin", url, "--limit-rate", "2M", "--quiet"], in: folder, after: .milliseconds(300),
+                when: { FileManager.default.fileExists(atPath: blob) && (server.stored("/files/photo.bin")?.count ?? 0) > 0 })
+            #expect(killed.status == nil)
+            let upload = try #require(try UploadCheckpoint(blobPath: blob).blob())
+            let resumeURL = try #require(upload.resumeURL?.absoluteString)
+            #expect(resumeURL.hasPrefix(server.origin + "/resumable_upload/"))
+            let had = server.stored("/files/photo.bin")?.count ?? 0
+            #expect(had > 0 && had < size)
+
+            let arguments = throughResume ? ["resume", "photo.bin.uploadresume", "--file", "photo.bin"] : ["upload", "photo.bin", url]
+            let run = try await runToolCapturing(arguments, in: folder)
+            #expect(run.status == 0)
+            #expect(run.stderr.hasPrefix("photo.bin: continuing the upload at \(resumeURL)\nphoto.bin: uploaded to \(url) (HTTP 201, "))
+            #expect(run.stderr.hasSuffix(" bytes sent, continued 1 time)\n"))
+            #expect(server.stored("/files/photo.bin") == bytes)
+            let heads = server.heads
+            try #require(heads.count == 3)
+            #expect(heads[1].hasPrefix("HEAD "))
+            #expect(heads[2].hasPrefix("PATCH "))
+            let offset = try #require(heads[2].split(separator: "\n").first { $0.hasPrefix("Upload-Offset: ") }.flatMap { Int($0.dropFirst(15)) })
+            #expect(offset >= had)
+            #expect(heads[2].contains("Content-Length: \(size - offset)\n") || heads[2].hasSuffix("Content-Length: \(size - offset)"))
+            #expect(!FileManager.default.fileExists(atPath: blob))
+            #expect(!FileManager.default.fileExists(atPath: blob + ".identity"))
+        }
+        await server.stop()
+    }
+
+    @Test func aFileChangedAfterAKillIsRefusedWithStatusOne() async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let size = 8 << 20
+            let bytes = UploadTesting.bytes(size)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let url = server.origin + "/files/photo.bin"
+            let blob = folder + "/photo.bin.uploadresume"
+            let killed = try await runToolCapturing(
+                ["upload", "photo.bin", url, "--limit-rate", "2M", "--quiet"], in: folder, after: .milliseconds(100),
+                when: { FileManager.default.fileExists(atPath: blob) })
+            #expect(killed.status == nil)
+            _ = try UploadTesting.write(bytes + [1, 2, 3], in: folder)
+            let run = try await runToolCapturing(["upload", "photo.bin", url], in: folder)
+            #expect(run == ToolResult(
+                status: 1, stdout: "",
+                stderr: "photo.bin: error: the file changed: photo.bin: its size is \(size + 3) bytes, it was \(size) when the upload started\n"))
+            // Nothing was sent, and the checkpoint stays for the original file.
+            #expect(server.heads.count == 1)
+            #expect(FileManager.default.fileExists(atPath: blob))
+        }
+        await server.stop()
+    }
+
+    /// The body is read a MiB at a time and each write awaited: a 128 MiB upload stays below the
+    /// 64 MiB bound (`/usr/bin/time`'s maximum resident size of the process; about 51 MiB in a
+    /// debug build, of which the binary's own start-up is most).
+    @Test func aLargeUploadHoldsBoundedMemory() async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let block = UploadTesting.bytes(1 << 20)
+            var file = Data(capacity: 128 << 20)
+            for index in 0..<128 {
+                var numbered = block
+                numbered[0] = UInt8(index)
+                file.append(contentsOf: numbered)
+            }
+            try file.write(to: URL(fileURLWithPath: folder + "/big.bin"))
+            let url = server.origin + "/files/big.bin"
+            let run = try await runToolCapturing(["upload", "big.bin", url], in: folder, shell: "/usr/bin/time -f 'maxrss=%M' \"$TOOL\"")
+            #expect(run.status == 0)
+            let kilobytes = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("maxrss=") }.flatMap { Int($0.dropFirst(7)) })
+            #expect(kilobytes < 64 * 1024, "peak resident size \(kilobytes) KiB")
+            let stored = try #require(server.stored("/files/big.bin"))
+            #expect(stored.count == file.count)
+            #expect(Data(SHA256.hash(data: stored)) == Data(SHA256.hash(data: file)))
+        }
+        await server.stop()
+    }
+
+    @Test func resumeOfAnUploadBlobNeedsTheFileAndRefusesDownloadOptions() async throws {
+        try await withTemporaryDirectory { folder in
+            let upload = try UploadResumeData.fileUpload(
+                draftVersion: try #require(UploadDraftVersion("6")), resumeURL: try HTTPURL(validating: "http://127.0.0.1:9/resumable_upload/1"),
+                requestURL: try HTTPURL(validating: "http://127.0.0.1:9/files"), method: "POST", headers: [], file: folder + "/a.bin")
+            try upload.encoded().write(to: URL(fileURLWithPath: folder + "/a.uploadresume"))
+            let noFile = try await runToolCapturing(["resume", "a.uploadresume"], in: folder)
+            #expect(noFile == ToolResult(status: 64, stdout: "", stderr: "Error: a.uploadresume is upload resume data: give the file to upload with --file FILE\n  See 'resumetool resume --help' for more information.\n"))
+            let partial = try await runToolCapturing(["resume", "a.uploadresume", "--file", "a.bin", "-o", "x"], in: folder)
+            #expect(partial == ToolResult(status: 64, stdout: "", stderr: "Error: -o is for download blobs; a.uploadresume is upload resume data\n  See 'resumetool resume --help' for more information.\n"))
+            let missing = try await runToolCapturing(["resume", "a.uploadresume", "--file", "a.bin"], in: folder)
+            #expect(missing.status == 2)
+            #expect(missing.stderr.hasPrefix("a.bin: error: cannot read the file: a.bin: "))
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import ResumeDataCodec
+import Testing
+
+@testable import ResumeTransfer
+
+/// The upload engine against scripted servers (``RawServer``): interop versions 7 and 8 as the
+/// draft's text has them, which Apple's server does not speak, and the answers a hostile or broken
+/// server gives. Every one ends in a bounded, named way.
+@Suite struct UploadHostileServerTests {
+    static let size = 256 << 10
+
+    static func resumptionSupported(_ location: String, version: String = "6") -> String {
+        "HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: \(version)\r\nLocation: \(location)\r\n\r\n"
+    }
+
+    static func offset(_ offset: Int, version: String = "6", extra: String = "") -> String {
+        "HTTP/1.1 204 No Content\r\nUpload-Draft-Interop-Version: \(version)\r\nUpload-Offset: \(offset)\r\nUpload-Complete: ?0\r\n\(extra)Cache-Control: no-store\r\n\r\n"
+    }
+
+    static func status(_ line: String, fields: String = "") -> String {
+        "HTTP/1.1 \(line)\r\n\(fields)Content-Length: 0\r\n\r\n"
+    }
+
+    @Test(arguments: ["7", "8"])
+    func draftVersionsSevenAndEightCreateAskAndAppend(version: String) async throws {
+        let kept = 1000
+        let server = try await RawServer.start([
+            [.text(Self.resumptionSupported("/up/7", version: version)), .drain(kept)],
+            [.text(Self.offset(kept, version: version, extra: "Upload-Limit: max-size=1000000000\r\n"))],
+            [.drain(Self.size - kept), .text(Self.status("201 Created", fields: "Upload-Complete: ?1\r\nUpload-Offset: \(Self.size)\r\n"))],
+        ])
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(Self.size)
+            let file = try UploadTesting.write(bytes, in: folder)
+            let url = "http://127.0.0.1:\(server.port)/files/a.bin"
+            let outcome = try await UploadTesting.run(file, to: url, try UploadTesting.configuration(version))
+            #expect(outcome.status == 201)
+            #expect(outcome.resumptions == 1)
+            #expect(server.body(ofConnection: 0) == Array(bytes[..<kept]))
+            #expect(server.body(ofConnection: 2) == Array(bytes[kept...]))
+            let requests = server.requests
+            try #require(requests.count == 3)
+            #expect(requests[0].hasPrefix("POST /files/a.bin HTTP/1.1\r\n"))
+            for field in ["Upload-Draft-Interop-Version: \(version)", "Upload-Complete: ?1", "Upload-Length: \(Self.size)", "Content-Length: \(Self.size)"] {
+                #expect(requests[0].contains(field), "creation lacks \(field)")
+            }
+            #expect(requests[1].hasPrefix("HEAD /up/7 HTTP/1.1\r\n"))
+            #expect(!requests[1].contains("Upload-Complete") && !requests[1].contains("Upload-Offset") && !requests[1].contains("Content-Length"))
+            #expect(requests[2].hasPrefix("PATCH /up/7 HTTP/1.1\r\n"))
+            for field in ["Upload-Offset: \(kept)", "Upload-Complete: ?1", "Content-Type: application/partial-upload", "Content-Length: \(Self.size - kept)"] {
+                #expect(requests[2].contains(field), "append lacks \(field)")
+            }
+        }
+        await server.stop()
+    }
+
+    @Test func aFloodOfInformationalAnswersIsStoppedAtTheCount() async throws {
+        let flood = String(repeating: Self.resumptionSupported("/up/1"), count: 40)
+        let server = try await RawServer.start([[.text(flood)]])
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let error = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(server.port)/a", try UploadTesting.configuration("6", retries: 1))
+            #expect(error == .transfer(.retriesExhausted(
+                last: .connection(.invalidResponse("the server sent more than 16 informational (1xx) responses before its answer")), attempts: 1)))
+            // The creation, then one offset request at the resume URL the first 104 named.
+            #expect(server.requests.count == 2)
+            #expect(server.requests.last?.hasPrefix("HEAD /up/1 ") == true)
+        }
+        await server.stop()
+    }
+
+    @Test func anOffsetBeyondTheFileStops() async throws {
+        let server = try await RawServer.start([[.text(Self.resumptionSupported("/up/1"))], [.text(Self.offset(Self.size + 1))]])
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let error = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(server.port)/a", try UploadTesting.configuration("6"))
+            #expect(error == .offsetBeyondFile(offset: Int64(Self.size + 1), size: Int64(Self.size)))
+            #expect(error.description == "the server says it has 262145 bytes of a 262144-byte file: refusing to go on")
+            #expect(server.requests.count == 2)
+            // The checkpoint stays for a later run.
+            #expect(FileManager.default.fileExists(atPath: file + ".uploadresume"))
+        }
+        await server.stop()
+    }
+
+    @Test func anOffsetBeyondWhatWasSentStops() async throws {
+        let size = 1 << 20
+        let server = try await RawServer.start([[.text(Self.resumptionSupported("/up/1"))], [.text(Self.offset(size - 1))]])
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(size), in: folder)
+            var configuration = try UploadTesting.configuration("6", chunk: 64 << 10)
+            configuration.bytesPerSecond = 128 << 10
+            let error = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(server.port)/a", configuration)
+            guard case .offsetBeyondSent(let offset, let sent) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(offset == Int64(size - 1))
+            // Paced at 128 KiB/s, the body is nowhere near its end when the server's close is seen.
+            #expect(sent < offset)
+            #expect(server.requests.count == 2)
+        }
+        await server.stop()
+    }
+
+    @Test func endlessConflictsEndWithTheRetryBudget() async throws {
+        let conflict = Self.status("409 Conflict", fields: "Upload-Offset: 0\r\n")
+        let server = try await RawServer.start([[.text(Self.resumptionSupported("/up/1"))]] + Array(repeating: [[.text(Self.offset(0))], [.text(conflict)]], count: 3).flatMap { $0 })
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let error = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(server.port)/a", try UploadTesting.configuration("6", retries: 2))
+            #expect(error == .transfer(.retriesExhausted(last: .unexpectedStatus(409), attempts: 2)))
+            // The creation, then HEAD and PATCH three times: the first offset was progress.
+            #expect(server.requests.map { String($0.prefix(5)) } == ["POST ", "HEAD ", "PATCH", "HEAD ", "PATCH", "HEAD ", "PATCH"])
+        }
+        await server.stop()
+    }
+
+    @Test func aForgottenUploadIsCreatedAgainAWhileOnly() async throws {
+        let gone = Self.status("404 Not Found")
+        let server = try await RawServer.start([
+            [.text(Self.resumptionSupported("/up/1"))], [.text(gone)], [.text(Self.resumptionSupported("/up/2"))], [.text(gone)],
+        ])
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let log = UploadEventLog()
+            let error = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(server.port)/a", try UploadTesting.configuration("6", retries: 5), log: log)
+            #expect(error == .tooManyRestarts(2))
+            #expect(server.requests.map { String($0.prefix(9)) } == ["POST /a H", "HEAD /up/", "POST /a H", "HEAD /up/"])
+            #expect(log.events.withLock { $0.filter { $0 == .restarting(status: 404) }.count } == 1)
+            #expect(log.resumeURLs == ["http://127.0.0.1:\(server.port)/up/1", "http://127.0.0.1:\(server.port)/up/2"])
+        }
+        await server.stop()
+    }
+
+    @Test func credentialsGoOnlyToTheOriginalOrigin() async throws {
+        let elsewhere = try await RawServer.start([[.text(Self.offset(0))], [.text(Self.status("400 Bad Request"))]])
+        let origin = try await RawServer.start([[.text(Self.resumptionSupported("http://127.0.0.1:\(elsewhere.port)/up/1"))]])
+        let same = try await RawServer.start([[.text(Self.resumptionSupported("/up/1"))], [.text(Self.offset(0))], [.text(Self.status("400 Bad Request"))]])
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let headers = [("Authorization", "Bearer s3cret"), ("Cookie", "id=1"), ("X-Trace", "t1")]
+            let moved = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(origin.port)/a", try UploadTesting.configuration("6", headers: headers))
+            #expect(moved == .transfer(.unexpectedStatus(400)))
+            #expect(origin.requests.first?.contains("Authorization: Bearer s3cret\r\n") == true)
+            #expect(origin.requests.first?.contains("Cookie: id=1\r\n") == true)
+            #expect(elsewhere.requests.count == 2)
+            for request in elsewhere.requests {
+                #expect(!request.lowercased().contains("authorization") && !request.lowercased().contains("cookie"))
+                #expect(request.contains("X-Trace: t1\r\n"))
+            }
+            // The blob on disk never holds them either.
+            let blob = try #require(try UploadCheckpoint.beside(file: file).blob())
+            let archived = try #require(try blob.originalRequest()).headers.map(\.name)
+            #expect(archived == ["X-Trace"])
+            try UploadCheckpoint.beside(file: file).remove()
+
+            let kept = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(same.port)/a", try UploadTesting.configuration("6", headers: headers))
+            #expect(kept == .transfer(.unexpectedStatus(400)))
+            #expect(same.requests.count == 3)
+            #expect(same.requests.allSatisfy { $0.contains("Authorization: Bearer s3cret\r\n") })
+        }
+        await elsewhere.stop()
+        await origin.stop()
+        await same.stop()
+    }
+
+    @Test func aServerThatNeverAnswersStalls() async throws {
+        let server = try await RawServer.start([[.text(Self.resumptionSupported("/up/1"))], [.hold]])
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            var configuration = try UploadTesting.configuration("6", retries: 1)
+            configuration.stallTimeout = .seconds(2)
+            let error = try await UploadTesting.failure(file, to: "http://127.0.0.1:\(server.port)/a", configuration)
+            #expect(error == .transfer(.retriesExhausted(last: .stalled, attempts: 1)))
+            // The offset request that stalled may not have been read by the time the client gave
+            // up on a loaded machine; the creation always was.
+            #expect(server.requests.first?.hasPrefix("POST ") == true)
+        }
+        await server.stop()
+    }
+
+    @Test func anHTTPSUploadRefusesAnHTTPResumeURL() async throws {
+        let server = try await RawServer.start([[.text(Self.resumptionSupported("http://127.0.0.1:9/up/1"))]], tls: true)
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            var configuration = try UploadTesting.configuration("6", retries: 1)
+            configuration.certificateAuthorityFile = TestServer.certificateAuthorityFile
+            let log = UploadEventLog()
+            let error = try await UploadTesting.failure(file, to: "https://127.0.0.1:\(server.port)/a", configuration, log: log)
+            guard case .transfer(.retriesExhausted(_, attempts: 1)) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(log.refusals == Array(repeating: "the 104's Location cannot be used: refusing a redirect from https to http://127.0.0.1:9/up/1 (allowsInsecureRedirects is off)", count: 2))
+            #expect(log.resumeURLs.isEmpty)
+            // Nothing to resume at: each attempt created the upload again, and no blob was kept.
+            #expect(server.requests.map { String($0.prefix(7)) } == ["POST /a", "POST /a"])
+            #expect(!FileManager.default.fileExists(atPath: file + ".uploadresume"))
+        }
+        await server.stop()
+    }
+}
