@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GRDB
+internal import GRDB
 import ResumeDataCodec
 import ResumeSystemCalls
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 internal import CSQLiteShim
 import Foundation
-import GRDB
+internal import GRDB
 import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -162,7 +162,7 @@ package final class EvidenceDatabase {
 
     /// Runs `body` on the database, read-only. A SQLite error it throws becomes an
     /// ``EvidenceDatabaseError`` naming the evidence; any other error is thrown as it is.
-    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
         guard let queue else {
             throw EvidenceDatabaseError(path: evidencePath, message: "the database was closed")
         }
@@ -181,7 +181,7 @@ package final class EvidenceDatabase {
     }
 
     /// Opens the database at `path`, runs `body`, and removes the copy whatever happens.
-    package static func withDatabase<T>(
+    static func withDatabase<T>(
         at path: String,
         maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize,
         _ body: (Database) throws -> T
@@ -192,7 +192,7 @@ package final class EvidenceDatabase {
     }
 
     /// Opens `bytes` as a database, runs `body`, and removes the copy whatever happens.
-    package static func withDatabase<T>(
+    static func withDatabase<T>(
         bytes: Data,
         name: String,
         maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize,

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ResumeDataCodec
 
 /// The fuzzing entry point for one row of nsurlsessiond's ledger: the bytes are read as the

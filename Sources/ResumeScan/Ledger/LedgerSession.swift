@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ResumeDataCodec
 
 /// One row of the `sessions` table that schema version 3 (iOS 26) adds: a background session's

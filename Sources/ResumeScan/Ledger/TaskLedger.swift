@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ResumeDataCodec
 import ResumeSystemCalls
 #if canImport(Glibc)
@@ -131,7 +131,7 @@ package struct TaskLedger: Sendable {
     }
 
     /// Whether `db` looks like the ledger: a `session_tasks` table with `identifier` and `session_id`.
-    package static func isLedger(_ db: Database) -> Bool {
+    static func isLedger(_ db: Database) -> Bool {
         guard let columns = try? columnNames(db) else { return false }
         return columns.contains("identifier") && columns.contains("session_id")
     }
