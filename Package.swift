@@ -94,6 +94,12 @@ let package = Package(
             name: "ResumeSystemCalls",
             dependencies: ["CSpliceShim"]
         ),
+        // Generic utilities the libraries and the CLI share: results of all cores in order, and
+        // files replaced atomically. Not a product: no client needs them on their own.
+        .target(
+            name: "ResumeSupport",
+            dependencies: ["ResumeSystemCalls"]
+        ),
         .target(
             name: "ResumeDataCodec",
             dependencies: [
@@ -107,6 +113,7 @@ let package = Package(
             name: "ResumeScan",
             dependencies: [
                 "ResumeDataCodec",
+                "ResumeSupport",
                 "ResumeSystemCalls",
                 "CArchiveShim",
                 // AES-CBC of Manifest.db and the files of an encrypted backup.
@@ -132,6 +139,7 @@ let package = Package(
             name: "ResumeTransfer",
             dependencies: [
                 "ResumeDataCodec",
+                "ResumeSupport",
                 "ResumeSystemCalls",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // The body is received on NIO's event loop and written on a NIOThreadPool thread.
@@ -151,6 +159,7 @@ let package = Package(
             name: "resumetool",
             dependencies: [
                 "ResumeDataCodec",
+                "ResumeSupport",
                 "ResumeTransfer",
                 "ResumeScan",
                 "ResumeReports",
@@ -192,6 +201,7 @@ let package = Package(
             name: "ResumeTransferTests",
             dependencies: [
                 "ResumeTransfer",
+                "ResumeSupport",
                 "resumetool",
                 "ResumeDataCodec",
                 "ResumeSystemCalls",

@@ -1,6 +1,7 @@
 import Foundation
 import ResumeDataCodec
 import ResumeSystemCalls
+import ResumeSupport
 
 /// What a ``ScanJob`` found, once the walk is over: every blob paired with its partial file, the
 /// partial files no blob names, and what could not be read. Paths are spelled from the roots as given.

@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSupport
 
 /// One scan of folder trees: one thread walks the roots while the files already listed are
 /// probed in batches on all cores; only the files worth reporting are kept, so memory follows

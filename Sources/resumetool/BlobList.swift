@@ -1,6 +1,7 @@
 import Foundation
 import ResumeScan
 import ResumeSystemCalls
+import ResumeSupport
 
 /// The blob names a command works on: its arguments, with every folder replaced by the files
 /// directly inside it, then the names read from `--files-from`.

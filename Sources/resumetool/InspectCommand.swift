@@ -3,6 +3,7 @@ import Foundation
 import ResumeScan
 import ResumeReports
 import ResumeDataCodec
+import ResumeSupport
 
 /// `resumetool inspect BLOB...`
 struct InspectCommand: ParsableCommand {

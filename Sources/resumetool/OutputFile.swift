@@ -1,6 +1,7 @@
 import Foundation
 import ResumeSystemCalls
 import ResumeTransfer
+import ResumeSupport
 
 /// Where a command writes its result: a file replaced atomically, or standard output for `-`
 /// or when no file is named.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResumeReports
 import ResumeDataCodec
+import ResumeSupport
 
 /// `resumetool plist convert --to xml|binary|json FILE [-o OUT]`
 struct PlistConvertCommand: AsyncParsableCommand {

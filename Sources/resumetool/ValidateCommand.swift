@@ -3,6 +3,7 @@ import Foundation
 import ResumeScan
 import ResumeReports
 import ResumeDataCodec
+import ResumeSupport
 
 /// `resumetool validate BLOB... [--tmp-dir DIR]`
 struct ValidateCommand: ParsableCommand {

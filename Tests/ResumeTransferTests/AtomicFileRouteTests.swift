@@ -5,6 +5,7 @@ import Foundation
 import ResumeSystemCalls
 @testable import ResumeTransfer
 import Testing
+@testable import ResumeSupport
 
 /// How an output is written, by what stands at its path: a file or a link is replaced by a
 /// rename, a character device or FIFO is written through (renaming over `/dev/null` would

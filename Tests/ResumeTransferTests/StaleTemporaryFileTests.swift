@@ -3,6 +3,7 @@ import ResumeSystemCalls
 import Testing
 
 @testable import ResumeTransfer
+@testable import ResumeSupport
 
 /// The shape of the temporary files ``AtomicFile`` writes, name by name.
 @Suite struct TemporaryFileNameTests {

@@ -2,6 +2,7 @@ import Foundation
 internal import GRDB
 import ResumeDataCodec
 import ResumeSystemCalls
+import ResumeSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

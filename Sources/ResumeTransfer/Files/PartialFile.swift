@@ -7,6 +7,7 @@ import Foundation
 import ResumeSystemCalls
 import ResumeDataCodec
 import Synchronization
+import ResumeSupport
 
 /// An open file of the engine: the partial file, or a finished file read for its checksum. Each
 /// failure becomes a ``DownloadError/disk(_:)`` naming the path and the errno text.

@@ -3,6 +3,7 @@ import Foundation
 import ResumeSystemCalls
 import ResumeDataCodec
 import NIOSSL
+import ResumeSupport
 
 /// Runs downloads through its HTTP clients (one per proxy in use), at most
 /// ``DownloadConfiguration/maximumConcurrentDownloads`` at a time.

@@ -1,6 +1,7 @@
 import Foundation
 import ResumeDataCodec
 import ResumeSystemCalls
+import ResumeSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -25,7 +25,7 @@ package enum AtomicFile {
     }
 
     /// How a destination is written, from what `lstat` found at its path.
-    enum Route: Equatable, Sendable {
+    package enum Route: Equatable, Sendable {
         /// Nothing there, a regular file or a link (the link itself is replaced, never followed):
         /// a new file renamed over it.
         case replace
@@ -39,7 +39,7 @@ package enum AtomicFile {
 
     /// The route for a destination whose `lstat` gave `status` (nil: nothing there, or nothing
     /// that could be asked, which the new file's `open` then reports). No I/O.
-    static func route(for status: FileSystemCalls.Status?) -> Route {
+    package static func route(for status: FileSystemCalls.Status?) -> Route {
         guard let status else { return .replace }
         switch status.kind {
         case .regular, .symbolicLink:
@@ -150,7 +150,7 @@ package enum AtomicFile {
     /// fsync of the folder holding `path`, so a rename or a new name in it survives power loss.
     /// A file system that cannot fsync a folder (EINVAL, ENOTSUP) is accepted, as every
     /// durable-write tool does; an I/O error is not.
-    static func syncFolder(of path: String, calls: FileSystemCalls = .system) throws(Failure) {
+    package static func syncFolder(of path: String, calls: FileSystemCalls = .system) throws(Failure) {
         let fd: Int32
         switch calls.open(FilePathText.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
         case .success(let value): fd = value

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import ResumeDataCodec
 
 /// Runs `transform` on every element on all cores, and hands the results to `emit` one by one
 /// in the elements' order, a batch at a time (so memory stays bounded and output starts early).
