@@ -46,14 +46,10 @@ struct TransferOptions: ParsableArguments {
     var checkpointBytes: Int64?
 
     func validate() throws {
-        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
-        for (name, value) in [("--connect-timeout", self.connectTimeout), ("--stall-timeout", self.stallTimeout)] {
-            // Bounded before it becomes a Duration: Duration.seconds(1e300) would trap.
-            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
-        }
-        if let limitRate, RateArgument.parse(limitRate) == nil {
-            throw ValidationError("--limit-rate takes bytes per second from 1 to 1T, e.g. 500k or 2M")
-        }
+        try EngineArguments.checkRetries(self.retries)
+        try EngineArguments.checkSeconds("--connect-timeout", self.connectTimeout)
+        try EngineArguments.checkSeconds("--stall-timeout", self.stallTimeout)
+        try EngineArguments.checkRate(self.limitRate)
         if let proxy {
             do {
                 _ = try ProxySettings(proxy: proxy)
@@ -67,10 +63,7 @@ struct TransferOptions: ParsableArguments {
     /// `--proxy` is given; prints the `--insecure` warning. A problem (an unreadable CA file, a bad
     /// proxy variable) is printed as a diagnostic and becomes exit status 2 or 1.
     func configuration(parallel: Int, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DownloadConfiguration {
-        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
-            Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
-            throw ExitStatus.unreadableInput.code
-        }
+        try EngineArguments.checkTrust(cacert: self.cacert, insecure: false, transferred: "these downloads")
         var configuration = DownloadConfiguration()
         do {
             configuration.proxy = try Self.proxySettings(proxy: self.proxy, noProxy: self.noProxy, environment: environment)
@@ -78,10 +71,8 @@ struct TransferOptions: ParsableArguments {
             Diagnostic(file: "proxy", message: Self.proxyMessage(error)).emit()
             throw ExitCode(1)
         }
-        if self.insecure {
-            Diagnostic(file: "--insecure", severity: .warning,
-                       message: "server certificates are not checked: anyone on the path can read and change these downloads").emit()
-        }
+        // Warned after the proxy is known good, as before: one problem at a time.
+        try EngineArguments.checkTrust(cacert: nil, insecure: self.insecure, transferred: "these downloads")
         configuration.maximumConcurrentDownloads = parallel
         if let retries { configuration.maximumRetries = retries }
         if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }

@@ -28,13 +28,9 @@ struct UploadOptions: ParsableArguments {
     var verbose = false
 
     func validate() throws {
-        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
-        if let stallTimeout, !(stallTimeout > 0 && stallTimeout <= 86_400) {
-            throw ValidationError("--stall-timeout must be more than 0 and at most 86400 seconds")
-        }
-        if let limitRate, RateArgument.parse(limitRate) == nil {
-            throw ValidationError("--limit-rate takes bytes per second from 1 to 1T, e.g. 500k or 2M")
-        }
+        try EngineArguments.checkRetries(self.retries)
+        try EngineArguments.checkSeconds("--stall-timeout", self.stallTimeout)
+        try EngineArguments.checkRate(self.limitRate)
     }
 
     /// The plain values of these options.
@@ -58,14 +54,7 @@ struct UploadSettings {
 
     /// The engine's configuration; a CA file that cannot be read is exit status 2.
     func configuration(draft: UploadDraftVersion, method: String, headers: [HTTPHeaderField]) throws -> UploadConfiguration {
-        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
-            Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
-            throw ExitStatus.unreadableInput.code
-        }
-        if self.insecure {
-            Diagnostic(file: "--insecure", severity: .warning,
-                       message: "server certificates are not checked: anyone on the path can read and change this upload").emit()
-        }
+        try EngineArguments.checkTrust(cacert: self.cacert, insecure: self.insecure, transferred: "this upload")
         return UploadConfiguration(
             draft: ResumableUploadDraft(draft), creationMethod: method, headers: headers, maximumRetries: self.retries ?? 5,
             bytesPerSecond: self.bytesPerSecond, stallTimeout: .seconds(self.stallTimeout ?? 60),
