@@ -9,12 +9,30 @@ let package = Package(
         // Named explicitly: a path dependency is otherwise known by its directory's name,
         // which differs between checkouts and worktrees.
         .package(name: "resumetool", path: ".."),
+        // UploadBenchServer: Apple's resumable-upload server, at the versions the root package's
+        // upload tests pin, so the benchmark's peer is the tests' peer.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
     ],
     targets: [
         .executableTarget(
             name: "PlistBenchmark",
             dependencies: [
                 .product(name: "ResumeDataCodec", package: "resumetool"),
+            ]
+        ),
+        // The server of upload_bench.py (issue 36): NIOResumableUpload, and plain PUTs for curl.
+        .executableTarget(
+            name: "UploadBenchServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOResumableUpload", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
     ],
