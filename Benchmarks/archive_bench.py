@@ -126,63 +126,6 @@ def main():
                       f"issue 37: <= 0.6: {'met' if ratio <= 0.6 else 'NOT met'}); "
                       f"memory goal <= 128 MiB: {'met' if peak <= 128 else 'NOT met'}")
     finally:
-        shutil.rmtree(target)
-
-
-def describe(values):
-    return f"{statistics.median(values):.3f} s (spread {min(values):.3f}-{max(values):.3f})"
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--binary", action="append")
-    arguments = parser.parse_args()
-    binaries = arguments.binary or [os.path.join(REPO, ".build", "release", "resumetool")]
-    for tool in ("tar", "unzip"):
-        if shutil.which(tool) is None:
-            sys.exit(f"archive_bench.py needs {tool} (apt-get install -y {tool})")
-    work = tempfile.mkdtemp(prefix="archive-bench-", dir="/dev/shm")
-    try:
-        subprocess.run([sys.executable, GENERATOR, work, "--no-tree", "--formats", "tar.gz,zip",
-                        "--noise", str(max(0, arguments.files - GENERATOR_FILES))], check=True)
-        archives = {fmt: os.path.join(work, "extraction." + fmt) for fmt in ("tar.gz", "zip")}
-        scratch = os.path.join(work, "unpacked")
-        os.makedirs(scratch)
-        commands = {
-            # GNU tar warns about libarchive's pax keyword (LIBARCHIVE.creationtime) once per member.
-            "tar.gz": ["tar", "--warning=no-unknown-keyword", "-xzf", archives["tar.gz"]],
-            "zip": ["unzip", "-q", archives["zip"], "-d"],
-        }
-        times = {(fmt, what): [] for fmt in archives for what in ("scan", "unpack")}
-        peaks = {fmt: [] for fmt in archives}
-        # Warm the page cache and check the scan once.
-        for fmt, path in archives.items():
-            timed([arguments.binary, "scan", "--json", path])
-        for run in range(arguments.runs):
-            for fmt, path in archives.items():
-                # Alternate which goes first, so neither always meets a warmer machine.
-                order = ("scan", "unpack") if run % 2 == 0 else ("unpack", "scan")
-                for what in order:
-                    if what == "scan":
-                        seconds, peak = timed([arguments.binary, "scan", "--json", path])
-                        peaks[fmt].append(peak)
-                    else:
-                        seconds, _ = unpack(commands[fmt], scratch)
-                    times[(fmt, what)].append(seconds)
-        print(f"{arguments.files:,} files, {arguments.runs} runs each, alternating; archives in /dev/shm, unpacked into /dev/shm")
-        for fmt, path in archives.items():
-            scan, unpacked = times[(fmt, "scan")], times[(fmt, "unpack")]
-            ratio = statistics.median(scan) / statistics.median(unpacked)
-            peak = max(peaks[fmt]) / 1024
-            tool = "tar -xzf" if fmt == "tar.gz" else "unzip -q"
-            print(f".{fmt} ({os.path.getsize(path) / 1048576:.1f} MiB)")
-            print(f"  resumetool scan --json  {describe(scan)}, peak RSS {peak:.1f} MiB")
-            print(f"  {tool:<23} {describe(unpacked)}")
-            print(f"  ratio {ratio:.2f} x (goal <= 1.0: {'met' if ratio <= 1.0 else 'NOT met'}); "
-                  f"memory goal <= 128 MiB: {'met' if peak <= 128 else 'NOT met'}")
-    finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
