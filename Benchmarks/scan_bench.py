@@ -10,7 +10,10 @@ CFNetworkDownload_*.tmp partial files. Then runs `resumetool scan --json TREE > 
 CPU% (above 100 % means more than one core was busy).
 
     swift build -c release
-    python3 Benchmarks/scan_bench.py [--files 100000] [--runs 5] [--binary .build/release/resumetool]
+    python3 Benchmarks/scan_bench.py [--files 100000] [--runs 5] [--binary .build/release/resumetool]...
+
+--binary given twice or more compares builds (before and after a change): they take turns in
+every round, the first going first in odd rounds and last in even ones.
 """
 
 import argparse
@@ -106,45 +109,55 @@ def run(binary, root):
     return seconds, rss, cpu, cpu_seconds
 
 
+def report_runs(name, made, total, count, runs, load_before):
+    rates = [made / r[0] for r in runs]
+    print(f"scan {made:,} files ({total / 2**20:,.0f} MiB){f' with {name}' if name else ''}, {count} runs, load average before/after "
+          f"{load_before:.2f}/{os.getloadavg()[0]:.2f} ({os.cpu_count()} cores):")
+    print(f"  files/s: median {statistics.median(rates):,.0f}, min – max {min(rates):,.0f} – {max(rates):,.0f}")
+    print(f"  wall: median {statistics.median(r[0] for r in runs):.3f} s (min – max {min(r[0] for r in runs):.3f} – {max(r[0] for r in runs):.3f})")
+    print(f"  CPU time (user + system): median {statistics.median(r[3] for r in runs):.3f} s "
+          f"(min – max {min(r[3] for r in runs):.3f} – {max(r[3] for r in runs):.3f}), "
+          f"{made / statistics.median(r[3] for r in runs):,.0f} files per CPU second")
+    print(f"  peak RSS: max {max(r[1] for r in runs) / 1024:.1f} MiB, median {statistics.median(r[1] for r in runs) / 1024:.1f} MiB")
+    print(f"  CPU: median {statistics.median(r[2] for r in runs)} %, max {max(r[2] for r in runs)} % (200 % = both cores busy)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--root", default="/dev/shm/resumetool-scan-bench")
-    parser.add_argument("--binary", default=os.path.join(REPO, ".build/release/resumetool"))
+    parser.add_argument("--binary", action="append")
     parser.add_argument("--keep", action="store_true", help="leave the tree in place")
     args = parser.parse_args()
+    binaries = args.binary or [os.path.join(REPO, ".build/release/resumetool")]
 
     log(f"building {args.files:,} files in {args.root} ...")
     made, counts = build_tree(args.root, args.files)
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(args.root) for f in fs)
     log(f"  {made:,} files, {total / 2**20:,.0f} MiB: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
 
-    check = subprocess.run([args.binary, "scan", "--json", args.root], capture_output=True, text=True)
     import json
-    report = json.loads(check.stdout)
     expected_blobs = counts["blob"] + counts["embedded"]
-    log(f"  scan found {len(report['blobs']):,} blobs (expected {expected_blobs:,}), "
-        f"{len(report['orphanPartialFiles']):,} orphan partial files, {len(report['errors'])} errors")
-    if len(report["blobs"]) != expected_blobs:
-        raise SystemExit("the scan did not find every blob: the timing would mean nothing")
+    for binary in binaries:
+        check = subprocess.run([binary, "scan", "--json", args.root], capture_output=True, text=True)
+        report = json.loads(check.stdout)
+        log(f"  {binary}: scan found {len(report['blobs']):,} blobs (expected {expected_blobs:,}), "
+            f"{len(report['orphanPartialFiles']):,} orphan partial files, {len(report['errors'])} errors")
+        if len(report["blobs"]) != expected_blobs:
+            raise SystemExit("the scan did not find every blob: the timing would mean nothing")
 
     load_before = os.getloadavg()[0]
-    runs = []
+    runs = {binary: [] for binary in binaries}
     for index in range(args.runs):
-        seconds, rss, cpu, cpu_seconds = run(args.binary, args.root)
-        runs.append((seconds, rss, cpu, cpu_seconds))
-        log(f"  run {index + 1}/{args.runs}: {seconds:.3f} s, {made / seconds:,.0f} files/s, peak RSS {rss / 1024:.1f} MiB, "
-            f"CPU {cpu} % ({cpu_seconds:.2f} s), load average {os.getloadavg()[0]:.2f}")
-    rates = [made / r[0] for r in runs]
-    print(f"scan {made:,} files ({total / 2**20:,.0f} MiB), {args.runs} runs, load average before/after "
-          f"{load_before:.2f}/{os.getloadavg()[0]:.2f} ({os.cpu_count()} cores):")
-    print(f"  files/s: median {statistics.median(rates):,.0f}, min – max {min(rates):,.0f} – {max(rates):,.0f}")
-    print(f"  wall: median {statistics.median(r[0] for r in runs):.3f} s")
-    print(f"  CPU time (user + system): median {statistics.median(r[3] for r in runs):.3f} s, "
-          f"{made / statistics.median(r[3] for r in runs):,.0f} files per CPU second")
-    print(f"  peak RSS: max {max(r[1] for r in runs) / 1024:.1f} MiB, median {statistics.median(r[1] for r in runs) / 1024:.1f} MiB")
-    print(f"  CPU: median {statistics.median(r[2] for r in runs)} %, max {max(r[2] for r in runs)} % (200 % = both cores busy)")
+        for binary in (binaries if index % 2 == 0 else list(reversed(binaries))):
+            seconds, rss, cpu, cpu_seconds = run(binary, args.root)
+            runs[binary].append((seconds, rss, cpu, cpu_seconds))
+            name = f" {binary}" if len(binaries) > 1 else ""
+            log(f"  run {index + 1}/{args.runs}{name}: {seconds:.3f} s, {made / seconds:,.0f} files/s, peak RSS {rss / 1024:.1f} MiB, "
+                f"CPU {cpu} % ({cpu_seconds:.2f} s), load average {os.getloadavg()[0]:.2f}")
+    for binary in binaries:
+        report_runs(binary if len(binaries) > 1 else None, made, total, args.runs, runs[binary], load_before)
     if not args.keep:
         shutil.rmtree(args.root, ignore_errors=True)
 

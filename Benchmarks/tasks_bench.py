@@ -10,7 +10,9 @@ default) for each format and prints tasks/s (median, min – max) and peak RSS.
 The goal: ≤ 1 s (≥ 10,000 tasks/s, archives decoded), ≤ 64 MiB.
 
     swift build -c release
-    python3 Benchmarks/tasks_bench.py [--rows 10000] [--runs 5] [--binary .build/release/resumetool]
+    python3 Benchmarks/tasks_bench.py [--rows 10000] [--runs 5] [--binary .build/release/resumetool]...
+
+--binary given twice or more compares builds: they take turns in every round.
 """
 
 import argparse
@@ -47,10 +49,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "resumetool"))
+    parser.add_argument("--binary", action="append")
     parser.add_argument("--formats", default="json,jsonl,csv,text")
     parser.add_argument("--keep", action="store_true", help="keep the ledger in /dev/shm")
     args = parser.parse_args()
+    binaries = args.binary or [os.path.join(REPO, ".build", "release", "resumetool")]
 
     base = "/dev/shm" if os.path.isdir("/dev/shm") else "/tmp"
     root = os.path.join(base, f"tasks-bench-{os.getpid()}")
@@ -61,13 +64,20 @@ def main():
     print(f"tasks benchmark: {args.rows:,} rows, ledger {size / (1 << 20):.1f} MiB (with -wal and -shm), {args.runs} runs per format")
     try:
         for fmt in args.formats.split(","):
-            run(args.binary, database, fmt)  # warm the page cache
-            runs = [run(args.binary, database, fmt) for _ in range(args.runs)]
-            walls = [r[0] for r in runs]
-            rates = [args.rows / max(w, 1e-6) for w in walls]
-            print(f"  --{fmt}: wall median {statistics.median(walls):.3f} s (min – max {min(walls):.3f} – {max(walls):.3f}), "
-                  f"{statistics.median(rates):,.0f} tasks/s, CPU median {statistics.median(r[2] for r in runs):.3f} s, "
-                  f"peak RSS max {max(r[1] for r in runs) / 1024:.1f} MiB")
+            for binary in binaries:
+                run(binary, database, fmt)  # warm the page cache
+            results = {binary: [] for binary in binaries}
+            for index in range(args.runs):
+                for binary in (binaries if index % 2 == 0 else list(reversed(binaries))):
+                    results[binary].append(run(binary, database, fmt))
+            for binary in binaries:
+                runs = results[binary]
+                walls = [r[0] for r in runs]
+                rates = [args.rows / max(w, 1e-6) for w in walls]
+                name = f" ({binary})" if len(binaries) > 1 else ""
+                print(f"  --{fmt}{name}: wall median {statistics.median(walls):.3f} s (min – max {min(walls):.3f} – {max(walls):.3f}), "
+                      f"{statistics.median(rates):,.0f} tasks/s, CPU median {statistics.median(r[2] for r in runs):.3f} s, "
+                      f"peak RSS max {max(r[1] for r in runs) / 1024:.1f} MiB, load average {os.getloadavg()[0]:.1f}")
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
