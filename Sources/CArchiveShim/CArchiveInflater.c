@@ -107,9 +107,20 @@ static void *inflate_all(void *context) {
                 state->avail_in = (uint32_t)got;
             }
             uint32_t before = state->avail_in;
+            uint32_t room = state->avail_out;
             int status = isal_inflate(state);
             consumed += (int64_t)(before - state->avail_in);
-            if (status < 0) { finished = -1; error = describe(status); break; }
+            // Anything but OK is an error here (a positive status asks for a dictionary, which
+            // gzip never has).
+            if (status != ISAL_DECOMP_OK) { finished = -1; error = describe(status); break; }
+            // Input left, room left, the member open, and nothing taken or given: stuck. Never
+            // seen from ISA-L, but a loop on hostile bytes must end.
+            if (state->block_state != ISAL_BLOCK_FINISH && state->avail_in == before && before > 0
+                && state->avail_out == room && room > 0) {
+                finished = -1;
+                error = "gzip: invalid compressed data";
+                break;
+            }
             if (state->block_state == ISAL_BLOCK_FINISH) {
                 // Another member may follow; keep what is left of the input at its start.
                 if (state->avail_in < 4 && !input_ended) {
