@@ -48,13 +48,9 @@ final class AppleUploadServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let index = record.values.withLock { values -> Int in
-                        defer { values.connections += 1 }
-                        return values.connections
-                    }
                     guard let context = record.context.withLock({ $0 }) else { throw ChannelError.ioOnClosedChannel }
                     let sync = channel.pipeline.syncOperations
-                    try sync.addHandler(Cutter(limit: index < cuts.count ? cuts[index] : nil, record: record, connection: index))
+                    try sync.addHandler(Cutter(cuts: cuts, record: record))
                     try sync.configureHTTPServerPipeline()
                     try sync.addHandler(HeadRecorder(record: record))
                     try sync.addHandler(HTTP1ToHTTPServerCodec(secure: false))
@@ -78,24 +74,41 @@ final class AppleUploadServer: Sendable {
         try? await self.channel.close()
     }
 
-    /// Passes the first `limit` bytes of a connection on, then closes it.
+    /// Passes the first `cuts[N]` bytes of the Nth connection on, then closes it. Connections are
+    /// numbered when their first bytes arrive and only when those begin an HTTP request: in a
+    /// test run where hundreds of servers come and go on port 0, a client of another test may
+    /// reach a port this server reused (a TLS hello, a connection that sends nothing), and it must
+    /// not take the number, and so the cut, of this test's first request.
     private final class Cutter: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         typealias InboundOut = ByteBuffer
-        private let limit: Int?
+        private let cuts: [Int]
         private let record: Record
-        private let connection: Int
+        private var connection: Int?
+        private var limit: Int?
         private var seen = 0
         private var prefix: [UInt8]? = []
 
-        init(limit: Int?, record: Record, connection: Int) {
-            self.limit = limit
+        init(cuts: [Int], record: Record) {
+            self.cuts = cuts
             self.record = record
-            self.connection = connection
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             var buffer = self.unwrapInboundIn(data)
+            if self.connection == nil {
+                guard let first = buffer.readableBytesView.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else {
+                    context.close(promise: nil)
+                    return
+                }
+                let index = self.record.values.withLock { values -> Int in
+                    defer { values.connections += 1 }
+                    return values.connections
+                }
+                self.connection = index
+                self.limit = index < self.cuts.count ? self.cuts[index] : nil
+            }
+            guard let connection = self.connection else { return }
             if let limit {
                 guard self.seen < limit else { return }
                 let kept = min(buffer.readableBytes, limit - self.seen)
@@ -106,7 +119,6 @@ final class AppleUploadServer: Sendable {
             if var prefix = self.prefix {
                 prefix += buffer.readableBytesView.prefix(8192)
                 if let end = prefix.indices.dropLast(3).first(where: { prefix[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) }) {
-                    let connection = self.connection
                     self.record.values.withLock { $0.headLengths[connection] = end + 4 }
                     self.prefix = nil
                 } else {
