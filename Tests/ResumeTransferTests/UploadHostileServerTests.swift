@@ -193,10 +193,18 @@ import Testing
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(log.refusals == Array(repeating: "the 104's Location cannot be used: refusing a redirect from https to http://127.0.0.1:9/up/1 (allowsInsecureRedirects is off)", count: 2))
+            // The first attempt's 104 is always read and refused. The retry's connection may be
+            // closed by the scripted server (it has one answer) before its request is read on a
+            // loaded machine, so how many refusals follow is the machine's, not the client's.
+            let refusal = "the 104's Location cannot be used: refusing a redirect from https to http://127.0.0.1:9/up/1 (allowsInsecureRedirects is off)"
+            #expect(log.refusals.first == refusal)
+            #expect(log.refusals.allSatisfy { $0 == refusal })
             #expect(log.resumeURLs.isEmpty)
-            // Nothing to resume at: each attempt created the upload again, and no blob was kept.
-            #expect(server.requests.map { String($0.prefix(7)) } == ["POST /a", "POST /a"])
+            // Nothing to resume at: every request the server read created the upload again (never
+            // a HEAD or PATCH), and no blob was kept.
+            let requests = server.requests.map { String($0.prefix(7)) }
+            #expect(requests.first == "POST /a")
+            #expect(requests.allSatisfy { $0 == "POST /a" })
             #expect(!FileManager.default.fileExists(atPath: file + ".uploadresume"))
         }
         await server.stop()
