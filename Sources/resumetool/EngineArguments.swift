@@ -21,13 +21,16 @@ enum EngineArguments {
         }
     }
 
-    /// `--cacert` must be readable (exit status 2 when not, as any input); `--insecure` is
-    /// warned about, naming what anyone on the path could then read and change.
-    static func checkTrust(cacert: String?, insecure: Bool, transferred what: String) throws {
+    /// `--cacert` must be readable: exit status 2 when not, as for any input.
+    static func checkCertificateFile(_ cacert: String?) throws {
         if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
             Diagnostic(file: cacert, message: "cannot read the certificate file").emit()
             throw ExitStatus.unreadableInput.code
         }
+    }
+
+    /// `--insecure` is warned about, naming what anyone on the path could then read and change.
+    static func warnIfInsecure(_ insecure: Bool, transferred what: String) {
         if insecure {
             Diagnostic(file: "--insecure", severity: .warning,
                        message: "server certificates are not checked: anyone on the path can read and change \(what)").emit()

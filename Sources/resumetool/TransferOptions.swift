@@ -63,7 +63,7 @@ struct TransferOptions: ParsableArguments {
     /// `--proxy` is given; prints the `--insecure` warning. A problem (an unreadable CA file, a bad
     /// proxy variable) is printed as a diagnostic and becomes exit status 2 or 1.
     func configuration(parallel: Int, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DownloadConfiguration {
-        try EngineArguments.checkTrust(cacert: self.cacert, insecure: false, transferred: "these downloads")
+        try EngineArguments.checkCertificateFile(self.cacert)
         var configuration = DownloadConfiguration()
         do {
             configuration.proxy = try Self.proxySettings(proxy: self.proxy, noProxy: self.noProxy, environment: environment)
@@ -72,7 +72,7 @@ struct TransferOptions: ParsableArguments {
             throw ExitCode(1)
         }
         // Warned after the proxy is known good, as before: one problem at a time.
-        try EngineArguments.checkTrust(cacert: nil, insecure: self.insecure, transferred: "these downloads")
+        EngineArguments.warnIfInsecure(self.insecure, transferred: "these downloads")
         configuration.maximumConcurrentDownloads = parallel
         if let retries { configuration.maximumRetries = retries }
         if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }

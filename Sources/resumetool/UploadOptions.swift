@@ -54,7 +54,8 @@ struct UploadSettings {
 
     /// The engine's configuration; a CA file that cannot be read is exit status 2.
     func configuration(draft: UploadDraftVersion, method: String, headers: [HTTPHeaderField]) throws -> UploadConfiguration {
-        try EngineArguments.checkTrust(cacert: self.cacert, insecure: self.insecure, transferred: "this upload")
+        try EngineArguments.checkCertificateFile(self.cacert)
+        EngineArguments.warnIfInsecure(self.insecure, transferred: "this upload")
         return UploadConfiguration(
             draft: ResumableUploadDraft(draft), creationMethod: method, headers: headers, maximumRetries: self.retries ?? 5,
             bytesPerSecond: self.bytesPerSecond, stallTimeout: .seconds(self.stallTimeout ?? 60),
