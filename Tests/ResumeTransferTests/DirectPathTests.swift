@@ -142,7 +142,9 @@ import Testing
 
     @Test func pausedWhileReceivingThenContinued() async throws {
         try await withServer(oneMiB) { server, downloader, directory in
-            server.throttle(bytesPerSecond: 400_000)
+            // Slow enough (10 s for the whole) that a loaded machine, which may not run this test
+            // for seconds at a time, still finds the download under way.
+            server.throttle(bytesPerSecond: 100_000)
             let destination = directory + "/file.bin"
             let task = downloader.download(from: server.url, to: destination)
             // Paused once bytes are arriving (a loaded machine may take a while to start).

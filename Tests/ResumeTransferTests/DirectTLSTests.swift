@@ -49,18 +49,30 @@ private final class HandshakeBreaker: @unchecked Sendable {
 
     let port: Int
     private let descriptor: Int32
+    /// Whether a thread accepts on the socket (and closes it when it ends).
+    private let threaded: Bool
 
     init(_ answer: Answer) throws {
         guard let (descriptor, port) = boundLoopbackSocket(listening: true) else { throw POSIXError(.EADDRNOTAVAIL) }
         self.descriptor = descriptor
         self.port = port
+        self.threaded = answer != .silent
         guard answer != .silent else { return }
-        // Ends when deinit shuts the listening socket down (accept fails then).
+        // Ends when deinit shuts the listening socket down (accept fails then), and only then
+        // closes it: closed by deinit, its number could go to another test's listening socket
+        // before this thread's next accept, which would then take that test's connection.
         Thread {
             let reply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
             while true {
                 let client = accept(descriptor, nil, nil)
-                guard client >= 0 else { return }
+                if client < 0, [EINTR, ECONNABORTED, EMFILE, ENFILE].contains(errno) {
+                    usleep(1_000)
+                    continue
+                }
+                guard client >= 0 else {
+                    close(descriptor)
+                    return
+                }
                 var hello = [UInt8](repeating: 0, count: 4096)
                 _ = recv(client, &hello, hello.count, 0)
                 if answer == .http { _ = send(client, reply, reply.count, Int32(MSG_NOSIGNAL)) }
@@ -71,7 +83,7 @@ private final class HandshakeBreaker: @unchecked Sendable {
 
     deinit {
         shutdown(self.descriptor, Int32(SHUT_RDWR))
-        close(self.descriptor)
+        if !self.threaded { close(self.descriptor) }
     }
 }
 

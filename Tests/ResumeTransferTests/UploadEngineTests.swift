@@ -129,13 +129,14 @@ enum UploadTesting {
             let bytes = UploadTesting.bytes(Self.size)
             let file = try UploadTesting.write(bytes, in: folder)
             let url = server.origin + "/files/photo.bin"
-            let first = try await UploadTesting.failure(file, to: url, try UploadTesting.configuration("6", retries: 0))
+            let firstLog = UploadEventLog()
+            let first = try await UploadTesting.failure(file, to: url, try UploadTesting.configuration("6", retries: 0), log: firstLog)
             guard case .transfer(.retriesExhausted(_, attempts: 0)) = first else {
                 Issue.record("unexpected \(first)")
                 return
             }
             // The checkpoint: an upload blob in Apple's format, and the file's identity.
-            let blob = try #require(try UploadCheckpoint.beside(file: file).blob())
+            let blob = try #require(try UploadCheckpoint.beside(file: file).blob(), "first run: \(first); events \(firstLog.events.withLock { $0 })")
             #expect(blob.draftVersion == "6")
             #expect(blob.resumeURL?.absoluteString.hasPrefix(server.origin + "/resumable_upload/") == true)
             #expect(blob.bodyType == 1)
@@ -168,7 +169,9 @@ enum UploadTesting {
             let bytes = UploadTesting.bytes(Self.size)
             let file = try UploadTesting.write(bytes, in: folder)
             let url = server.origin + "/files/photo.bin"
-            _ = try await UploadTesting.failure(file, to: url, try UploadTesting.configuration("6", retries: 0))
+            let firstLog = UploadEventLog()
+            let first = try await UploadTesting.failure(file, to: url, try UploadTesting.configuration("6", retries: 0), log: firstLog)
+            try #require(firstLog.resumeURLs.count == 1, "first run: \(first); events \(firstLog.events.withLock { $0 })")
             // One byte more.
             _ = try UploadTesting.write(bytes + [0], in: folder)
             let grown = try await UploadTesting.failure(file, to: url, try UploadTesting.configuration("6"))

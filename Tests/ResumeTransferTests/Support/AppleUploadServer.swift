@@ -7,8 +7,8 @@ import NIOPosix
 import NIOResumableUpload
 import Synchronization
 
-/// Apple's resumable-upload server (NIOResumableUpload, swift-nio-extras: interop 3, 5, 6) on
-/// 127.0.0.1, as its own end-to-end tests run it, with the server's view recorded: the bytes
+/// Apple's resumable-upload server (NIOResumableUpload, swift-nio-extras: interop 3, 5, 6) on a
+/// loopback address of its own (``privateLoopbackAddress()``), as its own end-to-end tests run it, with the server's view recorded: the bytes
 /// the application handler received for each path, and every request head.
 ///
 /// `cuts` interrupts uploads from the server's side: connection *n* (from 0) is closed once
@@ -31,9 +31,10 @@ final class AppleUploadServer: Sendable {
 
     private let channel: any Channel
     private let record: Record
+    let host: String
     let port: Int
 
-    var origin: String { "http://127.0.0.1:\(self.port)" }
+    var origin: String { "http://\(self.host):\(self.port)" }
     /// The bytes the application got for `path` (the upload as Apple's handler hands it on).
     func stored(_ path: String) -> [UInt8]? { self.record.values.withLock { $0.stored[path] } }
     /// The request lines and fields, in arrival order ("PATCH /resumable_upload/…").
@@ -44,6 +45,7 @@ final class AppleUploadServer: Sendable {
 
     static func start(cuts: [Int] = []) async throws -> AppleUploadServer {
         let record = Record()
+        let host = privateLoopbackAddress()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -57,16 +59,17 @@ final class AppleUploadServer: Sendable {
                     try sync.addHandler(HTTPResumableUploadHandler(context: context, handlers: [StoringHandler(record: record)]))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
+            .bind(host: host, port: 0)
             .get()
         let port = channel.localAddress?.port ?? 0
-        record.context.withLock { $0 = HTTPResumableUploadContext(origin: "http://127.0.0.1:\(port)") }
-        return AppleUploadServer(channel: channel, record: record, port: port)
+        record.context.withLock { $0 = HTTPResumableUploadContext(origin: "http://\(host):\(port)") }
+        return AppleUploadServer(channel: channel, record: record, host: host, port: port)
     }
 
-    private init(channel: any Channel, record: Record, port: Int) {
+    private init(channel: any Channel, record: Record, host: String, port: Int) {
         self.channel = channel
         self.record = record
+        self.host = host
         self.port = port
     }
 

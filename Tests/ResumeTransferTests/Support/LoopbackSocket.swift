@@ -32,3 +32,15 @@ func unusedLoopbackPort() -> Int? {
     close(socket.descriptor)
     return socket.port
 }
+
+/// A loopback address of the test's own (127.x.y.z: all of 127/8 is the loopback interface on
+/// Linux), for a server whose connections a test numbers. A full test run is full of strays on
+/// 127.0.0.1: downloaders of finished tests still retrying the port their server gave up, tests
+/// connecting to a port they believe closed, https clients whose port was taken over. A stray
+/// that reaches a scripted server takes a connection's number, and with it the script or the cut
+/// meant for the test's own client (fresh-clone CI runs failed so: a POST answered with the
+/// script of the offset request, a first connection without the cut). On an address of its own
+/// the server is reached only by the test that started it.
+func privateLoopbackAddress() -> String {
+    "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
+}

@@ -33,17 +33,21 @@ final class RawServer: Sendable {
 
     private let channel: any Channel
     private let log: Log
+    let host: String
     let port: Int
 
-    var url: String { "http://127.0.0.1:\(self.port)/raw.bin" }
+    var url: String { "http://\(self.host):\(self.port)/raw.bin" }
+    /// `http://HOST:PORT`.
+    var origin: String { "http://\(self.host):\(self.port)" }
     /// The request heads received, in order.
     var requests: [String] { self.log.state.withLock { $0.requests } }
     /// The body bytes connection `index` drained.
     func body(ofConnection index: Int) -> [UInt8] { self.log.bodies.withLock { $0[index] ?? [] } }
 
     /// With `tls`, speaks https with tls/server.pem (127.0.0.1, signed by
-    /// `TestServer.certificateAuthorityFile`).
-    static func start(_ scripts: [[Step]], tls: Bool = false) async throws -> RawServer {
+    /// `TestServer.certificateAuthorityFile`). `host` is the address listened on: a test that
+    /// numbers connections takes one of its own (``privateLoopbackAddress()``).
+    static func start(_ scripts: [[Step]], tls: Bool = false, host: String = "127.0.0.1") async throws -> RawServer {
         let log = Log()
         let context: NIOSSLContext?
         if tls {
@@ -67,14 +71,15 @@ final class RawServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(RawHandler(script: script, log: log, connection: index))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
+            .bind(host: host, port: 0)
             .get()
-        return RawServer(channel: channel, log: log)
+        return RawServer(channel: channel, log: log, host: host)
     }
 
-    private init(channel: any Channel, log: Log) {
+    private init(channel: any Channel, log: Log, host: String) {
         self.channel = channel
         self.log = log
+        self.host = host
         self.port = channel.localAddress?.port ?? 0
     }
 
