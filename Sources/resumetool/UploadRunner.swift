@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResumeSystemCalls
+import ResumeReports
 import ResumeTransfer
 
 /// Runs an ``UploadJob`` for `upload` and `resume`, says what happened on standard error, and
@@ -20,7 +21,7 @@ enum UploadRunner {
                 }
             }, onEvent: { event in
                 guard verbose else { return }
-                StandardStream.write("\(file): \(Self.text(event))\n")
+                StandardStream.write(Self.lines(event, file: file))
             })
             if !quiet {
                 let resumed = outcome.resumptions == 0 ? "" : ", continued \(outcome.resumptions) time\(outcome.resumptions == 1 ? "" : "s")"
@@ -31,7 +32,7 @@ enum UploadRunner {
             let continuable: Bool
             switch error {
             case .unreadableFile: (status, continuable) = (.unreadableInput, false)
-            case .fileChanged, .checkpoint: (status, continuable) = (.failure, false)
+            case .fileChanged, .checkpoint, .beyondServerLimit: (status, continuable) = (.failure, false)
             case .transfer, .offsetBeyondFile, .offsetBeyondSent, .completeAtOtherLength, .malformedAnswer, .tooManyRestarts:
                 (status, continuable) = (.failure, true)
             }
@@ -43,13 +44,17 @@ enum UploadRunner {
         }
     }
 
-    static func text(_ event: UploadEvent) -> String {
+    /// What `-v` prints for `event`: heads as `download -v` prints them (``HTTPHeadText``, curl's
+    /// way), every other event as one line naming the file.
+    static func lines(_ event: UploadEvent, file: String) -> String {
         switch event {
-        case .resumable(let url): "resumable at \(url.string)"
-        case .notResumable(let reason): "not resumable: \(reason)"
-        case .offset(let offset): "the server has \(offset) bytes; sending the rest"
-        case .retrying(let error, let delay): "\(error); retrying in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))"
-        case .restarting(let status): "the server forgot the upload (HTTP \(status)); creating it again"
+        case .request(let method, let url, let headers): HTTPHeadText.request(method: method, url: url, headers: headers)
+        case .response(let status, let headers): HTTPHeadText.response(status: status, headers: headers)
+        case .resumable(let url): "\(file): resumable at \(url.string)\n"
+        case .notResumable(let reason): "\(file): not resumable: \(reason)\n"
+        case .offset(let offset): "\(file): the server has \(offset) bytes; sending from there\n"
+        case .retrying(let error, let delay): "\(file): \(error); retrying in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))\n"
+        case .restarting(let status): "\(file): the server forgot the upload (HTTP \(status)); creating it again\n"
         }
     }
 }

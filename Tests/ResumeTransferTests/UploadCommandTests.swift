@@ -132,4 +132,43 @@ import Glibc
             #expect(missing.stderr.hasPrefix("a.bin: error: cannot read the file: a.bin: "))
         }
     }
+    @Test func aFileBeyondTheServersLimitIsStatusOneWithBothSizes() async throws {
+        let server = try await RawServer.start([
+            [.text("HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: 6\r\nLocation: /up/1\r\nUpload-Limit: max-size=1000\r\n\r\n"), .hold],
+        ], host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            _ = try UploadTesting.write(UploadTesting.bytes(4096), in: folder)
+            let run = try await runToolCapturing(["upload", "photo.bin", "\(server.origin)/files"], in: folder)
+            #expect(run == ToolResult(
+                status: 1, stdout: "", stderr: "photo.bin: error: the server takes uploads of at most 1000 bytes (Upload-Limit), and the file has 4096\n"))
+            // No resume URL was taken from the refusing 104; no hint to run it again.
+            #expect(!FileManager.default.fileExists(atPath: folder + "/photo.bin.uploadresume"))
+            #expect(server.requests.count == 1)
+        }
+        await server.stop()
+    }
+    @Test func verboseShowsEveryHeadWithTheCredentialMasked() async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            _ = try UploadTesting.write(UploadTesting.bytes(4096), in: folder)
+            let url = server.origin + "/files/photo.bin"
+            let run = try await runToolCapturing(["upload", "photo.bin", url, "-v", "-H", "Authorization: Bearer s3cret"], in: folder)
+            #expect(run.status == 0)
+            let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for expected in [
+                "> POST \(url)", "> Host: \(url.dropFirst(7).prefix { $0 != "/" })", "> Authorization: Bearer <hidden>",
+                "> Upload-Draft-Interop-Version: 6", "> Upload-Complete: ?1", "> Content-Length: 4096", "> Connection: close",
+                "< 104", "< 201",
+            ] {
+                #expect(lines.contains(expected), "missing \(expected)")
+            }
+            #expect(lines.contains { $0.hasPrefix("< Location: \(server.origin)/resumable_upload/") })
+            #expect(lines.contains { $0.hasPrefix("photo.bin: resumable at \(server.origin)/resumable_upload/") })
+            #expect(!run.stderr.contains("s3cret"))
+            // In order: the request, the 104, the final answer.
+            let order = ["> POST \(url)", "< 104", "< 201"].compactMap { lines.firstIndex(of: $0) }
+            #expect(order == order.sorted() && order.count == 3)
+        }
+        await server.stop()
+    }
 }

@@ -55,6 +55,58 @@ import Testing
         await server.stop()
     }
 
+    @Test func aFileLargerThanTheServersLimitStopsOnThe104() async throws {
+        let server = try await RawServer.start([
+            [.text("HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: 6\r\nLocation: /up/1\r\nUpload-Limit: max-size=1000\r\n\r\n"), .hold],
+        ], host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let log = UploadEventLog()
+            let error = try await UploadTesting.failure(file, to: "\(server.origin)/a", try UploadTesting.configuration("6"), log: log)
+            #expect(error == .beyondServerLimit("the server takes uploads of at most 1000 bytes (Upload-Limit), and the file has 262144"))
+            // Stopped at once: no second request, and no resume URL taken from the refusing 104.
+            #expect(server.requests.count == 1)
+            #expect(log.resumeURLs.isEmpty)
+        }
+        await server.stop()
+    }
+
+    @Test func appendsAreCutToTheServersMaximumAppendSize() async throws {
+        let kept = 1000
+        let piece = 100_000
+        let limit = "Upload-Limit: max-append-size=\(piece)\r\n"
+        let partial = { (offset: Int) in Self.status("204 No Content", fields: "Upload-Complete: ?0\r\nUpload-Offset: \(offset)\r\n") }
+        let server = try await RawServer.start([
+            [.text(Self.resumptionSupported("/up/1")), .drain(kept)],
+            [.text(Self.offset(kept, extra: limit))],
+            [.drain(piece), .text(partial(kept + piece))],
+            [.text(Self.offset(kept + piece, extra: limit))],
+            [.drain(piece), .text(partial(kept + 2 * piece))],
+            [.text(Self.offset(kept + 2 * piece, extra: limit))],
+            [.drain(Self.size - kept - 2 * piece), .text(Self.status("201 Created", fields: "Upload-Complete: ?1\r\n"))],
+        ], host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(Self.size)
+            let file = try UploadTesting.write(bytes, in: folder)
+            let log = UploadEventLog()
+            let outcome = try await UploadTesting.run(file, to: "\(server.origin)/a", try UploadTesting.configuration("6"), log: log)
+            #expect(outcome.status == 201)
+            #expect(outcome.resumptions == 3)
+            #expect(log.offsets == [Int64(kept), Int64(kept + piece), Int64(kept + 2 * piece)])
+            let requests = server.requests
+            try #require(requests.count == 7)
+            #expect(requests.map { String($0.prefix(5)) } == ["POST ", "HEAD ", "PATCH", "HEAD ", "PATCH", "HEAD ", "PATCH"])
+            for (index, (offset, length, complete)) in [(2, (kept, piece, "?0")), (4, (kept + piece, piece, "?0")), (6, (kept + 2 * piece, Self.size - kept - 2 * piece, "?1"))] {
+                for field in ["Upload-Offset: \(offset)", "Content-Length: \(length)", "Upload-Complete: \(complete)"] {
+                    #expect(requests[index].contains(field), "request \(index) lacks \(field)")
+                }
+                #expect(server.body(ofConnection: index) == Array(bytes[offset..<offset + length]))
+            }
+            #expect(server.body(ofConnection: 0) == Array(bytes[..<kept]))
+        }
+        await server.stop()
+    }
+
     @Test func aFloodOfInformationalAnswersIsStoppedAtTheCount() async throws {
         let flood = String(repeating: Self.resumptionSupported("/up/1"), count: 40)
         let server = try await RawServer.start([[.text(flood)]], host: privateLoopbackAddress())

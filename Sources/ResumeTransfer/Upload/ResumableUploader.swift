@@ -19,6 +19,10 @@ package enum UploadEvent: Sendable, Equatable {
     case retrying(DownloadError, after: Duration)
     /// The server forgot the upload (its status): it is created again.
     case restarting(status: Int)
+    /// A request head as it goes out (`-v`): the method, the URL, every field sent.
+    case request(method: String, url: HTTPURL, headers: [HTTPHeaderField])
+    /// A response head as it came in, 1xx ones included (`-v`).
+    case response(status: Int, headers: [HTTPHeaderField])
 }
 
 /// The client side of the resumable-upload draft for a file: create the upload with the whole
@@ -102,6 +106,8 @@ package final class ResumableUploader: Sendable {
         var sentHighWater: Int64?
         /// The server's offset last seen, to tell progress from a retry that went nowhere.
         var lastOffset: Int64 = -1
+        /// The server's `Upload-Limit` last seen.
+        var limit: UploadLimit?
 
         init(resume: HTTPURL?) {
             self.resume = resume
@@ -119,11 +125,19 @@ package final class ResumableUploader: Sendable {
         let draft = self.configuration.draft
         run.sentHighWater = 0
         let resumeBox = Mutex<HTTPURL?>(nil)
+        let limitBox = Mutex<UploadLimit?>(nil)
         let trust = self.configuration.trust
+        let size = source.size
         let result = try await self.exchange(
             method: self.configuration.creationMethod, url: url, origin: url,
-            fields: draft.creationFields(length: source.size), source: source, body: 0..<source.size, run: &run
+            fields: draft.creationFields(length: source.size), source: source, body: 0..<source.size, run: &run, onEvent: onEvent
         ) { (status: Int, fields: [HTTPHeaderField]) throws(UploadError) in
+            if let limit = UploadLimit.read(fields) {
+                // Known while the body is still going: a file the server will never take stops
+                // the upload now, not once the whole body has been sent.
+                limitBox.withLock { $0 = limit }
+                if let refusal = limit.refusal(size: size) { throw .beyondServerLimit(refusal) }
+            }
             guard resumeBox.withLock({ $0 == nil }) else { return }
             switch draft.informational(status: status, fields: fields) {
             case .other: return
@@ -140,6 +154,8 @@ package final class ResumableUploader: Sendable {
             }
         }
         if let target = resumeBox.withLock({ $0 }) { run.resume = target }
+        if let limit = limitBox.withLock({ $0 }) { run.limit = limit }
+        if case .answered(_, let fields, _) = result { try Self.take(UploadLimit.read(fields), into: &run, size: source.size) }
         switch result {
         case .answered(let status, _, let bodyComplete) where (200...299).contains(status) && bodyComplete:
             return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
@@ -159,13 +175,16 @@ package final class ResumableUploader: Sendable {
     ) async throws(UploadError) -> Outcome? {
         guard let resume = run.resume else { return nil }
         let draft = self.configuration.draft
-        let head = try await self.exchange(method: "HEAD", url: resume, origin: url, fields: draft.offsetRetrievalFields(), source: source, body: nil, run: &run) { _, _ throws(UploadError) in }
+        let head = try await self.exchange(
+            method: "HEAD", url: resume, origin: url, fields: draft.offsetRetrievalFields(), source: source, body: nil, run: &run, onEvent: onEvent
+        ) { _, _ throws(UploadError) in }
         let offset: Int64
         switch head {
         case .broken(let error):
             try await self.failed(error, run: &run, retryAfter: nil, onEvent: onEvent)
             return nil
         case .answered(let status, let fields, _):
+            try Self.take(UploadLimit.read(fields), into: &run, size: source.size)
             switch draft.offsetAnswer(status: status, fields: fields) {
             case .incomplete(let value):
                 offset = value
@@ -197,15 +216,22 @@ package final class ResumableUploader: Sendable {
         }
         run.resumptions += 1
         if run.sentHighWater == nil { run.sentHighWater = offset }
+        // At most max-append-size bytes per append: a shorter one leaves the upload incomplete,
+        // and the next round asks for the offset again and sends the next piece.
+        let end = offset + (run.limit?.appendLength(remaining: source.size - offset) ?? source.size - offset)
+        let completes = end == source.size
         let append = try await self.exchange(
-            method: "PATCH", url: resume, origin: url, fields: draft.appendFields(offset: offset, complete: true),
-            source: source, body: offset..<source.size, run: &run
+            method: "PATCH", url: resume, origin: url, fields: draft.appendFields(offset: offset, complete: completes),
+            source: source, body: offset..<end, run: &run, onEvent: onEvent
         ) { _, _ throws(UploadError) in }
         switch append {
         case .broken(let error):
             try await self.failed(error, run: &run, retryAfter: nil, onEvent: onEvent)
         case .answered(let status, let fields, let bodyComplete):
+            try Self.take(UploadLimit.read(fields), into: &run, size: source.size)
             switch draft.appendAnswer(status: status, fields: fields) {
+            case .done where bodyComplete && !completes:
+                return nil
             case .done where bodyComplete:
                 return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
             case .done, .conflict:
@@ -244,6 +270,13 @@ package final class ResumableUploader: Sendable {
         }
     }
 
+    /// Keeps the server's latest `Upload-Limit`, and stops when the file is outside it.
+    private static func take(_ limit: UploadLimit?, into run: inout Run, size: Int64) throws(UploadError) {
+        guard let limit else { return }
+        run.limit = limit
+        if let refusal = limit.refusal(size: size) { throw .beyondServerLimit(refusal) }
+    }
+
     /// The server's `Retry-After`, when it sent one that reads.
     private static func retryAfter(_ fields: [HTTPHeaderField]) -> Duration? {
         fields.value(of: "Retry-After").flatMap { RetryAfter.parse($0, now: Date()) }
@@ -260,7 +293,7 @@ package final class ResumableUploader: Sendable {
     /// a time, paced), and the answer, whose 1xx heads go to `informational` as they come.
     private func exchange(
         method: String, url: HTTPURL, origin: HTTPURL, fields draftFields: [HTTPHeaderField], source: UploadSource,
-        body: Range<Int64>?, run: inout Run,
+        body: Range<Int64>?, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void,
         informational: @Sendable (Int, [HTTPHeaderField]) throws(UploadError) -> Void
     ) async throws(UploadError) -> ExchangeResult {
         try source.checkUnchanged()
@@ -278,6 +311,7 @@ package final class ResumableUploader: Sendable {
             return .broken(error)
         }
         defer { exchange.close() }
+        onEvent(.request(method: method, url: url, headers: HTTPHeaderField.fields(of: head.headers)))
         let sender = SenderState()
         let bodyLength = body.map { $0.upperBound - $0.lowerBound } ?? 0
         let rate = self.configuration.bytesPerSecond
@@ -327,6 +361,7 @@ package final class ResumableUploader: Sendable {
                 for try await event in exchange.events {
                     switch event {
                     case .informational(let status, let fields):
+                        onEvent(.response(status: status, headers: fields))
                         do throws(UploadError) {
                             try informational(status, fields)
                         } catch {
@@ -336,6 +371,7 @@ package final class ResumableUploader: Sendable {
                             return
                         }
                     case .final(let status, let fields):
+                        onEvent(.response(status: status, headers: fields))
                         final = (status, fields)
                         if sender.state.withLock({ $0.written }) < bodyLength {
                             // The server answered before the body ended: nothing more is sent.
