@@ -188,6 +188,11 @@ package struct TaskLedger: Sendable {
         }
         let sql = "SELECT " + selected.joined(separator: ", ") + " FROM session_tasks ORDER BY rowid LIMIT \(limits.maximumRows + 1)"
         var tasks: [LedgerTask] = []
+        // Room for every row at once: grown by doubling, the array of 10,000 tasks had room for
+        // 16,384 and, while it grew, held the old buffer beside the new one (most of the peak).
+        if let rows = try? Int.fetchOne(db, sql: "SELECT count(*) FROM session_tasks"), rows > 0 {
+            tasks.reserveCapacity(Swift.min(rows, limits.maximumRows))
+        }
         var skipped: [SkippedRow] = []
         let lookUp = PartialFileLookUp()
         defer { lookUp.close() }
@@ -235,8 +240,9 @@ package struct TaskLedger: Sendable {
             if a.sessionID != b.sessionID { return TreeWalker.byteOrder(a.sessionID, b.sessionID) }
             return a.identifier != b.identifier ? a.identifier < b.identifier : a.rowID < b.rowID
         }
+        tasks.rearrange(by: order)
         let sessions = try LedgerSession.read(db, limits: limits, warnings: &warnings)
-        return TaskLedger(path: path, schemaVersion: version, root: root, tasks: order.map { tasks[$0] }, skippedRows: skipped,
+        return TaskLedger(path: path, schemaVersion: version, root: root, tasks: tasks, skippedRows: skipped,
                           warnings: warnings, sessions: sessions)
     }
 }
