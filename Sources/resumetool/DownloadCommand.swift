@@ -144,7 +144,7 @@ struct DownloadCommand: AsyncParsableCommand {
             let path = self.directory.map { name.hasPrefix("/") ? name : ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? name
             let label = staged == nil ? names.claim(path) : path
             let task = downloader.download(from: url, to: label, expectedSHA256: self.sha256, headers: fields)
-            transfers.append(.init(task: task, url: url.string, label: staged == nil ? label : "<stdout>"))
+            transfers.append(.init(task: task, url: url, label: staged == nil ? label : "<stdout>"))
         }
         var console = TransferConsole(quiet: self.transfer.quiet || self.transfer.json)
         console.staged = staged != nil
@@ -168,12 +168,12 @@ struct TransferConsole {
     /// One download of a run.
     struct Transfer: Sendable {
         var task: DownloadTask
-        var url: String
+        var url: HTTPURL?
         var label: String
     }
 
     func run(_ task: DownloadTask, label: String) async -> Int32 {
-        await self.run([Transfer(task: task, url: "", label: label)], json: false, interactive: true)
+        await self.run([Transfer(task: task, url: task.url, label: label)], json: false, interactive: true)
     }
 
     /// Reports every transfer (JSON lines, or text: a redrawn bar on a terminal only when one

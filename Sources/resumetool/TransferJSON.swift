@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 import ResumeReports
 import ResumeTransfer
@@ -7,7 +8,9 @@ import ResumeTransfer
 /// `start`, `progress` (at most every 0.5 s: `bytes`, `total`, `rate`), `warning`, `retry`,
 /// `restart`, then `done`, `failed` (with `reason`) or `paused`. Every line carries `url` and `file`.
 struct TransferJSON: Sendable {
-    let url: String
+    /// The URL asked for; nil for one that was refused (the `failed` line's `reason` names it):
+    /// `url` is then empty.
+    let url: HTTPURL?
     let file: String
 
     func report(_ task: DownloadTask) async {
@@ -59,7 +62,7 @@ struct TransferJSON: Sendable {
     }
 
     private func emit(_ event: String, _ fields: [(String, JSONValue)]) {
-        let object = JSONValue.object([("event", .string(event)), ("url", .string(self.url)), ("file", .string(self.file))] + fields)
+        let object = JSONValue.object([("event", .string(event)), ("url", .string(self.url?.string ?? "")), ("file", .string(self.file))] + fields)
         var bytes: [UInt8] = []
         object.writeCompact(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))

@@ -79,12 +79,13 @@ public final class DownloadTask: Sendable {
     }
 
     /// The URL the download started from: the one given, or the current request's of a resume
-    /// blob (empty for a blob that could not be read).
-    public var url: String {
+    /// blob; nil for a string the `HTTPURL` rule refused (the task fails with
+    /// ``DownloadError/invalidURL(_:)``, which names it) and for a blob that could not be read.
+    public var url: HTTPURL? {
         switch self.origin {
-        case .url(let url, _): url.string
-        case .refusedURL(let text): text
-        case .checkpoint(let checkpoint): checkpoint.currentURL.string
+        case .url(let url, _): url
+        case .refusedURL: nil
+        case .checkpoint(let checkpoint): checkpoint.currentURL
         }
     }
 
