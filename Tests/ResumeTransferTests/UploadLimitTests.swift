@@ -45,7 +45,13 @@ import Testing
         #expect(UploadLimit(minimumSize: 10).refusal(size: 10) == nil)
         #expect(UploadLimit(minimumSize: 10).refusal(size: 9) == "the server takes uploads of at least 10 bytes (Upload-Limit), and the file has 9")
         #expect(UploadLimit(maximumAppendSize: 0).refusal(size: 1) == "the server takes no bytes in any request (Upload-Limit: max-append-size=0)")
-        #expect(UploadLimit(maximumAppendSize: 1).refusal(size: 1 << 40) == nil)
+        #expect(UploadLimit(maximumAppendSize: 1).refusal(size: 100_000) == nil)
+        #expect(UploadLimit(maximumAppendSize: 1).refusal(size: 100_001)
+            == "the server takes at most 1 byte per request (Upload-Limit: max-append-size), and the file's 100001 bytes would take more than 100000 requests")
+        #expect(UploadLimit(maximumAppendSize: 10).refusal(size: 1_000_000) == nil)
+        #expect(UploadLimit(maximumAppendSize: 10).refusal(size: 1_000_001) != nil)
+        #expect(UploadLimit(maximumAppendSize: .max).refusal(size: .max) == nil)
+        #expect(UploadLimit(maximumAppendSize: 1).refusal(size: .max) != nil)
         #expect(UploadLimit().refusal(size: .max) == nil)
     }
 

@@ -51,11 +51,23 @@ struct UploadLimit: Sendable, Hashable {
         if let minimumSize, size < minimumSize {
             return "the server takes uploads of at least \(minimumSize) bytes (Upload-Limit), and the file has \(size)"
         }
-        if maximumAppendSize == 0 {
-            return "the server takes no bytes in any request (Upload-Limit: max-append-size=0)"
+        if let maximumAppendSize {
+            if maximumAppendSize == 0 {
+                return "the server takes no bytes in any request (Upload-Limit: max-append-size=0)"
+            }
+            // A hostile or broken server could ask for a byte per request: bounded, as every
+            // count a server controls is.
+            let requests = size / maximumAppendSize + (size % maximumAppendSize == 0 ? 0 : 1)
+            if requests > Self.maximumRequests {
+                return "the server takes at most \(maximumAppendSize) byte\(maximumAppendSize == 1 ? "" : "s") per request (Upload-Limit: max-append-size), "
+                    + "and the file's \(size) bytes would take more than \(Self.maximumRequests) requests"
+            }
         }
         return nil
     }
+
+    /// The most requests an upload may be cut into by `max-append-size`.
+    static let maximumRequests: Int64 = 100_000
 
     /// How many of the `remaining` bytes the next append carries: all of them, or
     /// `max-append-size` when that is fewer (the append then leaves the upload incomplete).
