@@ -71,6 +71,41 @@ import Testing
         await server.stop()
     }
 
+    @Test func aLimitOnTheOffsetAnswerStopsBeforeTheAppend() async throws {
+        let kept = 1000
+        let server = try await RawServer.start([
+            [.text(Self.resumptionSupported("/up/1")), .drain(kept)],
+            [.text(Self.offset(kept, extra: "Upload-Limit: max-size=2000\r\n"))],
+        ], host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let error = try await UploadTesting.failure(file, to: "\(server.origin)/a", try UploadTesting.configuration("6"))
+            #expect(error == .beyondServerLimit("the server takes uploads of at most 2000 bytes (Upload-Limit), and the file has 262144"))
+            // The creation and the offset request; no append.
+            #expect(server.requests.map { String($0.prefix(5)) } == ["POST ", "HEAD "])
+        }
+        await server.stop()
+    }
+
+    /// A limit is checked where more bytes are about to go: an answer that says the upload is
+    /// complete ends it, whatever limit it carries.
+    @Test(arguments: [false, true])
+    func aLimitOnACompletingAnswerIsNoRefusal(onTheOffsetAnswer: Bool) async throws {
+        let limit = "Upload-Limit: max-size=1000, max-append-size=1\r\n"
+        let complete = "Upload-Complete: ?1\r\nUpload-Offset: \(Self.size)\r\n\(limit)"
+        let scripts: [[RawServer.Step]] = onTheOffsetAnswer
+            ? [[.text(Self.resumptionSupported("/up/1")), .drain(Self.size)], [.text(Self.status("204 No Content", fields: complete))]]
+            : [[.drain(Self.size), .text(Self.status("201 Created", fields: complete))]]
+        let server = try await RawServer.start(scripts, host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let outcome = try await UploadTesting.run(file, to: "\(server.origin)/a", try UploadTesting.configuration("6"))
+            #expect(outcome.status == (onTheOffsetAnswer ? 204 : 201))
+            #expect(server.requests.map { String($0.prefix(5)) } == (onTheOffsetAnswer ? ["POST ", "HEAD "] : ["POST "]))
+        }
+        await server.stop()
+    }
+
     @Test func appendsAreCutToTheServersMaximumAppendSize() async throws {
         let kept = 1000
         let piece = 100_000

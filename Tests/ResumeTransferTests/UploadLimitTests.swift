@@ -50,6 +50,12 @@ import Testing
             == "the server takes at most 1 byte per request (Upload-Limit: max-append-size), and the file's 100001 bytes would take more than 100000 requests")
         #expect(UploadLimit(maximumAppendSize: 10).refusal(size: 1_000_000) == nil)
         #expect(UploadLimit(maximumAppendSize: 10).refusal(size: 1_000_001) != nil)
+        // Counted on the bytes left to send.
+        #expect(UploadLimit(maximumAppendSize: 1).refusal(size: 100_001, offset: 1) == nil)
+        #expect(UploadLimit(maximumAppendSize: 1).refusal(size: 100_002, offset: 1)
+            == "the server takes at most 1 byte per request (Upload-Limit: max-append-size), and the 100001 bytes left to send would take more than 100000 requests")
+        #expect(UploadLimit(maximumAppendSize: 1).refusal(size: 100_001, offset: 200_000) == nil)
+        #expect(UploadLimit(maximumSize: 1000).refusal(size: 1001, offset: 1001) == "the server takes uploads of at most 1000 bytes (Upload-Limit), and the file has 1001")
         #expect(UploadLimit(maximumAppendSize: .max).refusal(size: .max) == nil)
         #expect(UploadLimit(maximumAppendSize: 1).refusal(size: .max) != nil)
         #expect(UploadLimit().refusal(size: .max) == nil)

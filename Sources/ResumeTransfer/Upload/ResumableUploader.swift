@@ -155,7 +155,7 @@ package final class ResumableUploader: Sendable {
         }
         if let target = resumeBox.withLock({ $0 }) { run.resume = target }
         if let limit = limitBox.withLock({ $0 }) { run.limit = limit }
-        if case .answered(_, let fields, _) = result { try Self.take(UploadLimit.read(fields), into: &run, size: source.size) }
+        if case .answered(_, let fields, _) = result { Self.remember(UploadLimit.read(fields), in: &run) }
         switch result {
         case .answered(let status, _, let bodyComplete) where (200...299).contains(status) && bodyComplete:
             return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
@@ -184,7 +184,7 @@ package final class ResumableUploader: Sendable {
             try await self.failed(error, run: &run, retryAfter: nil, onEvent: onEvent)
             return nil
         case .answered(let status, let fields, _):
-            try Self.take(UploadLimit.read(fields), into: &run, size: source.size)
+            Self.remember(UploadLimit.read(fields), in: &run)
             switch draft.offsetAnswer(status: status, fields: fields) {
             case .incomplete(let value):
                 offset = value
@@ -216,6 +216,9 @@ package final class ResumableUploader: Sendable {
         }
         run.resumptions += 1
         if run.sentHighWater == nil { run.sentHighWater = offset }
+        // More bytes are about to go: this is where a limit the file is outside stops the upload
+        // (not on an answer that says the upload is complete).
+        if let refusal = run.limit?.refusal(size: source.size, offset: offset) { throw .beyondServerLimit(refusal) }
         // At most max-append-size bytes per append: a shorter one leaves the upload incomplete,
         // and the next round asks for the offset again and sends the next piece.
         let end = offset + (run.limit?.appendLength(remaining: source.size - offset) ?? source.size - offset)
@@ -228,7 +231,7 @@ package final class ResumableUploader: Sendable {
         case .broken(let error):
             try await self.failed(error, run: &run, retryAfter: nil, onEvent: onEvent)
         case .answered(let status, let fields, let bodyComplete):
-            try Self.take(UploadLimit.read(fields), into: &run, size: source.size)
+            Self.remember(UploadLimit.read(fields), in: &run)
             switch draft.appendAnswer(status: status, fields: fields) {
             case .done where bodyComplete && !completes:
                 return nil
@@ -270,11 +273,9 @@ package final class ResumableUploader: Sendable {
         }
     }
 
-    /// Keeps the server's latest `Upload-Limit`, and stops when the file is outside it.
-    private static func take(_ limit: UploadLimit?, into run: inout Run, size: Int64) throws(UploadError) {
-        guard let limit else { return }
-        run.limit = limit
-        if let refusal = limit.refusal(size: size) { throw .beyondServerLimit(refusal) }
+    /// Keeps the server's latest `Upload-Limit`; it is checked before the next bytes are sent.
+    private static func remember(_ limit: UploadLimit?, in run: inout Run) {
+        if let limit { run.limit = limit }
     }
 
     /// The server's `Retry-After`, when it sent one that reads.

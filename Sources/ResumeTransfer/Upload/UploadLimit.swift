@@ -43,8 +43,10 @@ struct UploadLimit: Sendable, Hashable {
         return limit
     }
 
-    /// Why a file of `size` bytes cannot be uploaded under these limits; nil when it can.
-    func refusal(size: Int64) -> String? {
+    /// Why a file of `size` bytes, of which the server holds `offset`, cannot be uploaded under
+    /// these limits; nil when it can. Asked only before bytes are sent: a server that answers
+    /// "complete" with a limit has nothing more to refuse.
+    func refusal(size: Int64, offset: Int64 = 0) -> String? {
         if let maximumSize, size > maximumSize {
             return "the server takes uploads of at most \(maximumSize) bytes (Upload-Limit), and the file has \(size)"
         }
@@ -57,10 +59,12 @@ struct UploadLimit: Sendable, Hashable {
             }
             // A hostile or broken server could ask for a byte per request: bounded, as every
             // count a server controls is.
-            let requests = size / maximumAppendSize + (size % maximumAppendSize == 0 ? 0 : 1)
+            let remaining = max(size - max(offset, 0), 0)
+            let requests = remaining / maximumAppendSize + (remaining % maximumAppendSize == 0 ? 0 : 1)
             if requests > Self.maximumRequests {
+                let bytes = offset > 0 ? "\(remaining) bytes left to send" : "file's \(size) bytes"
                 return "the server takes at most \(maximumAppendSize) byte\(maximumAppendSize == 1 ? "" : "s") per request (Upload-Limit: max-append-size), "
-                    + "and the file's \(size) bytes would take more than \(Self.maximumRequests) requests"
+                    + "and the \(bytes) would take more than \(Self.maximumRequests) requests"
             }
         }
         return nil
