@@ -4,8 +4,8 @@ import ResumeDataCodec
 /// What `resumetool archive` shows of a keyed archive: the resolved object tree as indented text
 /// (the style of `plist print`) or as JSON.
 public struct ArchiveTreeReport: Sendable {
-    package let name: String
-    package let tree: KeyedArchiveTree
+    let name: String
+    let tree: KeyedArchiveTree
     /// Resolves the archive in `bytes` (Network-framework data too); throws what
     /// ``KeyedArchiveTree`` throws.
     /// Decodes the keyed archive in `bytes`, read from the file `name`.

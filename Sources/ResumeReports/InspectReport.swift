@@ -3,9 +3,9 @@ import ResumeDataCodec
 
 /// What `resumetool inspect` shows of one blob, as text for people or as JSON.
 public struct InspectReport: Sendable {
-    package let name: String
-    package let resume: ResumeData
-    package let findings: [ResumeDataFinding]
+    let name: String
+    let resume: ResumeData
+    let findings: [ResumeDataFinding]
 
     /// The report on `resume`, read from the file `name`, with the validator's `findings`.
     public init(name: String, resume: ResumeData, findings: [ResumeDataFinding]) {
@@ -164,7 +164,7 @@ public struct InspectReport: Sendable {
     }
 
     /// `68,188 of 7,936,993 bytes (0.9 %)` when the total is known, else as ``ByteCount`` puts it.
-    package static func progress(received: Int64?, total: Int64?, networkFramework: Bool) -> String? {
+    static func progress(received: Int64?, total: Int64?, networkFramework: Bool) -> String? {
         guard let received else {
             guard networkFramework else { return nil }
             return "not in the blob (the partial file's size)" + (total.map { "; \(ByteCount.grouping($0)) bytes in all" } ?? "")

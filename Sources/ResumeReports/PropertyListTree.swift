@@ -33,7 +33,7 @@ public enum PropertyListTree {
         }
     }
 
-    package static func summary(of value: PropertyListValue) -> String {
+    static func summary(of value: PropertyListValue) -> String {
         switch value {
         case .string(let text): "string \(quoted(text))"
         case .integer(let number): "integer \(number)"
@@ -70,7 +70,7 @@ public enum PropertyListTree {
         return plain ? key : quoted(key)
     }
 
-    package static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -6,12 +6,12 @@ import ResumeDataCodec
 package enum RemedyText {
     /// A finding's message as validate, inspect and scan print it: what was found, then, where
     /// one command mends it, `run \`COMMAND\``.
-    package static func message(of finding: ResumeDataFinding) -> String {
+    static func message(of finding: ResumeDataFinding) -> String {
         finding.message + (finding.remedy.map { ": " + advice($0) } ?? "")
     }
 
     /// `error[ios11-byte-range] NSURLSessionResumeByteRange: MESSAGE: run \`…\``.
-    package static func line(of finding: ResumeDataFinding) -> String {
+    static func line(of finding: ResumeDataFinding) -> String {
         "\(finding.severity.rawValue)[\(finding.code)]" + (finding.key.map { " \($0)" } ?? "") + ": " + message(of: finding)
     }
 
@@ -50,7 +50,7 @@ package enum RemedyText {
     }
 
     /// A shell word: as it is when it is plain, else in single quotes.
-    package static func shellWord(_ word: String) -> String {
+    static func shellWord(_ word: String) -> String {
         let plain = word.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-_./:=@%+,".utf8.contains(byte)

@@ -25,7 +25,7 @@ package enum SafariDownloadReport {
 
     /// `Safari download history PATH: N entries`, then one line per entry (URL, bytes, when
     /// added, where to) and the entries left out.
-    package static func lines(for file: ScanInventory.SafariHistoryFile) -> [String] {
+    static func lines(for file: ScanInventory.SafariHistoryFile) -> [String] {
         let count = file.history.entries.count
         var lines = ["Safari download history \(VisibleText.escaping(file.path)): \(ByteCount.grouping(Int64(count))) entr\(count == 1 ? "y" : "ies")"]
         for entry in file.history.entries {

@@ -5,7 +5,7 @@ import ResumeScan
 /// One finding of a scan, as the reports that give each its own line or row see it: a blob (in a
 /// file of its own, or embedded as data in another), the partial file a blob names, or a partial
 /// file no blob names.
-package struct ScanFinding {
+struct ScanFinding {
     /// What the finding is; the raw value is its name in JSON Lines, CSV and the timeline.
     package enum Kind: String, Sendable {
         case blob
@@ -14,22 +14,22 @@ package struct ScanFinding {
         case orphanPartialFile = "orphan-partial-file"
     }
 
-    package let kind: Kind
+    let kind: Kind
     /// The finding's own path, as the scan spells it.
-    package let path: String
+    let path: String
     /// Where it is, its hash, size and times.
-    package let file: EvidenceFile
-    package let appContainer: String?
-    package let bundleID: String?
+    let file: EvidenceFile
+    let appContainer: String?
+    let bundleID: String?
     /// The blob itself, or for a partial file the blob that names it; nil for an orphan.
-    package let blob: ScanInventory.Blob?
+    let blob: ScanInventory.Blob?
     /// The orphan partial file itself; nil for the other kinds.
-    package var orphan: ScanInventory.PartialFile?
+    var orphan: ScanInventory.PartialFile?
 
     /// Every finding in the inventory's order: each blob followed by its partial file, then the
     /// orphan partial files. A partial file two blobs name is listed after each (each line is
     /// self-contained, so it names its blob).
-    package static func all(in inventory: ScanInventory) -> [ScanFinding] {
+    static func all(in inventory: ScanInventory) -> [ScanFinding] {
         var findings: [ScanFinding] = []
         for blob in inventory.blobs {
             findings.append(ScanFinding(kind: blob.keyPath == nil ? .blob : .embeddedBlob, path: blob.path, file: blob.file,
@@ -51,7 +51,7 @@ package struct ScanFinding {
     }
 
     /// The backup a finding was read from, for its device; nil for folders and archives.
-    package static func backup(of file: EvidenceFile, in inventory: ScanInventory) -> BackupSummary? {
+    static func backup(of file: EvidenceFile, in inventory: ScanInventory) -> BackupSummary? {
         guard file.source.kind == .backup || file.source.kind == .encryptedBackup else { return nil }
         return inventory.backups.first { $0.root == file.source.root }
     }

@@ -12,9 +12,9 @@ import ResumeScan
 /// link, no script, and no attribute whose value came from the evidence. Its only style is
 /// inline, and a Content-Security-Policy forbids scripts and anything from elsewhere besides.
 package struct ScanHTMLReport {
-    package let inventory: ScanInventory
+    let inventory: ScanInventory
     /// When the report was made, shown in its header; nil leaves it out (for exact tests).
-    package let generated: Date?
+    let generated: Date?
 
     package init(inventory: ScanInventory, generated: Date?) {
         self.inventory = inventory
@@ -53,7 +53,7 @@ package struct ScanHTMLReport {
     /// `&#…;` already in the text as the entity it looks like, so `&lt;` in a URL would show as
     /// `<`; spelling each `&` as `&amp;` first (which Plot keeps) shows the evidence as it is.
     /// Control characters are shown as `\u{…}`, as the text report does.
-    package static func evidence<Context>(_ text: String) -> Node<Context> {
+    static func evidence<Context>(_ text: String) -> Node<Context> {
         .text(VisibleText.escaping(text).replacingOccurrences(of: "&", with: "&amp;"))
     }
 

@@ -7,7 +7,7 @@ import ResumeScan
 /// -c`, Timesketch's JSONL importer): it says what it is, where it was read, the app, hashes,
 /// sizes and times, and for a blob its URL, bytes and findings.
 package struct ScanJSONLinesReport {
-    package let inventory: ScanInventory
+    let inventory: ScanInventory
 
     package init(inventory: ScanInventory) {
         self.inventory = inventory
@@ -25,7 +25,7 @@ package struct ScanJSONLinesReport {
 
     /// A blob as `scan --json` has it; a partial file as an orphan has it plus `size` and the blob
     /// naming it; an orphan as `scan --json` has it. `finding` first, `device` last for a backup.
-    package func line(for finding: ScanFinding) -> JSONValue {
+    func line(for finding: ScanFinding) -> JSONValue {
         var members: [(String, JSONValue)] = [("finding", .string(finding.kind.rawValue))]
         switch finding.kind {
         case .blob, .embeddedBlob:

@@ -4,7 +4,7 @@ import ResumeScan
 
 /// What `resumetool scan` prints: one block per app container for people, or JSON, or CSV.
 package struct ScanReport {
-    package let inventory: ScanInventory
+    let inventory: ScanInventory
 
     package init(inventory: ScanInventory) {
         self.inventory = inventory
@@ -236,7 +236,7 @@ package struct ScanReport {
 
     /// The rows of a backup whose stored file is absent, counted in one line with the first few
     /// named: an incomplete copy has thousands, and `--json` lists every one among the errors.
-    package static func missingFiles(_ backup: BackupSummary) -> [String] {
+    static func missingFiles(_ backup: BackupSummary) -> [String] {
         let count = backup.missingFileCount
         guard let listed = missingFilesHeadline(backup) else { return [] }
         let examples = backup.missingFileExamples.prefix(count)
@@ -312,7 +312,7 @@ package struct ScanReport {
     }
 
     /// `12 files scanned: 3 blobs, 1 orphan partial file, 1 error`, with `, 4 ledger tasks` after the blobs when a ledger was found.
-    package var summary: String {
+    var summary: String {
         func counted(_ count: Int, _ noun: String) -> String {
             "\(ByteCount.grouping(Int64(count))) \(noun)\(count == 1 ? "" : "s")"
         }

@@ -6,7 +6,7 @@ import ResumeScan
 /// same row) and one per orphan partial file, with every field issue 25 asks of a finding: the
 /// source, the app, SHA-256, size and times of the file and of its partial file.
 package struct ScanTable {
-    package let inventory: ScanInventory
+    let inventory: ScanInventory
 
     package init(inventory: ScanInventory) {
         self.inventory = inventory
@@ -14,7 +14,7 @@ package struct ScanTable {
 
     /// The first 21 are the columns of the first `--csv`, in their order, so that a reader
     /// indexing them still works; the partial file's times and `finding` came after.
-    package static let columns = [
+    static let columns = [
         "path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName", "localPath",
         "partialFilePath", "partialFileSize", "modified", "findings",
         "bundleID", "sourceKind", "sourceRoot", "sourceInner", "sha256", "size", "changed", "created", "partialFileSHA256",
@@ -23,7 +23,7 @@ package struct ScanTable {
 
     /// The rows below the header; an absent value is an empty field, and the findings are
     /// `severity[code]` separated by `; `.
-    package var rows: [[String]] {
+    var rows: [[String]] {
         func time(_ date: Date?) -> String { date.map(DateText.text) ?? "" }
         var rows: [[String]] = []
         for blob in inventory.blobs {
@@ -55,7 +55,7 @@ package struct ScanTable {
     }
 
     /// RFC 4180: CRLF line ends, a field quoted when it holds a comma, quote or line break.
-    package var csv: String {
+    var csv: String {
         ([Self.columns] + rows).map(CSVRow.line).joined()
     }
 
@@ -66,7 +66,7 @@ package struct ScanTable {
         ([Self.columns] + rows).map { fields in fields.map(Self.tsvField).joined(separator: "\t") + "\n" }.joined()
     }
 
-    package static func tsvField(_ field: String) -> String {
+    static func tsvField(_ field: String) -> String {
         guard field.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") }) else { return field }
         var out = ""
         for scalar in field.unicodeScalars {

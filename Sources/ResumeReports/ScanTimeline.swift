@@ -8,27 +8,27 @@ import ResumeScan
 /// has them), of each orphan partial file, and the dates a blob records itself (the server's
 /// `Last-Modified`, the time its archived response was made).
 package struct ScanTimeline {
-    package let inventory: ScanInventory
+    let inventory: ScanInventory
 
     package init(inventory: ScanInventory) {
         self.inventory = inventory
     }
 
-    package static let columns = [
+    static let columns = [
         "message", "datetime", "timestamp_desc", "timestamp", "finding", "path", "keyPath", "bundleID",
         "sourceKind", "sourceRoot", "sourceInner", "downloadURL", "bytesReceived", "sha256", "size",
     ]
 
     /// One event: when, what the time is, and the finding it belongs to.
-    package struct Event {
-        package var date: Date
-        package var description: String
-        package var finding: ScanFinding
+    struct Event {
+        var date: Date
+        var description: String
+        var finding: ScanFinding
     }
 
     /// Every event, sorted by time; events at the same time keep the inventory's order. A date
     /// outside years 1-9999 (a hostile blob's) has no ISO 8601 spelling and is left out.
-    package var events: [Event] {
+    var events: [Event] {
         var events: [Event] = []
         func add(_ date: Date?, _ description: String, _ finding: ScanFinding) {
             guard let date, ISO8601DateText.isSpellable(date) else { return }
@@ -54,7 +54,7 @@ package struct ScanTimeline {
     }
 
     /// The rows below the header.
-    package var rows: [[String]] {
+    var rows: [[String]] {
         events.map { event in
             let finding = event.finding
             let resume = finding.blob?.found.resumeData

@@ -5,7 +5,7 @@ import ResumeScan
 /// What `resumetool tasks` prints: nsurlsessiond's tasks by app, for people, or as JSON, JSON
 /// Lines or CSV.
 package struct TasksReport {
-    package let ledger: TaskLedger
+    let ledger: TaskLedger
 
     package init(ledger: TaskLedger) {
         self.ledger = ledger
@@ -156,7 +156,7 @@ package struct TasksReport {
     ]
 
     /// A header row, then one row per task; an absent value is an empty field.
-    package var csv: String {
+    var csv: String {
         var out = ""
         writeCSV { out += $0 }
         return out
@@ -186,7 +186,7 @@ package struct TasksReport {
     // MARK: Text
 
     /// One block per app (bundle ID), one entry per task, then ``summary``.
-    package var text: String {
+    var text: String {
         var out = ""
         writeText { out += $0 }
         return out
@@ -230,7 +230,7 @@ package struct TasksReport {
     }
 
     /// `3 tasks in 2 apps (schema version 3), 1 row skipped`.
-    package var summary: String {
+    var summary: String {
         let apps = Set(ledger.tasks.map { $0.bundleID ?? "" }).count
         func counted(_ count: Int, _ noun: String) -> String { "\(ByteCount.grouping(Int64(count))) \(noun)\(count == 1 ? "" : "s")" }
         return "\(counted(ledger.tasks.count, "task")) in \(counted(apps, "app")) (schema version \(ledger.schemaVersion)), "

@@ -3,9 +3,9 @@ import ResumeDataCodec
 
 /// What `resumetool inspect` shows of one *upload* blob, as text for people or as JSON.
 public struct UploadInspectReport: Sendable {
-    package let name: String
-    package let upload: UploadResumeData
-    package let findings: [ResumeDataFinding]
+    let name: String
+    let upload: UploadResumeData
+    let findings: [ResumeDataFinding]
 
     /// The report on `upload`, read from the file `name`, with the validator's `findings`.
     public init(name: String, upload: UploadResumeData, findings: [ResumeDataFinding]) {
@@ -30,7 +30,7 @@ public struct UploadInspectReport: Sendable {
 
     /// What the blob says, as JSON members: draft version, resume URL, body type and body, mask,
     /// original request and other keys (`inspect`, `tasks` and `scan` alike).
-    package static func members(of upload: UploadResumeData) -> [(String, JSONValue)] {
+    static func members(of upload: UploadResumeData) -> [(String, JSONValue)] {
         let request = try? upload.originalRequest()
         return [
             ("draftVersion", .optionalString(upload.draftVersion)),
@@ -84,7 +84,7 @@ public struct UploadInspectReport: Sendable {
     }
 
     /// The body as one line: `file file:///…`, `data, 1,000 bytes in the blob`, `stream of …`.
-    package static func text(for body: UploadBody) -> String {
+    static func text(for body: UploadBody) -> String {
         switch body {
         case .data(let bytes?): "data, " + ByteCount.describe(Int64(bytes.count)) + " in the blob"
         case .data(nil): "data (missing from the blob)"

@@ -4,9 +4,9 @@ import ResumeDataCodec
 /// (`FILE: error: KEY: message [code]`), or `FILE: ok`; and the same as JSON.
 package struct ValidateReport: Sendable {
     /// The blob's name as given.
-    package let name: String
+    let name: String
     /// The validator's findings.
-    package let findings: [ResumeDataFinding]
+    let findings: [ResumeDataFinding]
 
     /// The report on the blob `name` with the validator's `findings`.
     package init(name: String, findings: [ResumeDataFinding]) {

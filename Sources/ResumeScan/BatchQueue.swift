@@ -11,12 +11,12 @@ final class BatchQueue<Element: Sendable>: @unchecked Sendable {
     private var closed = false
     private let capacity: Int
 
-    package init(capacity: Int) {
+    init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// Waits while the queue is full.
-    package func put(_ item: Element) {
+    func put(_ item: Element) {
         condition.lock()
         defer { condition.unlock() }
         while items.count >= capacity { condition.wait() }
@@ -25,7 +25,7 @@ final class BatchQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// No more items will come.
-    package func close() {
+    func close() {
         condition.lock()
         defer { condition.unlock() }
         closed = true
@@ -33,7 +33,7 @@ final class BatchQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The next item, waiting for one; `nil` once the queue is closed and empty.
-    package func take() -> Element? {
+    func take() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty, !closed { condition.wait() }

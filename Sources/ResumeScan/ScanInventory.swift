@@ -76,7 +76,7 @@ public struct ScanInventory: Sendable {
 
     /// These findings as they are, unpaired and unsorted: for the renderers' tests, which need
     /// fixed times that no file on disk has (its status change time is when it was written).
-    package init(blobs: [Blob], orphanPartialFiles: [PartialFile], errors: [ScanProblem], fileCount: Int, backups: [BackupSummary]) {
+    init(blobs: [Blob], orphanPartialFiles: [PartialFile], errors: [ScanProblem], fileCount: Int, backups: [BackupSummary]) {
         self.blobs = blobs
         self.orphanPartialFiles = orphanPartialFiles
         self.errors = errors

@@ -21,7 +21,7 @@ public struct ScanProblem: Error, Sendable, Hashable {
         self.message = message
     }
 
-    package init(path: String, message: String, kind: Kind) {
+    init(path: String, message: String, kind: Kind) {
         self.path = path
         self.message = message
         self.kind = kind

@@ -36,16 +36,16 @@ package func orderedParallelMap<Element: Sendable, Output: Sendable>(
 private final class ResultSlots<Output>: @unchecked Sendable {
     private var storage: UnsafeMutableBufferPointer<Output?>
 
-    package init(count: Int) {
+    init(count: Int) {
         storage = .allocate(capacity: count)
         storage.initialize(repeating: nil)
     }
 
-    package func store(_ output: Output, at index: Int) {
+    func store(_ output: Output, at index: Int) {
         storage[index] = output
     }
 
-    package func take() -> [Output] {
+    func take() -> [Output] {
         let outputs = storage.compactMap { $0 }
         assert(outputs.count == storage.count, "every iteration stores its result")
         return outputs

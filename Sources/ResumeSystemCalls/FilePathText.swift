@@ -36,7 +36,7 @@ package enum FilePathText {
     /// lexically: empty and `.` names dropped, `..` takes away the name before it (never the
     /// root). No link is resolved: the result names the same file only where no `..` crosses one,
     /// as `URL.standardizedFileURL` has it.
-    package static func absolute(_ path: String, in folder: String) -> String {
+    static func absolute(_ path: String, in folder: String) -> String {
         let whole = path.hasPrefix("/") ? path : folder + "/" + path
         var names: [Substring] = []
         for name in whole.split(separator: "/", omittingEmptySubsequences: true) {
@@ -56,7 +56,7 @@ package enum FilePathText {
 
     /// `getcwd(3)`; `"/"` when it fails (the working folder was removed), where Foundation's
     /// `URL(fileURLWithPath:)` would resolve against the same nothing.
-    package static func workingFolder() -> String {
+    static func workingFolder() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "/" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -42,7 +42,7 @@ package struct FileSystemCalls: Sendable {
         package var createdSeconds: Int64?
         package var createdNanoseconds: Int64 = 0
 
-        package init(kind: Kind, size: Int64) {
+        init(kind: Kind, size: Int64) {
             self.kind = kind
             self.size = size
         }
@@ -58,7 +58,7 @@ package struct FileSystemCalls: Sendable {
         /// nil when that failed (the entry vanished).
         package var kind: Status.Kind?
 
-        package init(name: String?, kind: Status.Kind?) {
+        init(name: String?, kind: Status.Kind?) {
             self.name = name
             self.kind = kind
         }
@@ -69,7 +69,7 @@ package struct FileSystemCalls: Sendable {
         package var entries: [FolderEntry]
         package var failure: Failure?
 
-        package init(entries: [FolderEntry], failure: Failure?) {
+        init(entries: [FolderEntry], failure: Failure?) {
             self.entries = entries
             self.failure = failure
         }
@@ -89,7 +89,7 @@ package struct FileSystemCalls: Sendable {
     package var lstat: @Sendable (_ path: String) -> Result<Status, Failure>
     package var flock: @Sendable (_ descriptor: Int32, _ operation: Int32) -> Result<Void, Failure>
     package var pread: @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64) -> Result<Int, Failure>
-    package var pwrite: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64) -> Result<Int, Failure>
+    var pwrite: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64) -> Result<Int, Failure>
     package var ftruncate: @Sendable (_ descriptor: Int32, _ length: Int64) -> Result<Void, Failure>
     package var fsync: @Sendable (_ descriptor: Int32) -> Result<Void, Failure>
     package var rename: @Sendable (_ from: String, _ to: String) -> Result<Void, Failure>
@@ -137,7 +137,7 @@ package struct FileSystemCalls: Sendable {
         return retryingOnInterrupt { system_read(descriptor, base, buffer.count) }
     }
     /// `write` at the descriptor's position (standard output and error): the count written.
-    package var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Failure> = { descriptor, bytes in
+    var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Failure> = { descriptor, bytes in
         guard let base = bytes.baseAddress else { return .success(0) }
         return retryingOnInterrupt { system_write(descriptor, base, bytes.count) }
     }
@@ -161,7 +161,7 @@ package struct FileSystemCalls: Sendable {
         system_kill(pid, 0) == 0 || errno != ESRCH
     }
 
-    package init(
+    init(
         open: @escaping @Sendable (String, Int32, mode_t) -> Result<Int32, Failure>,
         close: @escaping @Sendable (Int32) -> Result<Void, Failure>,
         fstat: @escaping @Sendable (Int32) -> Result<Status, Failure>,

@@ -11,7 +11,7 @@ import Darwin
 /// ``SocketCalls`` goes through it. It is not bounded: an interrupted call has done nothing, and
 /// each retry waits for the signal that interrupted it to be handled. `close` does not come here,
 /// because on Linux the descriptor is released even when close is interrupted.
-package func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> Result<T, FileSystemCalls.Failure> {
+func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> Result<T, FileSystemCalls.Failure> {
     while true {
         let result = call()
         if result >= 0 { return .success(result) }

@@ -96,10 +96,10 @@ package struct SocketCalls: Sendable {
         Glibc.close(descriptor) == 0 ? .success(()) : .failure(Failure(errno))
     }
 
-    package init() {}
+    init() {}
 
     /// The operating system's calls.
-    package static let system = SocketCalls()
+    static let system = SocketCalls()
 }
 
 /// One address ``SocketCalls/resolve`` found, copied out of the resolver's list so that nothing
@@ -108,9 +108,9 @@ package struct ResolvedAddress: Sendable {
     /// `AF_INET` or `AF_INET6`: what `socket` takes.
     package var family: Int32
     /// The `sockaddr_in` or `sockaddr_in6`, as `connect` takes it.
-    package var storage: sockaddr_storage
+    var storage: sockaddr_storage
     /// How many bytes of ``storage`` are the address.
-    package var length: socklen_t
+    var length: socklen_t
 
     /// The address of one resolver entry; nil for a family other than IPv4 and IPv6, or one
     /// longer than a `sockaddr_storage`.
@@ -126,7 +126,7 @@ package struct ResolvedAddress: Sendable {
     }
 
     /// An address as a fake resolver gives it.
-    package init(family: Int32, storage: sockaddr_storage, length: socklen_t) {
+    init(family: Int32, storage: sockaddr_storage, length: socklen_t) {
         self.family = family
         self.storage = storage
         self.length = length
@@ -144,9 +144,9 @@ package struct ResolvedAddress: Sendable {
 /// Why a name did not resolve: `getaddrinfo`'s code (`EAI_*`), said in the resolver's words.
 package struct ResolutionFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The `EAI_*` code (0 when the resolver succeeded with no usable address).
-    package var code: Int32
+    var code: Int32
 
-    package init(code: Int32) {
+    init(code: Int32) {
         self.code = code
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import ResumeDataCodec
+@testable import ResumeDataCodec
 import Testing
 
 /// The snippets of the DocC article `GettingStarted.md` (Documentation.docc), line for line, with

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// The rules every command carries out (``HTTPURL``, ``PartialFileResolution``, ``SHA256Hex``),
 /// driven value by value, without I/O.

@@ -1,5 +1,5 @@
 import Foundation
-import ResumeDataCodec
+@testable import ResumeDataCodec
 import Testing
 
 /// Upload resume data: the blobs of Fixtures/upload, written by Python's plistlib

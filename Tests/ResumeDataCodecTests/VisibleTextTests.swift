@@ -1,6 +1,6 @@
 import Testing
 
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// The one escaper for text from outside: which characters, and how each is spelled.
 @Suite struct VisibleTextTests {

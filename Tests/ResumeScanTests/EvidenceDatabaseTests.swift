@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ResumeSystemCalls
+@testable import ResumeSystemCalls
 import Testing
 
 @testable import ResumeScan

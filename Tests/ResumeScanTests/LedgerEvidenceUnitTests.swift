@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ResumeDataCodec
+@testable import ResumeDataCodec
 import Testing
 
 @testable import ResumeScan

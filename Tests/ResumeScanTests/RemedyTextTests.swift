@@ -1,4 +1,4 @@
-import ResumeDataCodec
+@testable import ResumeDataCodec
 import Testing
 @testable import ResumeReports
 

@@ -1,5 +1,5 @@
 import Foundation
-import ResumeReports
+@testable import ResumeReports
 import Testing
 
 @testable import ResumeScan

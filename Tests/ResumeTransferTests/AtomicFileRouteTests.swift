@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import ResumeSystemCalls
+@testable import ResumeSystemCalls
 @testable import ResumeTransfer
 import Testing
 @testable import ResumeSupport

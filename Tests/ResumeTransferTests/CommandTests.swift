@@ -1,5 +1,5 @@
 import Foundation
-import ResumeDataCodec
+@testable import ResumeDataCodec
 import Testing
 
 @testable import ResumeTransfer

@@ -1,6 +1,6 @@
 #if os(Linux)
 import Foundation
-import ResumeSystemCalls
+@testable import ResumeSystemCalls
 import Synchronization
 import Testing
 

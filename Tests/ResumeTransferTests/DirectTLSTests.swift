@@ -1,6 +1,6 @@
 import Foundation
 import NIOSSL
-import ResumeSystemCalls
+@testable import ResumeSystemCalls
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import ResumeSystemCalls
+@testable import ResumeSystemCalls
 import Testing
 
 /// The package's one path rule, value by value: POSIX `dirname(3)`/`basename(3)` and the lexical

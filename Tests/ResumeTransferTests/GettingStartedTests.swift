@@ -1,6 +1,6 @@
 import Foundation
-import ResumeDataCodec
-import ResumeTransfer
+@testable import ResumeDataCodec
+@testable import ResumeTransfer
 import Testing
 
 /// The snippets of the DocC article `GettingStarted.md` (Documentation.docc), with what they claim

@@ -1,4 +1,4 @@
-import ResumeSystemCalls
+@testable import ResumeSystemCalls
 import Testing
 
 #if canImport(Glibc)

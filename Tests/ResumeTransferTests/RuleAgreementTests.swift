@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import ResumeDataCodec
-import ResumeScan
+@testable import ResumeDataCodec
+@testable import ResumeScan
 @testable import ResumeTransfer
 
 /// Each rule of the codec is carried out the same way by every command: the URLs `rebuild`,

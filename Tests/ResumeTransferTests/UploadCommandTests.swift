@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import ResumeDataCodec
+@testable import ResumeDataCodec
 import Testing
 
 #if canImport(Glibc)

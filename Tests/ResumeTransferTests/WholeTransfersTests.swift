@@ -1,5 +1,5 @@
 import Foundation
-import ResumeSystemCalls
+@testable import ResumeSystemCalls
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool archive`: any keyed archive as a resolved tree, text and JSON; shared objects,
 /// cycles, depth and broken UIDs.

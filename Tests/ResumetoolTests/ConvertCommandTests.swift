@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool convert`: every container pair, `-o`, rejected inputs, binary on a terminal.
 @Suite struct ConvertCommandTests {

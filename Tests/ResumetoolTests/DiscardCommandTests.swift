@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool discard`: removes the partial file and the blob, refuses paths outside the folder.
 @Suite struct DiscardCommandTests {

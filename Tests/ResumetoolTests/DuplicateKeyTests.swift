@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// A key given twice in one dictionary: kept last with a warning naming where (as Apple's reader,
 /// plistlib and libplist keep it), refused under `--strict`, a `validate` finding.

@@ -1,5 +1,5 @@
 import Foundation
-import ResumeDataCodec
+@testable import ResumeDataCodec
 import Testing
 
 /// A binary plist can hold any double as a date or a real: NaN, infinities, 1e300. Every command

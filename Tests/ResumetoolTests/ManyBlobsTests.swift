@@ -1,5 +1,5 @@
 import Foundation
-import ResumeDataCodec
+@testable import ResumeDataCodec
 import Testing
 
 /// `inspect` and `validate` over folders and `--files-from` lists, and the order of their output

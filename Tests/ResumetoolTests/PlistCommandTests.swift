@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool plist print` and `plist convert`, on libplist's fixtures and the real archives.
 @Suite struct PlistCommandTests {

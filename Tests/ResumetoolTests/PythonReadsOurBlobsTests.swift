@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// Python's plistlib, an independent reader, sees in every blob the tool writes the same resume
 /// dictionary as our library: the same keys in the same order with the same values.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool rebuild`: a blob from the partial file in `Samples/`.
 @Suite struct RebuildCommandTests {

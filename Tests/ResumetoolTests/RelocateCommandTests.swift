@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool relocate`: a new TempFileName or LocalPath, the container kept.
 @Suite struct RelocateCommandTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool repair`: the change lines, where they go, and what the output holds.
 @Suite struct RepairCommandTests {

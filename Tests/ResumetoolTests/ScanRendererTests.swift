@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ResumeDataCodec
 @testable import ResumeScan
-import ResumeReports
+@testable import ResumeReports
 
 /// Each report of `scan` on the same fixed findings (a folder blob with its partial file, a blob
 /// embedded in an encrypted backup's plist with hostile strings, an orphan partial file, an

@@ -1,6 +1,6 @@
 import Foundation
-import ResumeDataCodec
-import ResumeSystemCalls
+@testable import ResumeDataCodec
+@testable import ResumeSystemCalls
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
-import ResumeDataCodec
-import ResumeReports
+@testable import ResumeDataCodec
+@testable import ResumeReports
 import Testing
 
 /// Upload resume data through the built binary: `inspect` and `validate` read it, every command

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ResumeDataCodec
+@testable import ResumeDataCodec
 
 /// `resumetool validate`: one line per finding, exit 0 clean, 1 error finding, 2 unreadable.
 @Suite struct ValidateCommandTests {

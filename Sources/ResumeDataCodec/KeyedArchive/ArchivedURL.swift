@@ -11,7 +11,7 @@ public struct ArchivedURL: Sendable, Hashable {
     public var baseString: String?
 
     /// Creates a URL from its relative string and optional base.
-    package init(relativeString: String, baseString: String? = nil) {
+    init(relativeString: String, baseString: String? = nil) {
         self.relativeString = relativeString
         self.baseString = baseString
     }

@@ -25,11 +25,11 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     /// The layout the items were found in.
     package var layout: URLRequestArchive.Layout
     /// The archive's top key (`root` as CFNetwork writes it).
-    package var topKey: String
+    var topKey: String
     /// The response's class: `NSHTTPURLResponse`, `NSURLResponse`, or a subclass.
     package var className: String
     /// The class chain, most derived first.
-    package var classChain: [String]
+    var classChain: [String]
     /// `$0`: the archive version (8 in every known archive).
     var archiveVersion: Int64
     /// `$1`: a number of unconfirmed meaning (0 or 1 in known archives).
@@ -37,7 +37,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     /// `$2`: the item count as written (7 in every known archive).
     var itemCount: Int64
     /// Every item in order, verbatim: `items[i]` is item *i*.
-    package var items: [ArchivedObject.FieldValue]
+    var items: [ArchivedObject.FieldValue]
     /// Every other key of the response object, in archive order (e.g. `$3`, `$4` after secure items).
     var namedFields: [ArchivedObject.Field]
 
@@ -85,7 +85,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
 
     /// Builds an `NSHTTPURLResponse` the way current systems archive one (the items and extra
     /// keys of the 2020 real archive): secure layout, top key `root`, 7 items.
-    package init(url: String, statusCode: Int64, headers: [(name: String, value: String)], mimeType: String?, date: Date) {
+    init(url: String, statusCode: Int64, headers: [(name: String, value: String)], mimeType: String?, date: Date) {
         func ref(_ value: ArchivedValue) -> ArchivedObject.FieldValue { .reference(value) }
         layout = .secure
         topKey = KeyedArchive.rootKey
@@ -135,7 +135,7 @@ public struct ArchivedURLResponse: Sendable, Hashable {
 
     /// The response as a binary keyed archive under ``topKey``.
     /// - Throws: ``KeyedArchiveError`` for malformed items.
-    package func archiveData() throws -> Data {
+    func archiveData() throws -> Data {
         try KeyedArchive(encoding: .object(archivedObject()), topKey: topKey).data(format: .binary)
     }
 

@@ -40,7 +40,7 @@ public enum ArchivedValue: Sendable, Hashable {
         /// The value.
         public var value: ArchivedValue
         /// Creates an entry.
-        package init(key: String, value: ArchivedValue) {
+        init(key: String, value: ArchivedValue) {
             self.key = key
             self.value = value
         }

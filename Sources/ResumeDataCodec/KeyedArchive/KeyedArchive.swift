@@ -37,7 +37,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// The UID `$top` holds: the index of the root object.
     package var rootUID: UInt64
     /// The limits applied when decoding.
-    package var options: KeyedArchiveOptions
+    var options: KeyedArchiveOptions
 
     /// Checks the frame of an archive held as a property-list value.
     /// - Throws: ``KeyedArchiveError`` naming the key at fault.

@@ -23,7 +23,7 @@ extension KeyedArchive {
     /// data stored inline in `$objects`, nested dictionaries and arrays as `NSMutableDictionary`
     /// and `NSMutableArray` objects, dates as `NSDate`.
     /// - Throws: `KeyedArchiveError.Code.unrepresentable` for sets and UIDs, naming the key.
-    package static func encodeDictionary(
+    static func encodeDictionary(
         _ dictionary: PropertyListDictionary,
         topKey: String = KeyedArchive.rootObjectKey,
         className: String = "NSMutableDictionary"

@@ -165,7 +165,7 @@ extension KeyedArchive {
     }
 
     /// The archive as a property list, keys in the order Apple's binary writer puts them.
-    package var propertyList: PropertyListValue {
+    var propertyList: PropertyListValue {
         [
             "$version": .integer(version),
             "$objects": .array(objects),
@@ -176,7 +176,7 @@ extension KeyedArchive {
 
     /// The archive serialised as a property list; binary unless asked otherwise.
     /// - Throws: `KeyedArchiveError.Code.propertyList` wrapping the writer's error.
-    package func data(format: PropertyListFormat = .binary) throws -> Data {
+    func data(format: PropertyListFormat = .binary) throws -> Data {
         do {
             return try PropertyListWriter().write(propertyList, as: format)
         } catch let error as PropertyListError {

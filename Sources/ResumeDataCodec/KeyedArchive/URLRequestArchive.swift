@@ -53,11 +53,11 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// The layout the items were found in.
     package var layout: Layout
     /// The archive's top key (`NSKeyedArchiveRootObjectKey` in real blobs, `root` after the mend).
-    package var topKey: String
+    var topKey: String
     /// The request's class: `NSURLRequest` or `NSMutableURLRequest`.
-    package var className: String
+    var className: String
     /// The class chain, most derived first.
-    package var classChain: [String]
+    var classChain: [String]
     /// `$0`: the archive version (2 in every known archive).
     var archiveVersion: Int64
     /// `$1`: a number of unconfirmed meaning (9 in every known archive).
@@ -65,7 +65,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// `$2`: the item count as written (22 for HTTP requests, 16 otherwise).
     var itemCount: Int64
     /// Every item in order, verbatim: `items[i]` is item *i*.
-    package var items: [ArchivedObject.FieldValue]
+    var items: [ArchivedObject.FieldValue]
     /// The protocol-properties entry, or `nil` when the key is absent.
     var protocolProperties: ArchivedObject.FieldValue?
     /// Every other key of the request object, in archive order.
@@ -168,7 +168,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// key (`nil`: as read when the layout is unchanged, else ``Layout/defaultTopKey``).
     /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with an item
     ///   key of the layout, `KeyedArchiveError.Code.unrepresentable` for malformed items.
-    package func keyedArchive(layout: Layout? = nil, topKey: String? = nil) throws -> KeyedArchive {
+    func keyedArchive(layout: Layout? = nil, topKey: String? = nil) throws -> KeyedArchive {
         let layout = layout ?? self.layout
         let topKey = topKey ?? (layout == self.layout ? self.topKey : layout.defaultTopKey)
         return try KeyedArchive(encoding: .object(archivedObject(layout: layout)), topKey: topKey)
@@ -203,7 +203,7 @@ public struct URLRequestArchive: Sendable, Hashable {
     }
 
     /// The request as a binary keyed archive; see ``keyedArchive(layout:topKey:)``.
-    package func archiveData(layout: Layout? = nil, topKey: String? = nil) throws -> Data {
+    func archiveData(layout: Layout? = nil, topKey: String? = nil) throws -> Data {
         try keyedArchive(layout: layout, topKey: topKey).data(format: .binary)
     }
 

@@ -21,7 +21,7 @@ public enum ResumeDataContainer: String, Sendable, Hashable, CaseIterable, Custo
 
     /// Whether the dictionary is wrapped in an NSKeyedArchiver archive (the classic containers
     /// of iOS 12+; not the Network-framework format, which has no resume dictionary).
-    package var isKeyedArchive: Bool { self == .keyedArchive || self == .keyedArchiveXML }
+    var isKeyedArchive: Bool { self == .keyedArchive || self == .keyedArchiveXML }
 
     /// Whether this is the Network-framework format, bare or wrapped.
     package var isNetworkFramework: Bool { self == .networkFramework || self == .networkFrameworkWebKit }

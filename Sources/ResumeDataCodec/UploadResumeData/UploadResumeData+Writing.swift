@@ -30,7 +30,7 @@ extension UploadResumeData {
 
     /// The same upload with `value` under `key`, in the key's place, or appended after the keys
     /// CFNetwork writes before it when the blob has none.
-    package func replacing(_ key: String, with value: ArchivedValue) -> UploadResumeData {
+    func replacing(_ key: String, with value: ArchivedValue) -> UploadResumeData {
         var copy = self
         if let index = copy.entries.firstIndex(where: { $0.key == key }) {
             copy.entries[index].value = value

@@ -17,7 +17,7 @@ public struct UploadResumeData: Sendable, Hashable {
     public var entries: [ArchivedValue.DictionaryEntry]
 
     /// Creates upload resume data from its dictionary's entries and the mask it was read with.
-    package init(entries: [ArchivedValue.DictionaryEntry], mask: [UInt8]) {
+    init(entries: [ArchivedValue.DictionaryEntry], mask: [UInt8]) {
         self.entries = entries
         self.mask = mask
     }

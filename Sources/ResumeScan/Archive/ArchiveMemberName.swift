@@ -5,9 +5,9 @@ import ResumeDataCodec
 /// folders an extraction tool added (`filesystem1/` from Cellebrite, a case number, `./`), found
 /// by the `private/var/` layout. Nothing is ever written out, so a hostile name only needs to be
 /// reported, not defused: an absolute name or one with `..` is ``Verdict/unsafe(_:)``.
-package struct ArchiveMemberName: Equatable, Sendable {
+struct ArchiveMemberName: Equatable, Sendable {
     /// The components, without empty ones and `.`.
-    package var components: [String]
+    var components: [String]
 
     /// Why a name is not a plain relative path.
     package enum Verdict: Equatable, Sendable {
@@ -19,7 +19,7 @@ package struct ArchiveMemberName: Equatable, Sendable {
     ///
     /// Read as UTF-8 bytes, not Characters: every separator it looks for is ASCII, and an archive
     /// of 100,000 members spent a third of its scan splitting names by grapheme cluster.
-    package static func parse(_ name: String) -> Verdict {
+    static func parse(_ name: String) -> Verdict {
         let bytes = name.utf8
         guard let first = bytes.first else { return .unsafe("an empty name") }
         if first == slash { return .unsafe("an absolute name") }
@@ -56,7 +56,7 @@ package struct ArchiveMemberName: Equatable, Sendable {
     /// `caf\u{fffd}`, one member would hide the other and a blob could be paired with the
     /// other's partial file. This rule gives two names the same text only when their bytes are the same: the
     /// first kind never holds `\x{`, the second always does and reads back one way.
-    package static func text(of bytes: some Collection<UInt8>) -> String {
+    static func text(of bytes: some Collection<UInt8>) -> String {
         if let text = String(validating: bytes, as: UTF8.self), !containsEscapeOpener(text.utf8) { return text }
         return VisibleText.decoding(utf8: bytes) { scalar, out in
             if scalar == "\\" { out += "\\x{5c}" } else { out.unicodeScalars.append(scalar) }
@@ -81,12 +81,12 @@ package struct ArchiveMemberName: Equatable, Sendable {
     }
 
     /// The path as shown in reports: the components joined with `/`.
-    package var path: String { self.components.joined(separator: "/") }
+    var path: String { self.components.joined(separator: "/") }
 
     /// Whether the component at `index` is where a device's file system shows: the `var` of
     /// `private/var`, or of `var/mobile` (an extraction that starts at `/var`). The one rule for
     /// both ``devicePath`` and the archive scan's device roots.
-    package func isDeviceVar(at index: Int) -> Bool {
+    func isDeviceVar(at index: Int) -> Bool {
         guard self.components.indices.contains(index), self.components[index] == "var" else { return false }
         if index > 0, self.components[index - 1] == "private" { return true }
         return index + 1 < self.components.count && self.components[index + 1] == "mobile"
@@ -95,7 +95,7 @@ package struct ArchiveMemberName: Equatable, Sendable {
     /// The path on the device, `/private/var/...`, when the components hold `private/var/`
     /// (the first such place, after any leading folders); else `/var/...` for a `var/mobile/`
     /// layout; else nil (not an extraction of a device's file system).
-    package var devicePath: String? {
+    var devicePath: String? {
         let places = self.components.indices.filter { self.isDeviceVar(at: $0) }
         if let index = places.first(where: { $0 > 0 && self.components[$0 - 1] == "private" }) {
             return "/" + self.components[(index - 1)...].joined(separator: "/")

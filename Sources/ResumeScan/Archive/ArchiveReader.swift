@@ -15,33 +15,33 @@ import Darwin
 /// memory at once. The file is opened read-only with `O_NOFOLLOW` (and `O_NOATIME` where allowed).
 ///
 /// Not `Sendable`: one reader, one thread.
-package final class ArchiveReader {
+final class ArchiveReader {
     package struct Limits: Sendable {
         /// Members read before the archive is refused.
-        package var maximumMembers = 1_000_000
+        var maximumMembers = 1_000_000
         /// Uncompressed bytes per compressed byte read, over the whole archive, once past
         /// ``expansionAllowance``: a zip bomb expands a thousandfold and more.
         var maximumExpansion: Int64 = 200
-        package var expansionAllowance: Int64 = 64 << 20
-        package init() {}
+        var expansionAllowance: Int64 = 64 << 20
+        init() {}
     }
 
     package enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, hardLink, other }
 
-    package struct Member: Equatable, Sendable {
+    struct Member: Equatable, Sendable {
         /// The name as the archive spells it, escaped where it is not UTF-8
         /// (``ArchiveMemberName/text(of:)``).
-        package var name: String
-        package var kind: Kind
+        var name: String
+        var kind: Kind
         /// The size the header declares, when it declares one.
-        package var declaredSize: Int64?
+        var declaredSize: Int64?
         /// Seconds since 1970, when the header has them.
-        package var modified: Int64?
-        package var changed: Int64?
-        package var created: Int64?
-        package var mode: UInt32
+        var modified: Int64?
+        var changed: Int64?
+        var created: Int64?
+        var mode: UInt32
         /// The member's position, from 0.
-        package var index: Int
+        var index: Int
     }
 
     /// Why the archive could not be read on; each says where.
@@ -53,7 +53,7 @@ package final class ArchiveReader {
         case bomb(member: Int, expanded: Int64, compressed: Int64)
         case longerThanDeclared(member: Int, declared: Int64)
 
-        package var description: String {
+        var description: String {
             switch self {
             case .cannotOpen(let reason): "cannot open: \(reason)"
             case .notAnArchive(let reason): "not a zip or tar archive: \(reason)"
@@ -76,7 +76,7 @@ package final class ArchiveReader {
     private var current: Member?
 
     /// Opens `path`; throws when it cannot be opened or libarchive recognises no format.
-    package init(path: String, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
+    init(path: String, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
         switch calls.openEvidence(atPath: path) {
         case .success(let value): self.descriptor = value
         case .failure(let failure):
@@ -97,10 +97,10 @@ package final class ArchiveReader {
     }
 
     /// The archive's format, once a member was read ("ZIP 2.0 (deflation)", "GNU tar format").
-    package var format: String { String(cString: carchive_format(self.reader)) }
+    var format: String { String(cString: carchive_format(self.reader)) }
 
     /// The next member; nil at the end.
-    package func next() throws(Failure) -> Member? {
+    func next() throws(Failure) -> Member? {
         var raw = carchive_member()
         switch carchive_next(self.reader, &raw) {
         case 0:
@@ -134,7 +134,7 @@ package final class ArchiveReader {
     /// Streams the current member's bytes to `body` in chunks of at most 64 KiB, and returns how
     /// many there were. A regular member only; a member that gives more than its header declares,
     /// or an archive that expands past ``Limits``, throws.
-    package func read(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
+    func read(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
         guard let member = self.current, member.kind == .regular else { return 0 }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { chunk.deallocate() }
@@ -156,7 +156,7 @@ package final class ArchiveReader {
 
     /// The current member's bytes, when it has at most `limit`; nil (and the member skipped)
     /// when it has more.
-    package func contents(upTo limit: Int) throws -> Data? {
+    func contents(upTo limit: Int) throws -> Data? {
         var data = Data()
         var tooLong = false
         _ = try self.read { bytes in

@@ -21,59 +21,59 @@ import Darwin
 /// `TempFileName` is looked up), containers and UUID folders, each bounded by
 /// ``maximumRemembered``; and nsurlsessiond's ledgers with their WALs (``ArchiveLedgers``), held
 /// until the pass is over within ``LedgerProbe/maximumHeldSize``.
-package struct ArchiveScan: Sendable {
+struct ArchiveScan: Sendable {
     /// The archive file as given.
-    package let root: String
+    let root: String
     /// The search of a folder scan's files (its `readLimit` does not apply: ``readLimit`` does).
-    package var probe = FileProbe()
-    package var limits = ArchiveReader.Limits()
+    var probe = FileProbe()
+    var limits = ArchiveReader.Limits()
     /// Property lists larger than this are hashed when they are partial files, never searched:
     /// one member is held at a time, and its parse must fit in the scan's 128 MiB too.
-    package var readLimit = 32 << 20
+    var readLimit = 32 << 20
     /// Members in `tmp/` folders, containers and UUID folders remembered at most (each).
-    package var maximumRemembered = 200_000
+    var maximumRemembered = 200_000
 
-    package init(root: String) {
+    init(root: String) {
         self.root = root
     }
 
     /// What is at a path of the archive that no finding is: a member in a `tmp/` folder.
     package struct Entry: Sendable {
         /// The member's name as the archive spells it.
-        package var name: String
-        package var entry: PartialFileResolution.Entry
+        var name: String
+        var entry: PartialFileResolution.Entry
         /// Its status and SHA-256, for a regular member.
-        package var status: FileStatus?
-        package var sha256: String?
+        var status: FileStatus?
+        var sha256: String?
     }
 
     /// What the scan of one archive found.
     package struct Outcome: Sendable {
-        package var summary: ArchiveSummary
+        var summary: ArchiveSummary
         /// Members holding blobs or being partial files, by path (``ArchiveMemberName/path``).
-        package var findings: [FileProbe.Finding] = []
+        var findings: [FileProbe.Finding] = []
         /// Problems with single members, then (last) why the pass stopped, if it did.
-        package var errors: [ScanProblem] = []
+        var errors: [ScanProblem] = []
         /// The members in `tmp/` folders, by path.
-        package var entries: [String: Entry] = [:]
+        var entries: [String: Entry] = [:]
         /// Folders holding a `Library/` or `tmp/` folder: the app containers.
-        package var containers: Set<String> = []
+        var containers: Set<String> = []
         /// Folders named like a container UUID, by that name in upper case.
-        package var uuidFolders: [String: [String]] = [:]
+        var uuidFolders: [String: [String]] = [:]
         /// Each container's `MCMMetadataIdentifier`, by container path.
-        package var bundleIDs: [String: String] = [:]
+        var bundleIDs: [String: String] = [:]
         /// Where the device's `/private/var` is in the archive (`filesystem1/private/var`), in
         /// the order first met.
         var deviceRoots: [String] = []
 
         /// The container a path is in.
-        package func container(of path: String) -> String? {
+        func container(of path: String) -> String? {
             AppContainerLayout.containerRoot(of: path, containers: containers)
         }
 
         /// Paths of the archive where a device's `LocalPath` may be, best first: the device
         /// path beneath each place `private/var/` was found, then as a folder scan looks for it.
-        package func localPathCandidates(_ localPath: String, container: String?) -> [String] {
+        func localPathCandidates(_ localPath: String, container: String?) -> [String] {
             var candidates: [String] = []
             var device = Substring(localPath)
             // Apple logs and stores paths with a `/.nofollow` prefix; `/var` is a link to `/private/var`.
@@ -95,7 +95,7 @@ package struct ArchiveScan: Sendable {
 
     /// Reads the archive; nil when `root` is not an archive libarchive recognises (a plain file
     /// keeps a folder scan's behaviour). `progress` is called every few thousand members.
-    package func run(progress: (_ files: Int, _ blobs: Int, _ current: String) -> Void = { _, _, _ in }) -> Outcome? {
+    func run(progress: (_ files: Int, _ blobs: Int, _ current: String) -> Void = { _, _, _ in }) -> Outcome? {
         // The user named the file: a link given here is followed, as a folder root's is.
         let path = Self.resolved(root)
         let reader: ArchiveReader
@@ -457,7 +457,7 @@ package struct ArchiveScan: Sendable {
     }
 
     /// Whether `path` names a regular file (following a link: the user named it).
-    package static func isRegularFile(_ path: String) -> Bool {
+    static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         return (status.st_mode & S_IFMT) == S_IFREG

@@ -14,17 +14,17 @@ import Darwin
 /// The key unwrap is swift-crypto's `AES.KeyWrap`; CBC is the system's libcrypto through
 /// ``CCryptoShim`` (swift-crypto 3.12.3 has CBC only block by block). A scan still decides whether
 /// a file can be a property list from its first block alone (``decryptFirstBlock(_:with:)``).
-package enum BackupCipher {
+enum BackupCipher {
     static let blockSize = 16
 
     /// The key, or nil when the wrapped bytes are not 24 or 40 bytes or fail the integrity check.
-    package static func unwrap(_ wrapped: some DataProtocol, with key: SymmetricKey) -> SymmetricKey? {
+    static func unwrap(_ wrapped: some DataProtocol, with key: SymmetricKey) -> SymmetricKey? {
         guard wrapped.count == 40 || wrapped.count == 24 else { return nil }
         return try? AES.KeyWrap.unwrap(wrapped, using: key)
     }
 
     /// `4-byte little-endian class || wrapped key`, as `ManifestKey` and `EncryptionKey` hold it.
-    package static func splitClassAndKey(_ bytes: Data) -> (protectionClass: UInt32, wrapped: Data)? {
+    static func splitClassAndKey(_ bytes: Data) -> (protectionClass: UInt32, wrapped: Data)? {
         guard bytes.count > 4 else { return nil }
         let start = bytes.startIndex
         let protectionClass = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[start + $1]) << (8 * UInt32($1)) }
@@ -34,7 +34,7 @@ package enum BackupCipher {
     /// AES-CBC with a zero IV, no padding removed: the caller truncates to the size it knows
     /// (a file's `Size`) or strips PKCS#7 (`Manifest.db`). Nil when the length is not a whole
     /// number of blocks.
-    package static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
+    static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
         decrypt(ciphertext, with: key, iv: zeroIV)
     }
 
@@ -47,7 +47,7 @@ package enum BackupCipher {
     /// decrypts at the processor's AES speed: swift-crypto offers CBC only block by block, each
     /// block expanding the key again, and that took most of an encrypted scan's time beside the
     /// key derivation (a `Manifest.db` of tens of MiB, a first block of every file).
-    package static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey, iv: Data) -> Data? {
+    static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey, iv: Data) -> Data? {
         guard ciphertext.count % blockSize == 0, iv.count == blockSize, [128, 192, 256].contains(key.bitCount) else { return nil }
         guard !ciphertext.isEmpty else { return Data() }
         let decrypted = ciphertext.withContiguousStorageIfAvailable { decrypt($0, with: key, iv: iv) }
@@ -72,13 +72,13 @@ package enum BackupCipher {
     }
 
     /// The first block's plaintext (the IV is zero, so it needs nothing else).
-    package static func decryptFirstBlock(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
+    static func decryptFirstBlock(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
         guard ciphertext.count >= blockSize else { return nil }
         return decrypt(ciphertext.prefix(blockSize), with: key)
     }
 
     /// PKCS#7 padding removed, or nil when the last block does not carry a valid one.
-    package static func removingPadding(_ plain: Data) -> Data? {
+    static func removingPadding(_ plain: Data) -> Data? {
         guard let last = plain.last, (1...UInt8(blockSize)).contains(last), plain.count >= Int(last) else { return nil }
         let pad = plain.suffix(Int(last))
         guard pad.allSatisfy({ $0 == last }) else { return nil }

@@ -1,5 +1,5 @@
 /// Why a backup could not be read as a whole. Problems with single files are ``ScanProblem``s.
-package enum BackupError: Error, Sendable, Hashable {
+enum BackupError: Error, Sendable, Hashable {
     /// `Manifest.plist`'s keybag is damaged or asks for too much work; the sentence says how.
     case keybag(String)
     /// The password does not unwrap the class keys.
@@ -10,7 +10,7 @@ package enum BackupError: Error, Sendable, Hashable {
     case unreadable(String)
 
     /// The sentence shown after the backup's path.
-    package var message: String {
+    var message: String {
         switch self {
         case .keybag(let why): "its keybag cannot be used: \(why)"
         case .wrongPassword: "wrong password: it does not unlock the backup's keybag"

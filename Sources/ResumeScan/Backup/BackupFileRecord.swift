@@ -4,20 +4,20 @@ import ResumeDataCodec
 /// What a backup knows of one file, from the `file` column of `Manifest.db`'s `Files` table: an
 /// NSKeyedArchiver archive of an `MBFile` (forensic-formats §2), read with the codec's keyed
 /// archive reader.
-package struct BackupFileRecord: Sendable, Hashable {
+struct BackupFileRecord: Sendable, Hashable {
     /// `Size`: the file's size on the device (an encrypted file is padded beyond it).
-    package var size: Int64
+    var size: Int64
     /// `Mode`, type bits included.
-    package var mode: UInt32?
+    var mode: UInt32?
     /// `LastModified`, `LastStatusChange`, `Birth`: Unix seconds.
-    package var modified: Date?
-    package var changed: Date?
-    package var created: Date?
+    var modified: Date?
+    var changed: Date?
+    var created: Date?
     /// `ProtectionClass`.
-    package var protectionClass: UInt32?
+    var protectionClass: UInt32?
     /// `EncryptionKey`'s `NS.data`: a 4-byte little-endian class and the wrapped key; nil for a
     /// file of a plain backup, and for an empty file.
-    package var encryptionKey: Data?
+    var encryptionKey: Data?
 
     /// An archive larger than this is refused (iphone_backup_decrypt bounds it the same way): an
     /// MBFile is a few hundred bytes.
@@ -47,7 +47,7 @@ package struct BackupFileRecord: Sendable, Hashable {
     /// Decodes the archive.
     /// - Throws: a sentence for the scan's problem list when it is too large, not a keyed
     ///   archive, or has no integer `Size`.
-    package init(archive: Data) throws(BackupError) {
+    init(archive: Data) throws(BackupError) {
         guard archive.count <= Self.maximumArchiveSize else {
             throw BackupError.unreadable("its MBFile record is \(archive.count) bytes, more than \(Self.maximumArchiveSize)")
         }
@@ -106,7 +106,7 @@ package struct BackupFileRecord: Sendable, Hashable {
         }
     }
 
-    package init(size: Int64, mode: UInt32? = nil, modified: Date? = nil, changed: Date? = nil, created: Date? = nil,
+    init(size: Int64, mode: UInt32? = nil, modified: Date? = nil, changed: Date? = nil, created: Date? = nil,
                  protectionClass: UInt32? = nil, encryptionKey: Data? = nil) {
         self.size = size
         self.mode = mode

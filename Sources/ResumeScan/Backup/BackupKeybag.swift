@@ -8,24 +8,24 @@ import _CryptoExtras
 ///
 /// Every value comes from the evidence, so the iteration counts are bounded before any work: a
 /// keybag asking for a billion rounds would hold the scan for hours.
-package struct BackupKeybag: Sendable {
+struct BackupKeybag: Sendable {
     /// One protection class's key as the keybag stores it.
-    package struct ClassKey: Sendable, Hashable {
-        package var protectionClass: UInt32
+    struct ClassKey: Sendable, Hashable {
+        var protectionClass: UInt32
         /// `WRAP`: 2 means wrapped with the password-derived key.
-        package var wrap: UInt32
+        var wrap: UInt32
         /// `WPKY`: the RFC 3394-wrapped key.
-        package var wrappedKey: Data
+        var wrappedKey: Data
     }
 
     /// `SALT` and `ITER`: the PBKDF2-HMAC-SHA1 stage.
-    package var salt = Data()
-    package var iterations: Int = 0
+    var salt = Data()
+    var iterations: Int = 0
     /// `DPSL` and `DPIC`: the PBKDF2-HMAC-SHA256 stage before it (iOS 10.2 and later); empty and 0 before.
-    package var doubleProtectionSalt = Data()
-    package var doubleProtectionIterations: Int = 0
+    var doubleProtectionSalt = Data()
+    var doubleProtectionIterations: Int = 0
     /// The class keys, in keybag order.
-    package var classKeys: [ClassKey] = []
+    var classKeys: [ClassKey] = []
 
     /// Readers bound what a backup controls as iphone_backup_decrypt does (forensic-formats §2):
     /// iOS itself writes 10,000,000 and 10,000.
@@ -36,7 +36,7 @@ package struct BackupKeybag: Sendable {
     /// know (`HMCK`, `DPWT`, `PBKY`, …) are skipped.
     /// - Throws: ``BackupError`` when a record runs past the end, a number is not 4 bytes, or a
     ///   count is out of bounds.
-    package init(_ bytes: Data) throws(BackupError) {
+    init(_ bytes: Data) throws(BackupError) {
         let bytes = Array(bytes)
         var offset = 0
         var current: ClassKey?
@@ -85,7 +85,7 @@ package struct BackupKeybag: Sendable {
 
     /// The key that unwraps the class keys: PBKDF2-HMAC-SHA1 over PBKDF2-HMAC-SHA256 of the
     /// password (the SHA-256 stage only when the keybag has `DPSL`/`DPIC`).
-    package func passcodeKey(password: Data) throws(BackupError) -> SymmetricKey {
+    func passcodeKey(password: Data) throws(BackupError) -> SymmetricKey {
         do {
             var secret = password
             if doubleProtectionIterations > 0, !doubleProtectionSalt.isEmpty {
@@ -103,7 +103,7 @@ package struct BackupKeybag: Sendable {
     /// The class keys wrapped with the password (`WRAP & 2`), unwrapped, by protection class.
     /// - Throws: ``BackupError/wrongPassword`` when the unwrap's integrity check fails: that is
     ///   how a wrong password shows.
-    package func unlock(with passcodeKey: SymmetricKey) throws(BackupError) -> [UInt32: SymmetricKey] {
+    func unlock(with passcodeKey: SymmetricKey) throws(BackupError) -> [UInt32: SymmetricKey] {
         var keys: [UInt32: SymmetricKey] = [:]
         for classKey in classKeys where classKey.wrap & 2 != 0 {
             guard let key = BackupCipher.unwrap(classKey.wrappedKey, with: passcodeKey) else { throw BackupError.wrongPassword }

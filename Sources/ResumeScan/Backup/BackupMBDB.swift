@@ -7,10 +7,10 @@ import Foundation
 enum BackupMBDB {
     /// One record: a regular file, its path and metadata.
     struct Record: Sendable, Hashable {
-        package var domain: String
-        package var relativePath: String
-        package var fileID: String
-        package var file: BackupFileRecord
+        var domain: String
+        var relativePath: String
+        var fileID: String
+        var file: BackupFileRecord
     }
 
     /// At most this many records are read: a real mbdb holds a few hundred thousand.
@@ -18,7 +18,7 @@ enum BackupMBDB {
 
     /// The regular-file records; folders, links and others are skipped.
     /// - Throws: ``BackupError`` when the header is wrong or a record is cut short.
-    package static func records(_ data: Data) throws(BackupError) -> [Record] {
+    static func records(_ data: Data) throws(BackupError) -> [Record] {
         var reader = Reader(bytes: [UInt8](data))
         guard reader.bytes.starts(with: Array("mbdb".utf8) + [5, 0]) else {
             throw BackupError.unreadable("Manifest.mbdb does not start with mbdb 5.0")

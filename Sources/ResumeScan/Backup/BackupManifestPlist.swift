@@ -8,17 +8,17 @@ import ResumeDataCodec
 /// Without `Manifest.plist`, whether the backup is encrypted is told from `Manifest.db` itself
 /// (a plain one starts with SQLite's header; an encrypted one is AES ciphertext throughout) and
 /// the device from `Info.plist`; ``warnings`` say what was missing.
-package struct BackupManifestPlist: Sendable {
-    package var isEncrypted = false
-    package var keybag: Data?
+struct BackupManifestPlist: Sendable {
+    var isEncrypted = false
+    var keybag: Data?
     /// `ManifestKey` (iOS 10.2 and later): a 4-byte little-endian class and the wrapped key of
     /// `Manifest.db`. Without it, `Manifest.db` is not encrypted.
     var manifestKey: Data?
-    package var device = BackupDevice()
+    var device = BackupDevice()
     /// Whether the folder has a `Manifest.plist`: without one, an encrypted backup has no keybag.
-    package var hasManifestPlist = true
+    var hasManifestPlist = true
     /// What was missing and what was read instead, in sentences.
-    package var warnings: [String] = []
+    var warnings: [String] = []
 
     /// Why an encrypted backup without `Manifest.plist` cannot be read at all.
     static let encryptedWithoutManifestPlist =
@@ -33,7 +33,7 @@ package struct BackupManifestPlist: Sendable {
     ///   - databaseHeader: the first bytes of `Manifest.db`, which say whether the backup is
     ///     encrypted when there is no `Manifest.plist`; nil for `Manifest.mbdb`, never encrypted whole.
     /// - Throws: when `Manifest.plist` is no property-list dictionary.
-    package init(manifest: Data?, info: Data?, databaseHeader: Data? = nil) throws(BackupError) {
+    init(manifest: Data?, info: Data?, databaseHeader: Data? = nil) throws(BackupError) {
         let reader = PropertyListReader(options: PropertyListReadOptions(maximumDepth: 32, maximumObjectCount: 1_000_000,
                                                                           maximumInputSize: 64 << 20, duplicateKeys: .keepLast))
         var infoTop: PropertyListDictionary?

@@ -19,19 +19,19 @@ import Darwin
 /// decrypted `Manifest.db` is handed to it as bytes (it writes them only into its private `0700`
 /// folder, removed on close). Decrypted files stay in memory. nsurlsessiond's ledger, found by
 /// content, is read with its `-wal` row once the other files are done (`BackupScan+Ledger.swift`).
-package struct BackupScan: Sendable {
+struct BackupScan: Sendable {
     /// The backup folder as given.
-    package let root: String
+    let root: String
     /// Asked for the password when the backup turns out to be encrypted; nil scans only its
     /// plain parts (the device) and counts its files as unread.
-    package var password: @Sendable () -> Data?
+    var password: @Sendable () -> Data?
     /// The bounds and the search of a folder scan's files.
-    package var probe = FileProbe()
+    var probe = FileProbe()
 
     /// Whether the file list is `Manifest.mbdb` (iOS 9 and earlier) rather than `Manifest.db`.
     var isMBDB = false
 
-    package init(root: String, password: @escaping @Sendable () -> Data?) {
+    init(root: String, password: @escaping @Sendable () -> Data?) {
         self.root = root
         self.password = password
     }
@@ -53,13 +53,13 @@ package struct BackupScan: Sendable {
 
     /// What a folder holds, decided by content: a backup has `Manifest.db` (iOS 10 and later) or
     /// `Manifest.mbdb` (before).
-    package enum RootKind: Sendable, Equatable {
+    enum RootKind: Sendable, Equatable {
         case folder
         case backup
         case mbdbBackup
     }
 
-    package static func kind(of root: String, calls: FileSystemCalls = .system) -> RootKind {
+    static func kind(of root: String, calls: FileSystemCalls = .system) -> RootKind {
         guard case .success(let folder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return .folder }
         defer { _ = calls.close(folder) }
         if case .success(let status) = calls.fstatat(folder, "Manifest.db"), status.kind == .regular { return .backup }
@@ -92,24 +92,24 @@ package struct BackupScan: Sendable {
 
     /// What the scan of one backup found.
     package struct Outcome: Sendable {
-        package var summary: BackupSummary
-        package var kind: FindingSource.Kind
+        var summary: BackupSummary
+        var kind: FindingSource.Kind
         /// Files holding blobs or being partial files, by inner path.
-        package var findings: [FileProbe.Finding] = []
+        var findings: [FileProbe.Finding] = []
         /// Problems with single rows and files, sorted by path.
-        package var errors: [ScanProblem] = []
+        var errors: [ScanProblem] = []
         /// Every regular file listed, by inner path: what a blob's partial file is looked up in.
-        package var entries: [String: Entry] = [:]
+        var entries: [String: Entry] = [:]
         /// Why the backup as a whole could not be read (it also counts as an unread root).
-        package var failure: BackupError?
+        var failure: BackupError?
     }
 
     /// The most rows read from `Files`: a real backup has a few hundred thousand.
-    package static let maximumRows = 5_000_000
+    static let maximumRows = 5_000_000
     /// `Manifest.plist` and `Info.plist` larger than this are not read.
     static let maximumPlistSize = 64 << 20
 
-    package func run() -> Outcome {
+    func run() -> Outcome {
         let calls = probe.calls
         var outcome = Outcome(summary: BackupSummary(root: root, isEncrypted: false, device: BackupDevice(), fileCount: 0, unreadFileCount: 0),
                               kind: .backup)
@@ -302,12 +302,12 @@ package struct BackupScan: Sendable {
         return found
     }
 
-    package static func isFileID(_ text: String) -> Bool {
+    static func isFileID(_ text: String) -> Bool {
         text.utf8.count == 40 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
     /// A domain is one name; a relativePath is relative, without `.` or `..` components or NUL.
-    package static func staysInside(domain: String, relativePath: String) -> Bool {
+    static func staysInside(domain: String, relativePath: String) -> Bool {
         // Bytes, not Characters: this runs once per row, and a combining mark must not hide a `/`.
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         let domainBytes = domain.utf8
@@ -332,7 +332,7 @@ package struct BackupScan: Sendable {
     }
 
     /// The bundle or group an app domain belongs to, nil for the system's domains.
-    package static func bundleID(ofDomain domain: String) -> String? {
+    static func bundleID(ofDomain domain: String) -> String? {
         for prefix in ["AppDomainGroup-", "AppDomainPlugin-", "AppDomain-"] where domain.hasPrefix(prefix) {
             let rest = String(domain.dropFirst(prefix.count))
             return rest.isEmpty ? nil : rest

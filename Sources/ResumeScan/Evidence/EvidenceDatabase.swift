@@ -24,26 +24,26 @@ import Darwin
 /// Every query runs read-only (`query_only`) with `trusted_schema` off, so a hostile schema's
 /// views and triggers cannot call functions with side effects, and with `cell_size_check` on,
 /// so a corrupt page is an error rather than a misread.
-package final class EvidenceDatabase {
+final class EvidenceDatabase {
     /// Databases (main file plus WAL) larger than this are refused unless the caller says more:
     /// nsurlsessiond's ledger is a few MiB, a backup's `Manifest.db` some tens.
     static let defaultMaximumSize: Int64 = 512 << 20
 
     /// The evidence as the caller named it, for messages.
-    package let evidencePath: String
+    let evidencePath: String
     /// The private folder holding the copy, nil for a database read in memory; internal so tests
     /// can see it is gone.
     let folder: String?
     private var queue: DatabaseQueue?
     /// Whether the database file was empty and everything was read from its WAL, under a
     /// stand-in first page.
-    package private(set) var readFromWALAlone = false
+    private(set) var readFromWALAlone = false
 
     /// Copies the database at `path` (and its `-wal`/`-shm`) and opens the copy.
     /// - Parameter maximumSize: the most bytes the database file and its WAL together may hold.
     /// - Throws: ``EvidenceDatabaseError`` naming `path`: unreadable, a symbolic link, not a
     ///   regular file, too large, not SQLite, or corrupt.
-    package convenience init(
+    convenience init(
         path: String,
         maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize,
         calls: FileSystemCalls = .system
@@ -71,7 +71,7 @@ package final class EvidenceDatabase {
     /// Writes `bytes` (and `wal`, its `-wal` file, when there is one) into a private folder and
     /// opens them as a database; `name` is how messages name the evidence (a backup's
     /// `Manifest.db`, an archive's member, say).
-    package convenience init(
+    convenience init(
         bytes: Data,
         wal: Data? = nil,
         name: String,
@@ -174,7 +174,7 @@ package final class EvidenceDatabase {
     }
 
     /// Closes the copy and removes the private folder; later reads fail. Idempotent.
-    package func close() {
+    func close() {
         try? queue?.close()
         queue = nil
         if let folder { Self.removeFolder(folder) }
@@ -308,7 +308,7 @@ package final class EvidenceDatabase {
     }
 
     /// The page size of a WAL header's first 32 bytes, or nil when they are not one.
-    package static func walPageSize(header: [UInt8]) -> Int? {
+    static func walPageSize(header: [UInt8]) -> Int? {
         guard header.count >= 12 else { return nil }
         func word(_ at: Int) -> UInt32 { header[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
         guard word(0) & 0xFFFF_FFFE == 0x377F_0682 else { return nil }

@@ -9,17 +9,17 @@ import Darwin
 
 /// What `scan` makes of one file: its first bytes decide whether it is read further, and only a
 /// property list within ``readLimit`` is read whole and searched for blobs.
-package struct FileProbe: Sendable {
+struct FileProbe: Sendable {
     /// Property lists larger than this are not read: a resume blob is a few KiB, a preferences
     /// plist rarely over a MiB, and two workers each holding one at most bound the memory.
-    package var readLimit = 64 << 20
-    package var search = ResumeBlobSearch()
+    var readLimit = 64 << 20
+    var search = ResumeBlobSearch()
     /// The system's calls; a failing wrapper in tests.
-    package var calls: FileSystemCalls = .system
+    var calls: FileSystemCalls = .system
 
     /// A file worth reporting: it holds blobs, or is a partial download, or both, or is
     /// nsurlsessiond's ledger.
-    package struct Finding: Sendable {
+    struct Finding: Sendable {
         let path: String
         let status: FileStatus
         let blobs: [FoundResumeBlob]
@@ -43,7 +43,7 @@ package struct FileProbe: Sendable {
         case failed(ScanProblem)
     }
 
-    package func probe(_ file: TreeWalker.File) -> Outcome {
+    func probe(_ file: TreeWalker.File) -> Outcome {
         // O_NONBLOCK: a file replaced by a FIFO after the listing must not block the scan.
         let descriptor: Int32
         switch file.rawName.map({ calls.openEvidence(in: file.folder.descriptor, bytes: $0) }) ?? calls.openEvidence(in: file.folder.descriptor, file.name) {

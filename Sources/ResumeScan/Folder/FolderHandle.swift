@@ -4,10 +4,10 @@ import ResumeSystemCalls
 /// twice and no link can be slipped into it; closed when the last file or subfolder that needs
 /// it is done.
 final class FolderHandle: Sendable {
-    package let descriptor: Int32
+    let descriptor: Int32
     private let calls: FileSystemCalls
 
-    package init(_ descriptor: Int32, calls: FileSystemCalls = .system) {
+    init(_ descriptor: Int32, calls: FileSystemCalls = .system) {
         self.descriptor = descriptor
         self.calls = calls
     }

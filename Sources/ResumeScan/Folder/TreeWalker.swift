@@ -19,7 +19,7 @@ import Darwin
 /// visited in name order.
 package struct TreeWalker {
     /// A regular file to look at.
-    package struct File: Sendable {
+    struct File: Sendable {
         let path: String
         /// The open folder holding it, and its name there: as reports show it, and its bytes
         /// when that text is not them (``FolderEntryName``).
@@ -32,7 +32,7 @@ package struct TreeWalker {
 
     /// Folders below a root deeper than this are skipped and reported: each level keeps its
     /// folder open while its subfolders wait to be listed.
-    package static let maximumDepth = 256
+    static let maximumDepth = 256
     /// A batch also ends once its files come from this many folders, which bounds the folders held
     /// open by batches in flight.
     static let maximumFoldersPerBatch = 32
@@ -46,7 +46,7 @@ package struct TreeWalker {
     /// Regular files seen, for the summary.
     private(set) var fileCount = 0
     /// The system's calls; a failing wrapper in tests.
-    package var calls: FileSystemCalls = .system
+    var calls: FileSystemCalls = .system
 
     private struct FolderIdentity: Hashable {
         let device: UInt64
@@ -65,7 +65,7 @@ package struct TreeWalker {
     /// Walks one root (followed if it is itself a link: the user named it), calling `visit` with
     /// at most `batchSize` files at a time, until `shouldStop` says so (asked before each folder).
     /// - Returns: false when the root itself could not be read (the error is in ``errors``).
-    package mutating func walk(root: String, batchSize: Int = 1024, shouldStop: () -> Bool = { false }, visit: ([File]) -> Void) -> Bool {
+    mutating func walk(root: String, batchSize: Int = 1024, shouldStop: () -> Bool = { false }, visit: ([File]) -> Void) -> Bool {
         var pending: [File] = []
         var foldersInBatch = 0
         var stack = [PendingFolder(path: root, parent: nil, depth: 0)]
@@ -183,7 +183,7 @@ package struct TreeWalker {
     /// What is at `path`, for `PartialFileResolution/resolve(_:)`: found without following
     /// any link below the root that holds it (a folder, a link or a FIFO is reported as what it
     /// is); `.missing` when there is nothing, or `path` is under no root.
-    package static func entry(atPath path: String, roots: [String]) -> PartialFileResolution.Entry {
+    static func entry(atPath path: String, roots: [String]) -> PartialFileResolution.Entry {
         guard let status = status(atPath: path, roots: roots) else { return .missing }
         return PartialFileResolution.entry(status)
     }
@@ -231,7 +231,7 @@ package struct TreeWalker {
 
     /// The status and SHA-256 of the regular file at `path` (a partial file a blob names that the
     /// walk did not report itself), opened as ``openFile(atPath:roots:calls:)`` opens it.
-    package static func evidence(atPath path: String, roots: [String], calls: FileSystemCalls = .system) -> (status: FileStatus, sha256: String?)? {
+    static func evidence(atPath path: String, roots: [String], calls: FileSystemCalls = .system) -> (status: FileStatus, sha256: String?)? {
         guard let descriptor = openFile(atPath: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(descriptor) }
         guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return nil }
@@ -250,5 +250,5 @@ package struct TreeWalker {
 
     package static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
-    package static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

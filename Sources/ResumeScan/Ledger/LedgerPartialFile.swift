@@ -17,9 +17,9 @@ package struct LedgerPartialFile: Sendable, Equatable {
     /// The path in the extraction, when the device path could be mapped.
     package var path: String?
     /// What is there.
-    package var entry: PartialFileResolution.Entry?
+    var entry: PartialFileResolution.Entry?
     /// Why the path was not looked up, when it was not.
-    package var refusal: String?
+    var refusal: String?
     /// Why the file is not there, said as the evidence explains it (a backup leaves out
     /// `Library/Caches`); nil says `not in the extraction`.
     var missingReason: String?

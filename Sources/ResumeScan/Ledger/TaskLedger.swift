@@ -23,15 +23,15 @@ package struct TaskLedger: Sendable {
     /// Bounds on what is read.
     package struct Limits: Sendable {
         /// Rows read at most; the rest are reported as not read.
-        package var maximumRows = 1_000_000
+        var maximumRows = 1_000_000
         /// The daemon drops rows whose original request is larger (`0x20000`; spec §1.3).
         var maximumOriginalRequest = 0x20000
         /// Any other archive or text value larger than this is not decoded.
-        package var maximumValue = 1 << 20
+        var maximumValue = 1 << 20
         /// The database file and its WAL together.
-        package var maximumDatabaseSize = EvidenceDatabase.defaultMaximumSize
+        var maximumDatabaseSize = EvidenceDatabase.defaultMaximumSize
 
-        package init() {}
+        init() {}
     }
 
     /// A row that was not made into a task, and why.
@@ -94,7 +94,7 @@ package struct TaskLedger: Sendable {
     /// its `-wal` when there is one; `name` names it in messages. Partial files are left for
     /// ``placePartialFiles(missing:unplaceable:_:)`` to place in that evidence.
     /// - Throws: ``EvidenceDatabaseError`` as ``read(path:root:limits:)`` does.
-    package static func read(bytes: Data, wal: Data?, name: String, limits: Limits = Limits()) throws -> TaskLedger {
+    static func read(bytes: Data, wal: Data?, name: String, limits: Limits = Limits()) throws -> TaskLedger {
         let database = try EvidenceDatabase(bytes: bytes, wal: wal, name: name, maximumSize: limits.maximumDatabaseSize)
         defer { database.close() }
         var ledger = try database.read { db in try read(db, path: name, root: nil, limits: limits) }
@@ -108,7 +108,7 @@ package struct TaskLedger: Sendable {
     /// its device path as `/private/var/…` components, where the file would be there and what is
     /// at it, nil when that evidence cannot hold such a path; `missing` says, for a path there,
     /// why nothing is at it.
-    package mutating func placePartialFiles(
+    mutating func placePartialFiles(
         missing: (_ path: String) -> String, unplaceable: String,
         _ locate: (_ task: LedgerTask, _ device: [String]) -> (path: String, entry: PartialFileResolution.Entry)?
     ) {
@@ -122,7 +122,7 @@ package struct TaskLedger: Sendable {
 
     /// The folder above the last `private` folder of `path` (a device's `/private/var/…`
     /// inside an extraction); `nil` when `path` has none.
-    package static func defaultRoot(forDatabaseAt path: String) -> String? {
+    static func defaultRoot(forDatabaseAt path: String) -> String? {
         var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         components.removeLast()
         guard let index = components.lastIndex(of: "private") else { return nil }

@@ -12,12 +12,12 @@ package enum AppContainerLayout {
     /// bundle, group or plugin ID (forensic-formats §3).
     static let metadataName = ".com.apple.mobile_container_manager.metadata.plist"
     /// Metadata plists larger than this are not read: a real one is a few hundred bytes.
-    package static let metadataMaximumSize = 1 << 20
+    static let metadataMaximumSize = 1 << 20
 
     /// `MCMMetadataIdentifier` of a container's metadata plist (the bundle, group or plugin ID),
     /// nil when the bytes are no such plist or larger than ``metadataMaximumSize``: one parse
     /// for a folder's container and an archive's.
-    package static func bundleID(inMetadata data: Data) -> String? {
+    static func bundleID(inMetadata data: Data) -> String? {
         guard data.count <= metadataMaximumSize else { return nil }
         let options = PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 100_000, maximumInputSize: metadataMaximumSize,
                                               duplicateKeys: .keepLast)
@@ -27,7 +27,7 @@ package enum AppContainerLayout {
 
     /// The nearest folder above `path` that is in `containers` (the folders found to hold a
     /// `Library/` or `tmp/`), or `nil`. Paths are `/`-separated as the walk spells them.
-    package static func containerRoot(of path: String, containers: Set<String>) -> String? {
+    static func containerRoot(of path: String, containers: Set<String>) -> String? {
         var current = Substring(path)
         while let slash = current.lastIndex(of: "/") {
             current = current[..<slash]
@@ -39,7 +39,7 @@ package enum AppContainerLayout {
 
     /// Where a blob's `TempFileName` should be: the `tmp/` of its app container. `nil` when the
     /// name is not a bare file name (a path in it could point anywhere) or there is no container.
-    package static func tempFilePath(name: String, containerRoot: String?) -> String? {
+    static func tempFilePath(name: String, containerRoot: String?) -> String? {
         guard let containerRoot, PartialFileResolution.isBareFileName(name) else { return nil }
         return join(join(containerRoot, "tmp"), name)
     }
@@ -53,7 +53,7 @@ package enum AppContainerLayout {
     /// - Parameters:
     ///   - roots: each scanned root's absolute path (symbolic links resolved) and its spelling.
     ///   - uuidFolders: scanned folders named like a container UUID, by that name.
-    package static func localPathCandidates(_ localPath: String, roots: [(absolute: String, spelled: String)], containerRoot: String?,
+    static func localPathCandidates(_ localPath: String, roots: [(absolute: String, spelled: String)], containerRoot: String?,
                                             uuidFolders: [String: [String]]) -> [String] {
         var candidates: [String] = []
         func add(_ path: String) { if !candidates.contains(path) { candidates.append(path) } }
@@ -75,7 +75,7 @@ package enum AppContainerLayout {
 
     /// A partial file CFNetwork leaves (`CFNetworkDownload_XXXXXX.tmp`), or the data file in a
     /// WebKit `NAME.download` folder (anything there but its `Info.plist` and hidden files).
-    package static func isPartialFile(name: String, parentName: String) -> Bool {
+    static func isPartialFile(name: String, parentName: String) -> Bool {
         if name.hasPrefix("CFNetworkDownload_"), name.hasSuffix(".tmp"), name.utf8.count > 22 { return true }
         return isDownloadBundle(parentName) && name != "Info.plist" && !name.hasPrefix(".")
     }
@@ -97,7 +97,7 @@ package enum AppContainerLayout {
 
     /// `8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F`: 8-4-4-4-12 hexadecimal digits, as iOS names
     /// app containers (and the simulator, devices).
-    package static func isContainerUUID(_ name: some StringProtocol) -> Bool {
+    static func isContainerUUID(_ name: some StringProtocol) -> Bool {
         // The length first: most names are not 36 bytes long, and the copy is then never made.
         guard name.utf8.count == 36 else { return false }
         let bytes = Array(name.utf8)
@@ -118,7 +118,7 @@ package enum AppContainerLayout {
     }
 
     /// `folder/name`, without doubling a `/`.
-    package static func join(_ folder: String, _ name: String) -> String {
+    static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

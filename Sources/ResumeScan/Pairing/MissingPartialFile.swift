@@ -4,22 +4,22 @@ import ResumeDataCodec
 /// error, unless the evidence is known to leave such a file out (a backup's `tmp/` and
 /// `Library/Caches/`: then a note), with where scan looked and any file of the same name that
 /// sits elsewhere in the same evidence (issue 34). Decided from values alone, without I/O.
-package struct MissingPartialFile: Sendable, Equatable {
+struct MissingPartialFile: Sendable, Equatable {
     /// Where the file would be: a path in the evidence, or the bare `TempFileName` when the blob
     /// is in no app container.
-    package var expectedPath: String
+    var expectedPath: String
     /// The resume key that names it.
-    package var key: String
+    var key: String
     /// Where scan looked, or why it had nowhere to look.
-    package var search: Search
+    var search: Search
     /// Why the evidence does not hold it, when that is expected (``BackupExclusion``).
-    package var expectedAbsence: String?
+    var expectedAbsence: String?
     /// Paths of the files scan reported in the same evidence (partial files, files holding
     /// blobs) that have the file's name, in byte order.
-    package var sameName: [String]
+    var sameName: [String]
 
     /// Where scan looked for the file.
-    package enum Search: Sendable, Equatable {
+    enum Search: Sendable, Equatable {
         /// At ``expectedPath``: the app container's `tmp/` for a `TempFileName`, the scanned
         /// tree's copy of the device path for a `LocalPath`.
         case looked
@@ -33,7 +33,7 @@ package struct MissingPartialFile: Sendable, Equatable {
     /// How many files of the same name a finding names; the rest are counted.
     static let namedCount = 2
 
-    package init(expectedPath: String, key: String, search: Search, expectedAbsence: String?, sameName: [String]) {
+    init(expectedPath: String, key: String, search: Search, expectedAbsence: String?, sameName: [String]) {
         self.expectedPath = expectedPath
         self.key = key
         self.search = search
@@ -42,7 +42,7 @@ package struct MissingPartialFile: Sendable, Equatable {
     }
 
     /// The finding, code `temp-file-missing`.
-    package var finding: ResumeDataFinding {
+    var finding: ResumeDataFinding {
         var message: String
         switch (expectedAbsence, search) {
         case (let absence?, _):

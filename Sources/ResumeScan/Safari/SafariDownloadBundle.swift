@@ -14,7 +14,7 @@ import Darwin
 /// and `Info.plist` is read only up to ``SafariDownloadInfo/maximumSize``.
 package struct SafariDownloadBundle: Sendable {
     /// The bundle as given.
-    package var path: String
+    var path: String
     package var info: SafariDownloadInfo
     /// The data file: its name in the bundle, status and SHA-256; nil when the bundle holds none.
     package var partialFile: (name: String, status: FileStatus, sha256: String?)?

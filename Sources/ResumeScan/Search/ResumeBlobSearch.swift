@@ -12,18 +12,18 @@ import ResumeDataCodec
 public struct ResumeBlobSearch: Sendable {
     /// Data values inside data values followed at most this deep (a blob inside a plist inside
     /// an archive is two).
-    package var maximumNesting = 4
+    var maximumNesting = 4
     /// The most data values parsed as property lists in one file.
-    package var maximumParsedValues = 10_000
+    var maximumParsedValues = 10_000
     /// The most blobs reported from one file.
-    package var maximumBlobs = 1_000
+    var maximumBlobs = 1_000
     /// Limits for each property list parsed, the file and every nested one. The depth is
     /// lower than the readers' default because the search recurses once per level on top of
     /// the reader, and again in each nested value: preferences and caches nest a few levels.
-    package var readOptions = PropertyListReadOptions(maximumDepth: 32, maximumObjectCount: 1_000_000,
+    var readOptions = PropertyListReadOptions(maximumDepth: 32, maximumObjectCount: 1_000_000,
                                                       maximumInputSize: 64 << 20, duplicateKeys: .keepLast)
     /// Limits for each keyed archive decoded.
-    package var archiveOptions = KeyedArchiveOptions(maximumObjectCount: 1_000_000, maximumDepth: 32, maximumValueCount: 1_000_000)
+    var archiveOptions = KeyedArchiveOptions(maximumObjectCount: 1_000_000, maximumDepth: 32, maximumValueCount: 1_000_000)
 
     /// A search with the bounds above.
     public init() {}

@@ -6,9 +6,9 @@
 /// The verdict only says what is worth reading further: a ``Verdict/ledger`` is nsurlsessiond's
 /// ledger only if its first page (or its WAL) holds the `session_tasks` schema, and a
 /// ``Verdict/candidate`` holds blobs only if the search finds them.
-package enum EvidenceTriage {
+enum EvidenceTriage {
     /// Whether a `-wal` file sits beside the file.
-    package enum WAL: Sendable, Hashable {
+    enum WAL: Sendable, Hashable {
         case beside
         case none
         /// Not known when the file is triaged: a folder's sibling is looked at only for an
@@ -30,21 +30,21 @@ package enum EvidenceTriage {
         case skip
 
         /// Whether the content is read whole and searched for blobs.
-        package var mayHoldBlobs: Bool {
+        var mayHoldBlobs: Bool {
             switch self {
             case .candidate, .partialFile(mayHoldBlobs: true): true
             case .ledger, .partialFile(mayHoldBlobs: false), .skip: false
             }
         }
 
-        package var isPartialFile: Bool {
+        var isPartialFile: Bool {
             if case .partialFile = self { return true }
             return false
         }
     }
 
     /// The verdict on a file named `name` in a folder named `parentName`.
-    package static func verdict(prefix: some Collection<UInt8>, name: String, parentName: String, size: Int64?, wal: WAL) -> Verdict {
+    static func verdict(prefix: some Collection<UInt8>, name: String, parentName: String, size: Int64?, wal: WAL) -> Verdict {
         verdict(prefix: prefix, isPartialFile: AppContainerLayout.isPartialFile(name: name, parentName: parentName), size: size, wal: wal)
     }
 
@@ -54,7 +54,7 @@ package enum EvidenceTriage {
     ///     only where reading more costs (an encrypted backup's first AES block), with `size` given.
     ///   - size: its size, when known before reading; nil takes `prefix` as all there is of the
     ///     first ``ScanContentKind/prefixLength`` bytes.
-    package static func verdict(prefix: some Collection<UInt8>, isPartialFile: Bool, size: Int64?, wal: WAL) -> Verdict {
+    static func verdict(prefix: some Collection<UInt8>, isPartialFile: Bool, size: Int64?, wal: WAL) -> Verdict {
         let isEmpty = size.map { $0 == 0 } ?? prefix.isEmpty
         if mayBeLedger(prefix: prefix, isEmpty: isEmpty, isPartialFile: isPartialFile, wal: wal) { return .ledger }
         let blobs = mayHoldBlobs(prefix: prefix, size: size)
@@ -65,7 +65,7 @@ package enum EvidenceTriage {
     /// Whether a file may be nsurlsessiond's ledger: not a partial file, and SQLite's header, or
     /// empty unless no WAL sits beside it (a ledger whose every page is still in its WAL is an
     /// empty file; SQLite deletes a WAL beside a file that has none).
-    package static func mayBeLedger(prefix: some Collection<UInt8>, isEmpty: Bool, isPartialFile: Bool, wal: WAL) -> Bool {
+    static func mayBeLedger(prefix: some Collection<UInt8>, isEmpty: Bool, isPartialFile: Bool, wal: WAL) -> Bool {
         guard !isPartialFile else { return false }
         if isEmpty { return wal != .none }
         return LedgerProbe.isSQLite(prefix)

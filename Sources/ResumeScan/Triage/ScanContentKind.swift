@@ -1,7 +1,7 @@
 import ResumeDataCodec
 /// What the first bytes of a file say about it, for `resumetool scan`: most files are ruled out
 /// here, without reading further.
-package enum ScanContentKind: Sendable, Hashable {
+enum ScanContentKind: Sendable, Hashable {
     /// Not a property list: nothing in it can be a resume blob.
     case notAPropertyList
     /// The XOR-ed Network-framework format (spec §6): a resume blob by itself.
@@ -16,14 +16,14 @@ package enum ScanContentKind: Sendable, Hashable {
 
     /// How many first bytes ``init(prefix:)`` looks at; an XML plist names `<plist` well
     /// within them (Apple's writer after about 180 bytes of declaration and doctype).
-    package static let prefixLength = 1024
+    static let prefixLength = 1024
 
     /// Whether the content is worth reading whole.
-    package var isCandidate: Bool { self != .notAPropertyList }
+    var isCandidate: Bool { self != .notAPropertyList }
 
     /// Decides from the first bytes of a file (or of a data value); give at least
     /// ``prefixLength`` bytes when the file has them.
-    package init(prefix: some Collection<UInt8>) {
+    init(prefix: some Collection<UInt8>) {
         if prefix.starts(with: ResumeData.obscuredMagic) {
             self = .networkFramework
         } else if BinaryPropertyListReader.hasMagic(prefix) {

@@ -39,9 +39,9 @@ package struct ResumeExplanation: Sendable, Equatable {
         /// The verdict this reason alone leads to (`continue` for what only informs).
         var effect: Verdict
         /// A few words for the verdict line; the message when `nil`.
-        package var short: String?
+        var short: String?
 
-        package init(code: String, message: String, remedy: Remedy?, effect: Verdict, short: String? = nil) {
+        init(code: String, message: String, remedy: Remedy?, effect: Verdict, short: String? = nil) {
             self.code = code
             self.message = message
             self.remedy = remedy

@@ -14,7 +14,7 @@ package struct ResumeProbe: Sendable, Equatable {
     /// One answer, after redirects.
     package struct Answer: Sendable, Equatable {
         /// The URL that answered (the blob's, or where its redirects led).
-        package var url: HTTPURL
+        var url: HTTPURL
         /// The status code.
         package var status: Int
         package var entityTag: String?
@@ -25,14 +25,14 @@ package struct ResumeProbe: Sendable, Equatable {
     }
 
     /// The offset the range request asked for.
-    package var offset: Int64
+    var offset: Int64
     /// The validator sent in `If-Range` (a strong ETag, else Last-Modified), if any.
-    package var ifRange: String?
+    var ifRange: String?
     /// The `HEAD` answer, or why there is none.
-    package var head: Result<Answer, DownloadError>
+    var head: Result<Answer, DownloadError>
     /// The range answer, or why there is none; `nil` when it was not sent because the `HEAD`
     /// could not reach the server (it would wait out the same connect timeout again).
-    package var range: Result<Answer, DownloadError>?
+    var range: Result<Answer, DownloadError>?
 }
 
 extension Downloader {

@@ -7,7 +7,7 @@ import ResumeDataCodec
 /// 5, `application/partial-upload` from 6, `Upload-Length` from 7). Pure: no I/O.
 package struct ResumableUploadDraft: Sendable, Hashable {
     /// The interop version spoken, as `Upload-Draft-Interop-Version` sends it.
-    package let version: UploadDraftVersion
+    let version: UploadDraftVersion
 
     package init(_ version: UploadDraftVersion) {
         self.version = version
@@ -25,7 +25,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
 
     /// The fields of the request that creates the upload and sends the whole body: the version,
     /// and that this request completes it; from interop 7 the length, when known.
-    package func creationFields(length: Int64?) -> [HTTPHeaderField] {
+    func creationFields(length: Int64?) -> [HTTPHeaderField] {
         var fields = [field(Self.versionField, version.description), completion(true)]
         if version.number >= 7, let length, length >= 0 { fields.append(field(Self.lengthField, String(length))) }
         return fields
@@ -33,13 +33,13 @@ package struct ResumableUploadDraft: Sendable, Hashable {
 
     /// The fields of the `HEAD` that asks how much the server has: only the version (a server
     /// refuses a `HEAD` with `Upload-Offset` or `Upload-Complete`).
-    package func offsetRetrievalFields() -> [HTTPHeaderField] {
+    func offsetRetrievalFields() -> [HTTPHeaderField] {
         [field(Self.versionField, version.description)]
     }
 
     /// The fields of the `PATCH` that appends from `offset`: from interop 6 its body has the type
     /// `application/partial-upload` (Apple's server answers 400 without it).
-    package func appendFields(offset: Int64, complete: Bool) -> [HTTPHeaderField] {
+    func appendFields(offset: Int64, complete: Bool) -> [HTTPHeaderField] {
         var fields = [field(Self.versionField, version.description), field(Self.offsetField, String(max(0, offset))), completion(complete)]
         if version.number >= 6 { fields.append(field("Content-Type", "application/partial-upload")) }
         return fields
@@ -58,7 +58,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
     // MARK: Answers
 
     /// What an informational (1xx) response during the creation request says.
-    package enum Informational: Sendable, Hashable {
+    enum Informational: Sendable, Hashable {
         /// A 104 in this version with a `Location`: the upload can be resumed there (the text
         /// as sent; resolving it against the request is the redirect rule's).
         case resumable(location: String)
@@ -68,7 +68,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
         case other
     }
 
-    package func informational(status: Int, fields: [HTTPHeaderField]) -> Informational {
+    func informational(status: Int, fields: [HTTPHeaderField]) -> Informational {
         guard status == Self.resumptionSupported else { return .other }
         let announced = fields.value(of: Self.versionField)
         guard announced == version.description else {
@@ -81,7 +81,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
     }
 
     /// What the answer to the offset-retrieval `HEAD` says.
-    package enum OffsetAnswer: Sendable, Hashable {
+    enum OffsetAnswer: Sendable, Hashable {
         /// The server has the first `offset` bytes and waits for the rest.
         case incomplete(offset: Int64)
         /// The server has the whole upload (its offset, when it said).
@@ -97,7 +97,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
         case malformed(reason: String)
     }
 
-    package func offsetAnswer(status: Int, fields: [HTTPHeaderField]) -> OffsetAnswer {
+    func offsetAnswer(status: Int, fields: [HTTPHeaderField]) -> OffsetAnswer {
         switch status {
         case 204: break
         case 200 where version.number >= 5: break
@@ -129,7 +129,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
     }
 
     /// What the answer to an append (`PATCH`), or to the creation request, says.
-    package enum AppendAnswer: Sendable, Hashable {
+    enum AppendAnswer: Sendable, Hashable {
         /// A 2xx: the upload is complete.
         case done
         /// 409: the offset sent is not the server's (its own when it said): ask again.
@@ -142,7 +142,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
         case refused(status: Int)
     }
 
-    package func appendAnswer(status: Int, fields: [HTTPHeaderField]) -> AppendAnswer {
+    func appendAnswer(status: Int, fields: [HTTPHeaderField]) -> AppendAnswer {
         switch status {
         case 200...299: .done
         case 409: .conflict(offset: try? Self.integer(fields.value(of: Self.offsetField)).get())

@@ -36,12 +36,12 @@ package enum UploadEvent: Sendable, Equatable {
 /// against ``TrustPolicy``. An offset the server claims beyond the file or beyond what was sent
 /// stops the upload: the bytes sent are always the file's own from the server's offset.
 package final class ResumableUploader: Sendable {
-    package let configuration: UploadConfiguration
+    let configuration: UploadConfiguration
     private let group: any EventLoopGroup
     private let tls: NIOSSLContext
 
     /// - Throws: ``UploadError/transfer(_:)`` with `.tls` when the TLS settings cannot be used.
-    package init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
+    init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
         self.configuration = configuration
         self.group = group
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -71,7 +71,7 @@ package final class ResumableUploader: Sendable {
     ///   - checkpoint: called with each resume URL a 104 names, before the body goes on; its
     ///     error stops the upload.
     /// - Throws: ``UploadError``.
-    package func upload(
+    func upload(
         _ source: UploadSource, to url: HTTPURL, resumingAt resumeURL: HTTPURL? = nil,
         checkpoint: @Sendable (HTTPURL) throws(UploadError) -> Void,
         onEvent: @Sendable (UploadEvent) -> Void = { _ in }

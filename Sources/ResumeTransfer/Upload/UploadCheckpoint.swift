@@ -33,14 +33,14 @@ package struct UploadCheckpoint: Sendable {
     }
 
     /// The identity record's path.
-    package var identityPath: String { self.blobPath + ".identity" }
+    var identityPath: String { self.blobPath + ".identity" }
 
     /// The most bytes a blob or record of ours is read up to (a blob holds a request, not a body).
     static let maximumSize = 16 << 20
 
     /// The blob, or nil when there is none.
     /// - Throws: ``UploadError/checkpoint(_:)`` for a blob that cannot be read or is no upload blob.
-    package func blob() throws(UploadError) -> UploadResumeData? {
+    func blob() throws(UploadError) -> UploadResumeData? {
         guard let data = try self.read(self.blobPath) else { return nil }
         let upload: UploadResumeData?
         do {
@@ -54,16 +54,16 @@ package struct UploadCheckpoint: Sendable {
 
     /// The identity record, or nil when there is none.
     /// - Throws: ``UploadError/checkpoint(_:)``.
-    package func identity() throws(UploadError) -> UploadFileIdentity? {
+    func identity() throws(UploadError) -> UploadFileIdentity? {
         guard let data = try self.read(self.identityPath) else { return nil }
         return try UploadFileIdentity.decoded(data, path: self.identityPath)
     }
 
-    package func write(identity: UploadFileIdentity) throws(UploadError) {
+    func write(identity: UploadFileIdentity) throws(UploadError) {
         try self.write(identity.encoded(), to: self.identityPath)
     }
 
-    package func write(blob: UploadResumeData) throws(UploadError) {
+    func write(blob: UploadResumeData) throws(UploadError) {
         let data: Data
         do {
             data = try blob.encoded()
@@ -74,7 +74,7 @@ package struct UploadCheckpoint: Sendable {
     }
 
     /// Removes both records (the upload is complete); one already gone is no error.
-    package func remove() throws(UploadError) {
+    func remove() throws(UploadError) {
         for path in [self.blobPath, self.identityPath] {
             if case .failure(let failure) = self.calls.unlink(path), failure.code != ENOENT {
                 throw .checkpoint("\(path): cannot remove: \(failure)")

@@ -5,28 +5,28 @@ import ResumeDataCodec
 package struct UploadConfiguration: Sendable {
     /// The interop version of the draft spoken (6 by default: what iOS 18.1+ and macOS 15.1+
     /// send, and the newest Apple's own server speaks).
-    package var draft: ResumableUploadDraft
+    var draft: ResumableUploadDraft
     /// The method of the request that creates the upload (`POST`, or `PUT`).
-    package var creationMethod: String
+    var creationMethod: String
     /// The caller's headers (`-H`), sent with every request; credentials only to the origin of
     /// the creation URL (``TrustPolicy``).
-    package var headers: [HTTPHeaderField]
+    var headers: [HTTPHeaderField]
     var retry: RetryPolicy
     var limits: ResponseHeadLimits
     var trust: TrustPolicy
     /// Times a fresh creation request is tried after the server forgot the upload (404/410).
-    package var maximumRestarts: Int
+    var maximumRestarts: Int
     /// The bytes read from the file and written at once: the memory an upload holds.
-    package var chunkSize: Int
+    var chunkSize: Int
     /// The body's rate, bytes per second; nil: as fast as the server takes it.
-    package var bytesPerSecond: Int64?
-    package var connectTimeout: Duration
+    var bytesPerSecond: Int64?
+    var connectTimeout: Duration
     /// No byte sent or received for this long ends the attempt (`stalled`), retried as any other.
-    package var stallTimeout: Duration
+    var stallTimeout: Duration
     /// A file of extra trusted certificate authorities (PEM), as `--cacert`.
-    package var certificateAuthorityFile: String?
+    var certificateAuthorityFile: String?
     /// Accept any certificate (`--insecure`).
-    package var acceptsAnyCertificate: Bool
+    var acceptsAnyCertificate: Bool
 
     package init(
         draft: ResumableUploadDraft = ResumableUploadDraft(UploadDraftVersion("6") ?? Self.fallbackVersion),

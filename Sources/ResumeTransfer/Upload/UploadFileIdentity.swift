@@ -7,29 +7,29 @@ import Foundation
 ///
 /// Size, modification time and inode catch an edit or a replaced file; the SHA-256 of the first
 /// and last MiB catch an edit that kept the time (`touch -r`, a copy with `cp -p`).
-package struct UploadFileIdentity: Codable, Sendable, Equatable {
+struct UploadFileIdentity: Codable, Sendable, Equatable {
     /// The format of this record; a record of another version is refused, not guessed.
-    package static let formatVersion = 1
+    static let formatVersion = 1
     /// How many bytes at each end are hashed.
     static let hashedSpan = 1 << 20
 
-    package var format: Int
-    package var size: Int64
-    package var modifiedSeconds: Int64
-    package var modifiedNanoseconds: Int64
-    package var device: UInt64
-    package var inode: UInt64
+    var format: Int
+    var size: Int64
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+    var device: UInt64
+    var inode: UInt64
     /// SHA-256 of the first MiB (the whole file when smaller), lowercase hex.
-    package var headSHA256: String
+    var headSHA256: String
     /// SHA-256 of the last MiB (the whole file when smaller), lowercase hex.
-    package var tailSHA256: String
+    var tailSHA256: String
     /// The URL the upload was created at; a run for another URL does not take this checkpoint.
-    package var url: String
+    var url: String
     /// The interop version the upload speaks.
-    package var draftVersion: Int
+    var draftVersion: Int
 
     /// What differs from `recorded`, in words; nil when nothing does.
-    package func difference(from recorded: UploadFileIdentity) -> String? {
+    func difference(from recorded: UploadFileIdentity) -> String? {
         if size != recorded.size { return "its size is \(size) bytes, it was \(recorded.size)" }
         if modifiedSeconds != recorded.modifiedSeconds || modifiedNanoseconds != recorded.modifiedNanoseconds {
             return "its modification time is \(modifiedSeconds).\(Self.nanos(modifiedNanoseconds)), it was \(recorded.modifiedSeconds).\(Self.nanos(recorded.modifiedNanoseconds))"
@@ -48,7 +48,7 @@ package struct UploadFileIdentity: Codable, Sendable, Equatable {
     }
 
     /// The record as written: JSON, keys sorted, so that two records of one file are the same bytes.
-    package func encoded() -> Data {
+    func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         // Only integers and strings: encoding cannot fail.
@@ -57,7 +57,7 @@ package struct UploadFileIdentity: Codable, Sendable, Equatable {
 
     /// A record read back.
     /// - Throws: ``UploadError/checkpoint(_:)`` for bytes that are not a record of this format.
-    package static func decoded(_ data: Data, path: String) throws(UploadError) -> UploadFileIdentity {
+    static func decoded(_ data: Data, path: String) throws(UploadError) -> UploadFileIdentity {
         guard data.count <= 64 * 1024, let identity = try? JSONDecoder().decode(UploadFileIdentity.self, from: data) else {
             throw .checkpoint("\(path) is not an upload identity record")
         }

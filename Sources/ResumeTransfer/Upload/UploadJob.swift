@@ -11,14 +11,14 @@ package struct UploadJob: Sendable {
     package var file: String
     /// Where the upload is created (and created again when the server forgot it).
     package var url: HTTPURL
-    package var configuration: UploadConfiguration
+    var configuration: UploadConfiguration
     /// Where this job records the upload (written, and removed at the end).
     package var checkpoint: UploadCheckpoint
     /// A blob to continue that is an input, not this job's record (`resume BLOB --file`): read,
     /// never written or removed; the upload is recorded in ``checkpoint`` from the start. A blob
     /// without an identity record beside it (a device's) is continued without the file's check,
     /// which Apple's blob has no field for; ``checkpoint``'s own blob never.
-    package var input: UploadCheckpoint?
+    var input: UploadCheckpoint?
 
     package init(file: String, url: HTTPURL, configuration: UploadConfiguration, checkpoint: UploadCheckpoint, input: UploadCheckpoint? = nil) {
         self.file = file

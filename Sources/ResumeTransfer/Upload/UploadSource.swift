@@ -12,16 +12,16 @@ import Glibc
 /// chunk at a time, and its identity (``UploadFileIdentity``) to compare with the checkpoint's
 /// and to check again before each request, so that a file changed in the middle of an upload
 /// stops it rather than mixing two files on the server.
-package final class UploadSource: Sendable {
-    package let path: String
-    package let size: Int64
+final class UploadSource: Sendable {
+    let path: String
+    let size: Int64
     private let descriptor: Int32
     private let calls: FileSystemCalls
     private let status: FileSystemCalls.Status
 
     /// Opens `path`: a regular file (a link is followed, as `curl -T` does).
     /// - Throws: ``UploadError/unreadableFile(_:)``.
-    package init(path: String, calls: FileSystemCalls = .system) throws(UploadError) {
+    init(path: String, calls: FileSystemCalls = .system) throws(UploadError) {
         let descriptor: Int32
         switch calls.open(path, O_RDONLY | O_CLOEXEC, 0) {
         case .success(let value): descriptor = value
@@ -51,7 +51,7 @@ package final class UploadSource: Sendable {
 
     /// The file's identity as opened, for `url` and `draftVersion`.
     /// - Throws: ``UploadError/unreadableFile(_:)`` when its ends cannot be read.
-    package func identity(url: HTTPURL, draftVersion: UploadDraftVersion) throws(UploadError) -> UploadFileIdentity {
+    func identity(url: HTTPURL, draftVersion: UploadDraftVersion) throws(UploadError) -> UploadFileIdentity {
         let span = Int64(UploadFileIdentity.hashedSpan)
         let head = try self.digest(from: 0, count: min(span, self.size))
         let tailStart = max(self.size - span, 0)
@@ -63,7 +63,7 @@ package final class UploadSource: Sendable {
     }
 
     /// Throws unless the open file still has the size and modification time it was opened with.
-    package func checkUnchanged() throws(UploadError) {
+    func checkUnchanged() throws(UploadError) {
         switch self.calls.fstat(self.descriptor) {
         case .success(let now):
             if now.size != self.status.size { throw .fileChanged("\(self.path) is now \(now.size) bytes, it was \(self.status.size) when the upload started") }
@@ -76,7 +76,7 @@ package final class UploadSource: Sendable {
 
     /// `count` bytes from `offset`, read whole.
     /// - Throws: ``UploadError/fileChanged(_:)`` when the file ends early, ``UploadError/unreadableFile(_:)``.
-    package func read(from offset: Int64, count: Int, allocator: ByteBufferAllocator = ByteBufferAllocator()) throws(UploadError) -> ByteBuffer {
+    func read(from offset: Int64, count: Int, allocator: ByteBufferAllocator = ByteBufferAllocator()) throws(UploadError) -> ByteBuffer {
         var buffer = allocator.buffer(capacity: count)
         var done = 0
         while done < count {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-import ResumeSystemCalls
+@testable import ResumeSystemCalls
 @testable import ResumeTransfer
 
 #if canImport(Glibc)
