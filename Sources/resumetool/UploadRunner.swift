@@ -16,7 +16,7 @@ enum UploadRunner {
             let outcome = try await job.run(onNote: { note in
                 guard !quiet else { return }
                 switch note {
-                case .continuing(let url): StandardStream.write("\(file): continuing the upload at \(url)\n")
+                case .continuing(let url): StandardStream.write("\(VisibleText.escaping(file)): continuing the upload at \(VisibleText.escaping("\(url)"))\n")
                 case .uncheckedFile:
                     Diagnostic(file: file, severity: .warning, message: "the blob has no identity record beside it (a device's blob): the file cannot be proven to be the one the upload started with").emit()
                 }
@@ -26,7 +26,7 @@ enum UploadRunner {
             })
             if !quiet {
                 let resumed = outcome.resumptions == 0 ? "" : ", continued \(outcome.resumptions) time\(outcome.resumptions == 1 ? "" : "s")"
-                StandardStream.write("\(file): uploaded to \(job.url.string) (HTTP \(outcome.status), \(outcome.bytesSent) bytes sent\(resumed))\n")
+                StandardStream.write("\(VisibleText.escaping(file)): uploaded to \(VisibleText.escaping(job.url.string)) (HTTP \(outcome.status), \(outcome.bytesSent) bytes sent\(resumed))\n")
             }
         } catch {
             let status: ExitStatus
