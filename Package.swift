@@ -201,6 +201,7 @@ let package = Package(
             name: "ResumeTransferTests",
             dependencies: [
                 "ResumeTransfer",
+                "ResumeReports",
                 "ResumeSupport",
                 "resumetool",
                 "ResumeDataCodec",

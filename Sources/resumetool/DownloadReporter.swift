@@ -20,6 +20,7 @@ struct DownloadReporter: Sendable {
     /// Writes every event of `task` to standard error until the task stops.
     func report(_ task: DownloadTask, label: String) async {
         // The label and the messages quote the URL and the server's answer.
+        let rawLabel = label
         let label = VisibleText.escaping(label)
         let clock = ContinuousClock()
         var lastLine: ContinuousClock.Instant?
@@ -42,7 +43,7 @@ struct DownloadReporter: Sendable {
                 Self.write((drew ? "\n" : "") + "\(label): \(why); starting over\n")
                 drew = false
             case .retrying(let attempt, let delay, let reason):
-                Self.write((drew ? "\n" : "") + "\(label): \(VisibleText.escaping("\(reason)")); retry \(attempt) in \(Self.seconds(delay))\n")
+                Self.write((drew ? "\n" : "") + TransferLineText.retrying(label: rawLabel, reason: "\(reason)", attempt: attempt, delay: delay))
                 drew = false
             case .warning(let message):
                 Self.write((drew ? "\n" : "") + "\(label): warning: \(VisibleText.escaping(message))\n")
@@ -83,11 +84,6 @@ struct DownloadReporter: Sendable {
 
     static func bytes(_ count: Int64) -> String {
         ByteCount.short(count)
-    }
-
-    private static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.1fs", Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     private static func write(_ text: String) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 import ResumeReports
 import ResumeTransfer
@@ -15,7 +16,7 @@ enum UploadRunner {
             let outcome = try await job.run(onNote: { note in
                 guard !quiet else { return }
                 switch note {
-                case .continuing(let url): StandardStream.write("\(file): continuing the upload at \(url)\n")
+                case .continuing(let url): StandardStream.write("\(VisibleText.escaping(file)): continuing the upload at \(VisibleText.escaping("\(url)"))\n")
                 case .uncheckedFile:
                     Diagnostic(file: file, severity: .warning, message: "the blob has no identity record beside it (a device's blob): the file cannot be proven to be the one the upload started with").emit()
                 }
@@ -25,7 +26,7 @@ enum UploadRunner {
             })
             if !quiet {
                 let resumed = outcome.resumptions == 0 ? "" : ", continued \(outcome.resumptions) time\(outcome.resumptions == 1 ? "" : "s")"
-                StandardStream.write("\(file): uploaded to \(job.url.string) (HTTP \(outcome.status), \(outcome.bytesSent) bytes sent\(resumed))\n")
+                StandardStream.write("\(VisibleText.escaping(file)): uploaded to \(VisibleText.escaping(job.url.string)) (HTTP \(outcome.status), \(outcome.bytesSent) bytes sent\(resumed))\n")
             }
         } catch {
             let status: ExitStatus
@@ -50,11 +51,11 @@ enum UploadRunner {
         switch event {
         case .request(let method, let url, let headers): HTTPHeadText.request(method: method, url: url, headers: headers)
         case .response(let status, let headers): HTTPHeadText.response(status: status, headers: headers)
-        case .resumable(let url): "\(file): resumable at \(url.string)\n"
-        case .notResumable(let reason): "\(file): not resumable: \(reason)\n"
-        case .offset(let offset): "\(file): the server has \(offset) bytes; sending from there\n"
-        case .retrying(let error, let delay): "\(file): \(error); retrying in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))\n"
-        case .restarting(let status): "\(file): the server forgot the upload (HTTP \(status)); creating it again\n"
+        case .resumable(let url): "\(VisibleText.escaping(file)): resumable at \(VisibleText.escaping(url.string))\n"
+        case .notResumable(let reason): "\(VisibleText.escaping(file)): not resumable: \(VisibleText.escaping(reason))\n"
+        case .offset(let offset): "\(VisibleText.escaping(file)): the server has \(offset) bytes; sending from there\n"
+        case .retrying(let attempt, let delay, let reason): TransferLineText.retrying(label: file, reason: "\(reason)", attempt: attempt, delay: delay)
+        case .restarting(let status): "\(VisibleText.escaping(file)): the server forgot the upload (HTTP \(status)); creating it again\n"
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 @testable import ResumeDataCodec
 import Testing
 
+@testable import ResumeReports
 @testable import ResumeTransfer
 @testable import resumetool
 
@@ -223,6 +224,21 @@ import Glibc
         #expect(DownloadReporter.bytes(1536) == "1.5 KiB")
         #expect(DownloadReporter.bytes(3 << 30) == "3.0 GiB")
         #expect(DownloadReporter.bytes(5 << 40) == "5.0 TiB")
+    }
+
+    /// Upload and download say a retry with one renderer: the same words, the same delay
+    /// format, the label and the reason escaped (a file name or a server's words may hold
+    /// terminal controls or a bidi override).
+    @Test func retryLinesAreOneRenderer() {
+        let expected = "f: no data arrived for too long; retry 2 in 1.5s\n"
+        #expect(TransferLineText.retrying(label: "f", reason: "\(DownloadError.stalled)", attempt: 2, delay: .milliseconds(1500)) == expected)
+        #expect(UploadRunner.lines(.retrying(attempt: 2, delay: .milliseconds(1500), reason: .stalled), file: "f") == expected)
+        #expect(TransferLineText.retrying(label: "a\u{202E}b\u{1B}[2J", reason: "x\ny", attempt: 1, delay: .seconds(30))
+            == "a\\u{202e}b\\u{1b}[2J: x\\ny; retry 1 in 30.0s\n")
+        #expect(TransferLineText.seconds(.zero) == "0.0s")
+        #expect(TransferLineText.seconds(.milliseconds(50)) == "0.1s")
+        #expect(TransferLineText.seconds(.seconds(86_400 * 365)) == "31536000.0s")
+        #expect(UploadRunner.lines(.notResumable("no \u{202E}Location"), file: "f\u{7}") == "f\\u{7}: not resumable: no \\u{202e}Location\n")
     }
 
     /// Numbers a hostile server can cause (a total near 2^63) or a clock can (a rate of infinity,

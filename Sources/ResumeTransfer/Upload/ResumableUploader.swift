@@ -15,8 +15,9 @@ package enum UploadEvent: Sendable, Equatable {
     case notResumable(String)
     /// The server has this many bytes (its answer to the offset request).
     case offset(Int64)
-    /// A failed attempt, tried again after the delay.
-    case retrying(DownloadError, after: Duration)
+    /// A failed attempt, the `attempt`-th in a row (progress resets the count), tried again
+    /// after `delay`: the shape of a download's retry event, so both print the same line.
+    case retrying(attempt: Int, delay: Duration, reason: DownloadError)
     /// The server forgot the upload (its status): it is created again.
     case restarting(status: Int)
     /// A request head as it goes out (`-v`): the method, the URL, every field sent.
@@ -264,7 +265,7 @@ package final class ResumableUploader: Sendable {
         switch self.configuration.retry.afterFailure(run.failures, reason: error, retryAfter: retryAfter) {
         case .giveUp(let final): throw .transfer(final)
         case .retry(let delay):
-            onEvent(.retrying(error, after: delay))
+            onEvent(.retrying(attempt: run.failures, delay: delay, reason: error))
             do {
                 try await Task.sleep(for: delay)
             } catch {
