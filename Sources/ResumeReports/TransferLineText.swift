@@ -12,7 +12,7 @@ package enum TransferLineText {
     }
 
     /// A delay in seconds with one decimal (`0.5s`, `30.0s`), as curl's retry notes give them.
-    package static func seconds(_ duration: Duration) -> String {
+    static func seconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         return String(format: "%.1fs", Double(seconds) + Double(attoseconds) / 1e18)
     }
