@@ -132,6 +132,9 @@ let package = Package(
             dependencies: [
                 "ResumeDataCodec",
                 "ResumeScan",
+                // What a transfer reports (its events, the server's answer to a probe) is
+                // rendered here, with every other report.
+                "ResumeTransfer",
                 .product(name: "Plot", package: "Plot"),
             ]
         ),

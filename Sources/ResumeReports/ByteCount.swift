@@ -20,7 +20,7 @@ package enum ByteCount {
     }
 
     /// Binary units with one decimal, for progress lines: `512 B`, `1.5 KiB`, `12.3 MiB`.
-    package static func short(_ count: Int64) -> String {
+    static func short(_ count: Int64) -> String {
         if count < 1024 { return "\(count) B" }
         var value = Double(count) / 1024
         for unit in ["KiB", "MiB", "GiB"] {

@@ -31,7 +31,7 @@ package enum JSONValue: Equatable {
 
     /// JSON has no NaN or infinity: those print as strings, as Python's `json` module refuses to
     /// and jq prints them.
-    package static func real(_ value: Double) -> JSONValue {
+    static func real(_ value: Double) -> JSONValue {
         guard value.isFinite else { return .string(value.isNaN ? "nan" : (value > 0 ? "+infinity" : "-infinity")) }
         // Integral values keep a ".0" so they read back as reals (`String(format:)` costs more
         // than everything else in a report).

@@ -3,7 +3,7 @@ import ResumeDataCodec
 
 /// How resumetool's reports spell a ``Remedy``: the one place where the libraries' values
 /// become `resumetool` commands, with what the user must fill in in capitals.
-package enum RemedyText {
+enum RemedyText {
     /// A finding's message as validate, inspect and scan print it: what was found, then, where
     /// one command mends it, `run \`COMMAND\``.
     static func message(of finding: ResumeDataFinding) -> String {
@@ -31,7 +31,7 @@ package enum RemedyText {
     }
 
     /// The command that applies `remedy` to the blob called `blob` (`explain`'s `fix`).
-    package static func command(_ remedy: Remedy, blob: String) -> String {
+    static func command(_ remedy: Remedy, blob: String) -> String {
         let named = shellWord(blob)
         switch remedy {
         case .repair(let target):

@@ -101,7 +101,7 @@ struct ExplainCommand: AsyncParsableCommand {
 
         let explanation = ResumeExplanation(resume, blobSize: input.bytes.count, partialFile: partialFile, probe: probed)
         let blob = input.input.displayName
-        let text = json ? Self.json(explanation, blob: blob) : Self.text(explanation, blob: blob)
+        let text = json ? ExplainReport.json(explanation, blob: blob) : ExplainReport.text(explanation, blob: blob)
         StandardStream.write(text, to: STDOUT_FILENO)
         if explanation.verdict != .continue { throw ExitStatus.failure.code }
         if explanation.serverUnreachable { throw ExitStatus.serverUnreachable.code }
@@ -114,41 +114,5 @@ struct ExplainCommand: AsyncParsableCommand {
         if let cacert { arguments += ["--cacert", cacert] }
         if insecure { arguments.append("--insecure") }
         return try TransferOptions.parse(arguments)
-    }
-
-    /// `blob` names the blob in the fixing commands.
-    static func text(_ explanation: ResumeExplanation, blob: String) -> String {
-        // Messages quote the blob's URLs and the server's headers: control characters are shown escaped.
-        let visible: (String) -> String = VisibleText.escaping
-        var out = visible(explanation.summary) + "\n"
-        out += "checks:\n"
-        for check in explanation.checks {
-            let outcome = check.outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            out += "  \(outcome)\(check.code.rawValue): \(visible(check.message))\n"
-        }
-        if !explanation.reasons.isEmpty {
-            out += "reasons:\n"
-            for reason in explanation.reasons {
-                out += "  [\(reason.code)] \(visible(reason.message))\n"
-                if let remedy = reason.remedy { out += "    fix: \(visible(RemedyText.command(remedy, blob: blob)))\n" }
-            }
-        }
-        return out
-    }
-
-    static func json(_ explanation: ResumeExplanation, blob: String) -> String {
-        let object = JSONValue.object([
-            ("verdict", .string(explanation.verdict.rawValue)),
-            ("offset", explanation.offset.map(JSONValue.integer) ?? .null),
-            ("reasons", .array(explanation.reasons.map { reason in
-                .object([("code", .string(reason.code)), ("message", .string(reason.message)),
-                         ("fix", reason.remedy.map { .string(RemedyText.command($0, blob: blob)) } ?? .null)])
-            })),
-            ("checks", .array(explanation.checks.map { check in
-                .object([("code", .string(check.code.rawValue)), ("outcome", .string(check.outcome.rawValue)),
-                         ("message", .string(check.message))])
-            })),
-        ])
-        return object.rendered()
     }
 }

@@ -218,12 +218,12 @@ import Glibc
 
     @Test func progressLines() {
         let progress = DownloadProgress(bytesWritten: 12_897_485, totalBytes: 28_311_552, bytesPerSecond: 89_338_675, secondsRemaining: 2.2)
-        #expect(DownloadReporter.line(label: "f", progress) == "f   45%  12.3 MiB / 27.0 MiB  85.2 MiB/s  ETA 0:03")
+        #expect(DownloadConsoleText.line(label: "f", progress) == "f   45%  12.3 MiB / 27.0 MiB  85.2 MiB/s  ETA 0:03")
         let unknown = DownloadProgress(bytesWritten: 512, totalBytes: nil, bytesPerSecond: 0, secondsRemaining: nil)
-        #expect(DownloadReporter.line(label: "f", unknown) == "f  512 B  0 B/s")
-        #expect(DownloadReporter.bytes(1536) == "1.5 KiB")
-        #expect(DownloadReporter.bytes(3 << 30) == "3.0 GiB")
-        #expect(DownloadReporter.bytes(5 << 40) == "5.0 TiB")
+        #expect(DownloadConsoleText.line(label: "f", unknown) == "f  512 B  0 B/s")
+        #expect(ByteCount.short(1536) == "1.5 KiB")
+        #expect(ByteCount.short(3 << 30) == "3.0 GiB")
+        #expect(ByteCount.short(5 << 40) == "5.0 TiB")
     }
 
     /// Upload and download say a retry with one renderer: the same words, the same delay
@@ -245,10 +245,10 @@ import Glibc
     /// a negative estimate) print plainly instead of trapping in Int64 arithmetic or conversion.
     @Test func progressLinesWithHostileNumbers() {
         let huge = DownloadProgress(bytesWritten: Int64.max - 1, totalBytes: Int64.max, bytesPerSecond: .infinity, secondsRemaining: -1e300)
-        #expect(DownloadReporter.line(label: "f", huge) == "f  100%  8388608.0 TiB / 8388608.0 TiB  0 B/s")
+        #expect(DownloadConsoleText.line(label: "f", huge) == "f  100%  8388608.0 TiB / 8388608.0 TiB  0 B/s")
         let nan = DownloadProgress(bytesWritten: 10, totalBytes: 5, bytesPerSecond: .nan, secondsRemaining: .nan)
-        #expect(DownloadReporter.line(label: "f", nan) == "f  100%  10 B / 5 B  0 B/s")
+        #expect(DownloadConsoleText.line(label: "f", nan) == "f  100%  10 B / 5 B  0 B/s")
         let negative = DownloadProgress(bytesWritten: -5, totalBytes: 100, bytesPerSecond: -3, secondsRemaining: 1e300)
-        #expect(DownloadReporter.line(label: "f", negative) == "f    0%  -5 B / 100 B  0 B/s")
+        #expect(DownloadConsoleText.line(label: "f", negative) == "f    0%  -5 B / 100 B  0 B/s")
     }
 }

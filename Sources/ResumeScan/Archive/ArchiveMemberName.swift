@@ -10,7 +10,7 @@ struct ArchiveMemberName: Equatable, Sendable {
     var components: [String]
 
     /// Why a name is not a plain relative path.
-    package enum Verdict: Equatable, Sendable {
+    enum Verdict: Equatable, Sendable {
         case relative(ArchiveMemberName)
         case unsafe(String)
     }

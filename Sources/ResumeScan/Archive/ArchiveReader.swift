@@ -16,7 +16,7 @@ import Darwin
 ///
 /// Not `Sendable`: one reader, one thread.
 final class ArchiveReader {
-    package struct Limits: Sendable {
+    struct Limits: Sendable {
         /// Members read before the archive is refused.
         var maximumMembers = 1_000_000
         /// Uncompressed bytes per compressed byte read, over the whole archive, once past
@@ -45,7 +45,7 @@ final class ArchiveReader {
     }
 
     /// Why the archive could not be read on; each says where.
-    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         case cannotOpen(String)
         case notAnArchive(String)
         case corrupt(member: Int, String)

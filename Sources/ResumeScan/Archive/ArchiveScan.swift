@@ -38,7 +38,7 @@ struct ArchiveScan: Sendable {
     }
 
     /// What is at a path of the archive that no finding is: a member in a `tmp/` folder.
-    package struct Entry: Sendable {
+    struct Entry: Sendable {
         /// The member's name as the archive spells it.
         var name: String
         var entry: PartialFileResolution.Entry
@@ -48,7 +48,7 @@ struct ArchiveScan: Sendable {
     }
 
     /// What the scan of one archive found.
-    package struct Outcome: Sendable {
+    struct Outcome: Sendable {
         var summary: ArchiveSummary
         /// Members holding blobs or being partial files, by path (``ArchiveMemberName/path``).
         var findings: [FileProbe.Finding] = []

@@ -68,7 +68,7 @@ struct BackupScan: Sendable {
     }
 
     /// One row of `Files` that names a regular file.
-    package struct Entry: Sendable {
+    struct Entry: Sendable {
         let fileID: String
         let domain: String
         let relativePath: String
@@ -91,7 +91,7 @@ struct BackupScan: Sendable {
     }
 
     /// What the scan of one backup found.
-    package struct Outcome: Sendable {
+    struct Outcome: Sendable {
         var summary: BackupSummary
         var kind: FindingSource.Kind
         /// Files holding blobs or being partial files, by inner path.

@@ -36,7 +36,7 @@ struct FileProbe: Sendable {
         var safariHistory: SafariDownloadHistory? = nil
     }
 
-    package enum Outcome: Sendable {
+    enum Outcome: Sendable {
         /// Neither a blob nor a partial file: forgotten at once.
         case nothing
         case found(Finding)

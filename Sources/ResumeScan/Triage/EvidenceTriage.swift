@@ -17,7 +17,7 @@ enum EvidenceTriage {
     }
 
     /// What to do with the file.
-    package enum Verdict: Sendable, Hashable {
+    enum Verdict: Sendable, Hashable {
         /// SQLite's header, or an empty file that a WAL may fill (a ledger created moments before
         /// the extraction): read its first page (and WAL) for the ledger's schema, never search it.
         case ledger

@@ -14,25 +14,25 @@ package struct ResumeProbe: Sendable, Equatable {
     /// One answer, after redirects.
     package struct Answer: Sendable, Equatable {
         /// The URL that answered (the blob's, or where its redirects led).
-        var url: HTTPURL
+        package var url: HTTPURL
         /// The status code.
         package var status: Int
         package var entityTag: String?
         package var lastModified: String?
-        var contentLength: String?
-        var acceptRanges: String?
-        var contentRange: String?
+        package var contentLength: String?
+        package var acceptRanges: String?
+        package var contentRange: String?
     }
 
     /// The offset the range request asked for.
-    var offset: Int64
+    package var offset: Int64
     /// The validator sent in `If-Range` (a strong ETag, else Last-Modified), if any.
-    var ifRange: String?
+    package var ifRange: String?
     /// The `HEAD` answer, or why there is none.
-    var head: Result<Answer, DownloadError>
+    package var head: Result<Answer, DownloadError>
     /// The range answer, or why there is none; `nil` when it was not sent because the `HEAD`
     /// could not reach the server (it would wait out the same connect timeout again).
-    var range: Result<Answer, DownloadError>?
+    package var range: Result<Answer, DownloadError>?
 }
 
 extension Downloader {

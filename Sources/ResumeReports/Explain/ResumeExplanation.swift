@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeTransfer
 
 /// Why a resume blob would continue, start over or fail (`resumetool explain`): each of Apple's
 /// conditions for resuming as a check, what this tool knows of broken blobs as reasons, and one
@@ -30,12 +31,12 @@ package struct ResumeExplanation: Sendable, Equatable {
     }
 
     /// One thing that decides or colours the verdict, with what mends it.
-    package struct Reason: Sendable, Equatable {
+    struct Reason: Sendable, Equatable {
         /// A finding's code, or one of the probe's (`url-expired`, `resource-changed`, …).
-        package var code: String
-        package var message: String
+        var code: String
+        var message: String
         /// What fixes it (the CLI's reports spell it as a command); `nil` when nothing can.
-        package var remedy: Remedy?
+        var remedy: Remedy?
         /// The verdict this reason alone leads to (`continue` for what only informs).
         var effect: Verdict
         /// A few words for the verdict line; the message when `nil`.
@@ -51,22 +52,22 @@ package struct ResumeExplanation: Sendable, Equatable {
     }
 
     /// One of Apple's conditions and what was found of it.
-    package struct Check: Sendable, Equatable {
+    struct Check: Sendable, Equatable {
         package enum Outcome: String, Sendable {
             case pass, fail, unknown
             /// Not looked at: it needs `--probe`, `--partial` or `--tmp-dir`.
             case skipped
         }
         /// What a check looked at; its raw value is the name `explain` prints.
-        package enum Code: String, Sendable {
+        enum Code: String, Sendable {
             case get, validator, ranges, unchanged
             case partialFile = "partial-file"
             case probeHead = "probe-head"
             case probeRange = "probe-range"
         }
-        package var code: Code
-        package var outcome: Outcome
-        package var message: String
+        var code: Code
+        var outcome: Outcome
+        var message: String
     }
 
     /// Where the partial file was looked for, and what was found.
@@ -85,9 +86,9 @@ package struct ResumeExplanation: Sendable, Equatable {
     }
     /// The byte to continue at; 0 for a restart; `nil` for a failure, or when it is the size of
     /// a partial file that was not looked at.
-    package var offset: Int64?
-    package var reasons: [Reason]
-    package var checks: [Check]
+    var offset: Int64?
+    var reasons: [Reason]
+    var checks: [Check]
 
     /// Explains `resume`; `blobSize` is its size in bytes. `probe` is `nil` when the server was
     /// not asked, a failure when the blob gave nothing to ask.
@@ -183,7 +184,7 @@ package struct ResumeExplanation: Sendable, Equatable {
     }
 
     /// The one-line verdict: `continue at byte N`, `restart from zero: …`, `fail: …`.
-    package var summary: String {
+    var summary: String {
         var why: [String] = []
         for reason in reasons where reason.effect == verdict {
             let words = reason.short ?? reason.message

@@ -1,0 +1,45 @@
+import Foundation
+import ResumeTransfer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns SIGINT and SIGTERM into `pause()` of every task while transfers run.
+final class SignalPause {
+    private let sources: [any DispatchSourceSignal]
+    private let receivedSignal = ReceivedSignal()
+
+    init(tasks: [DownloadTask]) {
+        var sources: [any DispatchSourceSignal] = []
+        let received = self.receivedSignal
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler {
+                received.set(number)
+                for task in tasks { Task { _ = await task.pause() } }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+    }
+
+    var received: Int32? { self.receivedSignal.value }
+
+    func stop() {
+        for source in self.sources { source.cancel() }
+    }
+}
+
+private final class ReceivedSignal: @unchecked Sendable {
+    // Written once from the signal queue, read after the task stopped.
+    private let lock = NSLock()
+    private var number: Int32?
+
+    func set(_ value: Int32) { self.lock.withLock { if self.number == nil { self.number = value } } }
+    var value: Int32? { self.lock.withLock { self.number } }
+}
