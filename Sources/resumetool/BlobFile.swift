@@ -20,7 +20,7 @@ struct BlobFile {
         switch try Self.read(argument, options: options) {
         case .download(let blob): self = blob
         case .upload(let name, _, let upload):
-            throw Diagnostic(file: name, message: "upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")): \(command) works on download resume data; inspect and validate read upload blobs, and resume --file continues them").unreadableInput
+            throw Diagnostic(file: name, message: "upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")): \(command) works on download resume data; inspect, validate, edit and convert read upload blobs, and resume --file continues them").unreadableInput
         }
     }
 
@@ -62,6 +62,28 @@ struct BlobFile {
         let bytes: Data
         do {
             bytes = try resume.encoded(as: container)
+        } catch {
+            throw Diagnostic(file: output.displayName, message: "\(error)")
+        }
+        try output.write(bytes)
+    }
+}
+
+extension BlobFile {
+    /// Writes upload resume data to `-o` (or standard output), refusing binary on a terminal:
+    /// the binary keyed archive masked with `mask` (nil: unmasked, the plain archive other tools
+    /// read), or the plain archive as XML.
+    static func write(_ upload: UploadResumeData, format: PropertyListFormat, mask: [UInt8]?, to output: OutputFile) throws(Diagnostic) {
+        try output.checkCanReceive(binary: format == .binary)
+        let bytes: Data
+        do {
+            if format == .binary, let mask {
+                var masked = upload
+                masked.mask = mask
+                bytes = try masked.encoded(masked: true)
+            } else {
+                bytes = try upload.keyedArchiveData(format: format)
+            }
         } catch {
             throw Diagnostic(file: output.displayName, message: "\(error)")
         }

@@ -283,3 +283,41 @@ import Testing
         #expect(once.entries.first?.value == .string("c"))
     }
 }
+
+/// The plain archive in XML: the same dictionary as the binary one.
+@Suite struct UploadResumeDataArchiveFormatTests {
+    @Test func theXMLArchiveHoldsTheSameEntries() throws {
+        let upload = try UploadResumeDataTests.read("upload-file-v6")
+        let xml = try upload.keyedArchiveData(format: .xml)
+        #expect(xml.starts(with: Data("<?xml".utf8)))
+        let archive = try KeyedArchive(data: xml)
+        #expect(archive.topKey == "root")
+        #expect(try archive.decodeRoot() == .dictionary(upload.entries))
+        #expect(try upload.keyedArchiveData(format: .binary) == (try upload.encoded(masked: false)))
+    }
+}
+
+/// The XML archive `convert --to keyed-archive-xml` writes reads back as the same upload,
+/// unmasked, so it can be masked again; an XML download blob is still left to ResumeData.
+@Suite struct UploadResumeDataXMLReadingTests {
+    @Test func theXMLArchiveReadsBackUnmasked() throws {
+        let upload = try UploadResumeDataTests.read("upload-file-v6")
+        let xml = try upload.keyedArchiveData(format: .xml)
+        let again = try #require(try UploadResumeData.read(xml))
+        #expect(again.entries == upload.entries)
+        #expect(again.mask == [UInt8](repeating: 0, count: 8))
+        #expect(UploadResumeDataValidator().findings(for: again).map(\.description) == [
+            "warning[upload-unmasked]: the blob is a plain keyed archive (it starts \"bplist00\", or is XML): URLSession XORs its first 8 bytes with a constant before reading, so a device will not read it as it is",
+        ])
+        var marked = Data("\u{FEFF}".utf8)
+        marked.append(xml)
+        #expect(try UploadResumeData.read(marked)?.entries == upload.entries)
+    }
+
+    @Test func anXMLDownloadBlobIsNoUpload() throws {
+        let bytes = try Data(contentsOf: UploadResumeDataTests.samples.appendingPathComponent("ios9-xml.plist"))
+        #expect(try UploadResumeData.read(bytes) == nil)
+        // Broken XML that names an upload key is not certainly an upload: the download reader says what it is.
+        #expect(try UploadResumeData.read(Data("<?xml version=\"1.0\"?><plist><dict><key>draftVersion</key>".utf8)) == nil)
+    }
+}

@@ -317,7 +317,7 @@ import Testing
     }
 
     static let usage = """
-        Usage: resumetool edit <blob> [--url <url>] [--header <header> ...] [--remove-header <name> ...] [--output <output>] [--strict]
+        Usage: resumetool edit <blob> [--url <url>] [--header <header> ...] [--remove-header <name> ...] [--request-url <url>] [--upload-file <path>] [--output <output>] [--strict]
           See 'resumetool edit --help' for more information.
 
         """
@@ -345,7 +345,7 @@ import Testing
         (["--header", "X A: 1"], "--header: 'X A' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"),
         (["--header", ": 1"], "--header: '' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"),
         (["--remove-header", "X-A\r\n"], #"--remove-header: 'X-A\r\n' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"#),
-        ([], "give at least one of --url, --header and --remove-header"),
+        ([], "give at least one of --url, --header, --remove-header, --request-url and --upload-file"),
     ])
     func badHeadersAreUsageErrors(_ arguments: [String], _ message: String) throws {
         let result = try EndToEnd.run(["edit", "ios9-xml.plist"] + arguments)

@@ -3,8 +3,8 @@ import Foundation
 @testable import ResumeReports
 import Testing
 
-/// Upload resume data through the built binary: `inspect` and `validate` read it, every command
-/// that works on download blobs refuses it by name.
+/// Upload resume data through the built binary: `inspect`, `validate`, `edit` and `convert` read
+/// it, every command that works on download blobs only refuses it by name.
 @Suite struct UploadBlobCommandTests {
     static let folder = EndToEnd.fixtures.appendingPathComponent("upload")
 
@@ -71,8 +71,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ["convert", "--to", "xml", "-o", "OUT"], ["repair", "--target", "modern", "-o", "OUT"],
-        ["edit", "--url", "https://example.com/a", "-o", "OUT"], ["relocate", "--temp-file", "x.tmp", "-o", "OUT"],
+        ["repair", "--target", "modern", "-o", "OUT"], ["relocate", "--temp-file", "x.tmp", "-o", "OUT"],
         ["discard"], ["explain"],
     ])
     func downloadCommandsRefuseAnUploadBlobByName(_ command: [String]) throws {
@@ -85,7 +84,7 @@ import Testing
         let output = folder.appendingPathComponent("out").path
         let result = try ToolRunner.run([command[0], blob.path] + command.dropFirst().map { $0 == "OUT" ? output : $0 })
         #expect(result.status == 2)
-        #expect(result.stderr.contains("upload resume data (a URLSession upload task's, draft 5): \(command[0]) works on download resume data; inspect and validate read upload blobs, and resume --file continues them"), "\(result.stderr)")
+        #expect(result.stderr.contains("upload resume data (a URLSession upload task's, draft 5): \(command[0]) works on download resume data; inspect, validate, edit and convert read upload blobs, and resume --file continues them"), "\(result.stderr)")
         #expect(try Data(contentsOf: blob) == before)
         #expect(!FileManager.default.fileExists(atPath: output))
     }
@@ -146,5 +145,226 @@ import Testing
         #expect((blobs[0]["findings"] as? [[String: Any]])?.map { $0["code"] as? String } == ["upload-draft-version"])
         #expect((blobs[1]["upload"] as? [String: Any])?["draftVersion"] as? String == "6")
         #expect((blobs[1]["findings"] as? [Any])?.isEmpty == true)
+    }
+}
+
+/// `edit` and `convert` on upload resume data through the built binary: the output keeps what
+/// was not asked to change (the mask first), other tools read the plain archive, and what the
+/// blob cannot take writes nothing.
+@Suite struct UploadBlobEditAndConvertTests {
+    static let movedResumeURL = "https://eu.uploads.example.com/resumable_upload/9"
+
+    /// A copy of a fixture in a fresh folder, so the test can check that the input stays as it was.
+    static func copy(_ name: String, into folder: TemporaryDirectory) throws -> String {
+        let path = folder.path(name + ".resumedata")
+        try FileManager.default.copyItem(atPath: UploadBlobCommandTests.path(name), toPath: path)
+        return path
+    }
+
+    static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test func editURLKeepsTheMaskAndInspectShowsTheNewResumeURL() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-file-v6", into: folder)
+        let before = try Self.bytes(blob)
+        let result = try ToolRunner.run(["edit", blob, "--url", Self.movedResumeURL, "-o", folder.path("out.resumedata")])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == "")
+        let output = try Self.bytes(folder.path("out.resumedata"))
+        #expect(output.prefix(8) == before.prefix(8))
+        #expect(try Self.bytes(blob) == before)
+
+        let inspected = try ToolRunner.run(["inspect", "--json", folder.path("out.resumedata")])
+        #expect(inspected.status == 0)
+        let report = try EndToEnd.onlyReport(inspected.stdout)
+        #expect(report["kind"] as? String == "upload")
+        #expect(report["resumeURL"] as? String == Self.movedResumeURL)
+        #expect(report["mask"] as? String == "525546482d6d6b21")
+        let request = try #require(report["originalRequest"] as? [String: Any])
+        #expect(request["url"] as? String == "https://uploads.example.com/photos")
+        // The request's credentials stay with its own origin, which validate notes.
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["code"] as? String } == ["upload-resume-url"])
+        #expect(findings.map { $0["severity"] as? String } == ["note"])
+    }
+
+    @Test func aRequestURLOnAnotherOriginDropsTheCredentialsWithANote() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-file-v6", into: folder)
+        let output = folder.path("out.resumedata")
+        let result = try ToolRunner.run(["edit", blob, "--request-url", "https://eu.uploads.example.com/photos",
+                                         "--header", "X-Trace: 7", "--remove-header", "user-agent", "-o", output])
+        #expect(result.status == 0)
+        #expect(result.stderr == "\(blob): note: the request URL's new origin (https://eu.uploads.example.com:443) differs from the old one: dropped Authorization from the original request; give them again with --header to keep them\n")
+        let inspected = try ToolRunner.run(["inspect", output])
+        #expect(inspected.stdout.contains("""
+              original request:   POST https://eu.uploads.example.com/photos
+                secure layout, timeout 60 s, cache policy 0 (useProtocolCachePolicy), body none
+                Content-Type: image/heic
+                X-Trace: 7
+              findings:
+            """), "\(inspected.stdout)")
+    }
+
+    @Test func anUploadFileGivenRelativeIsTheCurrentFoldersFile() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-file-v6", into: folder)
+        let result = try ToolRunner.run(["edit", blob, "--upload-file", "IMG 0043.heic", "-o", "out.resumedata"], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let report = try EndToEnd.onlyReport(try ToolRunner.run(["inspect", "--json", folder.path("out.resumedata")]).stdout)
+        let body = try #require(report["body"] as? [String: Any])
+        #expect(body["url"] as? String == URL(fileURLWithPath: folder.path("IMG 0043.heic"), isDirectory: false).absoluteString)
+    }
+
+    @Test func aBadHeaderIsAUsageErrorAndWritesNothing() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-file-v6", into: folder)
+        let result = try ToolRunner.run(["edit", blob, "--header", "Bad Name: x", "-o", folder.path("out.resumedata")])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: --header: 'Bad Name' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)\n"), "\(result.stderr)")
+        #expect(!folder.exists("out.resumedata"))
+    }
+
+    @Test func aHeaderForABlobWithoutItsRequestFailsAndWritesNothing() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-taskinfo-v6", into: folder)
+        let before = try Self.bytes(blob)
+        let result = try ToolRunner.run(["edit", blob, "--header", "X-Trace: 7", "-o", folder.path("out.resumedata")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(blob): error: the blob has no originalRequest (nsurlsessiond's own copy keeps none): there is no request whose URL or headers could change\n")
+        #expect(!folder.exists("out.resumedata"))
+        #expect(try Self.bytes(blob) == before)
+    }
+
+    @Test func anUploadFileForADataBodyFailsAndWritesNothing() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-data-v5", into: folder)
+        let result = try ToolRunner.run(["edit", blob, "--upload-file", "/tmp/a.bin", "-o", folder.path("out.resumedata")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(blob): error: the body is data (bodyType 0), not a file (bodyType 1): there is no uploadFile to change\n")
+        #expect(!folder.exists("out.resumedata"))
+    }
+
+    @Test func uploadOptionsForADownloadBlobAreAUsageError() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try folder.copySample("ios12-keyed-archive.resumedata")
+        let result = try ToolRunner.run(["edit", blob, "--request-url", "https://example.com/a", "-o", folder.path("out")])
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: --request-url is for upload blobs; \(blob) is download resume data\n  See 'resumetool edit --help' for more information.\n")
+        #expect(!folder.exists("out"))
+    }
+
+    /// What plistlib finds in each file: the archiver, the top key and the root dictionary's
+    /// keys, taken apart through `$top`, `NS.keys` and `$objects` by hand.
+    static let plistlibScript = #"""
+        import json, plistlib, sys
+
+        def index(reference):
+            if isinstance(reference, dict) and list(reference) == ["CF$UID"]: return reference["CF$UID"]
+            return reference.data
+
+        result = []
+        for path in sys.argv[1:]:
+            with open(path, "rb") as file:
+                top = plistlib.load(file)
+            objects = top["$objects"]
+            (top_key, root_uid), = top["$top"].items()
+            root = objects[index(root_uid)]
+            keys = [objects[index(uid)] for uid in root["NS.keys"]]
+            result.append([top["$archiver"], top_key, keys])
+        print(json.dumps(result))
+        """#
+
+    @Test func convertWritesThePlainArchiveThatPlistlibReads() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-file-v6", into: folder)
+        let before = try Self.bytes(blob)
+        for container in ["keyed-archive", "keyed-archive-xml"] {
+            let result = try ToolRunner.run(["convert", blob, "--to", container, "-o", folder.path(container)])
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+        }
+        #expect(try Self.bytes(folder.path("keyed-archive")).prefix(8) == Data("bplist00".utf8))
+        #expect(try Self.bytes(folder.path("keyed-archive-xml")).starts(with: Data("<?xml".utf8)))
+        #expect(try Self.bytes(blob) == before)
+
+        let python = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"),
+                                            ["python3", "-c", Self.plistlibScript, folder.path("keyed-archive"), folder.path("keyed-archive-xml")])
+        #expect(String(decoding: python.stderr, as: UTF8.self) == "")
+        #expect(python.status == 0)
+        let seen = try #require(try JSONSerialization.jsonObject(with: python.stdout) as? [[Any]])
+        let keys = ["draftVersion", "resumeURL", "originalRequest", "bodyType", "uploadFile"]
+        #expect(seen.count == 2)
+        for row in seen {
+            #expect(row.first as? String == "NSKeyedArchiver")
+            #expect(row.dropFirst().first as? String == "root")
+            #expect(row.last as? [String] == keys)
+        }
+    }
+
+    @Test(arguments: ["xml", "binary", "nwurlsession", "nwurlsession-webkit"])
+    func anotherContainerIsRefusedAndNamesTheTwo(_ container: String) throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-file-v6", into: folder)
+        let result = try ToolRunner.run(["convert", blob, "--to", container, "-o", folder.path("out")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(blob): error: upload resume data cannot be written as \(container): an upload blob is written as keyed-archive or keyed-archive-xml\n")
+        #expect(!folder.exists("out"))
+    }
+
+    @Test func maskFromGivesBackTheBlob() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-file-v6", into: folder)
+        let plain = folder.path("plain.archive")
+        #expect(try ToolRunner.run(["convert", blob, "--to", "keyed-archive", "-o", plain]).status == 0)
+        #expect(try Self.bytes(plain).prefix(8) == Data("bplist00".utf8))
+        let masked = folder.path("masked.resumedata")
+        let result = try ToolRunner.run(["convert", plain, "--to", "keyed-archive", "--mask-from", blob, "-o", masked])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        // The fixture is plistlib's bytes, not this writer's: the mask and every value come back.
+        #expect(try Self.bytes(masked).prefix(8) == (try Self.bytes(blob)).prefix(8))
+        let inspectOriginal = try ToolRunner.run(["inspect", "upload-file-v6.resumedata"], in: folder.url)
+        let inspectMasked = try ToolRunner.run(["inspect", "masked.resumedata"], in: folder.url)
+        #expect(inspectMasked.stdout == inspectOriginal.stdout.replacingOccurrences(of: "upload-file-v6.resumedata:", with: "masked.resumedata:"))
+        #expect(inspectMasked.stdout.contains("  mask:               525546482d6d6b21\n"))
+        // Through this writer alone the round trip is byte for byte.
+        let rewritten = folder.path("rewritten.resumedata")
+        #expect(try ToolRunner.run(["edit", blob, "--url", "https://uploads.example.com/resumable_upload/8c0f4e2a-51d7", "-o", rewritten]).status == 0)
+        #expect(try Self.bytes(masked) == (try Self.bytes(rewritten)))
+        // The XML archive, edited by hand say, comes back the same way.
+        let xml = folder.path("plain.xml")
+        #expect(try ToolRunner.run(["convert", blob, "--to", "keyed-archive-xml", "-o", xml]).status == 0)
+        let fromXML = folder.path("from-xml.resumedata")
+        let again = try ToolRunner.run(["convert", xml, "--to", "keyed-archive", "--mask-from", blob, "-o", fromXML])
+        #expect(again.status == 0)
+        #expect(again.stderr == "")
+        #expect(try Self.bytes(fromXML) == (try Self.bytes(rewritten)))
+    }
+
+    @Test func maskFromTakesOnlyAMaskedUploadBlob() throws {
+        let folder = try TemporaryDirectory()
+        let blob = try Self.copy("upload-file-v6", into: folder)
+        let download = try folder.copySample("ios12-keyed-archive.resumedata")
+        let fromDownload = try ToolRunner.run(["convert", blob, "--to", "keyed-archive", "--mask-from", download, "-o", folder.path("out")])
+        #expect(fromDownload.status == 2)
+        #expect(fromDownload.stderr == "\(download): error: --mask-from: download resume data, not an upload blob: only an upload blob carries the mask a device reads upload blobs with\n")
+        let plain = folder.path("plain.archive")
+        #expect(try ToolRunner.run(["convert", blob, "--to", "keyed-archive", "-o", plain]).status == 0)
+        let fromPlain = try ToolRunner.run(["convert", blob, "--to", "keyed-archive", "--mask-from", plain, "-o", folder.path("out")])
+        #expect(fromPlain.status == 2)
+        #expect(fromPlain.stderr == "\(plain): error: --mask-from: an unmasked upload blob (it starts \"bplist00\"): take the mask from a blob a device wrote\n")
+        let xml = try ToolRunner.run(["convert", blob, "--to", "keyed-archive-xml", "--mask-from", blob, "-o", folder.path("out")])
+        #expect(xml.status == 64)
+        #expect(xml.stderr.hasPrefix("Error: --mask-from masks a binary keyed archive: give it with --to keyed-archive\n"), "\(xml.stderr)")
+        let downloadInput = try ToolRunner.run(["convert", download, "--to", "keyed-archive", "--mask-from", blob, "-o", folder.path("out")])
+        #expect(downloadInput.status == 64)
+        #expect(downloadInput.stderr == "Error: --mask-from is for upload blobs; \(download) is download resume data\n  See 'resumetool convert --help' for more information.\n")
+        let trim = try ToolRunner.run(["convert", blob, "--to", "keyed-archive", "--trim-partial", folder.path("partial"), "-o", folder.path("out")])
+        #expect(trim.status == 64)
+        #expect(trim.stderr == "Error: --trim-partial is for segmented download blobs; \(blob) is upload resume data\n  See 'resumetool convert --help' for more information.\n")
+        #expect(!folder.exists("out"))
     }
 }

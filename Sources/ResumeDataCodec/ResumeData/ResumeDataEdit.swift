@@ -67,58 +67,13 @@ extension ResumeData {
     ///   be decoded (it could not be edited without losing it); `unencodable` when an edited
     ///   request cannot be archived again.
     public func edited(_ edit: ResumeDataEdit) throws -> ResumeDataEdit.Result {
-        for name in edit.removingHeaders {
-            do {
-                try HTTPHeaderField.checkName(name)
-            } catch {
-                throw ResumeDataError(.invalidArgument, "cannot remove the header: \(error)")
-            }
-            if let set = edit.settingHeaders.first(where: { $0.name.equalsIgnoringASCIICase(name) }) {
-                throw ResumeDataError(.invalidArgument, "the header \(set.name) is both set and removed")
-            }
-        }
+        try edit.checkHeaders()
         var result = ResumeDataEdit.Result(resume: self, droppedHeaders: [], droppedHiddenHeaderCopy: false, changedRequests: [])
         var requestHoldsURL = false
         for kind in RequestKind.allCases {
             guard let before = try request(kind) else { continue }
-            var after = before
-            if let url = edit.url {
-                requestHoldsURL = true
-                // A URL the rule refuses (or none) has no origin to keep credentials for.
-                let sameOrigin = before.urlString.flatMap(HTTPURL.init).map { $0.hasSameOrigin(as: url) } ?? false
-                if before.urlString != url.string { after.urlString = url.string }
-                if !sameOrigin {
-                    let keep = edit.settingHeaders.filter { HTTPHeaderField.isCredential($0.name) }
-                    for header in after.headers where HTTPHeaderField.isCredential(header.name)
-                        && !keep.contains(where: { $0.name.equalsIgnoringASCIICase(header.name) }) {
-                        if !result.droppedHeaders.contains(where: { $0.equalsIgnoringASCIICase(header.name) }) {
-                            result.droppedHeaders.append(header.name)
-                        }
-                    }
-                    // One given again keeps its place: the loop below sets its new value there.
-                    let withoutCredentials = after.headers.filter { header in
-                        !HTTPHeaderField.isCredential(header.name) || keep.contains { $0.name.equalsIgnoringASCIICase(header.name) }
-                    }
-                    if withoutCredentials.count != after.headers.count { after.headers = withoutCredentials }
-                    if after.removeHiddenHeaderArchive() { result.droppedHiddenHeaderCopy = true }
-                }
-            }
-            var headers = after.headers.filter { header in
-                !edit.removingHeaders.contains { $0.equalsIgnoringASCIICase(header.name) }
-            }
-            for field in edit.settingHeaders {
-                if let index = headers.firstIndex(where: { $0.name.equalsIgnoringASCIICase(field.name) }) {
-                    headers[index] = (field.name, field.value)
-                    // Any other spelling of the name would be sent beside the new value.
-                    var later = index + 1
-                    while later < headers.count {
-                        if headers[later].name.equalsIgnoringASCIICase(field.name) { headers.remove(at: later) } else { later += 1 }
-                    }
-                } else {
-                    headers.append((field.name, field.value))
-                }
-            }
-            if !Self.sameHeaders(headers, after.headers) { after.headers = headers }
+            if edit.url != nil { requestHoldsURL = true }
+            let after = edit.applied(to: before, droppingInto: &result.droppedHeaders, droppedHiddenHeaderCopy: &result.droppedHiddenHeaderCopy)
             // A request the edit leaves as it was keeps its bytes: archiving again may spell them otherwise.
             guard after != before else { continue }
             try result.resume.setRequest(after, kind)
@@ -128,6 +83,71 @@ extension ResumeData {
             result.resume.downloadURL = url.string
         }
         return result
+    }
+}
+
+extension ResumeDataEdit {
+    /// Refuses a header to remove whose name is not an HTTP token, and one both set and removed.
+    /// - Throws: ``ResumeDataError`` `invalid-argument`.
+    func checkHeaders() throws {
+        for name in removingHeaders {
+            do {
+                try HTTPHeaderField.checkName(name)
+            } catch {
+                throw ResumeDataError(.invalidArgument, "cannot remove the header: \(error)")
+            }
+            if let set = settingHeaders.first(where: { $0.name.equalsIgnoringASCIICase(name) }) {
+                throw ResumeDataError(.invalidArgument, "the header \(set.name) is both set and removed")
+            }
+        }
+    }
+
+    /// One request with the edit's URL and headers: the one rule for every archived request a
+    /// blob carries, a download's or an upload's. When the URL moves the request to another
+    /// origin, its credentials (and CFNetwork's hidden copy of its headers) go unless
+    /// ``settingHeaders`` gives them again: they were given for the old origin only.
+    /// - Parameters:
+    ///   - droppedHeaders: gets each credential name dropped, once, as the request spelled it.
+    ///   - droppedHiddenHeaderCopy: set when the hidden copy was removed.
+    func applied(to before: URLRequestArchive, droppingInto droppedHeaders: inout [String], droppedHiddenHeaderCopy: inout Bool) -> URLRequestArchive {
+        var after = before
+        if let url {
+            // A URL the rule refuses (or none) has no origin to keep credentials for.
+            let sameOrigin = before.urlString.flatMap(HTTPURL.init).map { $0.hasSameOrigin(as: url) } ?? false
+            if before.urlString != url.string { after.urlString = url.string }
+            if !sameOrigin {
+                let keep = settingHeaders.filter { HTTPHeaderField.isCredential($0.name) }
+                for header in after.headers where HTTPHeaderField.isCredential(header.name)
+                    && !keep.contains(where: { $0.name.equalsIgnoringASCIICase(header.name) }) {
+                    if !droppedHeaders.contains(where: { $0.equalsIgnoringASCIICase(header.name) }) {
+                        droppedHeaders.append(header.name)
+                    }
+                }
+                // One given again keeps its place: the loop below sets its new value there.
+                let withoutCredentials = after.headers.filter { header in
+                    !HTTPHeaderField.isCredential(header.name) || keep.contains { $0.name.equalsIgnoringASCIICase(header.name) }
+                }
+                if withoutCredentials.count != after.headers.count { after.headers = withoutCredentials }
+                if after.removeHiddenHeaderArchive() { droppedHiddenHeaderCopy = true }
+            }
+        }
+        var headers = after.headers.filter { header in
+            !removingHeaders.contains { $0.equalsIgnoringASCIICase(header.name) }
+        }
+        for field in settingHeaders {
+            if let index = headers.firstIndex(where: { $0.name.equalsIgnoringASCIICase(field.name) }) {
+                headers[index] = (field.name, field.value)
+                // Any other spelling of the name would be sent beside the new value.
+                var later = index + 1
+                while later < headers.count {
+                    if headers[later].name.equalsIgnoringASCIICase(field.name) { headers.remove(at: later) } else { later += 1 }
+                }
+            } else {
+                headers.append((field.name, field.value))
+            }
+        }
+        if !Self.sameHeaders(headers, after.headers) { after.headers = headers }
+        return after
     }
 
     private static func sameHeaders(_ lhs: [(name: String, value: String)], _ rhs: [(name: String, value: String)]) -> Bool {

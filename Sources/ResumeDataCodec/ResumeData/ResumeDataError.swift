@@ -32,6 +32,9 @@ extension DiagnosticCode where Domain == ResumeDataErrorDomain {
     public static var partialFile: Self { Self("partial-file") }
     /// Arguments that cannot make a valid blob (e.g. a URL that is not absolute).
     public static var invalidArgument: Self { Self("invalid-argument") }
+    /// The blob lacks what an edit would change: an upload blob without its original request
+    /// (nsurlsessiond's copy) given headers, or one whose body is not a file given a file.
+    public static var notEditable: Self { Self("not-editable") }
 }
 
 extension CodecError where Domain == ResumeDataErrorDomain {

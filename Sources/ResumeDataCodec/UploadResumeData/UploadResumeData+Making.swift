@@ -23,8 +23,15 @@ extension UploadResumeData {
             .init(key: UploadResumeKey.resumeURL, value: .url(ArchivedURL(relativeString: resumeURL.string))),
             .init(key: UploadResumeKey.originalRequest, value: .object(try request.archivedObject())),
             .init(key: UploadResumeKey.bodyType, value: .integer(1)),
-            .init(key: UploadResumeKey.uploadFile, value: .url(ArchivedURL(relativeString: URL(fileURLWithPath: path).absoluteString))),
+            .init(key: UploadResumeKey.uploadFile, value: uploadFileValue(path)),
         ]
         return UploadResumeData(entries: entries, mask: [UInt8](repeating: 0, count: 8))
+    }
+
+    /// `uploadFile` for a path: a `file:` `NSURL`, percent-encoded, as CFNetwork archives the
+    /// file it was given. The path is taken as a file's without looking at the disk: it may name
+    /// a file on the device that made the blob.
+    static func uploadFileValue(_ path: String) -> ArchivedValue {
+        .url(ArchivedURL(relativeString: URL(fileURLWithPath: path, isDirectory: false).absoluteString))
     }
 }

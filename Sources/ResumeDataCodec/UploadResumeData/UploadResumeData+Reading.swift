@@ -6,7 +6,8 @@ extension UploadResumeData {
     /// The bytes are upload resume data when, with `bplist00` written over their first eight,
     /// they are a binary property list holding a keyed archive of a dictionary with an upload
     /// blob's keys (`draftVersion`, or `resumeURL` with `bodyType`). A blob that starts `bplist00` (unmasked,
-    /// as `convert` writes one for other tools) is read too.
+    /// as `convert` writes one for other tools) is read too, and so is the same archive as an XML
+    /// property list; both have an all-zero ``mask``.
     /// - Returns: nil when the bytes are not upload resume data: a download blob (the Network
     ///   framework's masked ones included), another property list, anything else.
     /// - Throws: ``ResumeDataError`` when the bytes can only be an upload blob (masked with
@@ -17,11 +18,17 @@ extension UploadResumeData {
         let plain = BinaryPropertyListTrailer.magic
         guard data.count > plain.count, Self.mayHoldUploadKeys(data) else { return nil }
         let prefix = Array(data.prefix(plain.count))
-        var unmasked = Data(plain)
-        unmasked.append(data.dropFirst(plain.count))
+        // The XML archive `convert --to keyed-archive-xml` writes is read as it is, unmasked, so
+        // that it can be masked again; no 8 masked bytes of a binary blob spell its start.
+        let xml = Self.startsXML(data)
+        var unmasked = data
+        if !xml {
+            unmasked = Data(plain)
+            unmasked.append(data.dropFirst(plain.count))
+        }
         // The Network framework masks its download blobs too, with a known constant; an upload
         // blob masked with the same one (Apple's is unpublished) is told apart by its keys.
-        let certain = prefix != plain && prefix != ResumeData.obscuredMagic && Self.hasTrailer(unmasked, options: options)
+        let certain = !xml && prefix != plain && prefix != ResumeData.obscuredMagic && Self.hasTrailer(unmasked, options: options)
         let document: PropertyListReader.Document
         do {
             document = try PropertyListReader(options: options).readDocument(unmasked)
@@ -44,7 +51,16 @@ extension UploadResumeData {
             if certain { throw ResumeDataError(.invalidArchive, "upload resume data: \(error)") }
             return nil
         }
-        return UploadResumeData(entries: entries, mask: zip(prefix, plain).map { $0 ^ $1 })
+        return UploadResumeData(entries: entries, mask: xml ? [UInt8](repeating: 0, count: plain.count) : zip(prefix, plain).map { $0 ^ $1 })
+    }
+
+    /// Whether the bytes begin an XML property list: `<?xml` or `<plist`, after a byte-order
+    /// mark and white space.
+    private static func startsXML(_ data: Data) -> Bool {
+        var rest = data[...]
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        rest = rest.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<plist".utf8))
     }
 
     /// Whether the first bytes of a file (up to a KiB or so) may begin an upload blob, for a scan

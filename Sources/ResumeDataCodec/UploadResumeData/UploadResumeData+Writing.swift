@@ -11,14 +11,20 @@ extension UploadResumeData {
     /// published blob shows.
     /// - Throws: ``KeyedArchiveError`` when a value cannot be archived.
     public func encoded(masked: Bool = true) throws -> Data {
-        let archive = try KeyedArchive(encoding: .dictionary(entries), topKey: KeyedArchive.rootKey)
-        var bytes = try archive.data(format: .binary)
+        var bytes = try keyedArchiveData(format: .binary)
         if masked {
             for (index, byte) in mask.prefix(8).enumerated() where index < bytes.count {
                 bytes[bytes.startIndex + index] ^= byte
             }
         }
         return bytes
+    }
+
+    /// The blob as a plain keyed archive, unmasked, in either property-list format: what plutil,
+    /// plistlib and other tools read. ``encoded(masked:)`` is this archive in binary, masked.
+    /// - Throws: ``KeyedArchiveError`` when a value cannot be archived.
+    public func keyedArchiveData(format: PropertyListFormat) throws -> Data {
+        try KeyedArchive(encoding: .dictionary(entries), topKey: KeyedArchive.rootKey).data(format: format)
     }
 
     /// The same upload continued at `url`: what `edit --url` changes on an upload blob, where

@@ -11,7 +11,7 @@ public struct UploadResumeDataValidator: Sendable {
         var findings: [ResumeDataFinding] = []
         if upload.mask.allSatisfy({ $0 == 0 }) {
             findings.append(.init(.warning, .uploadUnmasked,
-                "the blob starts \"bplist00\": URLSession XORs its first 8 bytes with a constant before reading, so a device will not read it as it is"))
+                "the blob is a plain keyed archive (it starts \"bplist00\", or is XML): URLSession XORs its first 8 bytes with a constant before reading, so a device will not read it as it is"))
         }
         checkDraftVersion(upload, into: &findings)
         let request = checkRequest(upload, into: &findings)
