@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// The checks the download and the upload options share (`TransferOptions`, `UploadOptions`):
+/// The checks behind the transfer options (`EngineOptions`, `TransferOptions`):
 /// each bound and each wording once, so the two commands cannot drift apart.
 enum EngineArguments {
     /// `--retries`: 0 to 100.

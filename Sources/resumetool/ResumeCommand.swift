@@ -180,10 +180,7 @@ struct ResumeCommand: AsyncParsableCommand {
         let givenNames = Set(given.map { $0.name.lowercased() })
         let archived = request.headers.compactMap { try? HTTPHeaderField(name: $0.name, value: $0.value) }
             .filter { !givenNames.contains($0.name.lowercased()) }
-        let settings = UploadSettings(
-            retries: self.transfer.retries, bytesPerSecond: self.transfer.limitRate.flatMap(RateArgument.parse),
-            stallTimeout: self.transfer.stallTimeout, cacert: self.transfer.cacert, insecure: self.transfer.insecure,
-            quiet: self.transfer.quiet, verbose: self.transfer.verbose)
+        let settings = UploadSettings(engine: self.transfer.engine, quiet: self.transfer.quiet, verbose: self.transfer.verbose)
         let configuration = try settings.configuration(draft: draft, method: request.method, headers: archived + given)
         let checkpoint = UploadCheckpoint.beside(file: file)
         let job = UploadJob(file: file, url: url, configuration: configuration, checkpoint: checkpoint, input: UploadCheckpoint(blobPath: self.blob))

@@ -5,23 +5,10 @@ import ResumeTransfer
 /// The engine's options, shared by `download`, `resume` and `recover`: how hard to retry, how
 /// long to wait, how fast to go, whom to trust, which proxy, and how to report.
 struct TransferOptions: ParsableArguments {
-    @Option(help: "Failed attempts in a row before a download fails (0-100; default 5).")
-    var retries: Int?
+    @OptionGroup var engine: EngineOptions
 
     @Option(help: "Seconds a connection may take (default 10).")
     var connectTimeout: Double?
-
-    @Option(help: "Seconds without a byte before an attempt counts as failed (default 30).")
-    var stallTimeout: Double?
-
-    @Option(help: "At most this many bytes per second for each download (k, M, G: 1024-based, as curl).")
-    var limitRate: String?
-
-    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's.", valueName: "FILE"))
-    var cacert: String?
-
-    @Flag(help: "Accept any server certificate (anyone on the path can then read and change the download).")
-    var insecure = false
 
     @Option(help: ArgumentHelp(
         "Use this proxy for http and https ([http://|socks5://][USER:PASSWORD@]HOST[:PORT], port 1080 by default; '' for none). Default: http_proxy, https_proxy, all_proxy from the environment, as curl.",
@@ -46,10 +33,7 @@ struct TransferOptions: ParsableArguments {
     var checkpointBytes: Int64?
 
     func validate() throws {
-        try EngineArguments.checkRetries(self.retries)
         try EngineArguments.checkSeconds("--connect-timeout", self.connectTimeout)
-        try EngineArguments.checkSeconds("--stall-timeout", self.stallTimeout)
-        try EngineArguments.checkRate(self.limitRate)
         if let proxy {
             do {
                 _ = try ProxySettings(proxy: proxy)
@@ -63,7 +47,7 @@ struct TransferOptions: ParsableArguments {
     /// `--proxy` is given; prints the `--insecure` warning. A problem (an unreadable CA file, a bad
     /// proxy variable) is printed as a diagnostic and becomes exit status 2 or 1.
     func configuration(parallel: Int, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DownloadConfiguration {
-        try EngineArguments.checkCertificateFile(self.cacert)
+        try EngineArguments.checkCertificateFile(self.engine.cacert)
         var configuration = DownloadConfiguration()
         do {
             configuration.proxy = try Self.proxySettings(proxy: self.proxy, noProxy: self.noProxy, environment: environment)
@@ -72,15 +56,15 @@ struct TransferOptions: ParsableArguments {
             throw ExitCode(1)
         }
         // Warned after the proxy is known good, as before: one problem at a time.
-        EngineArguments.warnIfInsecure(self.insecure, transferred: "these downloads")
+        EngineArguments.warnIfInsecure(self.engine.insecure, transferred: "these downloads")
         configuration.maximumConcurrentDownloads = parallel
-        if let retries { configuration.maximumRetries = retries }
+        if let retries = self.engine.retries { configuration.maximumRetries = retries }
         if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }
-        if let stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }
+        if let stallTimeout = self.engine.stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }
         if let checkpointBytes { configuration.checkpointBytes = max(checkpointBytes, 1) }
-        configuration.maximumBytesPerSecond = self.limitRate.flatMap(RateArgument.parse)
-        configuration.certificateAuthorityFile = self.cacert
-        configuration.acceptsAnyCertificate = self.insecure
+        configuration.maximumBytesPerSecond = self.engine.bytesPerSecond
+        configuration.certificateAuthorityFile = self.engine.cacert
+        configuration.acceptsAnyCertificate = self.engine.insecure
         configuration.reportsHeads = self.verbose
         return configuration
     }
