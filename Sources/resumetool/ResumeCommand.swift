@@ -95,8 +95,9 @@ struct ResumeCommand: AsyncParsableCommand {
                     throw Diagnostic.usageError("--file is for upload blobs; \(self.blob) is download resume data", command: "resume")
                 }
                 let resume = try BlobFile(self.blob, command: "resume").resume
-                // The host a --netrc login is looked up for: where the download started.
-                origin = (resume.originalRequest?.urlString ?? resume.downloadURL ?? resume.currentRequest?.urlString).flatMap(HTTPURL.init)
+                // The host a --netrc login is looked up for: where the download started, as the
+                // engine, which sends the login only there, takes it.
+                origin = ResumeCheckpoint.startURL(of: resume)
             } catch let error as Diagnostic {
                 error.emit()
                 throw error.status.code

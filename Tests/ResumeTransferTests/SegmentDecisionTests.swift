@@ -180,4 +180,22 @@ private let servable = fields(["ETag": strong, "Content-Length": "1000", "Accept
         hostile.entries[ResumeCheckpoint.finishedRangesKey] = .string("0-50,90-99,150-159")
         #expect(try ResumeCheckpoint.decode(hostile).checkpoint.finishedRanges == [150..<160])
     }
+
+    /// The origin a login belongs to is the engine's one rule: the original request's URL, else
+    /// the URL the download goes on from (the current request's, before NSURLSessionDownloadURL).
+    @Test func theStartURLIsTheEnginesOriginalURL() throws {
+        let original = try HTTPURL(validating: "https://start.example/a")
+        let current = try HTTPURL(validating: "https://cdn.example/b")
+        let blob = try ResumeCheckpoint.encode(DownloadCheckpoint(originalURL: .checked(original), currentURL: current, bytesReceived: 10), partialPath: "/tmp/x/a.part")
+        var resume = try ResumeData(data: blob)
+        #expect(ResumeCheckpoint.startURL(of: resume) == original)
+        try resume.setRequest(nil, .original)
+        resume.entries[ResumeDataKey.downloadURL] = .string("https://elsewhere.example/c")
+        #expect(ResumeCheckpoint.startURL(of: resume) == current)
+        try resume.setRequest(nil, .current)
+        #expect(ResumeCheckpoint.startURL(of: resume)?.string == "https://elsewhere.example/c")
+        // A blob the engine cannot resume from names no origin.
+        resume.entries[ResumeDataKey.bytesReceived] = nil
+        #expect(ResumeCheckpoint.startURL(of: resume) == nil)
+    }
 }

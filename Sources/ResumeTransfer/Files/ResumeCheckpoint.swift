@@ -160,6 +160,14 @@ package enum ResumeCheckpoint {
             container: resume.container, offsetFromPartialFile: offsetFromPartialFile)
     }
 
+    /// Where the download `resume` describes started, as the engine takes it (`decode`:
+    /// the original request's URL, else the URL it goes on from): the origin a login given for
+    /// it (`-u`, `--netrc`) belongs to. Nil when the blob cannot be resumed or its original URL
+    /// is refused.
+    package static func startURL(of resume: ResumeData) -> HTTPURL? {
+        (try? decode(resume))?.checkpoint.originalURL.checked
+    }
+
     /// The original request's URL, checked; without one, the download started where it is now.
     private static func originalURL(_ recorded: String?, current: HTTPURL) -> OriginalURL {
         guard let recorded else { return .checked(current) }
