@@ -25,13 +25,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "The container to write: xml, binary, keyed-archive, keyed-archive-xml, nwurlsession or nwurlsession-webkit (an upload blob: keyed-archive or keyed-archive-xml).")
     var to: ResumeDataContainer
 
-    @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")
-    var output: String?
-
-    @Option(help: ArgumentHelp(
-        "For a segmented download's blob (download --connections): cut this partial file to the bytes the blob counts first, so a device cannot append after the other segments.",
-        valueName: "FILE"))
-    var trimPartial: String?
+    @OptionGroup var destination: DeviceBlobOutput
 
     @Option(name: .customLong("mask-from"), help: ArgumentHelp(
         "For an upload blob written as keyed-archive: mask its first 8 bytes as this device's upload blob is masked, so a device reads it.",
@@ -60,10 +54,10 @@ struct ConvertCommand: ParsableCommand {
                     throw Diagnostic.usageError("--mask-from is for upload blobs; \(input.input.displayName) is download resume data", command: "convert")
                 }
                 input.emitWarnings()
-                let resume = try SegmentedBlob.forDevice(input.resume, file: input.input.displayName, trimming: self.trimPartial, command: "convert")
-                try BlobFile.write(resume, as: to, to: OutputFile(output))
+                let resume = try SegmentedBlob.forDevice(input.resume, file: input.input.displayName, trimming: self.destination.trimPartial, command: "convert")
+                try BlobFile.write(resume, as: to, to: OutputFile(destination.output))
             case .upload(let name, _, let upload):
-                if trimPartial != nil {
+                if destination.trimPartial != nil {
                     throw Diagnostic.usageError("--trim-partial is for segmented download blobs; \(name) is upload resume data", command: "convert")
                 }
                 guard Self.uploadContainers.contains(to) else {
@@ -71,7 +65,7 @@ struct ConvertCommand: ParsableCommand {
                 }
                 var mask: [UInt8]?
                 if let maskFrom { mask = try Self.mask(of: maskFrom, options: reading.options) }
-                try BlobFile.write(upload, format: to.propertyListFormat, mask: mask, to: OutputFile(output))
+                try BlobFile.write(upload, format: to.propertyListFormat, mask: mask, to: OutputFile(destination.output))
             }
         }
     }

@@ -29,13 +29,7 @@ struct RepairCommand: ParsableCommand {
     @Option(name: .long, help: "The system to repair for: ios10, ios11 or modern.")
     var target: RepairTarget?
 
-    @Option(name: .shortAndLong, help: "The output file (replaced atomically), or - for standard output (the default).")
-    var output: String?
-
-    @Option(help: ArgumentHelp(
-        "For a segmented download's blob (download --connections): cut this partial file to the bytes the blob counts first, so a device cannot append after the other segments.",
-        valueName: "FILE"))
-    var trimPartial: String?
+    @OptionGroup var destination: DeviceBlobOutput
 
     @OptionGroup var reading: StrictReading
 
@@ -43,14 +37,14 @@ struct RepairCommand: ParsableCommand {
         try reportingDiagnostics {
             let input = try BlobFile(blob, options: reading.options, command: "repair")
             input.emitWarnings()
-            let resume = try SegmentedBlob.forDevice(input.resume, file: input.input.displayName, trimming: self.trimPartial, command: "repair")
+            let resume = try SegmentedBlob.forDevice(input.resume, file: input.input.displayName, trimming: self.destination.trimPartial, command: "repair")
             let repaired: (resume: ResumeData, changes: [String])
             do {
                 repaired = try target.map { try resume.repaired(for: $0) } ?? resume.repairedInPlace()
             } catch {
                 throw Diagnostic(file: input.input.displayName, message: "\(error)")
             }
-            let destination = OutputFile(output)
+            let destination = OutputFile(destination.output)
             try BlobFile.write(repaired.resume, as: repaired.resume.container, to: destination)
             let report = repaired.changes.isEmpty
                 ? "\(input.input.displayName): nothing to repair\n"

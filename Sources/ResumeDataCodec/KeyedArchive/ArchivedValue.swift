@@ -56,14 +56,25 @@ extension ArchivedValue {
         self = try Self.fromPlain(value, keyPath: "")
     }
 
-    static func fromPlain(_ value: PropertyListValue, keyPath: String) throws -> ArchivedValue {
+    /// The same scalar (string, number, boolean, data, date) as an archived value; nil for a
+    /// container, a UID or null, which an archive spells otherwise.
+    static func scalar(_ value: PropertyListValue) -> ArchivedValue? {
         switch value {
-        case .string(let string): return .string(string)
-        case .integer(let integer): return .integer(integer)
-        case .real(let real): return .real(real)
-        case .boolean(let bool): return .boolean(bool)
-        case .data(let data): return .data(data)
-        case .date(let date): return .date(date)
+        case .string(let string): .string(string)
+        case .integer(let integer): .integer(integer)
+        case .real(let real): .real(real)
+        case .boolean(let bool): .boolean(bool)
+        case .data(let data): .data(data)
+        case .date(let date): .date(date)
+        case .array, .dictionary, .set, .uid, .null: nil
+        }
+    }
+
+    static func fromPlain(_ value: PropertyListValue, keyPath: String) throws -> ArchivedValue {
+        if let scalar = scalar(value) { return scalar }
+        switch value {
+        case .string, .integer, .real, .boolean, .data, .date:
+            preconditionFailure("a scalar is mapped above")
         case .array(let elements):
             return .array(try elements.enumerated().map { try fromPlain($1, keyPath: "\(keyPath)[\($0)]") })
         case .dictionary(let dictionary):

@@ -28,13 +28,10 @@ struct KeyedArchiveDecoder {
         }
         if uid == 0 { return .null }
         let object = try archive.resolve(uid, keyPath: keyPath())
+        if let scalar = ArchivedValue.scalar(object) { return scalar }
         switch object {
-        case .string(let string): return .string(string)
-        case .integer(let integer): return .integer(integer)
-        case .real(let real): return .real(real)
-        case .boolean(let bool): return .boolean(bool)
-        case .data(let data): return .data(data)
-        case .date(let date): return .date(date)
+        case .string, .integer, .real, .boolean, .data, .date:
+            preconditionFailure("a scalar is mapped above")
         case .array, .set, .uid, .null:
             throw KeyedArchiveError(.unexpectedType, "\(KeyedArchive.show(object)) is not an archived object", keyPath: "$objects[\(uid)]")
         case .dictionary(let dictionary):
