@@ -232,13 +232,13 @@ import Glibc
     @Test func retryLinesAreOneRenderer() {
         let expected = "f: no data arrived for too long; retry 2 in 1.5s\n"
         #expect(TransferLineText.retrying(label: "f", reason: "\(DownloadError.stalled)", attempt: 2, delay: .milliseconds(1500)) == expected)
-        #expect(UploadRunner.lines(.retrying(attempt: 2, delay: .milliseconds(1500), reason: .stalled), file: "f") == expected)
+        #expect(UploadConsoleText.text(for: .retrying(attempt: 2, delay: .milliseconds(1500), reason: .stalled), file: "f") == expected)
         #expect(TransferLineText.retrying(label: "a\u{202E}b\u{1B}[2J", reason: "x\ny", attempt: 1, delay: .seconds(30))
             == "a\\u{202e}b\\u{1b}[2J: x\\ny; retry 1 in 30.0s\n")
         #expect(TransferLineText.seconds(.zero) == "0.0s")
         #expect(TransferLineText.seconds(.milliseconds(50)) == "0.1s")
         #expect(TransferLineText.seconds(.seconds(86_400 * 365)) == "31536000.0s")
-        #expect(UploadRunner.lines(.notResumable("no \u{202E}Location"), file: "f\u{7}") == "f\\u{7}: not resumable: no \\u{202e}Location\n")
+        #expect(UploadConsoleText.text(for: .notResumable("no \u{202E}Location"), file: "f\u{7}") == "f\\u{7}: not resumable: no \\u{202e}Location\n")
     }
 
     /// Numbers a hostile server can cause (a total near 2^63) or a clock can (a rate of infinity,

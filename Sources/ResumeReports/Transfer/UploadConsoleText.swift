@@ -1,0 +1,26 @@
+import ResumeDataCodec
+import ResumeTransfer
+
+/// What `upload` and `resume --file` print on standard error for an upload's steps: heads as
+/// `download -v` prints them (``HTTPHeadText``, curl's way), every other step as one line naming
+/// the file, a retry as a download's (``TransferLineText``). Every text from outside is escaped.
+package enum UploadConsoleText {
+    /// The `-v` text for `event`.
+    package static func text(for event: UploadEvent, file: String) -> String {
+        let label = VisibleText.escaping(file)
+        return switch event {
+        case .request(let method, let url, let headers): HTTPHeadText.request(method: method, url: url, headers: headers)
+        case .response(let status, let headers): HTTPHeadText.response(status: status, headers: headers)
+        case .resumable(let url): "\(label): resumable at \(VisibleText.escaping(url.string))\n"
+        case .notResumable(let reason): "\(label): not resumable: \(VisibleText.escaping(reason))\n"
+        case .offset(let offset): "\(label): the server has \(offset) bytes; sending from there\n"
+        case .retrying(let attempt, let delay, let reason): TransferLineText.retrying(label: file, reason: "\(reason)", attempt: attempt, delay: delay)
+        case .restarting(let status): "\(label): the server forgot the upload (HTTP \(status)); creating it again\n"
+        }
+    }
+
+    /// The line that says an earlier run's upload goes on at `url`.
+    package static func continuing(file: String, at url: String) -> String {
+        "\(VisibleText.escaping(file)): continuing the upload at \(VisibleText.escaping(url))\n"
+    }
+}
