@@ -12,10 +12,7 @@ extension ResumeData {
     ///   `not-a-dictionary`, `invalid-archive` (with the key path inside the archive).
     public init(data: Data, options: PropertyListReadOptions = .default) throws {
         if NetworkResumeInfo.isObscured(data) {
-            let decoded = try NetworkResumeInfo.decode(obscured: data, options: options)
-            self.init(entries: decoded.entries, container: .networkFramework)
-            networkLayout = decoded.layout
-            readWarnings = decoded.warnings
+            self.init(try NetworkResumeInfo.decode(obscured: data, options: options), container: .networkFramework)
             return
         }
         let document: PropertyListReader.Document
@@ -26,6 +23,13 @@ extension ResumeData {
         }
         try self.init(propertyList: document.value, format: document.format, options: options)
         readWarnings = document.warnings + readWarnings
+    }
+
+    /// A Network-framework blob as ``NetworkResumeInfo`` decoded it, in either of its containers.
+    private init(_ decoded: NetworkResumeInfo.Decoded, container: ResumeDataContainer) {
+        self.init(entries: decoded.entries, container: container)
+        networkLayout = decoded.layout
+        readWarnings = decoded.warnings
     }
 
     /// Reads a blob from a property list already parsed (`scan` parses a file once, then decides
@@ -46,10 +50,7 @@ extension ResumeData {
                 throw ResumeDataError(.invalidArchive, "\(error)")
             }
             if NetworkResumeInfo.isWrapper(dictionary) {
-                let decoded = try NetworkResumeInfo.decode(wrapper: dictionary, options: options)
-                self.init(entries: decoded.entries, container: .networkFrameworkWebKit)
-                networkLayout = decoded.layout
-                readWarnings = decoded.warnings
+                self.init(try NetworkResumeInfo.decode(wrapper: dictionary, options: options), container: .networkFrameworkWebKit)
                 return
             }
             try Self.checkIdentifies(dictionary, archived: true)
