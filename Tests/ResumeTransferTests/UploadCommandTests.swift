@@ -132,6 +132,47 @@ import Glibc
             #expect(missing.stderr.hasPrefix("a.bin: error: cannot read the file: a.bin: "))
         }
     }
+    /// A device's blob of a data or stream upload has no identity record, but its body tells:
+    /// a file that is not the body is refused before anything is sent; the very bytes of a data
+    /// body are continued without the warning that the file cannot be checked.
+    @Test func aDeviceBlobsBodyChecksTheFile() async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(4096)
+            let made = try UploadResumeData.fileUpload(
+                draftVersion: try #require(UploadDraftVersion("6")), resumeURL: try HTTPURL(validating: server.origin + "/resumable_upload/404"),
+                requestURL: try HTTPURL(validating: server.origin + "/files/body.bin"), method: "POST", headers: [], file: "/private/var/mobile/a.bin")
+            func blob(_ body: ArchivedValue, key: String, type: PropertyListInteger) throws -> String {
+                var upload = made
+                upload.entries.removeAll { $0.key == UploadResumeKey.uploadFile }
+                upload = upload.replacing(UploadResumeKey.bodyType, with: .integer(type)).replacing(key, with: body)
+                let path = folder + "/device-\(key).resumedata"
+                try upload.encoded().write(to: URL(fileURLWithPath: path))
+                return path
+            }
+            let data = try blob(.data(Data(bytes)), key: UploadResumeKey.uploadData, type: 0)
+            let stream = try blob(.integer(4000), key: UploadResumeKey.streamLength, type: 2)
+            var other = bytes
+            other[100] ^= 0xFF
+            try Data(other).write(to: URL(fileURLWithPath: folder + "/other.bin"))
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/body.bin"))
+
+            let differs = try await runToolCapturing(["resume", data, "--file", "other.bin"], in: folder)
+            #expect(differs == ToolResult(status: 1, stdout: "", stderr: "other.bin: error: the file changed: other.bin: the file's bytes are not the blob's body (uploadData, 4096 bytes)\n"))
+            let length = try await runToolCapturing(["resume", stream, "--file", "body.bin"], in: folder)
+            #expect(length == ToolResult(status: 1, stdout: "", stderr: "body.bin: error: the file changed: body.bin: the file has 4096 bytes, and the blob's stream (streamLength) had 4000\n"))
+            #expect(server.stored("/files/body.bin") == nil)
+            // The device's blobs are inputs: left as they were.
+            #expect(FileManager.default.fileExists(atPath: data) && FileManager.default.fileExists(atPath: stream))
+
+            let same = try await runToolCapturing(["resume", data, "--file", "body.bin"], in: folder)
+            #expect(same.status == 0, "\(same.stderr)")
+            #expect(!same.stderr.contains("cannot be proven"))
+            #expect(server.stored("/files/body.bin") == bytes)
+        }
+        await server.stop()
+    }
+
     @Test func aFileBeyondTheServersLimitIsStatusOneWithBothSizes() async throws {
         let server = try await RawServer.start([
             [.text("HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: 6\r\nLocation: /up/1\r\nUpload-Limit: max-size=1000\r\n\r\n"), .hold],

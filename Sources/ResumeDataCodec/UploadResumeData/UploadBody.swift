@@ -22,3 +22,33 @@ public enum UploadBody: Sendable, Hashable {
         }
     }
 }
+
+extension UploadBody {
+    /// What a body recorded in a blob says of a file offered to continue it (`resume UPLOADBLOB
+    /// --file`), where the blob has no identity record of its own (a device's).
+    package enum FileVerdict: Sendable, Equatable {
+        /// The file is the body: a data body's very bytes.
+        case matches
+        /// The blob cannot tell: a file body names a path on the device, a stream's length agrees
+        /// (or is not recorded) but its bytes were never in the blob.
+        case unknowable
+        /// The file cannot be the body; why, naming both sizes or the bytes.
+        case differs(String)
+    }
+
+    /// The verdict for a file of `size` bytes; `bytes` gives the file's contents and is asked
+    /// only for a data body of the same size, so a large file is never read for nothing.
+    package func verdict<Failure: Error>(forFileOf size: Int64, bytes: () throws(Failure) -> Data) throws(Failure) -> FileVerdict {
+        switch self {
+        case .data(let body?):
+            guard Int64(body.count) == size else {
+                return .differs("the file has \(size) bytes, and the blob's body (uploadData) has \(body.count)")
+            }
+            return try bytes() == body ? .matches : .differs("the file's bytes are not the blob's body (uploadData, \(body.count) bytes)")
+        case .stream(let length?) where length != size:
+            return .differs("the file has \(size) bytes, and the blob's stream (streamLength) had \(length)")
+        case .data(nil), .file, .stream, .unknown:
+            return .unknowable
+        }
+    }
+}

@@ -63,11 +63,21 @@ package struct UploadJob: Sendable {
             if recorded.url != self.url.string {
                 throw .checkpoint("\(given.blobPath) is an upload to \(recorded.url), not \(self.url.string)")
             }
-        case nil where blob != nil:
+        case nil:
+            guard let blob else { break }
             guard self.input != nil else {
                 throw .checkpoint("\(given.identityPath) is missing: the file cannot be proven unchanged")
             }
-            onNote(.uncheckedFile)
+            // A device's blob has no identity record, but its body may tell: a data body holds
+            // the bytes themselves, a stream body its length.
+            let verdict = try blob.body.verdict(forFileOf: source.size) { () throws(UploadError) -> Data in
+                Data(try source.read(from: 0, count: Int(source.size)).readableBytesView)
+            }
+            switch verdict {
+            case .matches: break
+            case .unknowable: onNote(.uncheckedFile)
+            case .differs(let why): throw .fileChanged("\(self.file): \(why)")
+            }
         default:
             break
         }
