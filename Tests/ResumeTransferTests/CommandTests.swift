@@ -226,6 +226,42 @@ import Glibc
         #expect(ByteCount.short(5 << 40) == "5.0 TiB")
     }
 
+    /// The console text is pure: a bar is redrawn in place on a terminal and ended by the next
+    /// line; elsewhere progress is a plain line at most every interval.
+    @Test func consoleTextFollowsTheBar() {
+        let start = ContinuousClock.now
+        let progress = DownloadEvent.progress(DownloadProgress(bytesWritten: 512, totalBytes: nil, bytesPerSecond: 0, secondsRemaining: nil))
+        var terminal = DownloadConsoleText(label: "a\u{1B}b", interactive: true)
+        #expect(terminal.text(for: progress, at: start) == "\r\u{1B}[2Ka\\u{1b}b  512 B  0 B/s")
+        #expect(terminal.end() == "\n")
+        #expect(terminal.text(for: .warning("w"), at: start) == "\na\\u{1b}b: warning: w\n")
+        #expect(terminal.end() == nil)
+        #expect(terminal.text(for: .state(.running), at: start) == nil)
+
+        var plain = DownloadConsoleText(label: "f", interactive: false)
+        #expect(plain.text(for: progress, at: start) == "f  512 B  0 B/s\n")
+        #expect(plain.text(for: progress, at: start + .seconds(4)) == nil)
+        #expect(plain.text(for: progress, at: start + .seconds(5)) == "f  512 B  0 B/s\n")
+        #expect(plain.text(for: .restarted(.rangesIgnored), at: start) == "f: the server ignores byte ranges (it sent the whole file); starting over\n")
+        #expect(plain.end() == nil)
+    }
+
+    /// `--json` lines: progress at most every 0.5 s, `done` with the last bytes seen, heads left out.
+    @Test func jsonLinesAreThrottledAndEndWithTheLastCount() throws {
+        let start = ContinuousClock.now
+        let url = try HTTPURL(validating: "http://h/f")
+        var lines = TransferJSONLines(url: url, file: "f")
+        let text = { (bytes: [UInt8]?) in bytes.map { String(decoding: $0, as: UTF8.self) } }
+        let progress = { (count: Int64) in DownloadEvent.progress(DownloadProgress(bytesWritten: count, totalBytes: 10, bytesPerSecond: 1.4, secondsRemaining: nil)) }
+        #expect(text(lines.start()) == "{\"event\":\"start\",\"url\":\"http://h/f\",\"file\":\"f\"}\n")
+        #expect(text(lines.line(for: progress(1), at: start)) == "{\"event\":\"progress\",\"url\":\"http://h/f\",\"file\":\"f\",\"bytes\":1,\"total\":10,\"rate\":1.0}\n")
+        #expect(lines.line(for: progress(5), at: start + .milliseconds(499)) == nil)
+        #expect(lines.line(for: .responseHead(status: 200, headers: []), at: start) == nil)
+        #expect(text(lines.line(for: .state(.completed), at: start)) == "{\"event\":\"done\",\"url\":\"http://h/f\",\"file\":\"f\",\"bytes\":5}\n")
+        var refused = TransferJSONLines(url: nil, file: "g")
+        #expect(text(refused.line(for: .state(.paused), at: start)) == "{\"event\":\"paused\",\"url\":\"\",\"file\":\"g\"}\n")
+    }
+
     /// Upload and download say a retry with one renderer: the same words, the same delay
     /// format, the label and the reason escaped (a file name or a server's words may hold
     /// terminal controls or a bidi override).
