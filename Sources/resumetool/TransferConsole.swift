@@ -69,29 +69,23 @@ struct TransferConsole {
     }
 
     func finish(_ task: DownloadTask, state: DownloadState, label: String, signal: Int32?) -> Int32 {
-        // The label is a URL or a name taken from one; the error may quote the server's answer.
-        let label = VisibleText.escaping(label)
         switch state {
         case .completed:
-            switch task.existingFile {
-            case nil: self.say("\(label): done")
-            case .matchesChecksum: self.say("\(label) is already complete (its SHA-256 matches); nothing to do")
-            case .finishedEarlier: self.say("\(label) is already complete (an earlier run finished it); nothing to do")
-            case .unchecked: self.say("\(label) exists and was left as it is, unchecked; nothing downloaded")
-            }
+            self.say(DownloadConsoleText.completed(label: label, existing: task.existingFile))
             return 0
         case .paused, .cancelled:
-            Self.error("\(label): paused; " + (self.staged ? Self.nothingKept
-                : "\(self.hint(task)) (resume data in \(VisibleText.escaping(task.resumeDataPath)))"))
+            let leftover: DownloadConsoleText.Leftover = self.staged ? .nothing : .partial(hint: self.hint(task), resumeData: task.resumeDataPath)
+            Self.error(DownloadConsoleText.paused(label: label, leftover: leftover))
             return signal.map { 128 + $0 } ?? 1
         case .failed(let error):
-            var message = "\(label): error: \(VisibleText.escaping("\(error)"))"
-            if self.staged {
-                message += "\n\(label): \(Self.nothingKept)"
+            let leftover: DownloadConsoleText.Leftover = if self.staged {
+                .nothing
             } else if FileManager.default.fileExists(atPath: task.resumeDataPath) {
-                message += "\n\(label): the partial download is kept; \(self.hint(task))"
+                .partial(hint: self.hint(task), resumeData: task.resumeDataPath)
+            } else {
+                .none
             }
-            Self.error(message)
+            Self.error(DownloadConsoleText.failed(label: label, error: error, leftover: leftover))
             return 1
         case .queued, .running:
             return 1
@@ -101,8 +95,6 @@ struct TransferConsole {
     private func hint(_ task: DownloadTask) -> String {
         self.continueHint?(task) ?? "run the same command again to continue"
     }
-
-    private static let nothingKept = "nothing is kept with -o - (-o FILE makes a download that can be continued)"
 
     private func say(_ text: String) {
         if !self.quiet { StandardStream.write(text + "\n", to: self.staged ? STDERR_FILENO : STDOUT_FILENO) }
