@@ -53,7 +53,7 @@ package struct ResumeExplanation: Sendable, Equatable {
 
     /// One of Apple's conditions and what was found of it.
     struct Check: Sendable, Equatable {
-        package enum Outcome: String, Sendable {
+        enum Outcome: String, Sendable {
             case pass, fail, unknown
             /// Not looked at: it needs `--probe`, `--partial` or `--tmp-dir`.
             case skipped

@@ -5,9 +5,9 @@ import ResumeDataCodec
 /// in one place so the two transfers say the same thing the same way. Every text from outside
 /// (the label is a path or URL the user gave; reasons quote servers) goes through
 /// ``VisibleText``.
-package enum TransferLineText {
+enum TransferLineText {
     /// `LABEL: REASON; retry N in 1.5s`: attempt `attempt` starts after `delay`.
-    package static func retrying(label: String, reason: String, attempt: Int, delay: Duration) -> String {
+    static func retrying(label: String, reason: String, attempt: Int, delay: Duration) -> String {
         "\(VisibleText.escaping(label)): \(VisibleText.escaping(reason)); retry \(attempt) in \(seconds(delay))\n"
     }
 
