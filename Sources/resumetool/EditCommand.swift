@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// `resumetool edit BLOB [--url URL] [--header 'K: V']... [--remove-header K]... [--request-url URL] [--upload-file PATH] [-o OUT]`
 struct EditCommand: ParsableCommand {
@@ -75,7 +75,8 @@ struct EditCommand: ParsableCommand {
         if let uploadFile {
             guard !uploadFile.isEmpty else { throw ValidationError("--upload-file: the path is empty") }
             // The blob needs an absolute path; a relative one means the current folder's file.
-            edit.uploadFile = URL(fileURLWithPath: uploadFile, isDirectory: false).standardizedFileURL.path
+            // FilePathText, not Foundation's URL: its path helpers trap on some inputs.
+            edit.uploadFile = FilePathText.absolute(uploadFile)
         }
         return edit
     }
