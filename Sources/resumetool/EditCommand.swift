@@ -117,12 +117,10 @@ struct EditCommand: ParsableCommand {
             throw Diagnostic(file: input.input.displayName, message: "\(error)")
         }
         try BlobFile.write(result.resume, as: result.resume.container, to: OutputFile(output))
-        if !result.droppedHeaders.isEmpty || result.droppedHiddenHeaderCopy {
-            var dropped = result.droppedHeaders
-            if result.droppedHiddenHeaderCopy { dropped.append("CFNetwork's hidden copy of the headers (__hhaa__)") }
+        if let dropped = Self.dropped(result.droppedHeaders, hiddenCopy: result.droppedHiddenHeaderCopy) {
             let origin = edit.url.map { " (\($0.origin))" } ?? ""
             Diagnostic(file: input.input.displayName, severity: .note,
-                       message: "the new URL's origin\(origin) differs from the old one: dropped \(dropped.joined(separator: ", ")) from the requests; give them again with --header to keep them").emit()
+                       message: "the new URL's origin\(origin) differs from the old one: dropped \(dropped) from the requests; give them again with --header to keep them").emit()
         }
     }
 
@@ -136,12 +134,16 @@ struct EditCommand: ParsableCommand {
             throw Diagnostic(file: name, message: "\(error)")
         }
         try BlobFile.write(result.upload, format: .binary, mask: result.upload.mask, to: OutputFile(output))
-        if !result.droppedHeaders.isEmpty || result.droppedHiddenHeaderCopy {
-            var dropped = result.droppedHeaders
-            if result.droppedHiddenHeaderCopy { dropped.append("CFNetwork's hidden copy of the headers (__hhaa__)") }
+        if let dropped = Self.dropped(result.droppedHeaders, hiddenCopy: result.droppedHiddenHeaderCopy) {
             let origin = edit.requestURL.map { " (\($0.origin))" } ?? ""
             Diagnostic(file: name, severity: .note,
-                       message: "the request URL's new origin\(origin) differs from the old one: dropped \(dropped.joined(separator: ", ")) from the original request; give them again with --header to keep them").emit()
+                       message: "the request URL's new origin\(origin) differs from the old one: dropped \(dropped) from the original request; give them again with --header to keep them").emit()
         }
+    }
+
+    /// What an edit dropped for another origin, as the note lists it; nil when nothing was.
+    private static func dropped(_ headers: [String], hiddenCopy: Bool) -> String? {
+        let names = headers + (hiddenCopy ? ["CFNetwork's hidden copy of the headers (__hhaa__)"] : [])
+        return names.isEmpty ? nil : names.joined(separator: ", ")
     }
 }
