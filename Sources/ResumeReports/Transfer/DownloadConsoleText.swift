@@ -10,20 +10,23 @@ package struct DownloadConsoleText: Sendable {
     var interactive: Bool
     /// Time between plain progress lines.
     var lineInterval: Duration = .seconds(5)
-    /// The label as given (a path or URL); every line escapes it.
+    /// The label as given (a path or URL), for the retry line, which escapes it itself.
     private let label: String
+    /// The label escaped once, for every other line: progress comes many times a second.
+    private let visibleLabel: String
     private var lastLine: ContinuousClock.Instant?
     /// Whether the last thing written was a bar with no newline after it.
     private var drew = false
 
     package init(label: String, interactive: Bool) {
         self.label = label
+        self.visibleLabel = VisibleText.escaping(label)
         self.interactive = interactive
     }
 
     /// The text for `event`, which came at `now`; nil when it shows nothing.
     package mutating func text(for event: DownloadEvent, at now: ContinuousClock.Instant) -> String? {
-        let label = VisibleText.escaping(self.label)
+        let label = self.visibleLabel
         switch event {
         case .progress(let progress):
             if self.interactive {
