@@ -115,21 +115,9 @@ public struct ArchivedURLResponse: Sendable, Hashable {
     /// The response object, to archive inline in another archive.
     /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with an item key.
     func archivedObject() throws -> ArchivedObject {
-        var fields: [ArchivedObject.Field] = [
-            .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),
-            .init(key: "$1", value: .inline(.integer(PropertyListInteger(unconfirmedHeaderValue)))),
-            .init(key: "$2", value: .inline(.integer(PropertyListInteger(itemCount)))),
-        ]
-        for (index, item) in items.enumerated() {
-            fields.append(.init(key: URLRequestArchive.itemKey(index, layout: layout), value: item))
-        }
-        let reserved = Set(fields.map(\.key))
-        for field in namedFields {
-            guard !reserved.contains(field.key) else {
-                throw KeyedArchiveError(.keyConflict, "named key \(field.key) collides with a \(layout.rawValue)-layout key", keyPath: field.key)
-            }
-            fields.append(field)
-        }
+        let fields = try ItemizedObject.fields(
+            header: [archiveVersion, unconfirmedHeaderValue, itemCount], items: items, properties: nil,
+            namedFields: namedFields, layout: layout)
         return ArchivedObject(className: className, classChain: classChain, fields: fields)
     }
 

@@ -103,6 +103,35 @@ struct ItemizedObject {
         self.namedFields = namedFields
     }
 
+    /// An itemized object's fields in `layout`, as the initializer reads them: `$0` to `$2`, the
+    /// items, the properties entry (under `__nsurlrequest_proto_props` in the secure layout, the
+    /// key after the last item in the legacy one), then the named fields.
+    /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with a key of
+    ///   the layout.
+    static func fields(
+        header: [Int64], items: [ArchivedObject.FieldValue], properties: ArchivedObject.FieldValue?,
+        namedFields: [ArchivedObject.Field], layout: URLRequestArchive.Layout
+    ) throws -> [ArchivedObject.Field] {
+        var fields = zip(URLRequestArchive.headerKeys, header).map { key, value in
+            ArchivedObject.Field(key: key, value: .inline(.integer(PropertyListInteger(value))))
+        }
+        for (index, item) in items.enumerated() {
+            fields.append(.init(key: URLRequestArchive.itemKey(index, layout: layout), value: item))
+        }
+        if let properties {
+            let key = layout == .secure ? URLRequestArchive.securePropertiesKey : URLRequestArchive.itemKey(items.count, layout: .legacy)
+            fields.append(.init(key: key, value: properties))
+        }
+        let reserved = Set(fields.map(\.key))
+        for field in namedFields {
+            guard !reserved.contains(field.key) else {
+                throw KeyedArchiveError(.keyConflict, "named key \(field.key) collides with a \(layout.rawValue)-layout key", keyPath: field.key)
+            }
+            fields.append(field)
+        }
+        return fields
+    }
+
     /// Whether `key` starts with `prefix`, compared as memory (the generic `starts(with:)` goes
     /// byte by byte, and this runs for every field of every request and response).
     private static func hasPrefix(_ key: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {

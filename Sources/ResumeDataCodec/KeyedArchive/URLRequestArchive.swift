@@ -179,26 +179,9 @@ public struct URLRequestArchive: Sendable, Hashable {
     /// - Throws: `KeyedArchiveError.Code.keyConflict` when a named key collides with an item
     ///   key of the layout.
     func archivedObject(layout: Layout? = nil) throws -> ArchivedObject {
-        let layout = layout ?? self.layout
-        var fields: [ArchivedObject.Field] = [
-            .init(key: "$0", value: .inline(.integer(PropertyListInteger(archiveVersion)))),
-            .init(key: "$1", value: .inline(.integer(PropertyListInteger(unconfirmedHeaderValue)))),
-            .init(key: "$2", value: .inline(.integer(PropertyListInteger(itemCount)))),
-        ]
-        for (index, item) in items.enumerated() {
-            fields.append(.init(key: Self.itemKey(index, layout: layout), value: item))
-        }
-        if let protocolProperties {
-            let key = layout == .secure ? Self.securePropertiesKey : Self.itemKey(items.count, layout: .legacy)
-            fields.append(.init(key: key, value: protocolProperties))
-        }
-        let reserved = Set(fields.map(\.key))
-        for field in namedFields {
-            guard !reserved.contains(field.key) else {
-                throw KeyedArchiveError(.keyConflict, "named key \(field.key) collides with a \(layout.rawValue)-layout key", keyPath: field.key)
-            }
-            fields.append(field)
-        }
+        let fields = try ItemizedObject.fields(
+            header: [archiveVersion, unconfirmedHeaderValue, itemCount], items: items, properties: protocolProperties,
+            namedFields: namedFields, layout: layout ?? self.layout)
         return ArchivedObject(className: className, classChain: classChain, fields: fields)
     }
 

@@ -79,42 +79,23 @@ struct XMLPropertyListWriter {
             Self.appendIndent(indent, to: &output)
             output.append(contentsOf: "</data>\n".utf8)
         case .array(let items), .set(let items):
-            guard !items.isEmpty else {
-                output.append(contentsOf: "<array/>\n".utf8)
-                return
-            }
-            output.append(contentsOf: "<array>\n".utf8)
-            for (index, item) in items.enumerated() {
-                do {
-                    try append(item, indent: indent + 1, to: &output)
-                } catch var error as PropertyListError {
-                    error.keyPath = Self.join("[\(index)]", error.keyPath)
-                    throw error
+            try Self.appendContainer("array", isEmpty: items.isEmpty, indent: indent, to: &output) { output in
+                for (index, item) in items.enumerated() {
+                    try Self.at("[\(index)]") { try append(item, indent: indent + 1, to: &output) }
                 }
             }
-            Self.appendIndent(indent, to: &output)
-            output.append(contentsOf: "</array>\n".utf8)
         case .dictionary(let dictionary):
-            guard !dictionary.isEmpty else {
-                output.append(contentsOf: "<dict/>\n".utf8)
-                return
-            }
-            output.append(contentsOf: "<dict>\n".utf8)
-            let ordered = keyOrder == .sorted ? dictionary.sortedByKey() : dictionary
-            for (key, item) in ordered {
-                do {
-                    Self.appendIndent(indent + 1, to: &output)
-                    output.append(contentsOf: "<key>".utf8)
-                    try Self.appendEscaped(key, to: &output)
-                    output.append(contentsOf: "</key>\n".utf8)
-                    try append(item, indent: indent + 1, to: &output)
-                } catch var error as PropertyListError {
-                    error.keyPath = Self.join(".\(key)", error.keyPath)
-                    throw error
+            try Self.appendContainer("dict", isEmpty: dictionary.isEmpty, indent: indent, to: &output) { output in
+                for (key, item) in keyOrder == .sorted ? dictionary.sortedByKey() : dictionary {
+                    try Self.at(".\(key)") {
+                        Self.appendIndent(indent + 1, to: &output)
+                        output.append(contentsOf: "<key>".utf8)
+                        try Self.appendEscaped(key, to: &output)
+                        output.append(contentsOf: "</key>\n".utf8)
+                        try append(item, indent: indent + 1, to: &output)
+                    }
                 }
             }
-            Self.appendIndent(indent, to: &output)
-            output.append(contentsOf: "</dict>\n".utf8)
         case .uid(let uid):
             output.append(contentsOf: "<dict>\n".utf8)
             Self.appendIndent(indent + 1, to: &output)
@@ -129,6 +110,32 @@ struct XMLPropertyListWriter {
     }
 
     /// `root` + path components, innermost last: the writer adds them as the error unwinds.
+    /// `<tag/>` when empty, as Apple writes an empty array or dictionary; else `<tag>`, the
+    /// contents, and `</tag>` at the container's indent (the opening one is already written).
+    private static func appendContainer(
+        _ tag: String, isEmpty: Bool, indent: Int, to output: inout [UInt8], contents: (inout [UInt8]) throws -> Void
+    ) throws {
+        guard !isEmpty else {
+            output.append(contentsOf: "<\(tag)/>\n".utf8)
+            return
+        }
+        output.append(contentsOf: "<\(tag)>\n".utf8)
+        try contents(&output)
+        appendIndent(indent, to: &output)
+        output.append(contentsOf: "</\(tag)>\n".utf8)
+    }
+
+    /// Runs `body`, putting `component` in front of the key path of the error it throws
+    /// (spelled only then: writing must not pay for a path per value).
+    private static func at(_ component: @autoclosure () -> String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch var error as PropertyListError {
+            error.keyPath = join(component(), error.keyPath)
+            throw error
+        }
+    }
+
     private static func join(_ component: String, _ rest: String?) -> String {
         guard let rest else { return "root" + component }
         return "root" + component + rest.dropFirst(4)

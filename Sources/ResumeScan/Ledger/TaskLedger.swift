@@ -378,20 +378,21 @@ struct RowValues: Sendable {
     }
 
     func text(_ name: String) throws(RowFailure) -> String? {
-        guard let raw = raw(name), raw.type != "null" else { return nil }
-        guard raw.type == "text" else {
-            throw RowFailure(column: name, message: "holds \(Self.article(raw.type)), not text")
-        }
-        guard case .string(let value) = raw.value.storage else { throw tooLarge(name, raw.length) }
-        return value
+        try sized(name, type: "text") { if case .string(let value) = $0 { value } else { nil } }
     }
 
     func blob(_ name: String) throws(RowFailure) -> Data? {
+        try sized(name, type: "blob") { if case .blob(let value) = $0 { value } else { nil } }
+    }
+
+    /// A text or blob column: of SQLite's storage class `type`, its value read unless it was over
+    /// the limit (the read left it out, and `value` finds none).
+    private func sized<T>(_ name: String, type: String, _ value: (DatabaseValue.Storage) -> T?) throws(RowFailure) -> T? {
         guard let raw = raw(name), raw.type != "null" else { return nil }
-        guard raw.type == "blob" else {
-            throw RowFailure(column: name, message: "holds \(Self.article(raw.type)), not a blob")
+        guard raw.type == type else {
+            throw RowFailure(column: name, message: "holds \(Self.article(raw.type)), not \(Self.article(type))")
         }
-        guard case .blob(let value) = raw.value.storage else { throw tooLarge(name, raw.length) }
+        guard let value = value(raw.value.storage) else { throw tooLarge(name, raw.length) }
         return value
     }
 
