@@ -34,13 +34,16 @@ import Testing
             let bytes = UploadTesting.bytes(Self.size)
             let file = try UploadTesting.write(bytes, in: folder)
             let url = "\(server.origin)/files/a.bin"
-            let outcome = try await UploadTesting.run(file, to: url, try UploadTesting.configuration(version))
-            #expect(outcome.status == 201)
-            #expect(outcome.resumptions == 1)
-            #expect(server.body(ofConnection: 0) == Array(bytes[..<kept]))
-            #expect(server.body(ofConnection: 2) == Array(bytes[kept...]))
+            let log = UploadEventLog()
+            let outcome = try await UploadTesting.run(file, to: url, try UploadTesting.configuration(version), log: log)
+            // What each side saw, should the numbering of connections not be the test's.
+            let story = Comment(rawValue: "server:\n\(server.journal)\nclient: \(log.events.withLock { $0 })")
+            #expect(outcome.status == 201, story)
+            #expect(outcome.resumptions == 1, story)
+            #expect(server.body(ofConnection: 0) == Array(bytes[..<kept]), story)
+            #expect(server.body(ofConnection: 2) == Array(bytes[kept...]), story)
             let requests = server.requests
-            try #require(requests.count == 3)
+            try #require(requests.count == 3, story)
             #expect(requests[0].hasPrefix("POST /files/a.bin HTTP/1.1\r\n"))
             for field in ["Upload-Draft-Interop-Version: \(version)", "Upload-Complete: ?1", "Upload-Length: \(Self.size)", "Content-Length: \(Self.size)"] {
                 #expect(requests[0].contains(field), "creation lacks \(field)")

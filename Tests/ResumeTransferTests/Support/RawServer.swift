@@ -29,6 +29,15 @@ final class RawServer: Sendable {
         let state = Mutex<(requests: [String], connections: Int)>(([], 0))
         /// The body bytes each connection's `.drain` steps kept, by connection (from 0).
         let bodies = Mutex<[Int: [UInt8]]>([:])
+        /// What became of each connection, by connection (from 0): for a failure's message.
+        let journal = Mutex<[Int: String]>([:])
+        let started = ContinuousClock.now
+
+        func note(_ connection: Int, _ text: String) {
+            let (seconds, attoseconds) = (ContinuousClock.now - self.started).components
+            let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+            self.journal.withLock { $0[connection, default: ""] += "[\(milliseconds) ms] \(text); " }
+        }
     }
 
     private let channel: any Channel
@@ -43,6 +52,13 @@ final class RawServer: Sendable {
     var requests: [String] { self.log.state.withLock { $0.requests } }
     /// The body bytes connection `index` drained.
     func body(ofConnection index: Int) -> [UInt8] { self.log.bodies.withLock { $0[index] ?? [] } }
+    /// Each connection's story (accepted from where, bytes in, head, close), one line each: a
+    /// test that numbers connections shows it when it fails.
+    var journal: String {
+        self.log.journal.withLock { journal in
+            journal.keys.sorted().map { "connection \($0): \(journal[$0] ?? "")" }.joined(separator: "\n")
+        }
+    }
 
     /// With `tls`, speaks https with tls/server.pem (127.0.0.1, signed by
     /// `TestServer.certificateAuthorityFile`). `host` is the address listened on: a test that
@@ -97,6 +113,8 @@ private final class RawHandler: ChannelInboundHandler {
     private let connection: Int
     private var received: [UInt8] = []
     private var started = false
+    /// Bytes that came after the head's read, for the journal.
+    private var bodyTotal = 0
     /// Body bytes that arrived and no `.drain` step has taken yet.
     private var body: [UInt8] = []
     /// The `.drain` step waiting for bytes: how many it still wants, and the steps after it.
@@ -108,8 +126,24 @@ private final class RawHandler: ChannelInboundHandler {
         self.connection = connection
     }
 
+    func channelActive(context: ChannelHandlerContext) {
+        self.log.note(self.connection, "accepted from \(context.remoteAddress.map { "\($0)" } ?? "?")")
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.log.note(self.connection, "closed after \(self.received.count + self.bodyTotal) bytes in, head \(self.started ? "read" : "never complete")")
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        self.log.note(self.connection, "error \(error)")
+        context.close(promise: nil)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.started else {
+            self.bodyTotal += self.unwrapInboundIn(data).readableBytes
             self.body += self.unwrapInboundIn(data).readableBytesView
             self.continueDrain(context: context)
             return
@@ -121,6 +155,7 @@ private final class RawHandler: ChannelInboundHandler {
         let head = String(decoding: self.received[..<end], as: UTF8.self)
         self.body = Array(self.received[(end + 4)...])
         self.log.state.withLock { $0.requests.append(head) }
+        self.log.note(self.connection, "head \(head.prefix(while: { $0 != "\r" }))")
         self.play(self.script[...], context: context)
     }
 
