@@ -24,18 +24,8 @@ public struct ArchivedObject: Sendable, Hashable {
         self.fields = fields
     }
 
-    /// One key of an object and what it holds.
-    public struct Field: Sendable, Hashable {
-        /// The key, e.g. `NS.relative` or `$0`.
-        public var key: String
-        /// What the key holds.
-        public var value: FieldValue
-        /// Creates a field.
-        init(key: String, value: FieldValue) {
-            self.key = key
-            self.value = value
-        }
-    }
+    /// One key of an object (e.g. `NS.relative` or `$0`) and what it holds.
+    public typealias Field = ArchivedEntry<FieldValue>
 
     /// What an object's key holds. NSKeyedArchiver stores scalars (`encodeInt:`, `encodeDouble:`,
     /// `encodeBool:`) in the object itself and objects as UIDs into `$objects`; the two must be

@@ -34,17 +34,7 @@ public enum ArchivedValue: Sendable, Hashable {
     case object(ArchivedObject)
 
     /// One key and value of a ``dictionary(_:)``.
-    public struct DictionaryEntry: Sendable, Hashable {
-        /// The key.
-        public var key: String
-        /// The value.
-        public var value: ArchivedValue
-        /// Creates an entry.
-        init(key: String, value: ArchivedValue) {
-            self.key = key
-            self.value = value
-        }
-    }
+    public typealias DictionaryEntry = ArchivedEntry<ArchivedValue>
 }
 
 extension ArchivedValue {
