@@ -36,6 +36,15 @@ enum UploadTesting {
             headers: try headers.map { try HTTPHeaderField(name: $0.0, value: $0.1) },
             maximumRetries: retries, initialBackoff: .zero, maximumRestarts: 1, chunkSize: chunk)
         configuration.retry.jitter = { 0 }
+        // The whole suite runs in one process on a cooperative pool as wide as the machine (two
+        // threads here), and tests that wait for a child process block its threads: a client
+        // held past the stall timeout between connecting and its first byte is (rightly) a stall,
+        // retried on a new connection, and a scripted server then plays the next connection's
+        // script to it. Measured: held 2.5 s with a 1 s stall timeout, connection 0 closed with no
+        // head and the POST got the offset answer, the failure CI showed after a 160 s hold with
+        // the default 60 s. Tests of stalls set their own.
+        configuration.connectTimeout = .seconds(600)
+        configuration.stallTimeout = .seconds(600)
         return configuration
     }
 
