@@ -9,7 +9,7 @@ import PackageDescription
 
 let harnesses = [
     "FuzzXMLPlist", "FuzzBinaryPlist", "FuzzKeyedArchive", "FuzzRequestArchive", "FuzzResumeData", "FuzzRenderers", "FuzzHTTPAnswers",
-    "FuzzDirectHead", "FuzzLedgerRow",
+    "FuzzDirectHead", "FuzzLedgerRow", "FuzzUploadAnswers",
 ]
 
 /// Products beyond the codec that a harness fuzzes.
@@ -21,6 +21,8 @@ let extraProducts: [String: [String]] = [
     "FuzzDirectHead": ["ResumeTransfer"],
     // One row of nsurlsessiond's ledger, `@_spi(Fuzzing) LedgerRowCheck`.
     "FuzzLedgerRow": ["ResumeScan"],
+    // The upload engine's rounds against scripted answers, `@_spi(Fuzzing) UploadAnswerCheck`.
+    "FuzzUploadAnswers": ["ResumeTransfer"],
 ]
 
 let package = Package(

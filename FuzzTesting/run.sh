@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the harnesses (release, libFuzzer + AddressSanitizer) and fuzzes one of them.
 #   FuzzTesting/run.sh TARGET SECONDS [extra libFuzzer flags...]
-# TARGET: FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData FuzzRenderers FuzzHTTPAnswers FuzzDirectHead FuzzLedgerRow
+# TARGET: FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData FuzzRenderers FuzzHTTPAnswers FuzzDirectHead FuzzLedgerRow FuzzUploadAnswers
 # The working corpus grows in FuzzTesting/Corpus/TARGET (ignored by git), seeded from Samples/
 # and the test fixtures; crashing inputs land in FuzzTesting/FailCases/TARGET/.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
-targets=(FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData FuzzRenderers FuzzHTTPAnswers FuzzDirectHead FuzzLedgerRow)
+targets=(FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData FuzzRenderers FuzzHTTPAnswers FuzzDirectHead FuzzLedgerRow FuzzUploadAnswers)
 
 if [ "$#" -lt 2 ] || [[ ! " ${targets[*]} " == *" $1 "* ]] || ! [[ "$2" =~ ^[0-9]+$ ]]; then
     echo "usage: $0 TARGET SECONDS [libFuzzer flags...]" >&2

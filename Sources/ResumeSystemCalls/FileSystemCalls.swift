@@ -42,7 +42,7 @@ package struct FileSystemCalls: Sendable {
         package var createdSeconds: Int64?
         package var createdNanoseconds: Int64 = 0
 
-        init(kind: Kind, size: Int64) {
+        package init(kind: Kind, size: Int64) {
             self.kind = kind
             self.size = size
         }

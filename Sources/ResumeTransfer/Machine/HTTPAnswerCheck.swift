@@ -8,39 +8,10 @@ private let locations = [
     "/moved", "http://127.0.0.1:8080/file.bin", "http://evil.test/x", "https://127.0.0.1:8443/y", "http://127.0.0.1:8081/z",
     "ftp://x/y", "", "//evil.test/a", "http://[::1]:80/", "https://127.0.0.1:8080/file.bin", "http://LOCALHOST/a", "javascript:x",
 ]
-private let numbers: [Int64] = [0, 1, 2, 999, 1000, 1001, 65_535, 65_536, 65_537, 100_000, 1 << 32, Int64.max - 1, Int64.max, -1]
+private let numbers = FuzzChoices.numbers
 private let validators = ["\"v1\"", "\"v2\"", "W/\"v1\"", "", "Sun, 01 Nov 2026 10:00:01 GMT", "Mon, 02 Nov 2026 10:00:01 GMT", "\u{0}"]
 private let retryAfters = ["0", "1", "120", "99999999999999999999", "-1", "Sun, 06 Nov 999999999 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT", "x"]
 private let credentials: Set<String> = ["authorization", "cookie", "proxy-authorization"]
-
-/// The fuzzer's bytes, read as a sequence of choices; nil when they run out.
-private struct Choices {
-    let bytes: [UInt8]
-    var index = 0
-
-    mutating func byte() -> UInt8? {
-        guard index < bytes.count else { return nil }
-        defer { index += 1 }
-        return bytes[index]
-    }
-
-    mutating func pick<T>(_ options: [T]) -> T? {
-        byte().map { options[Int($0) % options.count] }
-    }
-
-    mutating func flag() -> Bool? { byte().map { $0 & 1 == 1 } }
-
-    /// An interesting number, a small one, or one near `anchor`.
-    mutating func number(near anchor: Int64) -> Int64? {
-        guard let kind = byte() else { return nil }
-        switch kind % 4 {
-        case 0: return pick(numbers)
-        case 1: return byte().map { Int64($0) }
-        case 2: return byte().map { anchor &+ Int64($0) &- 8 }
-        default: return anchor
-        }
-    }
-}
 
 /// The fuzzing entry point of the download state machine, for the FuzzHTTPAnswers harness
 /// (FuzzTesting) and the tests that replay its FailCases: both call this one check.
@@ -63,7 +34,7 @@ private struct Choices {
     /// Plays the answers `bytes` describe against a state machine; returns the property that
     /// broke, nil when every one held (or the bytes ran out first).
     public static func check(_ bytes: [UInt8]) -> String? {
-        var input = Choices(bytes: bytes)
+        var input = FuzzChoices(bytes: bytes)
         guard let startURL = input.pick(startURLs), let held = input.pick(numbers + [0, 0, 5000]),
               let tag = input.pick(validators + ["-"]), let modified = input.pick(validators + ["-"]),
               let retries = input.byte(), let insecure = input.flag()

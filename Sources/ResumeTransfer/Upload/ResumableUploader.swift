@@ -38,22 +38,27 @@ package enum UploadEvent: Sendable, Equatable {
 /// stops the upload: the bytes sent are always the file's own from the server's offset.
 package final class ResumableUploader: Sendable {
     let configuration: UploadConfiguration
-    private let group: any EventLoopGroup
-    private let tls: NIOSSLContext
+    private let transport: any UploadTransport
 
     /// - Throws: ``UploadError/transfer(_:)`` with `.tls` when the TLS settings cannot be used.
-    init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
-        self.configuration = configuration
-        self.group = group
+    convenience init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
         if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
         tls.shutdownTimeout = .milliseconds(250)
+        let context: NIOSSLContext
         do {
-            self.tls = try NIOSSLContext(configuration: tls)
+            context = try NIOSSLContext(configuration: tls)
         } catch {
             throw .transfer(.tls("the TLS settings cannot be used: \(error)"))
         }
+        self.init(configuration: configuration, transport: NIOUploadTransport(group: group, tls: context, configuration: configuration))
+    }
+
+    /// The engine's rounds over another transport: the fuzzing check's scripted answers.
+    init(configuration: UploadConfiguration, transport: any UploadTransport) {
+        self.configuration = configuration
+        self.transport = transport
     }
 
     /// How an upload ended well.
@@ -291,8 +296,9 @@ package final class ResumableUploader: Sendable {
         case broken(DownloadError)
     }
 
-    /// One request on a connection of its own: the head, the file's bytes in `body` (a chunk at
-    /// a time, paced), and the answer, whose 1xx heads go to `informational` as they come.
+    /// One request through the transport: the head (the caller's fields under the trust policy,
+    /// the draft's), the file's bytes in `body`, and the answer, whose 1xx heads go to
+    /// `informational` as they come; what was sent is counted in `run`.
     private func exchange(
         method: String, url: HTTPURL, origin: HTTPURL, fields draftFields: [HTTPHeaderField], source: UploadSource,
         body: Range<Int64>?, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void,
@@ -300,114 +306,25 @@ package final class ResumableUploader: Sendable {
     ) async throws(UploadError) -> ExchangeResult {
         try source.checkUnchanged()
         guard let route = DirectRoute(url: url) else { throw .transfer(.invalidURL(url.string)) }
+        let bodyLength = body.map { $0.upperBound - $0.lowerBound }
         let head = Self.requestHead(
             method: method, route: route, draft: draftFields,
             caller: TrustPolicy.headers(self.configuration.headers, to: url, startedAt: .checked(origin)),
-            bodyLength: body.map { $0.upperBound - $0.lowerBound })
-        let exchange: UploadExchange
-        do {
-            exchange = try await UploadExchange.connect(
-                to: route, tls: self.tls, group: self.group, limits: self.configuration.limits,
-                connectTimeout: self.configuration.connectTimeout, stallTimeout: self.configuration.stallTimeout)
-        } catch {
-            return .broken(error)
+            bodyLength: bodyLength)
+        let result = try await self.transport.exchange(
+            head, to: route, body: body, from: source,
+            onConnected: { onEvent(.request(method: method, url: url, headers: HTTPHeaderField.fields(of: head.headers))) }
+        ) { status, fields, final throws(UploadError) in
+            onEvent(.response(status: status, headers: fields))
+            if !final { try informational(status, fields) }
         }
-        defer { exchange.close() }
-        onEvent(.request(method: method, url: url, headers: HTTPHeaderField.fields(of: head.headers)))
-        let sender = SenderState()
-        let bodyLength = body.map { $0.upperBound - $0.lowerBound } ?? 0
-        let rate = self.configuration.bytesPerSecond
-        // A paced body goes in chunks of a quarter second at most, so the pauses between them stay
-        // far below the stall timeout.
-        let chunkSize = rate.map { min(self.configuration.chunkSize, Int(clamping: max($0 / 4, 4096))) } ?? self.configuration.chunkSize
-        var final: (status: Int, fields: [HTTPHeaderField])?
-        var broken: DownloadError?
-        var stop: UploadError?
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do throws(DownloadError) {
-                    try await exchange.send(head)
-                    if let body {
-                        var pacer = rate.map(RatePacer.init(bytesPerSecond:))
-                        let clock = ContinuousClock()
-                        let start = clock.now
-                        var position = body.lowerBound
-                        while position < body.upperBound {
-                            if Task.isCancelled { return }
-                            let count = Int(min(Int64(chunkSize), body.upperBound - position))
-                            let chunk: ByteBuffer
-                            do throws(UploadError) {
-                                chunk = try source.read(from: position, count: count)
-                            } catch {
-                                sender.state.withLock { $0.failure = error }
-                                exchange.close()
-                                return
-                            }
-                            // Counted before the write: the server may have it from here on.
-                            sender.state.withLock { $0.sent += Int64(count) }
-                            try await exchange.send(chunk) { sender.state.withLock { $0.written += Int64(count) } }
-                            position += Int64(count)
-                            if var running = pacer {
-                                let delay = running.delay(after: count, now: clock.now - start)
-                                pacer = running
-                                if let delay { try? await Task.sleep(for: delay) }
-                            }
-                        }
-                    }
-                    try await exchange.end()
-                } catch {
-                    // The answer's side reports why the connection ended.
-                }
-            }
-            do {
-                for try await event in exchange.events {
-                    switch event {
-                    case .informational(let status, let fields):
-                        onEvent(.response(status: status, headers: fields))
-                        do throws(UploadError) {
-                            try informational(status, fields)
-                        } catch {
-                            stop = error
-                            exchange.close()
-                            group.cancelAll()
-                            return
-                        }
-                    case .final(let status, let fields):
-                        onEvent(.response(status: status, headers: fields))
-                        final = (status, fields)
-                        if sender.state.withLock({ $0.written }) < bodyLength {
-                            // The server answered before the body ended: nothing more is sent.
-                            group.cancelAll()
-                            exchange.close()
-                        }
-                    }
-                }
-            } catch {
-                broken = (error as? DownloadError) ?? DownloadError(transport: error)
-                group.cancelAll()
-            }
-        }
-        let (count, written, failure) = sender.state.withLock { ($0.sent, $0.written, $0.failure) }
-        run.bytesSent += count
-        if let body, let high = run.sentHighWater { run.sentHighWater = max(high, body.lowerBound + count) }
-        if let stop { throw stop }
-        if let failure { throw failure }
+        run.bytesSent += result.sent
+        if let body, let high = run.sentHighWater { run.sentHighWater = max(high, body.lowerBound + result.sent) }
         // A final head whose body was cut is still the server's answer.
-        if let final { return .answered(status: final.status, fields: final.fields, bodyComplete: written >= bodyLength) }
-        return .broken(broken ?? .connection(.closedBeforeHead))
-    }
-
-    /// What the body's task of one exchange shares with the answer's side.
-    private final class SenderState: Sendable {
-        struct Values {
-            /// Body bytes handed to the connection (the server may have them).
-            var sent: Int64 = 0
-            /// Body bytes the connection wrote (counted on the event loop, before any answer after them).
-            var written: Int64 = 0
-            /// The file could not be read.
-            var failure: UploadError?
+        if let final = result.final {
+            return .answered(status: final.status, fields: final.fields, bodyComplete: result.written >= bodyLength ?? 0)
         }
-        let state = Mutex(Values())
+        return .broken(result.broken ?? .connection(.closedBeforeHead))
     }
 
     /// The request's head: `Host`, the caller's fields (less those the draft or the framing
