@@ -42,7 +42,7 @@ package final class ResumableUploader: Sendable {
     private let tls: NIOSSLContext
 
     /// - Throws: ``UploadError/transfer(_:)`` with `.tls` when the TLS settings cannot be used.
-    init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
+    package init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
         self.configuration = configuration
         self.group = group
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -176,9 +176,8 @@ package final class ResumableUploader: Sendable {
     ) async throws(UploadError) -> Outcome? {
         guard let resume = run.resume else { return nil }
         let draft = self.configuration.draft
-        let head = try await self.exchange(
-            method: "HEAD", url: resume, origin: url, fields: draft.offsetRetrievalFields(), source: source, body: nil, run: &run, onEvent: onEvent
-        ) { _, _ throws(UploadError) in }
+        try source.checkUnchanged()
+        let head = try await self.offsetRequest(resume: resume, origin: url, run: &run, onEvent: onEvent)
         let offset: Int64
         switch head {
         case .broken(let error):
@@ -284,6 +283,44 @@ package final class ResumableUploader: Sendable {
         fields.value(of: "Retry-After").flatMap { RetryAfter.parse($0, now: Date()) }
     }
 
+    /// The draft's offset-retrieval `HEAD` of `resume`, the one request both the continue step
+    /// and ``probe(resumeURL:origin:)`` send: the draft's fields, the caller's headers under the
+    /// trust policy (credentials only to `origin`'s origin), and never over http for an upload
+    /// that began over https (iOS 18.2's rule for a resume URL, and a redirect's here).
+    private func offsetRequest(
+        resume: HTTPURL, origin: HTTPURL, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void
+    ) async throws(UploadError) -> ExchangeResult {
+        if case .failure(let error) = self.configuration.trust.redirect(from: origin, location: resume.string) {
+            throw .transfer(error)
+        }
+        return try await self.exchange(
+            method: "HEAD", url: resume, origin: origin, fields: self.configuration.draft.offsetRetrievalFields(),
+            source: nil, body: nil, run: &run, onEvent: onEvent
+        ) { _, _ throws(UploadError) in }
+    }
+
+    /// Asks the server how much of the upload at `resumeURL` it has, as the continue step asks
+    /// (``offsetRequest(resume:origin:run:onEvent:)``), and sends nothing more: `explain --probe`.
+    /// `origin` is the URL of the request that created the upload (its credentials go nowhere
+    /// else). A failure is a request that got no answer, or one that was not sent (https → http).
+    package func probe(resumeURL: HTTPURL, origin: HTTPURL) async -> Result<UploadProbe, DownloadError> {
+        var run = Run(resume: resumeURL)
+        let result: ExchangeResult
+        do {
+            result = try await self.offsetRequest(resume: resumeURL, origin: origin, run: &run) { _ in }
+        } catch {
+            // Without a file nothing but the transfer can fail.
+            guard case .transfer(let transfer) = error else { return .failure(.connection(.closedBeforeHead)) }
+            return .failure(transfer)
+        }
+        switch result {
+        case .broken(let error):
+            return .failure(error)
+        case .answered(let status, let fields, _):
+            return .success(UploadProbe(url: resumeURL, status: status, fields: fields, draft: self.configuration.draft))
+        }
+    }
+
     // MARK: one request
 
     private enum ExchangeResult {
@@ -293,12 +330,14 @@ package final class ResumableUploader: Sendable {
 
     /// One request on a connection of its own: the head, the file's bytes in `body` (a chunk at
     /// a time, paced), and the answer, whose 1xx heads go to `informational` as they come.
+    /// `source` is nil for a request about no file (the probe's `HEAD`): it then has no body.
     private func exchange(
-        method: String, url: HTTPURL, origin: HTTPURL, fields draftFields: [HTTPHeaderField], source: UploadSource,
-        body: Range<Int64>?, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void,
+        method: String, url: HTTPURL, origin: HTTPURL, fields draftFields: [HTTPHeaderField], source: UploadSource?,
+        body requested: Range<Int64>?, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void,
         informational: @Sendable (Int, [HTTPHeaderField]) throws(UploadError) -> Void
     ) async throws(UploadError) -> ExchangeResult {
-        try source.checkUnchanged()
+        try source?.checkUnchanged()
+        let body = source == nil ? nil : requested
         guard let route = DirectRoute(url: url) else { throw .transfer(.invalidURL(url.string)) }
         let head = Self.requestHead(
             method: method, route: route, draft: draftFields,
@@ -327,7 +366,7 @@ package final class ResumableUploader: Sendable {
             group.addTask {
                 do throws(DownloadError) {
                     try await exchange.send(head)
-                    if let body {
+                    if let body, let source {
                         var pacer = rate.map(RatePacer.init(bytesPerSecond:))
                         let clock = ContinuousClock()
                         let start = clock.now
