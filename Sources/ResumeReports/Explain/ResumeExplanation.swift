@@ -21,6 +21,19 @@ package struct ResumeExplanation: Sendable, Equatable {
         case fail
 
         package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+
+        /// The verdict `reasons` lead to: the worst of their effects, `continue` when none.
+        static func of(_ reasons: [Reason]) -> Self { reasons.map(\.effect).max() ?? .continue }
+
+        /// The byte this verdict starts at: `continuing` to continue, 0 for a restart, none for
+        /// a failure.
+        func offset(continuing: Int64?) -> Int64? {
+            switch self {
+            case .continue: continuing
+            case .restart: 0
+            case .fail: nil
+            }
+        }
         private var rank: Int {
             switch self {
             case .continue: 0
@@ -181,12 +194,8 @@ package struct ResumeExplanation: Sendable, Equatable {
 
         self.reasons = reasons
         self.checks = checks
-        self.verdict = reasons.map(\.effect).max() ?? .continue
-        switch verdict {
-        case .continue: self.offset = offset
-        case .restart: self.offset = 0
-        case .fail: self.offset = nil
-        }
+        self.verdict = Verdict.of(reasons)
+        self.offset = verdict.offset(continuing: offset)
     }
 
     /// The one-line verdict: `continue at byte N`, `restart from zero: …`, `fail: …`.

@@ -113,13 +113,9 @@ package struct UploadExplanation: Sendable, Equatable {
         self.reasons = reasons
         self.checks = checks
         self.server = server
-        self.verdict = reasons.map(\.effect).max() ?? .continue
+        self.verdict = Verdict.of(reasons)
         self.complete = verdict == .continue && complete
-        switch verdict {
-        case .continue: self.offset = offset
-        case .restart: self.offset = 0
-        case .fail: self.offset = nil
-        }
+        self.offset = verdict.offset(continuing: offset)
     }
 
     /// The one-line verdict: `continue at byte N of the file`, `restart from zero: …`, `fail: …`.

@@ -290,8 +290,8 @@ package final class ResumableUploader: Sendable {
     private func offsetRequest(
         resume: HTTPURL, origin: HTTPURL, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void
     ) async throws(UploadError) -> ExchangeResult {
-        if case .failure(let error) = self.configuration.trust.redirect(from: origin, location: resume.string) {
-            throw .transfer(error)
+        if case .failure(.insecureRedirect(let target)) = self.configuration.trust.redirect(from: origin, location: resume.string) {
+            throw .transfer(.invalidResumeData("the upload began over https (\(origin.string)) and its resume URL is http (\(target)): refusing to continue it unencrypted"))
         }
         return try await self.exchange(
             method: "HEAD", url: resume, origin: origin, fields: self.configuration.draft.offsetRetrievalFields(),
