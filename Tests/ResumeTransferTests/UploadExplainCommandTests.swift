@@ -183,6 +183,34 @@ import Testing
         await same.stop()
     }
 
+    /// `--file`: a device's data body must be the file's very bytes; a missing file fails.
+    @Test func theFileGivenIsCheckedAgainstTheBlobsBody() async throws {
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(4096)
+            var upload = try UploadResumeData.fileUpload(
+                draftVersion: try #require(UploadDraftVersion("6")), resumeURL: try HTTPURL(validating: "http://127.0.0.1:9/resumable_upload/1"),
+                requestURL: try HTTPURL(validating: "http://127.0.0.1:9/files"), method: "POST", headers: [], file: "/private/var/mobile/a.bin")
+            upload.entries.removeAll { $0.key == UploadResumeKey.uploadFile }
+            upload = upload.replacing(UploadResumeKey.bodyType, with: .integer(0)).replacing(UploadResumeKey.uploadData, with: .data(Data(bytes)))
+            try upload.encoded().write(to: URL(fileURLWithPath: folder + "/data.uploadresume"))
+            var other = bytes
+            other[100] ^= 0xFF
+            _ = try UploadTesting.write(other, in: folder, name: "other.bin")
+            _ = try UploadTesting.write(bytes, in: folder, name: "body.bin")
+
+            let differs = try await runToolCapturing(["explain", "data.uploadresume", "--file", "other.bin"], in: folder)
+            #expect(differs.status == 1)
+            #expect(differs.stdout.hasPrefix("fail: the file is not the upload's\n"))
+            #expect(differs.stdout.contains("\n  fail    file: other.bin: the file's bytes are not the blob's body (uploadData, 4096 bytes)\n"))
+            let missing = try await runToolCapturing(["explain", "data.uploadresume", "--file", "gone.bin"], in: folder)
+            #expect(missing.status == 1)
+            #expect(missing.stdout.contains("\n  fail    file: gone.bin: it does not exist\n"))
+            let same = try await runToolCapturing(["explain", "data.uploadresume", "--file", "body.bin"], in: folder)
+            #expect(same.status == 0)
+            #expect(same.stdout.contains("\n  pass    file: body.bin has 4096 bytes, the blob's very body\n"))
+        }
+    }
+
     /// Download-only options are refused for an upload blob, and --file for a download blob.
     @Test func optionsOfTheOtherKindAreUsageErrors() async throws {
         try await withTemporaryDirectory { folder in
