@@ -34,7 +34,7 @@ struct ExplainCommand: AsyncParsableCommand {
     @Option(name: .customLong("tmp-dir"), help: "The folder holding the blob's partial file (default: the blob's folder).")
     var tmpDirectory: String?
 
-    @Flag(help: "Ask the server: a HEAD, then a one-byte range with If-Range.")
+    @Flag(help: "Ask the server: a HEAD, then a one-byte range with If-Range; for an upload blob, its offset (a HEAD of the resume URL).")
     var probe = false
 
     @Flag(help: "Print the explanation as one JSON object.")
