@@ -40,6 +40,10 @@ enum RemedyText {
             return "resumetool relocate \(named) --temp-file NAME (the partial file's name now)"
         case .editURL:
             return "resumetool edit \(named) --url NEW_URL"
+        case .editUploadFile:
+            return "resumetool edit \(named) --upload-file PATH"
+        case .resumeUpload:
+            return "resumetool resume \(named) --file FILE"
         case .rebuild(let url, let validator):
             let rebuild = "resumetool rebuild --partial PARTIAL --url \(url.map { shellWord($0.string) } ?? "URL")"
             switch validator {

@@ -61,9 +61,7 @@ public struct UploadInspectReport: Sendable {
             lines.append(InspectReport.fieldLine(label, value))
         }
         field("kind", "upload (URLSession upload task)")
-        field("draft version", upload.draftVersion.map { text in
-            UploadDraftVersion(text).flatMap(\.appleSystems).map { "\(text) (as \($0) write it)" } ?? text
-        })
+        field("draft version", upload.draftVersion.map(Self.draftVersionText))
         field("resume URL", upload.resumeURL?.absoluteString)
         field("body", Self.text(for: upload.body))
         field("mask", upload.mask.allSatisfy { $0 == 0 } ? "none (the blob starts bplist00)" : maskHex)
@@ -81,6 +79,11 @@ public struct UploadInspectReport: Sendable {
         }
         lines += InspectReport.findingLines(findings)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A draft version with the systems that write it: `6 (as iOS 18.1+ … write it)`.
+    static func draftVersionText(_ text: String) -> String {
+        UploadDraftVersion(text).flatMap(\.appleSystems).map { "\(text) (as \($0) write it)" } ?? text
     }
 
     /// The body as one line: `file file:///…`, `data, 1,000 bytes in the blob`, `stream of …`.

@@ -20,7 +20,7 @@ struct BlobFile {
         switch try Self.read(argument, options: options) {
         case .download(let blob): self = blob
         case .upload(let name, _, let upload):
-            throw Diagnostic(file: name, message: "upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")): \(command) works on download resume data; inspect, validate, edit and convert read upload blobs, and resume --file continues them").unreadableInput
+            throw Diagnostic(file: name, message: "upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")): \(command) works on download resume data; inspect, validate, explain, edit and convert read upload blobs, and resume --file continues them").unreadableInput
         }
     }
 

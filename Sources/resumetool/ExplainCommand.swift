@@ -5,7 +5,7 @@ import ResumeReports
 import ResumeSystemCalls
 import ResumeTransfer
 
-/// `resumetool explain BLOB [--partial FILE | --tmp-dir DIR] [--probe] [--json]`
+/// `resumetool explain BLOB [--partial FILE | --tmp-dir DIR | --file FILE] [--probe] [--json]`
 struct ExplainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
@@ -15,8 +15,11 @@ struct ExplainCommand: AsyncParsableCommand {
 
             With --probe the server is asked as `resume` would ask it (credentials only to the blob's origin, redirects bounded): a HEAD, then a one-byte range at the blob's offset with If-Range and the blob's headers.
 
+            An upload blob (a device's, or upload's FILE.uploadresume) holds no offset: its checks are the keys URLSession reads (draft-version, resume-url, original-request, body), then file (--file FILE, the file to upload on this machine) and server. With --probe the draft's offset request (HEAD of the resume URL) is sent as `resume BLOB --file` sends it: the blob's headers, credentials only to its original request's origin, never over http for an upload begun over https, and nothing for a blob that fails on its own. The server's offset N is `continue at byte N of the file`; a 404 or 410 is `restart from zero` (resume creates the upload again and sends the whole file); another refusal or an answer that breaks the draft is `fail`; an upload already complete is said so.
+
             Example:
               resumetool explain app.resumedata --tmp-dir tmp --probe
+              resumetool explain photo.uploadresume --probe --file photo.jpg
 
             \(ExitStatus.help(success: "continue", failure: "restart or fail", also: [.serverUnreachable]))  With 3 (--probe only) the verdict is the blob's alone.
             """
@@ -31,7 +34,7 @@ struct ExplainCommand: AsyncParsableCommand {
     @Option(name: .customLong("tmp-dir"), help: "The folder holding the blob's partial file (default: the blob's folder).")
     var tmpDirectory: String?
 
-    @Flag(help: "Ask the server: a HEAD, then a one-byte range with If-Range.")
+    @Flag(help: "Ask the server: a HEAD, then a one-byte range with If-Range; for an upload blob, its offset (a HEAD of the resume URL).")
     var probe = false
 
     @Flag(help: "Print the explanation as one JSON object.")
@@ -42,6 +45,9 @@ struct ExplainCommand: AsyncParsableCommand {
 
     @Flag(help: "With --probe: accept any server certificate.")
     var insecure = false
+
+    @Option(help: ArgumentHelp("For an upload blob: the file to upload, on this machine (the blob names a file on the device).", valueName: "FILE"), completion: .file())
+    var file: String?
 
     @OptionGroup var reading: StrictReading
 
@@ -63,10 +69,16 @@ struct ExplainCommand: AsyncParsableCommand {
     func run() async throws {
         let input: BlobFile
         do {
-            input = try BlobFile(blob, options: reading.options, command: "explain")
-        } catch {
+            switch try BlobFile.read(blob, options: reading.options) {
+            case .download(let blob): input = blob
+            case .upload(let name, _, let upload): return try await self.explainUpload(upload, name: name)
+            }
+        } catch let error as Diagnostic {
             error.emit()
             throw error.status.code
+        }
+        if self.file != nil {
+            throw Diagnostic.usageError("--file is for upload blobs; \(input.input.displayName) is download resume data", command: "explain")
         }
         input.emitWarnings()
         let resume = input.resume
@@ -110,9 +122,77 @@ struct ExplainCommand: AsyncParsableCommand {
     /// The engine's options for the probe, parsed as `resume` parses them, so `--cacert` and
     /// `--insecure` are checked and warned about the same way.
     private func transferOptions() throws -> TransferOptions {
-        var arguments: [String] = []
-        if let cacert { arguments += ["--cacert", cacert] }
-        if insecure { arguments.append("--insecure") }
-        return try TransferOptions.parse(arguments)
+        try TransferOptions.parse(self.tlsArguments)
+    }
+
+    /// `--cacert FILE` and `--insecure`, as given.
+    private var tlsArguments: [String] {
+        (cacert.map { ["--cacert", $0] } ?? []) + (insecure ? ["--insecure"] : [])
+    }
+
+    // MARK: Upload blobs
+
+    /// Explains an upload blob: URLSession's rules for its keys, with `--probe` the server's
+    /// offset (the blob holds none), with `--file` the file to continue it with.
+    private func explainUpload(_ upload: UploadResumeData, name: String) async throws {
+        if let (option, _) = [("--partial", partial != nil), ("--tmp-dir", tmpDirectory != nil)].first(where: \.1) {
+            throw Diagnostic.usageError("\(option) is for download blobs; \(name) is upload resume data", command: "explain")
+        }
+        let file = self.localFile(for: upload)
+        var server = UploadExplanation.Server.notAsked
+        if probe {
+            server = try await self.askServer(upload, blobVerdict: UploadExplanation(upload, server: .notAsked, file: file).verdict)
+        }
+        let explanation = UploadExplanation(upload, server: server, file: file)
+        let text = json ? ExplainReport.json(explanation, blob: name) : ExplainReport.text(explanation, blob: name)
+        StandardStream.write(text, to: STDOUT_FILENO)
+        if explanation.verdict != .continue { throw ExitStatus.failure.code }
+        if explanation.serverUnreachable { throw ExitStatus.serverUnreachable.code }
+    }
+
+    /// Asks the server for its offset as `resume BLOB --file` asks it: the blob's draft version,
+    /// its original request's headers (credentials only to that request's origin). Nothing is
+    /// sent for a blob that fails on its own, or that names nothing to ask.
+    private func askServer(_ upload: UploadResumeData, blobVerdict: ResumeExplanation.Verdict) async throws -> UploadExplanation.Server {
+        guard blobVerdict != .fail else { return .withheld("the blob fails without it") }
+        guard let resumeURL = upload.resumeURL.flatMap({ HTTPURL($0.absoluteString) }) else {
+            return .withheld("the blob names no http or https resume URL")
+        }
+        guard let draft = upload.draftVersion.flatMap({ UploadDraftVersion($0) }) else {
+            return .withheld("the blob's draft version is not one this tool speaks")
+        }
+        let request = try? upload.originalRequest()
+        // Without the creation request (nsurlsessiond's copy) there are no headers to guard.
+        let origin = request?.urlString.flatMap(HTTPURL.init) ?? resumeURL
+        let headers = request?.headers.compactMap { try? HTTPHeaderField(name: $0.name, value: $0.value) } ?? []
+        let settings = UploadSettings(engine: try EngineOptions.parse(self.tlsArguments), quiet: true, verbose: false)
+        let configuration = try settings.configuration(draft: draft, method: request?.method ?? "POST", headers: headers)
+        let uploader: ResumableUploader
+        do throws(UploadError) {
+            uploader = try ResumableUploader(configuration: configuration)
+        } catch {
+            guard case .transfer(let transfer) = error else { return .withheld("\(error)") }
+            return .asked(.failure(transfer))
+        }
+        return .asked(await uploader.probe(resumeURL: resumeURL, origin: origin))
+    }
+
+    /// `--file` as found here, and what the blob's body says of it (a data body's bytes are
+    /// read only when the sizes agree).
+    private func localFile(for upload: UploadResumeData) -> UploadExplanation.LocalFile {
+        guard let path = self.file else { return .notGiven }
+        switch PartialFileResolution.entry(at: path) {
+        case .missing:
+            return .unusable(path: path, why: "it does not exist")
+        case .other(let kind):
+            return .unusable(path: path, why: "it is \(kind), not a regular file")
+        case .regularFile(let size):
+            do {
+                let verdict = try upload.body.verdict(forFileOf: size) { try Data(contentsOf: URL(fileURLWithPath: path)) }
+                return .file(path: path, size: size, verdict: verdict)
+            } catch {
+                return .unusable(path: path, why: "cannot read it: \(error.localizedDescription)")
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 @testable import ResumeReports
 import Testing
 
-/// Upload resume data through the built binary: `inspect`, `validate`, `edit` and `convert` read
+/// Upload resume data through the built binary: `inspect`, `validate`, `explain`, `edit` and `convert` read
 /// it, every command that works on download blobs only refuses it by name.
 @Suite struct UploadBlobCommandTests {
     static let folder = EndToEnd.fixtures.appendingPathComponent("upload")
@@ -72,7 +72,7 @@ import Testing
 
     @Test(arguments: [
         ["repair", "--target", "modern", "-o", "OUT"], ["relocate", "--temp-file", "x.tmp", "-o", "OUT"],
-        ["discard"], ["explain"],
+        ["discard"],
     ])
     func downloadCommandsRefuseAnUploadBlobByName(_ command: [String]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
@@ -84,9 +84,58 @@ import Testing
         let output = folder.appendingPathComponent("out").path
         let result = try ToolRunner.run([command[0], blob.path] + command.dropFirst().map { $0 == "OUT" ? output : $0 })
         #expect(result.status == 2)
-        #expect(result.stderr.contains("upload resume data (a URLSession upload task's, draft 5): \(command[0]) works on download resume data; inspect, validate, edit and convert read upload blobs, and resume --file continues them"), "\(result.stderr)")
+        #expect(result.stderr.contains("upload resume data (a URLSession upload task's, draft 5): \(command[0]) works on download resume data; inspect, validate, explain, edit and convert read upload blobs, and resume --file continues them"), "\(result.stderr)")
         #expect(try Data(contentsOf: blob) == before)
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// `explain` without `--probe`: the blob's verdict alone, each key URLSession reads as a check.
+    @Test func explainGivesTheBlobsVerdictWithoutTheServer() throws {
+        let file = try ToolRunner.run(["explain", Self.path("upload-file-v6")])
+        #expect(file.status == 0)
+        #expect(file.stderr == "")
+        #expect(file.stdout == """
+            continue at the server's offset (the blob holds none: --probe asks the server)
+            checks:
+              pass    draft-version: 6 (as iOS 18.1 and later, macOS 15.1 and later write it)
+              pass    resume-url: https://uploads.example.com/resumable_upload/8c0f4e2a-51d7
+              pass    original-request: POST https://uploads.example.com/photos
+              pass    body: file file:///private/var/mobile/Containers/Data/Application/6D1E4F7A-2B3C-4D5E-8F90-A1B2C3D4E5F6/tmp/IMG_0042.heic
+              skipped file: give --file FILE to check the file to upload
+              skipped server: the blob holds no offset, only the server knows it: --probe asks it
+
+            """)
+
+        let refused = Self.path("upload-refused")
+        let result = try ToolRunner.run(["explain", refused])
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            fail: an interop version URLSession refuses; a resume URL URLSession refuses; no body to send
+            checks:
+              fail    draft-version: 99
+              fail    resume-url: file:///etc/passwd
+              pass    original-request: POST https://uploads.example.com/photos
+              fail    body: file (no URL in the blob)
+              skipped file: give --file FILE to check the file to upload
+              skipped server: the blob holds no offset, only the server knows it: --probe asks it
+            reasons:
+              [upload-draft-version] draftVersion: "99" is no interop version of the resumable-upload draft (3 to 8); URLSession refuses it
+              [upload-resume-url] resumeURL: "file:///etc/passwd" is not an absolute http or https URL: its scheme is "file": URLSession refuses it
+                fix: resumetool edit \(refused) --url NEW_URL
+              [upload-body] uploadFile: the body is a file (1) but the blob has no uploadFile URL: URLSession refuses it
+                fix: resumetool edit \(refused) --upload-file PATH
+
+            """)
+        // Nothing is sent for a blob that fails on its own, so --probe changes nothing but the check.
+        let probed = try ToolRunner.run(["explain", refused, "--probe", "--json"])
+        #expect(probed.status == 1)
+        #expect(probed.stdout.contains("""
+                {
+                  "code": "server",
+                  "outcome": "skipped",
+                  "message": "not asked: the blob fails without it"
+                }
+            """))
     }
 
     @Test func resumeAsksForTheFileOfAnUploadBlob() throws {

@@ -14,6 +14,11 @@ public enum Remedy: Sendable, Hashable {
     /// Make a new blob from the partial file and the server's validator of this kind, for the
     /// download URL (nil when the blob has no usable one).
     case rebuild(url: HTTPURL?, validator: Validator)
+    /// Point an upload blob's file body at the file as it is named now (its `uploadFile`).
+    case editUploadFile
+    /// Continue an upload blob with the file it uploads: the server is asked for its offset and
+    /// the rest is sent, or, when the server forgot the upload, the whole file is sent again.
+    case resumeUpload
 
     /// The validator a rebuilt blob needs from the server.
     public enum Validator: Sendable, Hashable {

@@ -21,6 +21,19 @@ package struct ResumeExplanation: Sendable, Equatable {
         case fail
 
         package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+
+        /// The verdict `reasons` lead to: the worst of their effects, `continue` when none.
+        static func of(_ reasons: [Reason]) -> Self { reasons.map(\.effect).max() ?? .continue }
+
+        /// The byte this verdict starts at: `continuing` to continue, 0 for a restart, none for
+        /// a failure.
+        func offset(continuing: Int64?) -> Int64? {
+            switch self {
+            case .continue: continuing
+            case .restart: 0
+            case .fail: nil
+            }
+        }
         private var rank: Int {
             switch self {
             case .continue: 0
@@ -64,6 +77,12 @@ package struct ResumeExplanation: Sendable, Equatable {
             case partialFile = "partial-file"
             case probeHead = "probe-head"
             case probeRange = "probe-range"
+            // An upload blob's (``UploadExplanation``): URLSession's rules for its keys, then
+            // the server's offset and the file on this machine.
+            case draftVersion = "draft-version"
+            case resumeURL = "resume-url"
+            case originalRequest = "original-request"
+            case body, server, file
         }
         var code: Code
         var outcome: Outcome
@@ -175,27 +194,36 @@ package struct ResumeExplanation: Sendable, Equatable {
 
         self.reasons = reasons
         self.checks = checks
-        self.verdict = reasons.map(\.effect).max() ?? .continue
-        switch verdict {
-        case .continue: self.offset = offset
-        case .restart: self.offset = 0
-        case .fail: self.offset = nil
-        }
+        self.verdict = Verdict.of(reasons)
+        self.offset = verdict.offset(continuing: offset)
     }
 
     /// The one-line verdict: `continue at byte N`, `restart from zero: …`, `fail: …`.
     var summary: String {
+        switch verdict {
+        case .continue:
+            let continuing = offset.map { "continue at byte \($0)" } ?? "continue at the partial file's size"
+            return continuing + (serverUnreachable ? Self.blobAlone : "")
+        case .restart, .fail: return Self.summary(verdict, reasons)
+        }
+    }
+
+    /// What the verdict line adds when `--probe` could not ask the server.
+    static let blobAlone = ", as far as the blob tells: the server could not be asked"
+
+    /// `restart from zero: …` or `fail: …`: the verdict with the words of each reason that leads
+    /// to it, once each (download and upload explanations alike).
+    static func summary(_ verdict: Verdict, _ reasons: [Reason]) -> String {
         var why: [String] = []
         for reason in reasons where reason.effect == verdict {
             let words = reason.short ?? reason.message
             if !why.contains(words) { why.append(words) }
         }
+        let joined = why.joined(separator: "; ")
         switch verdict {
-        case .continue:
-            let continuing = offset.map { "continue at byte \($0)" } ?? "continue at the partial file's size"
-            return continuing + (serverUnreachable ? ", as far as the blob tells: the server could not be asked" : "")
-        case .restart: return "restart from zero: \(why.joined(separator: "; "))"
-        case .fail: return "fail: \(why.joined(separator: "; "))"
+        case .continue: return "continue" + (joined.isEmpty ? "" : ": \(joined)")
+        case .restart: return "restart from zero: \(joined)"
+        case .fail: return "fail: \(joined)"
         }
     }
 

@@ -12,7 +12,7 @@ struct NIOUploadTransport: UploadTransport {
     let configuration: UploadConfiguration
 
     func exchange(
-        _ head: HTTPRequestHead, to route: DirectRoute, body: Range<Int64>?, from source: UploadSource,
+        _ head: HTTPRequestHead, to route: DirectRoute, body: Range<Int64>?, from source: UploadSource?,
         onConnected: () -> Void,
         onHead: @Sendable (_ status: Int, _ fields: [HTTPHeaderField], _ final: Bool) throws(UploadError) -> Void
     ) async throws(UploadError) -> UploadTransportResult {
@@ -39,7 +39,7 @@ struct NIOUploadTransport: UploadTransport {
             group.addTask {
                 do throws(DownloadError) {
                     try await exchange.send(head)
-                    if let body {
+                    if let body, let source {
                         var pacer = rate.map(RatePacer.init(bytesPerSecond:))
                         let clock = ContinuousClock()
                         let start = clock.now

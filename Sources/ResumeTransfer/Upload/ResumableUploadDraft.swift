@@ -81,7 +81,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
     }
 
     /// What the answer to the offset-retrieval `HEAD` says.
-    enum OffsetAnswer: Sendable, Hashable {
+    package enum OffsetAnswer: Sendable, Hashable {
         /// The server has the first `offset` bytes and waits for the rest.
         case incomplete(offset: Int64)
         /// The server has the whole upload (its offset, when it said).

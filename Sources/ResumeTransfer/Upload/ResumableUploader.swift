@@ -41,7 +41,7 @@ package final class ResumableUploader: Sendable {
     private let transport: any UploadTransport
 
     /// - Throws: ``UploadError/transfer(_:)`` with `.tls` when the TLS settings cannot be used.
-    convenience init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
+    package convenience init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
         if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
@@ -181,9 +181,8 @@ package final class ResumableUploader: Sendable {
     ) async throws(UploadError) -> Outcome? {
         guard let resume = run.resume else { return nil }
         let draft = self.configuration.draft
-        let head = try await self.exchange(
-            method: "HEAD", url: resume, origin: url, fields: draft.offsetRetrievalFields(), source: source, body: nil, run: &run, onEvent: onEvent
-        ) { _, _ throws(UploadError) in }
+        try source.checkUnchanged()
+        let head = try await self.offsetRequest(resume: resume, origin: url, run: &run, onEvent: onEvent)
         let offset: Int64
         switch head {
         case .broken(let error):
@@ -289,6 +288,44 @@ package final class ResumableUploader: Sendable {
         fields.value(of: "Retry-After").flatMap { RetryAfter.parse($0, now: Date()) }
     }
 
+    /// The draft's offset-retrieval `HEAD` of `resume`, the one request both the continue step
+    /// and ``probe(resumeURL:origin:)`` send: the draft's fields, the caller's headers under the
+    /// trust policy (credentials only to `origin`'s origin), and never over http for an upload
+    /// that began over https (iOS 18.2's rule for a resume URL, and a redirect's here).
+    private func offsetRequest(
+        resume: HTTPURL, origin: HTTPURL, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void
+    ) async throws(UploadError) -> ExchangeResult {
+        if case .failure(.insecureRedirect(let target)) = self.configuration.trust.redirect(from: origin, location: resume.string) {
+            throw .transfer(.invalidResumeData("the upload began over https (\(origin.string)) and its resume URL is http (\(target)): refusing to continue it unencrypted"))
+        }
+        return try await self.exchange(
+            method: "HEAD", url: resume, origin: origin, fields: self.configuration.draft.offsetRetrievalFields(),
+            source: nil, body: nil, run: &run, onEvent: onEvent
+        ) { _, _ throws(UploadError) in }
+    }
+
+    /// Asks the server how much of the upload at `resumeURL` it has, as the continue step asks
+    /// (``offsetRequest(resume:origin:run:onEvent:)``), and sends nothing more: `explain --probe`.
+    /// `origin` is the URL of the request that created the upload (its credentials go nowhere
+    /// else). A failure is a request that got no answer, or one that was not sent (https → http).
+    package func probe(resumeURL: HTTPURL, origin: HTTPURL) async -> Result<UploadProbe, DownloadError> {
+        var run = Run(resume: resumeURL)
+        let result: ExchangeResult
+        do {
+            result = try await self.offsetRequest(resume: resumeURL, origin: origin, run: &run) { _ in }
+        } catch {
+            // Without a file nothing but the transfer can fail.
+            guard case .transfer(let transfer) = error else { return .failure(.connection(.closedBeforeHead)) }
+            return .failure(transfer)
+        }
+        switch result {
+        case .broken(let error):
+            return .failure(error)
+        case .answered(let status, let fields, _):
+            return .success(UploadProbe(url: resumeURL, status: status, fields: fields, draft: self.configuration.draft))
+        }
+    }
+
     // MARK: one request
 
     private enum ExchangeResult {
@@ -298,13 +335,15 @@ package final class ResumableUploader: Sendable {
 
     /// One request through the transport: the head (the caller's fields under the trust policy,
     /// the draft's), the file's bytes in `body`, and the answer, whose 1xx heads go to
-    /// `informational` as they come; what was sent is counted in `run`.
+    /// `informational` as they come; what was sent is counted in `run`. `source` is nil for a
+    /// request about no file (the probe's `HEAD`): it then has no body.
     private func exchange(
-        method: String, url: HTTPURL, origin: HTTPURL, fields draftFields: [HTTPHeaderField], source: UploadSource,
-        body: Range<Int64>?, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void,
+        method: String, url: HTTPURL, origin: HTTPURL, fields draftFields: [HTTPHeaderField], source: UploadSource?,
+        body requested: Range<Int64>?, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void,
         informational: @Sendable (Int, [HTTPHeaderField]) throws(UploadError) -> Void
     ) async throws(UploadError) -> ExchangeResult {
-        try source.checkUnchanged()
+        try source?.checkUnchanged()
+        let body = source == nil ? nil : requested
         guard let route = DirectRoute(url: url) else { throw .transfer(.invalidURL(url.string)) }
         let bodyLength = body.map { $0.upperBound - $0.lowerBound }
         let head = Self.requestHead(

@@ -163,7 +163,7 @@ private final class ScriptedUploadServer: UploadTransport {
     }
 
     func exchange(
-        _ head: HTTPRequestHead, to route: DirectRoute, body: Range<Int64>?, from source: UploadSource,
+        _ head: HTTPRequestHead, to route: DirectRoute, body: Range<Int64>?, from source: UploadSource?,
         onConnected: () -> Void,
         onHead: @Sendable (_ status: Int, _ fields: [HTTPHeaderField], _ final: Bool) throws(UploadError) -> Void
     ) async throws(UploadError) -> UploadTransportResult {
@@ -219,7 +219,7 @@ private final class ScriptedUploadServer: UploadTransport {
     }
 
     /// What is wrong with a request, if anything.
-    private func problem(with head: HTTPRequestHead, url: String, route: DirectRoute, body: Range<Int64>?, source: UploadSource) -> String? {
+    private func problem(with head: HTTPRequestHead, url: String, route: DirectRoute, body: Range<Int64>?, source: UploadSource?) -> String? {
         let method = head.method.rawValue
         let size = Int64(self.file.count)
         if let start = self.creationRoute {
@@ -251,7 +251,7 @@ private final class ScriptedUploadServer: UploadTransport {
             if body != 0..<size { return "\(method) creation with bytes \(body.map { "\($0)" } ?? "none") of a \(size)-byte file" }
         }
         if let body, !body.isEmpty {
-            guard let bytes = try? source.read(from: body.lowerBound, count: Int(body.upperBound - body.lowerBound)) else {
+            guard let bytes = try? source?.read(from: body.lowerBound, count: Int(body.upperBound - body.lowerBound)) else {
                 return "bytes \(body) of the file cannot be read"
             }
             if Array(bytes.readableBytesView) != Array(self.file[Int(body.lowerBound)..<Int(body.upperBound)]) {

@@ -1,0 +1,31 @@
+import ResumeDataCodec
+
+/// What a server says about an upload blob's upload, asked the way `resume BLOB --file` asks it
+/// (`resumetool explain --probe`): the draft's offset-retrieval `HEAD` of the resume URL
+/// (``ResumableUploader/probe(resumeURL:origin:)``), read as the engine reads it.
+package struct UploadProbe: Sendable, Equatable {
+    /// The resume URL that was asked.
+    package var url: HTTPURL
+    /// The status code of the answer.
+    package var status: Int
+    /// What the answer means in the blob's draft version (``ResumableUploadDraft/offsetAnswer(status:fields:)``).
+    package var answer: ResumableUploadDraft.OffsetAnswer
+    /// The server's `Upload-Limit`, when it sent one that reads.
+    package var limit: UploadLimit?
+    /// The answer's fields that tell about the upload (the draft's, `Upload-Limit`,
+    /// `Retry-After`), as sent, in the order sent.
+    package var fields: [HTTPHeaderField]
+
+    /// The answer `status` with `fields` to the offset request, read in `draft`.
+    init(url: HTTPURL, status: Int, fields: [HTTPHeaderField], draft: ResumableUploadDraft) {
+        self.url = url
+        self.status = status
+        self.answer = draft.offsetAnswer(status: status, fields: fields)
+        self.limit = UploadLimit.read(fields)
+        let shown: Set<String> = [
+            ResumableUploadDraft.versionField, ResumableUploadDraft.offsetField, ResumableUploadDraft.completeField,
+            ResumableUploadDraft.incompleteField, ResumableUploadDraft.lengthField, UploadLimit.field, "Retry-After",
+        ].reduce(into: []) { $0.insert($1.lowercased()) }
+        self.fields = fields.filter { shown.contains($0.name.lowercased()) }
+    }
+}
