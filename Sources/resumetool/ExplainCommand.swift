@@ -167,14 +167,7 @@ struct ExplainCommand: AsyncParsableCommand {
         let headers = request?.headers.compactMap { try? HTTPHeaderField(name: $0.name, value: $0.value) } ?? []
         let settings = UploadSettings(engine: try EngineOptions.parse(self.tlsArguments), quiet: true, verbose: false)
         let configuration = try settings.configuration(draft: draft, method: request?.method ?? "POST", headers: headers)
-        let uploader: ResumableUploader
-        do throws(UploadError) {
-            uploader = try ResumableUploader(configuration: configuration)
-        } catch {
-            guard case .transfer(let transfer) = error else { return .withheld("\(error)") }
-            return .asked(.failure(transfer))
-        }
-        return .asked(await uploader.probe(resumeURL: resumeURL, origin: origin))
+        return .asked(await ResumableUploader.probe(resumeURL: resumeURL, origin: origin, configuration: configuration))
     }
 
     /// `--file` as found here, and what the blob's body says of it (a data body's bytes are

@@ -192,7 +192,7 @@ package struct UploadExplanation: Sendable, Equatable {
                 reasons.append(Reason(code: "offset-beyond-file",
                     message: "the server says it has \(offset) bytes of a \(fileSize)-byte file: resume refuses to go on",
                     remedy: nil, effect: .fail, short: "the server claims more bytes than the file has"))
-            } else if let fileSize, let refusal = probe.limit?.refusal(size: fileSize, offset: offset) {
+            } else if let fileSize, let refusal = probe.limitRefusal(size: fileSize, offset: offset) {
                 reasons.append(Reason(code: "beyond-server-limit", message: refusal, remedy: nil, effect: .fail, short: "the file is outside the server's Upload-Limit"))
             } else {
                 let rest = fileSize.map { ", \($0 - offset) to go" } ?? ""

@@ -11,7 +11,7 @@ package struct UploadProbe: Sendable, Equatable {
     /// What the answer means in the blob's draft version (``ResumableUploadDraft/offsetAnswer(status:fields:)``).
     package var answer: ResumableUploadDraft.OffsetAnswer
     /// The server's `Upload-Limit`, when it sent one that reads.
-    package var limit: UploadLimit?
+    var limit: UploadLimit?
     /// The answer's fields that tell about the upload (the draft's, `Upload-Limit`,
     /// `Retry-After`), as sent, in the order sent.
     package var fields: [HTTPHeaderField]
@@ -27,5 +27,12 @@ package struct UploadProbe: Sendable, Equatable {
             ResumableUploadDraft.incompleteField, ResumableUploadDraft.lengthField, UploadLimit.field, "Retry-After",
         ].reduce(into: []) { $0.insert($1.lowercased()) }
         self.fields = fields.filter { shown.contains($0.name.lowercased()) }
+    }
+
+    /// Why the server's `Upload-Limit` refuses the rest of a file of `size` bytes from `offset`
+    /// (``UploadLimit/refusal(size:offset:)``, the engine's rule); nil when it does not, or the
+    /// answer had no limit.
+    package func limitRefusal(size: Int64, offset: Int64) -> String? {
+        self.limit?.refusal(size: size, offset: offset)
     }
 }

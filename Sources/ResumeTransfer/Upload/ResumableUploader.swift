@@ -41,7 +41,7 @@ package final class ResumableUploader: Sendable {
     private let transport: any UploadTransport
 
     /// - Throws: ``UploadError/transfer(_:)`` with `.tls` when the TLS settings cannot be used.
-    package convenience init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
+    convenience init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
         if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
@@ -307,8 +307,21 @@ package final class ResumableUploader: Sendable {
     /// Asks the server how much of the upload at `resumeURL` it has, as the continue step asks
     /// (``offsetRequest(resume:origin:run:onEvent:)``), and sends nothing more: `explain --probe`.
     /// `origin` is the URL of the request that created the upload (its credentials go nowhere
-    /// else). A failure is a request that got no answer, or one that was not sent (https → http).
-    package func probe(resumeURL: HTTPURL, origin: HTTPURL) async -> Result<UploadProbe, DownloadError> {
+    /// else); `configuration` gives the draft, those credentials and the TLS settings. A failure
+    /// is a request that got no answer, one that was not sent (https → http), or TLS settings
+    /// that cannot be used.
+    package static func probe(resumeURL: HTTPURL, origin: HTTPURL, configuration: UploadConfiguration) async -> Result<UploadProbe, DownloadError> {
+        do throws(UploadError) {
+            return try await ResumableUploader(configuration: configuration).probe(resumeURL: resumeURL, origin: origin)
+        } catch .transfer(let error) {
+            return .failure(error)
+        } catch {
+            // The initializer throws nothing else.
+            return .failure(.connection(.other("\(error)")))
+        }
+    }
+
+    private func probe(resumeURL: HTTPURL, origin: HTTPURL) async -> Result<UploadProbe, DownloadError> {
         var run = Run(resume: resumeURL)
         let result: ExchangeResult
         do {

@@ -9,7 +9,7 @@ import ResumeDataCodec
 /// A field that does not parse is ignored, as RFC 9651 has it for any structured field; so are
 /// keys this client does not use (`expires`, `max-age`, later ones) and members that are not
 /// integers. A negative size reads as absent (none of the draft's sizes can be negative).
-package struct UploadLimit: Sendable, Hashable {
+struct UploadLimit: Sendable, Hashable {
     /// `max-size`: the largest upload the server takes, in bytes.
     var maximumSize: Int64?
     /// `min-size`: the smallest.
@@ -46,7 +46,7 @@ package struct UploadLimit: Sendable, Hashable {
     /// Why a file of `size` bytes, of which the server holds `offset`, cannot be uploaded under
     /// these limits; nil when it can. Asked only before bytes are sent: a server that answers
     /// "complete" with a limit has nothing more to refuse.
-    package func refusal(size: Int64, offset: Int64 = 0) -> String? {
+    func refusal(size: Int64, offset: Int64 = 0) -> String? {
         if let maximumSize, size > maximumSize {
             return "the server takes uploads of at most \(maximumSize) bytes (Upload-Limit), and the file has \(size)"
         }
