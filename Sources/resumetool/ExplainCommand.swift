@@ -180,11 +180,13 @@ struct ExplainCommand: AsyncParsableCommand {
         case .other(let kind):
             return .unusable(path: path, why: "it is \(kind), not a regular file")
         case .regularFile(let size):
-            do {
-                let verdict = try upload.body.verdict(forFileOf: size) { try Data(contentsOf: URL(fileURLWithPath: path)) }
+            // Read as every input is (one open, read-only, bounded), not through Foundation's
+            // path helpers, which trap on some paths.
+            do throws(Diagnostic) {
+                let verdict = try upload.body.verdict(forFileOf: size) { () throws(Diagnostic) -> Data in try InputFile(path: path).read() }
                 return .file(path: path, size: size, verdict: verdict)
             } catch {
-                return .unusable(path: path, why: "cannot read it: \(error.localizedDescription)")
+                return .unusable(path: path, why: "cannot read it: \(error.message)")
             }
         }
     }

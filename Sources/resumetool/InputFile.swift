@@ -25,6 +25,13 @@ struct InputFile {
         }
     }
 
+    /// A named file, read as a file even when it is named `-` (an option's file, such as
+    /// `explain --file`, is never standard input).
+    init(path: String) {
+        displayName = path
+        self.path = path
+    }
+
     /// Reads everything, refusing inputs above `limit` bytes without reading them whole; any
     /// failure ends the command with status 2.
     func read(limit: Int = 256 << 20) throws(Diagnostic) -> Data {
