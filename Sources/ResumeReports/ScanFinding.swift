@@ -7,7 +7,7 @@ import ResumeScan
 /// file no blob names.
 struct ScanFinding {
     /// What the finding is; the raw value is its name in JSON Lines, CSV and the timeline.
-    package enum Kind: String, Sendable {
+    enum Kind: String, Sendable {
         case blob
         case embeddedBlob = "embedded-blob"
         case partialFile = "partial-file"
