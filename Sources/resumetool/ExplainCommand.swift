@@ -150,24 +150,20 @@ struct ExplainCommand: AsyncParsableCommand {
         if explanation.serverUnreachable { throw ExitStatus.serverUnreachable.code }
     }
 
-    /// Asks the server for its offset as `resume BLOB --file` asks it: the blob's draft version,
-    /// its original request's headers (credentials only to that request's origin). Nothing is
-    /// sent for a blob that fails on its own, or that names nothing to ask.
+    /// Asks the server for its offset as `resume BLOB --file` asks it (``UploadContinuation``):
+    /// the blob's draft version, its original request's headers, credentials only to that
+    /// request's origin. Nothing is sent for a blob that fails on its own, or that cannot be
+    /// continued.
     private func askServer(_ upload: UploadResumeData, blobVerdict: ResumeExplanation.Verdict) async throws -> UploadExplanation.Server {
         guard blobVerdict != .fail else { return .withheld("the blob fails without it") }
-        guard let resumeURL = upload.resumeURL.flatMap({ HTTPURL($0.absoluteString) }) else {
-            return .withheld("the blob names no http or https resume URL")
+        let continuation: UploadContinuation
+        do {
+            continuation = try UploadContinuation(upload)
+        } catch {
+            return .withheld("\(error)")
         }
-        guard let draft = upload.draftVersion.flatMap({ UploadDraftVersion($0) }) else {
-            return .withheld("the blob's draft version is not one this tool speaks")
-        }
-        let request = try? upload.originalRequest()
-        // Without the creation request (nsurlsessiond's copy) there are no headers to guard.
-        let origin = request?.urlString.flatMap(HTTPURL.init) ?? resumeURL
-        let headers = request?.headers.compactMap { try? HTTPHeaderField(name: $0.name, value: $0.value) } ?? []
         let settings = UploadSettings(engine: try EngineOptions.parse(self.tlsArguments), quiet: true, verbose: false)
-        let configuration = try settings.configuration(draft: draft, method: request?.method ?? "POST", headers: headers)
-        return .asked(await ResumableUploader.probe(resumeURL: resumeURL, origin: origin, configuration: configuration))
+        return .asked(await ResumableUploader.probe(continuation, configuration: try settings.configuration()))
     }
 
     /// `--file` as found here, and what the blob's body says of it (a data body's bytes are

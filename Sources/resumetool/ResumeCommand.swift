@@ -23,7 +23,7 @@ struct ResumeCommand: AsyncParsableCommand {
 
             A Safari NAME.download bundle is resumed from its Info.plist's URL and the partial file in it (left as it was; without -o the file is saved as NAME); with no validator, the partial file's last bytes are proved against the server's before anything is appended.
 
-            An upload blob (a device's, or upload's FILE.uploadresume) is continued with --file FILE: the server is asked how much it has at the blob's resume URL (HEAD) and the rest of FILE is appended (PATCH), in the blob's draft version; the blob's original request gives the URL to create the upload at again if the server forgot it, its method and its headers (-H adds to them). With BLOB.identity beside it (upload writes one) a file that changed is refused; a device's blob has none: a data upload's body must be FILE's very bytes and a stream's recorded length its size, and for a file body a warning says the file cannot be checked. A blob other than FILE.uploadresume is an input, left as it was: the upload is recorded as FILE.uploadresume from the start, as upload does. --retries, --limit-rate, --stall-timeout, --cacert, --insecure, --quiet and -v apply; the download-only options are refused.
+            An upload blob (a device's, or upload's FILE.uploadresume) is continued with --file FILE: the server is asked how much it has at the blob's resume URL (HEAD) and the rest of FILE is appended (PATCH), in the blob's draft version; the blob's original request gives the URL to create the upload at again if the server forgot it, its method and its headers (-H adds to them); a blob without one (nsurlsessiond's copy) goes on only while the server has the upload. With BLOB.identity beside it (upload writes one) a file that changed is refused; a device's blob has none: a data upload's body must be FILE's very bytes and a stream's recorded length its size, and for a file body a warning says the file cannot be checked. A blob other than FILE.uploadresume is an input, left as it was: the upload is recorded as FILE.uploadresume from the start, as upload does. --retries, --limit-rate, --stall-timeout, --cacert, --insecure, --quiet and -v apply; the download-only options are refused.
               resumetool resume photo.jpg.uploadresume --file photo.jpg \\
                   -H 'Authorization: Bearer TOKEN'
 
@@ -149,7 +149,8 @@ struct ResumeCommand: AsyncParsableCommand {
 
     /// Continues an upload blob (a device's or `upload`'s) at its resume URL with `--file`: the
     /// blob's original request gives the URL, method and headers (-H adds to them, replacing one
-    /// of the same name); the blob is checkpointed in place, with its identity record beside it.
+    /// of the same name; ``UploadContinuation``); the blob is checkpointed beside the file, with
+    /// its identity record.
     private func continueUpload(_ upload: UploadResumeData) async throws {
         guard let file = self.file else {
             throw Diagnostic.usageError("\(self.blob) is upload resume data: give the file to upload with --file FILE", command: "resume")
@@ -162,29 +163,19 @@ struct ResumeCommand: AsyncParsableCommand {
         if let (name, _) = downloadOnly.first(where: \.1) {
             throw Diagnostic.usageError("\(name) is for download blobs; \(self.blob) is upload resume data", command: "resume")
         }
-        let request: URLRequestArchive?
+        let continuation: UploadContinuation
         do {
-            request = try upload.originalRequest()
+            continuation = try UploadContinuation(upload)
         } catch {
             Diagnostic(file: self.blob, message: "\(error)").unreadableInput.emit()
             throw ExitStatus.unreadableInput.code
         }
-        guard let request, let url = request.urlString.flatMap(HTTPURL.init) else {
-            Diagnostic(file: self.blob, message: "upload resume data without an original request URL (nsurlsessiond's copy?): nowhere to create the upload again").unreadableInput.emit()
-            throw ExitStatus.unreadableInput.code
-        }
-        guard let draft = upload.draftVersion.flatMap({ UploadDraftVersion($0) }) else {
-            Diagnostic(file: self.blob, message: "draftVersion \(upload.draftVersion.map { "\"\(VisibleText.escaping($0))\"" } ?? "(none)") is not an interop version this tool speaks (3 to 8)").unreadableInput.emit()
-            throw ExitStatus.unreadableInput.code
-        }
-        let given = try self.request.fields(for: url)
-        let givenNames = Set(given.map { $0.name.lowercased() })
-        let archived = request.headers.compactMap { try? HTTPHeaderField(name: $0.name, value: $0.value) }
-            .filter { !givenNames.contains($0.name.lowercased()) }
+        let given = try self.request.fields(for: continuation.origin)
         let settings = UploadSettings(engine: self.transfer.engine, quiet: self.transfer.quiet, verbose: self.transfer.verbose)
-        let configuration = try settings.configuration(draft: draft, method: request.method, headers: archived + given)
+        let configuration = try settings.configuration()
         let checkpoint = UploadCheckpoint.beside(file: file)
-        let job = UploadJob(file: file, url: url, configuration: configuration, checkpoint: checkpoint, input: UploadCheckpoint(blobPath: self.blob))
+        let job = UploadJob(file: file, continuing: continuation, given: given, configuration: configuration,
+                            checkpoint: checkpoint, input: UploadCheckpoint(blobPath: self.blob))
         try await UploadRunner.run(job, settings: settings, continueHint: "resumetool resume '\(checkpoint.blobPath)' --file '\(file)'")
     }
 

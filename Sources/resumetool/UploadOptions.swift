@@ -28,11 +28,13 @@ struct UploadSettings {
     var verbose: Bool
 
     /// The engine's configuration; a CA file that cannot be read is exit status 2.
-    func configuration(draft: UploadDraftVersion, method: String, headers: [HTTPHeaderField]) throws -> UploadConfiguration {
+    /// The draft, method and headers are `upload`'s options; `resume` and `explain` take them
+    /// from the blob (``UploadContinuation``).
+    func configuration(draft: UploadDraftVersion? = nil, method: String = "POST", headers: [HTTPHeaderField] = []) throws -> UploadConfiguration {
         try EngineArguments.checkCertificateFile(self.engine.cacert)
         EngineArguments.warnIfInsecure(self.engine.insecure, transferred: "this upload")
         return UploadConfiguration(
-            draft: ResumableUploadDraft(draft), creationMethod: method, headers: headers, maximumRetries: self.engine.retries ?? 5,
+            draft: draft.map(ResumableUploadDraft.init), creationMethod: method, headers: headers, maximumRetries: self.engine.retries ?? 5,
             bytesPerSecond: self.engine.bytesPerSecond, stallTimeout: .seconds(self.engine.stallTimeout ?? 60),
             certificateAuthorityFile: self.engine.cacert, acceptsAnyCertificate: self.engine.insecure)
     }

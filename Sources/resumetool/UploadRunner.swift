@@ -33,7 +33,7 @@ enum UploadRunner {
             let continuable: Bool
             switch error {
             case .unreadableFile: (status, continuable) = (.unreadableInput, false)
-            case .fileChanged, .checkpoint, .beyondServerLimit: (status, continuable) = (.failure, false)
+            case .fileChanged, .checkpoint, .beyondServerLimit, .cannotCreateAgain: (status, continuable) = (.failure, false)
             case .transfer, .offsetBeyondFile, .offsetBeyondSent, .completeAtOtherLength, .malformedAnswer, .tooManyRestarts:
                 (status, continuable) = (.failure, true)
             }

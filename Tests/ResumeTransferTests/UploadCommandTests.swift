@@ -173,6 +173,50 @@ import Glibc
         await server.stop()
     }
 
+    /// nsurlsessiond's copy of a blob has no original request: `resume` continues it at its resume
+    /// URL (the origin -H's credentials go to) while the server has the upload, and says why it
+    /// stops once the server has forgotten it, with nothing to create it again.
+    @Test func aBlobWithoutItsRequestContinuesWhileTheServerHasTheUpload() async throws {
+        let (kept, size) = (1000, 4096)
+        let server = try await RawServer.start([
+            [.text("HTTP/1.1 204 No Content\r\nUpload-Draft-Interop-Version: 6\r\nUpload-Offset: \(kept)\r\nUpload-Complete: ?0\r\n\r\n")],
+            [.drain(size - kept), .text("HTTP/1.1 201 Created\r\nUpload-Complete: ?1\r\nUpload-Offset: \(size)\r\nContent-Length: 0\r\n\r\n")],
+            [.text("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")],
+        ], host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(size)
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/body.bin"))
+            var upload = try UploadResumeData.fileUpload(
+                draftVersion: try #require(UploadDraftVersion("6")), resumeURL: try HTTPURL(validating: server.origin + "/up/1"),
+                requestURL: try HTTPURL(validating: "http://elsewhere.invalid/files"), method: "POST", headers: [], file: "/private/var/mobile/a.bin")
+            upload.entries.removeAll { $0.key == UploadResumeKey.originalRequest }
+            try upload.encoded().write(to: URL(fileURLWithPath: folder + "/device.resumedata"))
+
+            let run = try await runToolCapturing(["resume", "device.resumedata", "--file", "body.bin", "-H", "Authorization: Bearer t0ken"], in: folder)
+            let story = Comment(rawValue: "\(run.stderr)\nserver:\n\(server.journal)")
+            #expect(run.status == 0, story)
+            #expect(run.stderr.hasSuffix("body.bin: uploaded to \(server.origin)/up/1 (HTTP 201, \(size - kept) bytes sent, continued 1 time)\n"), story)
+            let requests = server.requests
+            try #require(requests.count == 2, story)
+            #expect(requests[0].hasPrefix("HEAD /up/1 HTTP/1.1\r\n"))
+            #expect(requests[1].hasPrefix("PATCH /up/1 HTTP/1.1\r\n"))
+            // The resume URL is the only origin there is: the credentials given go there.
+            #expect(requests.allSatisfy { $0.contains("Authorization: Bearer t0ken\r\n") })
+            #expect(server.body(ofConnection: 1) == Array(bytes[kept...]))
+
+            let forgotten = try await runToolCapturing(["resume", "device.resumedata", "--file", "body.bin"], in: folder)
+            #expect(forgotten.status == 1)
+            #expect(forgotten.stderr.hasSuffix(
+                "body.bin: error: the server no longer has the upload (HTTP 404), and the blob has no original request to create it again\n"),
+                Comment(rawValue: forgotten.stderr))
+            // Nothing was sent anywhere else, and no hint to run it again.
+            #expect(server.requests.count == 3)
+            #expect(server.requests[2].hasPrefix("HEAD /up/1 HTTP/1.1\r\n"))
+            #expect(!forgotten.stderr.contains("continue with"))
+        }
+        await server.stop()
+    }
+
     @Test func aFileBeyondTheServersLimitIsStatusOneWithBothSizes() async throws {
         let server = try await RawServer.start([
             [.text("HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: 6\r\nLocation: /up/1\r\nUpload-Limit: max-size=1000\r\n\r\n"), .hold],

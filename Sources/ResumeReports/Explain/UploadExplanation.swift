@@ -60,8 +60,7 @@ package struct UploadExplanation: Sendable, Equatable {
         let findings = UploadResumeDataValidator().findings(for: upload)
         var reasons = findings.map(Self.reason(for:))
         var checks = Self.blobChecks(upload, findings: findings)
-        let request = try? upload.originalRequest()
-        let canCreateAgain = request?.urlString.flatMap(HTTPURL.init) != nil
+        let canCreateAgain = (try? UploadContinuation(upload))?.createsAgain ?? false
 
         // The file on this machine: its size bounds what the server may claim to have.
         var fileSize: Int64?
@@ -187,23 +186,26 @@ package struct UploadExplanation: Sendable, Equatable {
         let answer = "HEAD \(probe.url.string) → \(probe.status)" + (shown.isEmpty ? "" : "; " + shown.joined(separator: ", "))
         switch probe.answer {
         case .incomplete(let offset):
-            var reasons: [Reason] = []
-            if let fileSize, offset > fileSize {
-                reasons.append(Reason(code: "offset-beyond-file",
-                    message: "the server says it has \(offset) bytes of a \(fileSize)-byte file: resume refuses to go on",
-                    remedy: nil, effect: .fail, short: "the server claims more bytes than the file has"))
-            } else if let fileSize, let refusal = probe.limitRefusal(size: fileSize, offset: offset) {
-                reasons.append(Reason(code: "beyond-server-limit", message: refusal, remedy: nil, effect: .fail, short: "the file is outside the server's Upload-Limit"))
-            } else {
+            let reason: Reason
+            switch fileSize.flatMap(probe.refusal(fileSize:)) {
+            case .offsetBeyondFile(let offset, let size)?:
+                reason = Reason(code: "offset-beyond-file",
+                    message: "the server says it has \(offset) bytes of a \(size)-byte file: resume refuses to go on",
+                    remedy: nil, effect: .fail, short: "the server claims more bytes than the file has")
+            case .beyondServerLimit(let why)?:
+                reason = Reason(code: "beyond-server-limit", message: why, remedy: nil, effect: .fail, short: "the file is outside the server's Upload-Limit")
+            case let refusal?:
+                reason = Reason(code: "cannot-continue", message: refusal.description, remedy: nil, effect: .fail, short: "the server's offset cannot be continued from")
+            case nil:
                 let rest = fileSize.map { ", \($0 - offset) to go" } ?? ""
-                reasons.append(Reason(code: "server-offset", message: "the server has the first \(offset) bytes and waits for the rest\(rest)",
-                                      remedy: .resumeUpload, effect: .continue))
+                reason = Reason(code: "server-offset", message: "the server has the first \(offset) bytes and waits for the rest\(rest)",
+                                remedy: .resumeUpload, effect: .continue)
             }
-            return (Check(code: .server, outcome: reasons.contains { $0.effect == .fail } ? .fail : .pass, message: answer), reasons, offset, false)
+            return (Check(code: .server, outcome: reason.effect == .fail ? .fail : .pass, message: answer), [reason], offset, false)
         case .complete(let offset):
-            if let offset, let fileSize, offset != fileSize {
+            if case .completeAtOtherLength(let offset, let size)? = fileSize.flatMap(probe.refusal(fileSize:)) {
                 let reason = Reason(code: "complete-at-other-length",
-                    message: "the server says the upload is complete at \(offset) bytes, but the file has \(fileSize)",
+                    message: "the server says the upload is complete at \(offset) bytes, but the file has \(size)",
                     remedy: nil, effect: .fail, short: "the server's upload is complete at another length")
                 return (Check(code: .server, outcome: .fail, message: answer), [reason], nil, false)
             }

@@ -2,7 +2,7 @@ import ResumeDataCodec
 
 /// What a server says about an upload blob's upload, asked the way `resume BLOB --file` asks it
 /// (`resumetool explain --probe`): the draft's offset-retrieval `HEAD` of the resume URL
-/// (``ResumableUploader/probe(resumeURL:origin:)``), read as the engine reads it.
+/// (``ResumableUploader/probe(_:configuration:)``), read as the engine reads it.
 package struct UploadProbe: Sendable, Equatable {
     /// The resume URL that was asked.
     package var url: HTTPURL
@@ -29,10 +29,10 @@ package struct UploadProbe: Sendable, Equatable {
         self.fields = fields.filter { shown.contains($0.name.lowercased()) }
     }
 
-    /// Why the server's `Upload-Limit` refuses the rest of a file of `size` bytes from `offset`
-    /// (``UploadLimit/refusal(size:offset:)``, the engine's rule); nil when it does not, or the
-    /// answer had no limit.
-    package func limitRefusal(size: Int64, offset: Int64) -> String? {
-        self.limit?.refusal(size: size, offset: offset)
+    /// Why the upload of a file of `size` bytes cannot go on from this answer (the engine's rule,
+    /// ``ResumableUploadDraft/OffsetAnswer/refusal(fileSize:limit:)``, with the answer's own
+    /// `Upload-Limit`); nil when it can.
+    package func refusal(fileSize size: Int64) -> UploadError? {
+        self.answer.refusal(fileSize: size, limit: self.limit)
     }
 }

@@ -189,3 +189,22 @@ extension HTTPHeaderField {
         return field
     }()
 }
+
+extension ResumableUploadDraft.OffsetAnswer {
+    /// Why an upload of a file of `size` bytes cannot go on from this answer, whatever else is
+    /// true: an offset beyond the file's end, a completed upload of another length, or a rest
+    /// that the server's `limit` refuses (``UploadLimit/refusal(size:offset:)``; not asked of a
+    /// complete upload, which has nothing more to send). Nil when it can. The engine stops on
+    /// it, and `explain --probe` says it.
+    func refusal(fileSize size: Int64, limit: UploadLimit?) -> UploadError? {
+        switch self {
+        case .incomplete(let offset):
+            if offset > size { return .offsetBeyondFile(offset: offset, size: size) }
+            return limit?.refusal(size: size, offset: offset).map(UploadError.beyondServerLimit)
+        case .complete(let offset?) where offset != size:
+            return .completeAtOtherLength(offset: offset, size: size)
+        case .complete, .gone, .unavailable, .refused, .malformed:
+            return nil
+        }
+    }
+}

@@ -74,15 +74,19 @@ package final class ResumableUploader: Sendable {
 
     /// Uploads `source` to `url`, or continues it at `resumeURL` when an earlier run left one.
     /// - Parameters:
+    ///   - url: where the upload is created, and the origin credentials go to.
+    ///   - createsAgain: false when `url` cannot create the upload (a blob without its original
+    ///     request): a server that forgot the upload then ends it.
     ///   - checkpoint: called with each resume URL a 104 names, before the body goes on; its
     ///     error stops the upload.
     /// - Throws: ``UploadError``.
     func upload(
-        _ source: UploadSource, to url: HTTPURL, resumingAt resumeURL: HTTPURL? = nil,
+        _ source: UploadSource, to url: HTTPURL, resumingAt resumeURL: HTTPURL? = nil, createsAgain: Bool = true,
         checkpoint: @Sendable (HTTPURL) throws(UploadError) -> Void,
         onEvent: @Sendable (UploadEvent) -> Void = { _ in }
     ) async throws(UploadError) -> Outcome {
         var run = Run(resume: resumeURL)
+        run.createsAgain = createsAgain || resumeURL == nil
         while true {
             let done: Outcome?
             if run.resume == nil {
@@ -99,12 +103,14 @@ package final class ResumableUploader: Sendable {
         }
     }
 
-    /// What one call of ``upload(_:to:resumingAt:checkpoint:onEvent:)`` has learnt so far.
+    /// What one call of ``upload(_:to:resumingAt:createsAgain:checkpoint:onEvent:)`` has learnt so far.
     private struct Run {
         var resume: HTTPURL?
         /// Failed attempts in a row (``RetryPolicy``); progress of the server's offset resets it.
         var failures = 0
         var restarts = 0
+        /// Whether a forgotten upload is created again.
+        var createsAgain = true
         var resumptions = 0
         var bytesSent: Int64 = 0
         /// The furthest byte sent to the current resume URL's upload in this run; nil when the
@@ -175,6 +181,16 @@ package final class ResumableUploader: Sendable {
         return nil
     }
 
+    /// The server forgot the upload (404, 410): the next round creates it again, as often as
+    /// ``UploadConfiguration/maximumRestarts`` allows, when there is a request to create it with.
+    private func forgotten(status: Int, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void) throws(UploadError) {
+        guard run.createsAgain else { throw .cannotCreateAgain(status: status) }
+        run.restarts += 1
+        if run.restarts > self.configuration.maximumRestarts { throw .tooManyRestarts(run.restarts) }
+        onEvent(.restarting(status: status))
+        run.resume = nil
+    }
+
     /// Asks the server for its offset and appends the rest; nil when another round is needed.
     private func continueUpload(
         _ source: UploadSource, url: HTTPURL, run: inout Run, onEvent: @Sendable (UploadEvent) -> Void
@@ -190,17 +206,15 @@ package final class ResumableUploader: Sendable {
             return nil
         case .answered(let status, let fields, _):
             Self.remember(UploadLimit.read(fields), in: &run)
-            switch draft.offsetAnswer(status: status, fields: fields) {
+            let answer = draft.offsetAnswer(status: status, fields: fields)
+            if let refusal = answer.refusal(fileSize: source.size, limit: run.limit) { throw refusal }
+            switch answer {
             case .incomplete(let value):
                 offset = value
-            case .complete(let value):
-                if let value, value != source.size { throw .completeAtOtherLength(offset: value, size: source.size) }
+            case .complete:
                 return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
             case .gone(let status):
-                run.restarts += 1
-                if run.restarts > self.configuration.maximumRestarts { throw .tooManyRestarts(run.restarts) }
-                onEvent(.restarting(status: status))
-                run.resume = nil
+                try self.forgotten(status: status, run: &run, onEvent: onEvent)
                 return nil
             case .unavailable(let status):
                 try await self.failed(.unexpectedStatus(status), run: &run, retryAfter: Self.retryAfter(fields), onEvent: onEvent)
@@ -211,7 +225,6 @@ package final class ResumableUploader: Sendable {
                 throw .malformedAnswer(reason)
             }
         }
-        if offset > source.size { throw .offsetBeyondFile(offset: offset, size: source.size) }
         if let sent = run.sentHighWater, offset > sent { throw .offsetBeyondSent(offset: offset, sent: sent) }
         onEvent(.offset(offset))
         if offset > run.lastOffset {
@@ -221,9 +234,6 @@ package final class ResumableUploader: Sendable {
         }
         run.resumptions += 1
         if run.sentHighWater == nil { run.sentHighWater = offset }
-        // More bytes are about to go: this is where a limit the file is outside stops the upload
-        // (not on an answer that says the upload is complete).
-        if let refusal = run.limit?.refusal(size: source.size, offset: offset) { throw .beyondServerLimit(refusal) }
         // At most max-append-size bytes per append: a shorter one leaves the upload incomplete,
         // and the next round asks for the offset again and sends the next piece.
         let end = offset + (run.limit?.appendLength(remaining: source.size - offset) ?? source.size - offset)
@@ -246,10 +256,7 @@ package final class ResumableUploader: Sendable {
                 // A 2xx before the whole body went is checked by asking again, as a 409 is.
                 try await self.failed(.unexpectedStatus(status), run: &run, retryAfter: nil, onEvent: onEvent)
             case .gone(let status):
-                run.restarts += 1
-                if run.restarts > self.configuration.maximumRestarts { throw .tooManyRestarts(run.restarts) }
-                onEvent(.restarting(status: status))
-                run.resume = nil
+                try self.forgotten(status: status, run: &run, onEvent: onEvent)
             case .unavailable:
                 try await self.failed(.unexpectedStatus(status), run: &run, retryAfter: Self.retryAfter(fields), onEvent: onEvent)
             case .refused(let status):
@@ -304,15 +311,15 @@ package final class ResumableUploader: Sendable {
         ) { _, _ throws(UploadError) in }
     }
 
-    /// Asks the server how much of the upload at `resumeURL` it has, as the continue step asks
+    /// Asks the server how much of `continuation`'s upload it has, as the continue step asks
     /// (``offsetRequest(resume:origin:run:onEvent:)``), and sends nothing more: `explain --probe`.
-    /// `origin` is the URL of the request that created the upload (its credentials go nowhere
-    /// else); `configuration` gives the draft, those credentials and the TLS settings. A failure
-    /// is a request that got no answer, one that was not sent (https → http), or TLS settings
-    /// that cannot be used.
-    package static func probe(resumeURL: HTTPURL, origin: HTTPURL, configuration: UploadConfiguration) async -> Result<UploadProbe, DownloadError> {
+    /// The blob gives the draft and the headers, whose credentials go only to its origin;
+    /// `configuration` gives the TLS settings and the bounds. A failure is a request that got no
+    /// answer, one that was not sent (https → http), or TLS settings that cannot be used.
+    package static func probe(_ continuation: UploadContinuation, configuration: UploadConfiguration) async -> Result<UploadProbe, DownloadError> {
         do throws(UploadError) {
-            return try await ResumableUploader(configuration: configuration).probe(resumeURL: resumeURL, origin: origin)
+            return try await ResumableUploader(configuration: continuation.configuration(configuration, adding: []))
+                .probe(resumeURL: continuation.resumeURL, origin: continuation.origin)
         } catch .transfer(let error) {
             return .failure(error)
         } catch {

@@ -29,13 +29,13 @@ package struct UploadConfiguration: Sendable {
     var acceptsAnyCertificate: Bool
 
     package init(
-        draft: ResumableUploadDraft = ResumableUploadDraft(UploadDraftVersion("6") ?? Self.fallbackVersion),
+        draft: ResumableUploadDraft? = nil,
         creationMethod: String = "POST", headers: [HTTPHeaderField] = [], maximumRetries: Int = 5,
         initialBackoff: Duration = .seconds(1), maximumRestarts: Int = 2, chunkSize: Int = 1 << 20,
         bytesPerSecond: Int64? = nil, connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(60),
         certificateAuthorityFile: String? = nil, acceptsAnyCertificate: Bool = false
     ) {
-        self.draft = draft
+        self.draft = draft ?? ResumableUploadDraft(UploadDraftVersion("6") ?? Self.fallbackVersion)
         self.creationMethod = creationMethod
         self.headers = headers
         self.retry = RetryPolicy(

@@ -13,6 +13,9 @@ package enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedAnswer(String)
     /// The server forgot the upload (404/410) more often than a fresh start is tried.
     case tooManyRestarts(Int)
+    /// The server forgot the upload (its status), and the blob has no original request to create
+    /// it again with (nsurlsessiond's copy).
+    case cannotCreateAgain(status: Int)
     /// The file is outside the sizes the server's `Upload-Limit` allows (``UploadLimit``).
     case beyondServerLimit(String)
     /// The file is not the one the upload started with, or it changed while it was sent.
@@ -33,6 +36,8 @@ package enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
             "the server says the upload is complete at \(offset) bytes, but the file has \(size)"
         case .malformedAnswer(let reason): "the server's offset answer breaks the draft: \(reason)"
         case .tooManyRestarts(let count): "the server forgot the upload \(count) times (404/410 on its resume URL): giving up"
+        case .cannotCreateAgain(let status):
+            "the server no longer has the upload (HTTP \(status)), and the blob has no original request to create it again"
         case .beyondServerLimit(let reason): reason
         case .fileChanged(let reason): "the file changed: \(reason)"
         case .unreadableFile(let reason): "cannot read the file: \(reason)"

@@ -9,8 +9,12 @@ import ResumeSystemCalls
 package struct UploadJob: Sendable {
     /// The file to send.
     package var file: String
-    /// Where the upload is created (and created again when the server forgot it).
+    /// Where the upload is created (and created again when the server forgot it), and the
+    /// origin credentials go to.
     package var url: HTTPURL
+    /// False for a blob without its original request: ``url`` is then its resume URL, which
+    /// cannot create the upload again.
+    var createsAgain = true
     var configuration: UploadConfiguration
     /// Where this job records the upload (written, and removed at the end).
     package var checkpoint: UploadCheckpoint
@@ -26,6 +30,16 @@ package struct UploadJob: Sendable {
         self.configuration = configuration
         self.checkpoint = checkpoint
         self.input = input.flatMap { $0.blobPath == checkpoint.blobPath ? nil : $0 }
+    }
+
+    /// Finishes the upload of the blob at `input` (a device's, or another run's) with `file`: the
+    /// blob's own version, method and headers (``UploadContinuation``) under `given`, the rest of
+    /// `configuration` as it is; recorded in `checkpoint` from the start.
+    package init(file: String, continuing continuation: UploadContinuation, given: [HTTPHeaderField],
+                 configuration: UploadConfiguration, checkpoint: UploadCheckpoint, input: UploadCheckpoint) {
+        self.init(file: file, url: continuation.origin, configuration: continuation.configuration(configuration, adding: given),
+                  checkpoint: checkpoint, input: input)
+        self.createsAgain = continuation.createsAgain
     }
 
     /// What the job reports besides the engine's events.
@@ -47,14 +61,14 @@ package struct UploadJob: Sendable {
         let given = self.input ?? self.checkpoint
         let blob = try given.blob()
         if let blob {
-            guard let text = blob.draftVersion, let version = UploadDraftVersion(text) else {
-                throw .checkpoint("\(self.checkpoint.blobPath): draftVersion \(blob.draftVersion.map { "\"\($0)\"" } ?? "(none)") is not an interop version this tool speaks")
+            let continuation: UploadContinuation
+            do {
+                continuation = try UploadContinuation(blob)
+            } catch {
+                throw .checkpoint("\(given.blobPath): \(error)")
             }
-            configuration.draft = ResumableUploadDraft(version)
-            guard let recorded = blob.resumeURL?.absoluteString, let checked = HTTPURL(recorded) else {
-                throw .checkpoint("\(self.checkpoint.blobPath): no usable resumeURL")
-            }
-            resumeURL = checked
+            configuration.draft = ResumableUploadDraft(continuation.draft)
+            resumeURL = continuation.resumeURL
         }
         let identity = try source.identity(url: self.url, draftVersion: configuration.draft.version)
         switch try given.identity() {
@@ -95,7 +109,7 @@ package struct UploadJob: Sendable {
         let file = FilePathText.absolute(self.file)
         let draft = configuration.draft
         let method = configuration.creationMethod
-        let outcome = try await uploader.upload(source, to: self.url, resumingAt: resumeURL, checkpoint: { target throws(UploadError) in
+        let outcome = try await uploader.upload(source, to: self.url, resumingAt: resumeURL, createsAgain: self.createsAgain, checkpoint: { target throws(UploadError) in
             let upload: UploadResumeData
             do {
                 upload = try UploadResumeData.fileUpload(
