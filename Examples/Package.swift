@@ -23,6 +23,11 @@ let package = Package(
             name: "RebuildBlob",
             dependencies: [.product(name: "ResumeDataCodec", package: identity)]
         ),
+        // Read nsurlsessiond's task ledger from an extraction.
+        .executableTarget(
+            name: "ReadTaskLedger",
+            dependencies: [.product(name: "ResumeScan", package: identity)]
+        ),
         // Download, and after a crash (kill -9) continue where the last checkpoint left off.
         .executableTarget(
             name: "DownloadAfterCrash",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the examples and runs each as the README promises, against the package's own samples
-# and a local server: read a blob, rebuild one, and a download killed with -9 then continued to
-# the same bytes. CI runs it; any failure fails the run.
+# and a local server: read a blob, rebuild one, read a task ledger, and a download killed with -9
+# then continued to the same bytes. CI runs it; any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")"
 swift build -q
@@ -22,6 +22,13 @@ grep -q '^container:      keyed-archive$' "$work/read.txt" || fail "ReadBlob: $(
 # Rebuild one from a partial file; the tool reads it back.
 "$bin/RebuildBlob" ../Samples/CFNetworkDownload_Occ2S2.tmp https://example.com/file.bin '"etag"' "$work/rebuilt.resumedata" > /dev/null
 "$bin/ReadBlob" "$work/rebuilt.resumedata" | grep -q '^bytes received: 4096$' || fail "RebuildBlob's blob does not read back"
+
+# Read a task ledger made as the tests make theirs (iOS 26's schema, the last rows in the WAL).
+python3 ../Tests/LedgerFixtures/make_ledger.py "$work/device" --version 3
+"$bin/ReadTaskLedger" "$work/device/private/var/mobile/Library/com.apple.nsurlsessiond/tasks.sqlite" "$work/device" > "$work/ledger.txt"
+grep -q '^schema version: 3$' "$work/ledger.txt" || fail "ReadTaskLedger: $(cat "$work/ledger.txt")"
+grep -q '^com.example.player download https://media.example.com/podcasts/episode-42.mp3: 4096 of 5182 bytes, partial file /' "$work/ledger.txt" \
+    || fail "ReadTaskLedger: $(cat "$work/ledger.txt")"
 
 # Download from a local server, killed with -9 part way, then continued to the same bytes.
 mkdir "$work/site" "$work/out"

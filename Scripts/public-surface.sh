@@ -16,10 +16,10 @@ trap 'rm -rf "$out"' EXIT
 # The C shim's module map sits in its build folder, not on the default search path.
 maps=()
 for map in "$bin"/*.build/module.modulemap; do maps+=(-Xcc "-fmodule-map-file=$map"); done
-# And the C modules of the dependencies (swift-numerics' shims, NIO's, BoringSSL's), which
-# ResumeTransfer's interface reaches.
+# And the C modules of the dependencies (swift-numerics' shims, NIO's, BoringSSL's, GRDB's
+# SQLite), which ResumeTransfer's and ResumeScan's interfaces reach.
 while IFS= read -r map; do maps+=(-Xcc "-fmodule-map-file=$map"); done \
-    < <(find .build/checkouts -path '*/include/module.modulemap' 2>/dev/null)
+    < <(find .build/checkouts \( -path '*/include/module.modulemap' -o -path '*/Sources/GRDBSQLite/module.modulemap' \) 2>/dev/null)
 swift-symbolgraph-extract -module-name "$target" -I "$bin/Modules" "${maps[@]}" \
     -target "$(uname -m)-unknown-linux-gnu" -minimum-access-level public -output-dir "$out"
 if [ "${VERBOSE:-0}" = 1 ]; then detail=1; else detail=0; fi

@@ -66,7 +66,7 @@ public struct ScanInventory: Sendable {
     /// The partial files no blob and no ledger task names, sorted by path.
     public private(set) var orphanPartialFiles: [PartialFile] = []
     /// nsurlsessiond's ledgers (`tasks.sqlite`) found by content, sorted by path.
-    package private(set) var ledgers: [TaskLedger] = []
+    public private(set) var ledgers: [TaskLedger] = []
     /// What could not be read or was skipped, sorted by path.
     public private(set) var errors: [ScanProblem]
     /// Regular files seen.

@@ -367,16 +367,17 @@ final class EvidenceDatabase {
 }
 
 /// Evidence SQLite that could not be opened or read.
-package struct EvidenceDatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct EvidenceDatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The evidence file (or the name given to in-memory bytes).
-    package let path: String
+    public let path: String
     /// What went wrong, in a sentence.
-    package let message: String
+    public let message: String
 
     package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
-    package var description: String { "\(path): \(message)" }
+    /// `PATH: MESSAGE`.
+    public var description: String { "\(path): \(message)" }
 }

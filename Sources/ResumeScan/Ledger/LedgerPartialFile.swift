@@ -7,15 +7,15 @@ import ResumeDataCodec
 /// path is the stored one without it, and the file in an extraction is that path below the
 /// extraction's top folder. A path that is not absolute, holds `..`, or passes through a
 /// symbolic link is never looked up: it would leave the extraction.
-package struct LedgerPartialFile: Sendable, Equatable {
+public struct LedgerPartialFile: Sendable, Equatable {
     /// The column the path came from: `path_to_download_task_file`, else `download_file_url`.
-    package var column: String
+    public var column: String
     /// The value as stored (for `download_file_url`, the archived URL's string).
-    package var recorded: String
+    public var recorded: String
     /// The path on the device: ``recorded`` without `/.nofollow` (and, for a URL, its path).
-    package var devicePath: String?
+    public var devicePath: String?
     /// The path in the extraction, when the device path could be mapped.
-    package var path: String?
+    public var path: String?
     /// What is there.
     var entry: PartialFileResolution.Entry?
     /// Why the path was not looked up, when it was not.
@@ -25,7 +25,7 @@ package struct LedgerPartialFile: Sendable, Equatable {
     var missingReason: String?
 
     /// The size of the regular file found, if one was.
-    package var size: Int64? {
+    public var size: Int64? {
         if case .regularFile(let size)? = entry { return size }
         return nil
     }
@@ -60,7 +60,7 @@ package struct LedgerPartialFile: Sendable, Equatable {
     }
 
     /// A partial file with these values (tests compare with it).
-    package init(column: String, recorded: String, devicePath: String?, path: String?,
+    public init(column: String, recorded: String, devicePath: String?, path: String?,
                  entry: PartialFileResolution.Entry?, refusal: String?) {
         self.column = column
         self.recorded = recorded
@@ -124,7 +124,7 @@ package struct LedgerPartialFile: Sendable, Equatable {
 
     /// Compares the file's size with the bytes the ledger says were received:
     /// `as received`, `96 fewer than received`, `5 more than received`; `nil` without both.
-    package func comparison(bytesReceived: Int64?) -> String? {
+    public func comparison(bytesReceived: Int64?) -> String? {
         guard let size, let bytesReceived else { return nil }
         if size == bytesReceived { return "as received" }
         let difference = size < bytesReceived ? bytesReceived &- size : size &- bytesReceived
@@ -132,7 +132,7 @@ package struct LedgerPartialFile: Sendable, Equatable {
     }
 
     /// Why there is no file to use, for people: the refusal, or what is at the path instead.
-    package var problem: String? {
+    public var problem: String? {
         if let refusal { return refusal }
         switch entry {
         case .missing?: return missingReason ?? "not in the extraction"

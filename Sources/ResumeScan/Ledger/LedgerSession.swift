@@ -11,29 +11,29 @@ import ResumeDataCodec
 /// another type than expected is a note, not a failure. It names no field of the archived
 /// `NSURLSessionConfiguration`, so the configuration is shown only as archived: its class and
 /// its scalar fields under their archived keys, meaning unknown.
-package struct LedgerSession: Sendable {
+public struct LedgerSession: Sendable {
     /// The SQLite `rowid`.
-    package var rowID: Int64
+    public var rowID: Int64
     /// `bundle_id`.
-    package var bundleID: String?
+    public var bundleID: String?
     /// `session_id`: the background configuration's identifier.
-    package var sessionID: String?
+    public var sessionID: String?
     /// `options`' `NSURLSessionLastDisconnectDateKey`.
-    package var lastDisconnectDate: Date?
+    public var lastDisconnectDate: Date?
     /// `options`' `NDBackgroundSessionManagerKeySessionUUID`, as text (its archived type is not
     /// known: a string or an `NSUUID` shown as archived).
-    package var sessionUUID: String?
+    public var sessionUUID: String?
     /// `options`' `NSURLSessionDelegateImplements…Key` entries, in archive order, each as archived.
-    package var delegateImplements: [(key: String, value: String)] = []
+    public var delegateImplements: [(key: String, value: String)] = []
     /// The other keys of `options`, in archive order.
-    package var otherOptionKeys: [String] = []
+    public var otherOptionKeys: [String] = []
     /// The archived configuration's class, e.g. `NSURLSessionConfiguration`.
-    package var configurationClass: String?
+    public var configurationClass: String?
     /// The configuration's fields that hold a string, number, boolean or date, under their
     /// archived keys, as archived (their meaning is not in the spec).
-    package var configurationFields: [(key: String, value: String)] = []
+    public var configurationFields: [(key: String, value: String)] = []
     /// What could not be read, each `column: why`.
-    package var notes: [String] = []
+    public var notes: [String] = []
 
     /// The spec's keys of `options`.
     enum OptionKey {

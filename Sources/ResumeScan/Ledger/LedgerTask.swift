@@ -6,10 +6,13 @@ import ResumeDataCodec
 ///
 /// Every field that the row may lack, or that did not decode, is `nil`; ``notes`` says which
 /// values could not be read (a row whose archives are corrupt is not a task: see ``TaskLedger``).
-package struct LedgerTask: Sendable {
+public struct LedgerTask: Sendable {
     /// `task_kind` (CFNetwork's init methods; spec §1.3).
-    package enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// The values 0 to 5 in the spec's order: download, upload and data tasks, an
+        /// `AVAssetDownloadTask`, and the two `AVAggregateAssetDownloadTask` kinds.
         case download, upload, data, avAssetDownload, avAggregateChild, avAggregateNoChild
+        /// A value the spec does not name.
         case other(Int64)
 
         init(_ value: Int64) {
@@ -26,7 +29,7 @@ package struct LedgerTask: Sendable {
 
         /// `download`, `upload`, `data`, `av-asset-download`, `av-aggregate-child`,
         /// `av-aggregate-no-child`, or `kind <n>`.
-        package var name: String {
+        public var name: String {
             switch self {
             case .download: "download"
             case .upload: "upload"
@@ -40,8 +43,10 @@ package struct LedgerTask: Sendable {
     }
 
     /// `state`: `NSURLSessionTaskState`.
-    package enum State: Sendable, Hashable {
+    public enum State: Sendable, Hashable {
+        /// `URLSessionTask.State`'s raw values 0 to 3.
         case running, suspended, canceling, completed
+        /// A value the spec does not name.
         case other(Int64)
 
         init(_ value: Int64) {
@@ -55,7 +60,7 @@ package struct LedgerTask: Sendable {
         }
 
         /// `running`, `suspended`, `canceling`, `completed`, or `state <n>`.
-        package var name: String {
+        public var name: String {
             switch self {
             case .running: "running"
             case .suspended: "suspended"
@@ -67,62 +72,64 @@ package struct LedgerTask: Sendable {
     }
 
     /// The SQLite `rowid`, which says in what order rows were written.
-    package var rowID: Int64
+    public var rowID: Int64
     /// `bundle_id`: the client app.
-    package var bundleID: String?
+    public var bundleID: String?
     /// `session_id`: the background configuration's identifier.
-    package var sessionID: String
+    public var sessionID: String
     /// `identifier`: the task identifier, unique only within its session.
-    package var identifier: Int64
+    public var identifier: Int64
     /// `unique_identifier` (16 raw bytes), as a UUID string.
-    package var uniqueIdentifier: String?
-    package var kind: Kind?
-    package var state: State?
+    public var uniqueIdentifier: String?
+    /// `task_kind`, when the row has one.
+    public var kind: Kind?
+    /// `state`, when the row has one.
+    public var state: State?
     /// `task_description`.
-    package var taskDescription: String?
+    public var taskDescription: String?
     /// `creation_time`, seconds since 2001-01-01 (spec §1.3: AV tasks certainly, others assumed).
-    package var creationTime: Date?
+    public var creationTime: Date?
     /// `earliest_begin_date`, seconds since 1970; `nil` for 0.0 (none).
-    package var earliestBeginDate: Date?
+    public var earliestBeginDate: Date?
 
     /// Which archived request the request fields come from: `current_request`, else `original_request`.
-    package var requestColumn: String?
+    public var requestColumn: String?
     /// The URL of that request.
-    package var url: String?
+    public var url: String?
     /// The HTTP method of that request.
-    package var method: String?
+    public var method: String?
     /// The header fields of that request, in archive order.
-    package var requestHeaders: [(name: String, value: String)] = []
+    public var requestHeaders: [(name: String, value: String)] = []
     /// The byte count of that request's body, when it has one.
-    package var requestBodySize: Int?
+    public var requestBodySize: Int?
     /// The original request's URL, when it differs from ``url`` (a redirect).
-    package var originalURL: String?
+    public var originalURL: String?
 
     /// The archived response's status code.
-    package var statusCode: Int64?
+    public var statusCode: Int64?
     /// The archived response's `ETag`.
-    package var entityTag: String?
+    public var entityTag: String?
     /// The archived response's `Last-Modified`.
-    package var lastModified: String?
+    public var lastModified: String?
     /// The archived response's expected length.
-    package var expectedContentLength: Int64?
+    public var expectedContentLength: Int64?
 
     /// The archived `error`.
-    package var error: ArchivedError?
+    public var error: ArchivedError?
 
     /// `count_of_bytes_received`.
-    package var bytesReceived: Int64?
+    public var bytesReceived: Int64?
     /// `count_of_bytes_expected_to_receive` (-1: unknown).
-    package var bytesExpected: Int64?
+    public var bytesExpected: Int64?
 
     /// The partial file the row names, if any.
-    package var partialFile: LedgerPartialFile?
+    public var partialFile: LedgerPartialFile?
 
     /// The upload's resume state (`resumable_upload_data`), when the row has one that reads.
-    package var upload: UploadResumeData?
+    public var upload: UploadResumeData?
 
     /// Values of this row that could not be read, each `column: why`.
-    package var notes: [String] = []
+    public var notes: [String] = []
 
     /// The request headers the way a rebuilt request carries them again: without `Range` and
     /// `If-Range`, which the rebuilt request sets itself.

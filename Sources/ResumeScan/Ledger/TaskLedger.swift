@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// nsurlsessiond's task ledger (`tasks.sqlite`, spec §1): every background task of every app,
-/// read from a private copy (``EvidenceDatabase``) with its WAL.
+/// read from a private copy with its WAL (the evidence is never opened for writing).
 ///
 /// Schema versions 2 (iOS 18) and 3 (iOS 26) are known; any other is read by the known column
 /// names, with a warning. Every value is checked for its storage class before use: several
@@ -19,33 +19,37 @@ import Darwin
 /// whose archives are corrupt or hostile (with the key path at fault). Rows whose original
 /// request is over 128 KiB are skipped as the daemon itself drops them; other archives are
 /// bounded too, and so is the number of rows.
-package struct TaskLedger: Sendable {
+public struct TaskLedger: Sendable {
     /// Bounds on what is read.
-    package struct Limits: Sendable {
+    public struct Limits: Sendable {
         /// Rows read at most; the rest are reported as not read.
-        var maximumRows = 1_000_000
+        public var maximumRows = 1_000_000
         /// The daemon drops rows whose original request is larger (`0x20000`; spec §1.3).
-        var maximumOriginalRequest = 0x20000
+        public var maximumOriginalRequest = 0x20000
         /// Any other archive or text value larger than this is not decoded.
-        var maximumValue = 1 << 20
+        public var maximumValue = 1 << 20
         /// The database file and its WAL together.
-        var maximumDatabaseSize = EvidenceDatabase.defaultMaximumSize
+        public var maximumDatabaseSize = EvidenceDatabase.defaultMaximumSize
 
-        init() {}
+        /// The bounds the CLI reads with.
+        public init() {}
     }
 
     /// A row that was not made into a task, and why.
-    package struct SkippedRow: Error, Sendable, Hashable, CustomStringConvertible {
-        package var rowID: Int64
-        package var sessionID: String?
-        package var identifier: Int64?
+    public struct SkippedRow: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The row's `ROWID`.
+        public var rowID: Int64
+        /// Its session's identifier, when it could be read.
+        public var sessionID: String?
+        /// Its task identifier, when it could be read.
+        public var identifier: Int64?
         /// The column at fault.
-        package var column: String
+        public var column: String
         /// Why, with the key path inside the archive first when there is one.
-        package var message: String
+        public var message: String
 
         /// `row 12 (session evil, task 12): error: $top.root…: …`.
-        package var description: String {
+        public var description: String {
             var who: [String] = []
             if let sessionID { who.append("session \(sessionID)") }
             if let identifier { who.append("task \(identifier)") }
@@ -54,21 +58,21 @@ package struct TaskLedger: Sendable {
     }
 
     /// The database as the caller named it.
-    package var path: String
+    public var path: String
     /// `PRAGMA user_version`.
-    package var schemaVersion: Int64
+    public var schemaVersion: Int64
     /// The extraction folder partial files were looked for in, if any.
-    package var root: String?
+    public var root: String?
     /// The tasks, by bundle ID, session ID and identifier.
-    package var tasks: [LedgerTask]
+    public var tasks: [LedgerTask]
     /// Rows reported and skipped, in row order.
-    package var skippedRows: [SkippedRow]
+    public var skippedRows: [SkippedRow]
     /// Things about the whole database a reader should know (an unknown version, missing columns, a row limit hit).
-    package var warnings: [String]
+    public var warnings: [String]
     /// Where `scan` found it; nil for `tasks`, which is given the file.
-    package var source: FindingSource? = nil
+    public var source: FindingSource? = nil
     /// The `sessions` table of schema version 3, by bundle ID and session ID; nil without one.
-    package var sessions: [LedgerSession]? = nil
+    public var sessions: [LedgerSession]? = nil
 
     /// Rows decoded together on all cores.
     static let batchSize = 256
@@ -77,11 +81,14 @@ package struct TaskLedger: Sendable {
     static let knownVersions: [Int64] = [2, 3]
 
     /// Reads the ledger at `path`.
-    /// - Parameter root: the extraction's top folder for partial files; `nil` for the default
-    ///   (the folder above `private/` in `path`).
+    /// - Parameters:
+    ///   - path: the ledger (`tasks.sqlite`); a `-wal` beside it is read too.
+    ///   - root: the extraction's top folder for partial files; `nil` for the default (the
+    ///     folder above `private/` in `path`).
+    ///   - limits: the bounds on what is read.
     /// - Throws: ``EvidenceDatabaseError`` when the file is not a readable SQLite database or
     ///   has no `session_tasks` table with `identifier` and `session_id`.
-    package static func read(path: String, root: String? = nil, limits: Limits = Limits()) throws -> TaskLedger {
+    public static func read(path: String, root: String? = nil, limits: Limits = Limits()) throws -> TaskLedger {
         let database = try EvidenceDatabase(path: path, maximumSize: limits.maximumDatabaseSize)
         defer { database.close() }
         let root = root.map(ScanJob.normalized) ?? defaultRoot(forDatabaseAt: path)
