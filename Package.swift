@@ -31,8 +31,9 @@ let package = Package(
         // The resumable-upload draft's fields (Upload-Offset, Upload-Complete, Upload-Limit) are
         // RFC 9651 structured fields: Apple's parser, the one its own server code uses.
         .package(url: "https://github.com/apple/swift-http-structured-headers", exact: "1.7.0"),
-        // Test-only: Apple's resumable-upload server (NIOResumableUpload, interop 3, 5, 6), run
-        // in-process as the peer of the upload engine's tests; async-http-client already brings it.
+        // An upload's proxy tunnel (NIOExtras, NIOSOCKS) and, for the tests only, Apple's
+        // resumable-upload server (NIOResumableUpload, interop 3, 5, 6), run in-process as the peer
+        // of the upload engine's tests; async-http-client already brings it.
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         // Test-only: the HTTP types NIOResumableUpload's handlers speak.
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
@@ -156,6 +157,10 @@ let package = Package(
                 // The direct path's TLS handshake ends with NIOTLS's event.
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers"),
+                // An upload's tunnel through a proxy (CONNECT, SOCKS5): the handlers
+                // async-http-client's own proxies are built on.
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
         .executableTarget(

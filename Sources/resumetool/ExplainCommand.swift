@@ -162,7 +162,8 @@ struct ExplainCommand: AsyncParsableCommand {
         } catch {
             return .withheld("\(error)")
         }
-        let settings = UploadSettings(engine: try EngineOptions.parse(self.tlsArguments), quiet: true, verbose: false)
+        let options = try self.transferOptions()
+        let settings = UploadSettings(engine: options.engine, proxy: try options.proxies.settings(), quiet: true, verbose: false)
         return .asked(await ResumableUploader.probe(continuation, configuration: try settings.configuration()))
     }
 

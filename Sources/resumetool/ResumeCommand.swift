@@ -158,7 +158,6 @@ struct ResumeCommand: AsyncParsableCommand {
         let downloadOnly: [(String, Bool)] = [
             ("--partial", self.partial != nil), ("-o", self.output != nil), ("--sha256", self.sha256 != nil),
             ("--consume-partial", self.consumePartial), ("--tmp-dir", self.tmpDirectory != nil), ("--json", self.transfer.json),
-            ("--proxy", self.transfer.proxy != nil),
         ]
         if let (name, _) = downloadOnly.first(where: \.1) {
             throw Diagnostic.usageError("\(name) is for download blobs; \(self.blob) is upload resume data", command: "resume")
@@ -171,7 +170,8 @@ struct ResumeCommand: AsyncParsableCommand {
             throw ExitStatus.unreadableInput.code
         }
         let given = try self.request.fields(for: continuation.origin)
-        let settings = UploadSettings(engine: self.transfer.engine, quiet: self.transfer.quiet, verbose: self.transfer.verbose)
+        let settings = UploadSettings(
+            engine: self.transfer.engine, proxy: try self.transfer.proxies.settings(), quiet: self.transfer.quiet, verbose: self.transfer.verbose)
         let configuration = try settings.configuration()
         let checkpoint = UploadCheckpoint.beside(file: file)
         let job = UploadJob(file: file, continuing: continuation, given: given, configuration: configuration,

@@ -9,7 +9,7 @@ struct UploadCommand: AsyncParsableCommand {
         commandName: "upload",
         abstract: "Upload a file resumably (draft-ietf-httpbis-resumable-upload); running the same command again continues.",
         discussion: """
-            Creates the upload with the whole file (POST, or --method PUT) and the draft's fields for --draft (interop version 3, 5 or 6 as Apple's systems speak it, 7 or 8 as the latest drafts; default 6). When the server answers 104 with a resume URL, an Apple-format upload blob is written beside the file as FILE.uploadresume, with the file's identity (size, modification time, inode, SHA-256 of its first and last MiB) as FILE.uploadresume.identity. After an interruption, in this run or a later one (even after kill -9), the server is asked how much it has (HEAD) and the rest is appended (PATCH) from there; a file that changed since is refused. Both records are removed once the server has the whole file. Authorization, Cookie and Proxy-Authorization headers go only to the origin of URL, never to a resume URL elsewhere, and are never written to the blob (give them again with -H when continuing). A resume URL from https to http is refused. No proxy is used.
+            Creates the upload with the whole file (POST, or --method PUT) and the draft's fields for --draft (interop version 3, 5 or 6 as Apple's systems speak it, 7 or 8 as the latest drafts; default 6). When the server answers 104 with a resume URL, an Apple-format upload blob is written beside the file as FILE.uploadresume, with the file's identity (size, modification time, inode, SHA-256 of its first and last MiB) as FILE.uploadresume.identity. After an interruption, in this run or a later one (even after kill -9), the server is asked how much it has (HEAD) and the rest is appended (PATCH) from there; a file that changed since is refused. Both records are removed once the server has the whole file. Authorization, Cookie and Proxy-Authorization headers go only to the origin of URL, never to a resume URL elsewhere, and are never written to the blob (give them again with -H when continuing). A resume URL from https to http is refused. --proxy, --noproxy and the environment's proxies apply as for downloads: an http proxy carries the upload through a CONNECT tunnel, a socks5 proxy through SOCKS5.
 
             The blob's first 8 bytes are not masked: Apple's constant is unknown, so the blob is a plain bplist00 keyed archive (inspect, validate and plutil read it; validate notes it as unmasked).
 
@@ -54,7 +54,7 @@ struct UploadCommand: AsyncParsableCommand {
     func run() async throws {
         let url = try HTTPURL(validating: self.url)
         let headers = try self.request.fields(for: url)
-        let settings = self.options.settings
+        let settings = try self.options.settings()
         let configuration = try settings.configuration(draft: self.draft, method: self.method, headers: headers)
         let job = UploadJob(file: self.file, url: url, configuration: configuration, checkpoint: .beside(file: self.file))
         try await UploadRunner.run(job, settings: settings, continueHint: "the same command again")

@@ -8,15 +8,17 @@ import ResumeTransfer
 struct UploadOptions: ParsableArguments {
     @OptionGroup var engine: EngineOptions
 
+    @OptionGroup var proxies: ProxyOptions
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
     @Flag(name: [.customShort("v"), .long], help: "Print each request and response head on standard error, as curl -v, with credentials masked, and each step: the resume URL, the server's offset, each retry.")
     var verbose = false
 
-    /// The plain values of these options.
-    var settings: UploadSettings {
-        UploadSettings(engine: self.engine, quiet: self.quiet, verbose: self.verbose)
+    /// The plain values of these options; a bad proxy variable is exit status 1.
+    func settings() throws -> UploadSettings {
+        UploadSettings(engine: self.engine, proxy: try self.proxies.settings(), quiet: self.quiet, verbose: self.verbose)
     }
 }
 
@@ -24,6 +26,8 @@ struct UploadOptions: ParsableArguments {
 /// engine, as plain values.
 struct UploadSettings {
     var engine: EngineOptions
+    /// The proxies requests go through (``ProxyOptions``).
+    var proxy: ProxySettings
     var quiet: Bool
     var verbose: Bool
 
@@ -36,7 +40,7 @@ struct UploadSettings {
         return UploadConfiguration(
             draft: draft.map(ResumableUploadDraft.init), creationMethod: method, headers: headers, maximumRetries: self.engine.retries ?? 5,
             bytesPerSecond: self.engine.bytesPerSecond, stallTimeout: .seconds(self.engine.stallTimeout ?? 60),
-            certificateAuthorityFile: self.engine.cacert, acceptsAnyCertificate: self.engine.insecure)
+            certificateAuthorityFile: self.engine.cacert, acceptsAnyCertificate: self.engine.insecure, proxy: self.proxy)
     }
 }
 

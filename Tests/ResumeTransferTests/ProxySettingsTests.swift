@@ -119,15 +119,15 @@ import Testing
 
     @Test func theCommandLineOverridesTheEnvironment() throws {
         let environment = ["http_proxy": "env.lan:1", "https_proxy": "envs.lan:2", "no_proxy": "skip.lan"]
-        let fromEnvironment = try TransferOptions.proxySettings(proxy: nil, noProxy: nil, environment: environment)
+        let fromEnvironment = try ProxyOptions.settings(proxy: nil, noProxy: nil, environment: environment)
         #expect(fromEnvironment.http?.host == "env.lan" && fromEnvironment.https?.host == "envs.lan")
         #expect(fromEnvironment.noProxy == ["skip.lan"])
-        let given = try TransferOptions.proxySettings(proxy: "cli.lan:9", noProxy: nil, environment: environment)
+        let given = try ProxyOptions.settings(proxy: "cli.lan:9", noProxy: nil, environment: environment)
         #expect(given.http?.host == "cli.lan" && given.https?.host == "cli.lan")
         #expect(given.noProxy == ["skip.lan"])
-        let both = try TransferOptions.proxySettings(proxy: "cli.lan:9", noProxy: "a.lan,b.lan", environment: environment)
+        let both = try ProxyOptions.settings(proxy: "cli.lan:9", noProxy: "a.lan,b.lan", environment: environment)
         #expect(both.noProxy == ["a.lan", "b.lan"])
-        let off = try TransferOptions.proxySettings(proxy: "", noProxy: nil, environment: environment)
+        let off = try ProxyOptions.settings(proxy: "", noProxy: nil, environment: environment)
         #expect(off.http == nil && off.https == nil)
     }
 
@@ -137,8 +137,8 @@ import Testing
         let environment = ["https_proxy": "envs.lan:2", "no_proxy": " ", "NO_PROXY": "skip.lan, other.lan"]
         #expect(ProxySettings.noProxyList(environment: environment) == ["skip.lan", "other.lan"])
         #expect(try ProxySettings(environment: environment).noProxy == ["skip.lan", "other.lan"])
-        #expect(try TransferOptions.proxySettings(proxy: nil, noProxy: nil, environment: environment).noProxy == ["skip.lan", "other.lan"])
-        #expect(try TransferOptions.proxySettings(proxy: "cli.lan:9", noProxy: nil, environment: environment).noProxy == ["skip.lan", "other.lan"])
+        #expect(try ProxyOptions.settings(proxy: nil, noProxy: nil, environment: environment).noProxy == ["skip.lan", "other.lan"])
+        #expect(try ProxyOptions.settings(proxy: "cli.lan:9", noProxy: nil, environment: environment).noProxy == ["skip.lan", "other.lan"])
         #expect(ProxySettings.noProxyList(environment: ["no_proxy": "", "NO_PROXY": " "]) == [])
         #expect(ProxySettings.noProxyList(" a.lan,,b.lan\t10.0.0.0/8 ") == ["a.lan", "b.lan", "10.0.0.0/8"])
     }

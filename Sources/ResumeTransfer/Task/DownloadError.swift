@@ -81,4 +81,8 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .invalidProxy(let message): return "bad proxy: \(message)"
         }
     }
+
+    /// A proxy's 407, for a download's tunnel and an upload's alike.
+    static let proxyWantsCredentials = DownloadError.invalidProxy(
+        "the proxy asks for credentials (407): give them in its URL, http://USER:PASSWORD@HOST:PORT")
 }

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOExtras
+import NIOSOCKS
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
@@ -25,13 +27,31 @@ extension DownloadError {
                 self = .timedOut
                 return
             case .proxyAuthenticationRequired:
-                self = .invalidProxy("the proxy asks for credentials (407): give them in its URL, http://USER:PASSWORD@HOST:PORT")
+                self = .proxyWantsCredentials
                 return
             case .invalidProxyResponse:
                 self = .connection(.proxyRefusedTunnel)
                 return
             default: break
             }
+        }
+        if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
+            // An upload's own tunnel (ProxyTunnel), in a download's words.
+            switch error {
+            case .proxyAuthenticationRequired: self = .proxyWantsCredentials
+            case .httpProxyHandshakeTimeout: self = .timedOut
+            default: self = .connection(.proxyRefusedTunnel)
+            }
+            return
+        }
+        if let error = error as? ProxyTunnel.Failure {
+            self = error == .timedOut ? .timedOut : .connection(.proxyRefusedTunnel)
+            return
+        }
+        if Self.isSOCKSError(error) {
+            // A SOCKS proxy that could not reach the server, or broke its protocol.
+            self = .connection(.proxyRefusedTunnel)
+            return
         }
         if let error = error as? HTTPParserError, error == .headerOverflow {
             // The client's decoder met its own per-head bound (NIO's default, the same 80 KiB as
@@ -141,5 +161,13 @@ extension DownloadError {
     var diskMessage: String {
         if case .disk(let message) = self { return message }
         return self.description
+    }
+
+    /// NIOSOCKS's errors: one type each, under the `SOCKSError` namespace.
+    private static func isSOCKSError(_ error: any Error) -> Bool {
+        error is SOCKSError.ConnectionFailed || error is SOCKSError.NoValidAuthenticationMethod
+            || error is SOCKSError.InvalidAuthenticationSelection || error is SOCKSError.InvalidProtocolVersion
+            || error is SOCKSError.InvalidReservedByte || error is SOCKSError.InvalidAddressType
+            || error is SOCKSError.InvalidServerState || error is SOCKSError.InvalidClientState || error is SOCKSError.UnexpectedRead
     }
 }

@@ -12,14 +12,14 @@ struct NIOUploadTransport: UploadTransport {
     let configuration: UploadConfiguration
 
     func exchange(
-        _ head: HTTPRequestHead, to route: DirectRoute, body: Range<Int64>?, from source: UploadSource?,
+        _ head: HTTPRequestHead, to route: DirectRoute, via proxy: ProxySettings.Server?, body: Range<Int64>?, from source: UploadSource?,
         onConnected: () -> Void,
         onHead: @Sendable (_ status: Int, _ fields: [HTTPHeaderField], _ final: Bool) throws(UploadError) -> Void
     ) async throws(UploadError) -> UploadTransportResult {
         let exchange: UploadExchange
         do {
             exchange = try await UploadExchange.connect(
-                to: route, tls: self.tls, group: self.group, limits: self.configuration.limits,
+                to: route, via: proxy, tls: self.tls, group: self.group, limits: self.configuration.limits,
                 connectTimeout: self.configuration.connectTimeout, stallTimeout: self.configuration.stallTimeout)
         } catch {
             return UploadTransportResult(broken: error)

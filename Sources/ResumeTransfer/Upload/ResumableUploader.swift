@@ -371,7 +371,7 @@ package final class ResumableUploader: Sendable {
             caller: TrustPolicy.headers(self.configuration.headers, to: url, startedAt: .checked(origin)),
             bodyLength: bodyLength)
         let result = try await self.transport.exchange(
-            head, to: route, body: body, from: source,
+            head, to: route, via: self.configuration.proxy.server(for: url), body: body, from: source,
             onConnected: { onEvent(.request(method: method, url: url, headers: HTTPHeaderField.fields(of: head.headers))) }
         ) { status, fields, final throws(UploadError) in
             onEvent(.response(status: status, headers: fields))

@@ -172,7 +172,7 @@ private final class ScriptedUploadServer: UploadTransport {
     }
 
     func exchange(
-        _ head: HTTPRequestHead, to route: DirectRoute, body: Range<Int64>?, from source: UploadSource?,
+        _ head: HTTPRequestHead, to route: DirectRoute, via proxy: ProxySettings.Server?, body: Range<Int64>?, from source: UploadSource?,
         onConnected: () -> Void,
         onHead: @Sendable (_ status: Int, _ fields: [HTTPHeaderField], _ final: Bool) throws(UploadError) -> Void
     ) async throws(UploadError) -> UploadTransportResult {

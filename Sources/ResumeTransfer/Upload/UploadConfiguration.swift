@@ -27,13 +27,15 @@ package struct UploadConfiguration: Sendable {
     var certificateAuthorityFile: String?
     /// Accept any certificate (`--insecure`).
     var acceptsAnyCertificate: Bool
+    /// The proxies requests go through (a tunnel to the server: ``ProxyTunnel``).
+    var proxy: ProxySettings
 
     package init(
         draft: ResumableUploadDraft? = nil,
         creationMethod: String = "POST", headers: [HTTPHeaderField] = [], maximumRetries: Int = 5,
         initialBackoff: Duration = .seconds(1), maximumRestarts: Int = 2, chunkSize: Int = 1 << 20,
         bytesPerSecond: Int64? = nil, connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(60),
-        certificateAuthorityFile: String? = nil, acceptsAnyCertificate: Bool = false
+        certificateAuthorityFile: String? = nil, acceptsAnyCertificate: Bool = false, proxy: ProxySettings = ProxySettings()
     ) {
         self.draft = draft ?? ResumableUploadDraft(UploadDraftVersion("6") ?? Self.fallbackVersion)
         self.creationMethod = creationMethod
@@ -50,6 +52,7 @@ package struct UploadConfiguration: Sendable {
         self.stallTimeout = stallTimeout
         self.certificateAuthorityFile = certificateAuthorityFile
         self.acceptsAnyCertificate = acceptsAnyCertificate
+        self.proxy = proxy
     }
 
     /// Stands in where the literal "6" failed its check, which it cannot.

@@ -37,33 +37,49 @@ final class UploadExchange: Sendable {
         self.events = events
     }
 
-    /// Connects to `route` (TLS with `tls` when the route is `https`).
-    /// - Throws: ``DownloadError``: `connection`, `tls` or `timedOut`.
+    /// Connects to `route` (TLS with `tls` when the route is `https`), through `proxy` when one is
+    /// given: a tunnel (`CONNECT`, or SOCKS5) to the server's host and port, inside which the
+    /// exchange is the same, TLS included, as AsyncHTTPClient tunnels a download.
+    /// - Throws: ``DownloadError``: `connection`, `tls`, `timedOut` or `invalidProxy`.
     static func connect(
-        to route: DirectRoute, tls: NIOSSLContext?, group: any EventLoopGroup, limits: ResponseHeadLimits,
-        connectTimeout: Duration, stallTimeout: Duration
+        to route: DirectRoute, via proxy: ProxySettings.Server? = nil, tls: NIOSSLContext?, group: any EventLoopGroup,
+        limits: ResponseHeadLimits, connectTimeout: Duration, stallTimeout: Duration
     ) async throws(DownloadError) -> UploadExchange {
         let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()
         let serverHostname = DirectTLS.serverHostname(for: route.host)
+        // The handlers that speak to the server: at once on a direct connection, once the tunnel
+        // reaches the server through a proxy.
+        let speakToServer: @Sendable (any Channel) throws -> Void = { channel in
+            let sync = channel.pipeline.syncOperations
+            if route.usesTLS, let tls {
+                try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
+            }
+            try sync.addHandler(HTTPRequestEncoder())
+            try sync.addHandler(NIOHTTPRequestHeadersValidator())
+            try sync.addHandler(ByteToMessageHandler(
+                HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)))
+            try sync.addHandler(AnswerReader(limits: limits, continuation: continuation))
+        }
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(connectTimeout.timeAmount)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let sync = channel.pipeline.syncOperations
                     // No byte either way for this long: the server is gone without a word.
-                    try sync.addHandler(IdleStateHandler(allTimeout: stallTimeout.timeAmount))
-                    if route.usesTLS, let tls {
-                        try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
-                    }
-                    try sync.addHandler(HTTPRequestEncoder())
-                    try sync.addHandler(NIOHTTPRequestHeadersValidator())
-                    try sync.addHandler(ByteToMessageHandler(
-                        HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)))
-                    try sync.addHandler(AnswerReader(limits: limits, continuation: continuation))
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: stallTimeout.timeAmount))
+                    if proxy == nil { try speakToServer(channel) }
                 }
             }
         do {
-            let channel = try await bootstrap.connect(host: route.host, port: route.port).get()
+            let channel = try await bootstrap.connect(host: proxy?.host ?? route.host, port: proxy?.port ?? route.port).get()
+            if let proxy {
+                do {
+                    try await ProxyTunnel.open(on: channel, through: proxy, to: route, timeout: connectTimeout)
+                    try await channel.eventLoop.submit { try speakToServer(channel) }.get()
+                } catch {
+                    channel.close(promise: nil)
+                    throw error
+                }
+            }
             return UploadExchange(channel: channel, events: events)
         } catch {
             continuation.finish()

@@ -6,8 +6,8 @@ import ResumeDataCodec
 /// means, and the wire. ``NIOUploadTransport`` is the one in use; the fuzzing check
 /// (``UploadAnswerCheck``) plays scripted answers through the same rounds.
 protocol UploadTransport: Sendable {
-    /// Sends `head` to `route`, then the file's bytes in `body` (read from `source`; no body
-    /// without one), and reads the answer.
+    /// Sends `head` to `route` (through `proxy`, when one is given), then the file's bytes in
+    /// `body` (read from `source`; no body without one), and reads the answer.
     /// - Parameters:
     ///   - onConnected: called once the connection is up, before the head goes (`-v` shows the
     ///     request then, and never one that could not be sent).
@@ -15,7 +15,7 @@ protocol UploadTransport: Sendable {
     ///     stops the request, the connection is closed, and the error is thrown.
     /// - Throws: the error of `onHead`, or ``UploadError`` when the file cannot be read.
     func exchange(
-        _ head: HTTPRequestHead, to route: DirectRoute, body: Range<Int64>?, from source: UploadSource?,
+        _ head: HTTPRequestHead, to route: DirectRoute, via proxy: ProxySettings.Server?, body: Range<Int64>?, from source: UploadSource?,
         onConnected: () -> Void,
         onHead: @Sendable (_ status: Int, _ fields: [HTTPHeaderField], _ final: Bool) throws(UploadError) -> Void
     ) async throws(UploadError) -> UploadTransportResult

@@ -3,7 +3,8 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// An HTTP `CONNECT` proxy on 127.0.0.1 for the proxy tests. Whatever host a client asks for, the
+/// An HTTP `CONNECT` proxy on 127.0.0.1 for the proxy tests, which speaks SOCKS5 (no
+/// authentication, a request with `CONNECT`'s command) to a client that opens with version 5. Whatever host a client asks for, the
 /// tunnel goes to 127.0.0.1 at the port asked, so a URL with an unresolvable host proves the
 /// request went through the proxy. It records every request head it gets and can demand
 /// `Proxy-Authorization`.
@@ -78,6 +79,7 @@ private final class ProxyHandler: ChannelInboundHandler {
     private var phase = Phase.head
     private var head = ByteBuffer()
     private var pending: [ByteBuffer] = []
+    private var greeted = false
 
     init(core: ProxyCore) {
         self.core = core
@@ -95,6 +97,7 @@ private final class ProxyHandler: ChannelInboundHandler {
         case .head:
             self.head.writeBuffer(&buffer)
             let bytes = Array(self.head.readableBytesView)
+            if bytes.first == 5 { return self.socks(bytes, context: context) }
             guard let end = Self.endOfHead(bytes) else {
                 if bytes.count > 16_384 { context.close(promise: nil) }
                 return
@@ -130,6 +133,51 @@ private final class ProxyHandler: ChannelInboundHandler {
             self.answer("405 Method Not Allowed", extra: "", context: context)
             return
         }
+        self.tunnel(to: port, context: context, established: Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)) { handler, context in
+            handler.answer("502 Bad Gateway", extra: "", context: context)
+        }
+    }
+
+    /// SOCKS5 (RFC 1928): the greeting is answered with "no authentication", then the request
+    /// (command 1, an IPv4 address or a domain name) is recorded as `SOCKS5 HOST:PORT`.
+    private func socks(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        guard bytes.count >= 2 else { return }
+        let greeting = 2 + Int(bytes[1])
+        if !self.greeted {
+            guard bytes.count >= greeting else { return }
+            self.greeted = true
+            context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: [5, 0])), promise: nil)
+        }
+        let request = bytes.dropFirst(greeting).map { $0 }
+        guard request.count >= 5 else { return }
+        let host: String
+        let end: Int
+        switch request[3] {
+        case 1:
+            end = 4 + 4 + 2
+            guard request.count >= end else { return }
+            host = request[4..<8].map(String.init).joined(separator: ".")
+        case 3:
+            end = 5 + Int(request[4]) + 2
+            guard request.count >= end else { return }
+            host = String(decoding: request[5..<(end - 2)], as: UTF8.self)
+        default:
+            self.phase = .closed
+            context.close(promise: nil)
+            return
+        }
+        let port = Int(request[end - 2]) << 8 | Int(request[end - 1])
+        self.core.requests.withLock { $0.append(.init(method: "SOCKS5", target: "\(host):\(port)", authorization: nil, headerNames: [])) }
+        if request.count > end { self.pending.append(ByteBuffer(bytes: request[end...])) }
+        self.tunnel(to: port, context: context, established: [5, 0, 0, 1, 0, 0, 0, 0, 0, 0]) { handler, context in
+            handler.phase = .closed
+            context.writeAndFlush(handler.wrapOutboundOut(ByteBuffer(bytes: [5, 5, 0, 1, 0, 0, 0, 0, 0, 0])), promise: nil)
+            context.close(promise: nil)
+        }
+    }
+
+    /// Connects to 127.0.0.1 at `port`; answers `established` and relays, or calls `refused`.
+    private func tunnel(to port: Int, context: ChannelHandlerContext, established: [UInt8], refused: @escaping (ProxyHandler, ChannelHandlerContext) -> Void) {
         self.phase = .connecting
         let client = context.channel
         let loopBoundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -146,9 +194,9 @@ private final class ProxyHandler: ChannelInboundHandler {
                 let context = loopBoundContext.value
                 switch result {
                 case .failure:
-                    handler.answer("502 Bad Gateway", extra: "", context: context)
+                    refused(handler, context)
                 case .success(let peer):
-                    context.writeAndFlush(handler.wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 Connection established\r\n\r\n")), promise: nil)
+                    context.writeAndFlush(handler.wrapOutboundOut(ByteBuffer(bytes: established)), promise: nil)
                     for buffer in handler.pending { peer.write(buffer, promise: nil) }
                     peer.flush()
                     handler.pending = []

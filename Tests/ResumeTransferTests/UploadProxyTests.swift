@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import ResumeTransfer
+
+/// Uploads through an in-process proxy, through the built binary: a `CONNECT` tunnel for http
+/// and https (TLS inside the tunnel), SOCKS5, the proxy's credentials to the proxy only, and a
+/// proxy that wants credentials it was not given. The URL's host does not resolve: only the
+/// proxy, which tunnels every host to 127.0.0.1, can reach the server.
+@Suite(.serialized) struct UploadProxyTests {
+    static let size = 300_000
+
+    @Test func anUploadGoesThroughTheProxysTunnelWithItsCredentialsToTheProxyOnly() async throws {
+        let server = try await AppleUploadServer.start()
+        let proxy = try await TestProxy.start(username: "uploader", password: "p w")
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(Self.size)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let url = "http://upload.invalid:\(server.port)/files/photo.bin"
+            let run = try await runToolCapturing(
+                ["upload", "photo.bin", url, "--proxy", "http://uploader:p%20w@127.0.0.1:\(proxy.port)", "-H", "Authorization: Bearer s3cret"],
+                in: folder)
+            #expect(run.status == 0, Comment(rawValue: run.stderr))
+            #expect(server.stored("/files/photo.bin") == bytes)
+            let requests = proxy.requests
+            #expect(!requests.isEmpty)
+            let basic = "Basic " + Data("uploader:p w".utf8).base64EncodedString()
+            for request in requests {
+                #expect(request.method == "CONNECT" && request.target == "upload.invalid:\(server.port)")
+                #expect(request.authorization == basic)
+                // The server's credentials went inside the tunnel, never to the proxy.
+                #expect(!request.headerNames.contains("authorization"))
+            }
+        }
+        await proxy.stop()
+        await server.stop()
+    }
+
+    /// https is tunnelled as is: the proxy sees the host and port, the server the request.
+    @Test func httpsGoesThroughTheTunnelWithTLSInside() async throws {
+        let server = try await RawServer.start([
+            [.text("HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: 6\r\nLocation: /up/1\r\n\r\n"),
+             .drain(Self.size), .text("HTTP/1.1 201 Created\r\nUpload-Complete: ?1\r\nContent-Length: 0\r\n\r\n")],
+        ], tls: true)
+        let proxy = try await TestProxy.start()
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(Self.size)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let run = try await runToolCapturing(
+                ["upload", "photo.bin", "https://upload.invalid:\(server.port)/files", "--insecure"],
+                in: folder, environment: ["https_proxy": proxy.url])
+            let story = Comment(rawValue: "\(run.stderr)\nserver:\n\(server.journal)")
+            #expect(run.status == 0, story)
+            #expect(proxy.requests.map(\.method) == ["CONNECT"])
+            #expect(proxy.requests.first?.target == "upload.invalid:\(server.port)")
+            #expect(server.requests.first?.hasPrefix("POST /files HTTP/1.1\r\nHost: upload.invalid:\(server.port)\r\n") == true, story)
+            #expect(server.body(ofConnection: 0) == bytes)
+        }
+        await proxy.stop()
+        await server.stop()
+    }
+
+    @Test func aSOCKS5ProxyCarriesTheUpload() async throws {
+        let server = try await AppleUploadServer.start()
+        let proxy = try await TestProxy.start()
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(Self.size)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let run = try await runToolCapturing(
+                ["upload", "photo.bin", "http://upload.invalid:\(server.port)/files/photo.bin", "--proxy", "socks5h://127.0.0.1:\(proxy.port)"],
+                in: folder)
+            #expect(run.status == 0, Comment(rawValue: run.stderr))
+            #expect(server.stored("/files/photo.bin") == bytes)
+            #expect(!proxy.requests.isEmpty)
+            #expect(proxy.requests.allSatisfy { $0.method == "SOCKS5" && $0.target == "upload.invalid:\(server.port)" })
+        }
+        await proxy.stop()
+        await server.stop()
+    }
+
+    /// A proxy that wants credentials stops the upload at once (not retried), in a download's words;
+    /// `--noproxy` reaches the server directly.
+    @Test func aProxyThatWantsCredentialsStopsTheUploadAndNoProxyGoesAroundIt() async throws {
+        let server = try await AppleUploadServer.start()
+        let proxy = try await TestProxy.start(username: "u", password: "p")
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(Self.size)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let refused = try await runToolCapturing(
+                ["upload", "photo.bin", "\(server.origin)/files/photo.bin", "--proxy", proxy.url], in: folder)
+            #expect(refused == ToolResult(status: 1, stdout: "", stderr:
+                "photo.bin: error: bad proxy: the proxy asks for credentials (407): give them in its URL, http://USER:PASSWORD@HOST:PORT\n"))
+            #expect(proxy.requests.count == 1)
+            #expect(server.stored("/files/photo.bin") == nil)
+
+            let direct = try await runToolCapturing(
+                ["upload", "photo.bin", "\(server.origin)/files/photo.bin", "--proxy", proxy.url, "--noproxy", "127.0.0.1"], in: folder)
+            #expect(direct.status == 0, Comment(rawValue: direct.stderr))
+            #expect(proxy.requests.count == 1)
+            #expect(server.stored("/files/photo.bin") == bytes)
+        }
+        await proxy.stop()
+        await server.stop()
+    }
+}
