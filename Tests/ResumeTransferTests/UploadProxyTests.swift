@@ -6,13 +6,14 @@ import Testing
 /// Uploads through an in-process proxy, through the built binary: a `CONNECT` tunnel for http
 /// and https (TLS inside the tunnel), SOCKS5, the proxy's credentials to the proxy only, and a
 /// proxy that wants credentials it was not given. The URL's host does not resolve: only the
-/// proxy, which tunnels every host to 127.0.0.1, can reach the server.
+/// proxy, which tunnels every host to the server's address, can reach the server. Each file goes
+/// in its creation request, so every tunnel is to the URL's host.
 @Suite(.serialized) struct UploadProxyTests {
     static let size = 300_000
 
     @Test func anUploadGoesThroughTheProxysTunnelWithItsCredentialsToTheProxyOnly() async throws {
         let server = try await AppleUploadServer.start()
-        let proxy = try await TestProxy.start(username: "uploader", password: "p w")
+        let proxy = try await TestProxy.start(username: "uploader", password: "p w", tunnelHost: server.host)
         try await withTemporaryDirectory { folder in
             let bytes = UploadTesting.bytes(Self.size)
             _ = try UploadTesting.write(bytes, in: folder)
@@ -21,7 +22,7 @@ import Testing
                 ["upload", "photo.bin", url, "--proxy", "http://uploader:p%20w@127.0.0.1:\(proxy.port)", "-H", "Authorization: Bearer s3cret"],
                 in: folder)
             #expect(run.status == 0, Comment(rawValue: run.stderr))
-            #expect(server.stored("/files/photo.bin") == bytes)
+            #expect(server.stored("/files/photo.bin").map { $0 == bytes } == true)
             let requests = proxy.requests
             #expect(!requests.isEmpty)
             let basic = "Basic " + Data("uploader:p w".utf8).base64EncodedString()
@@ -54,7 +55,8 @@ import Testing
             #expect(proxy.requests.map(\.method) == ["CONNECT"])
             #expect(proxy.requests.first?.target == "upload.invalid:\(server.port)")
             #expect(server.requests.first?.hasPrefix("POST /files HTTP/1.1\r\nHost: upload.invalid:\(server.port)\r\n") == true, story)
-            #expect(server.body(ofConnection: 0) == bytes)
+            let same = server.body(ofConnection: 0) == bytes
+            #expect(same, "the body differs")
         }
         await proxy.stop()
         await server.stop()
@@ -62,7 +64,7 @@ import Testing
 
     @Test func aSOCKS5ProxyCarriesTheUpload() async throws {
         let server = try await AppleUploadServer.start()
-        let proxy = try await TestProxy.start()
+        let proxy = try await TestProxy.start(tunnelHost: server.host)
         try await withTemporaryDirectory { folder in
             let bytes = UploadTesting.bytes(Self.size)
             _ = try UploadTesting.write(bytes, in: folder)
@@ -70,7 +72,7 @@ import Testing
                 ["upload", "photo.bin", "http://upload.invalid:\(server.port)/files/photo.bin", "--proxy", "socks5h://127.0.0.1:\(proxy.port)"],
                 in: folder)
             #expect(run.status == 0, Comment(rawValue: run.stderr))
-            #expect(server.stored("/files/photo.bin") == bytes)
+            #expect(server.stored("/files/photo.bin").map { $0 == bytes } == true)
             #expect(!proxy.requests.isEmpty)
             #expect(proxy.requests.allSatisfy { $0.method == "SOCKS5" && $0.target == "upload.invalid:\(server.port)" })
         }
@@ -82,7 +84,7 @@ import Testing
     /// `--noproxy` reaches the server directly.
     @Test func aProxyThatWantsCredentialsStopsTheUploadAndNoProxyGoesAroundIt() async throws {
         let server = try await AppleUploadServer.start()
-        let proxy = try await TestProxy.start(username: "u", password: "p")
+        let proxy = try await TestProxy.start(username: "u", password: "p", tunnelHost: server.host)
         try await withTemporaryDirectory { folder in
             let bytes = UploadTesting.bytes(Self.size)
             _ = try UploadTesting.write(bytes, in: folder)
@@ -94,12 +96,30 @@ import Testing
             #expect(server.stored("/files/photo.bin") == nil)
 
             let direct = try await runToolCapturing(
-                ["upload", "photo.bin", "\(server.origin)/files/photo.bin", "--proxy", proxy.url, "--noproxy", "127.0.0.1"], in: folder)
+                ["upload", "photo.bin", "\(server.origin)/files/photo.bin", "--proxy", proxy.url, "--noproxy", server.host], in: folder)
             #expect(direct.status == 0, Comment(rawValue: direct.stderr))
             #expect(proxy.requests.count == 1)
-            #expect(server.stored("/files/photo.bin") == bytes)
+            #expect(server.stored("/files/photo.bin").map { $0 == bytes } == true)
         }
         await proxy.stop()
         await server.stop()
+    }
+
+    /// Proxies that cannot reach the server, in a download's words: a SOCKS5 refusal and a 502
+    /// to `CONNECT` are the proxy refusing the tunnel (retried as a broken connection is).
+    @Test(arguments: ["socks5", "http"])
+    func aProxyThatCannotReachTheServerIsARefusedTunnel(scheme: String) async throws {
+        let proxy = try await TestProxy.start()
+        try await withTemporaryDirectory { folder in
+            _ = try UploadTesting.write(UploadTesting.bytes(1000), in: folder)
+            // Nothing listens on port 1 of 127.0.0.1, where the proxy tunnels.
+            let run = try await runToolCapturing(
+                ["upload", "photo.bin", "http://upload.invalid:1/files", "--proxy", "\(scheme)://127.0.0.1:\(proxy.port)", "--retries", "0"],
+                in: folder)
+            #expect(run == ToolResult(status: 1, stdout: "", stderr:
+                "photo.bin: error: gave up after 0 retries: connection failed: the proxy refused to open a tunnel to the server\n"))
+            #expect(proxy.requests.map(\.target) == ["upload.invalid:1"])
+        }
+        await proxy.stop()
     }
 }

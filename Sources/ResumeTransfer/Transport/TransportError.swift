@@ -37,10 +37,13 @@ extension DownloadError {
         }
         if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
             // An upload's own tunnel (ProxyTunnel), in a download's words.
-            switch error {
-            case .proxyAuthenticationRequired: self = .proxyWantsCredentials
-            case .httpProxyHandshakeTimeout: self = .timedOut
-            default: self = .connection(.proxyRefusedTunnel)
+            // Its errors compare by kind, not by where they were made.
+            if error == .proxyAuthenticationRequired() {
+                self = .proxyWantsCredentials
+            } else if error == .httpProxyHandshakeTimeout() {
+                self = .timedOut
+            } else {
+                self = .connection(.proxyRefusedTunnel)
             }
             return
         }

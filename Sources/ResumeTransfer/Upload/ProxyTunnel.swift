@@ -22,11 +22,9 @@ enum ProxyTunnel {
         let deadline = NIODeadline.now() + timeout.timeAmount
         switch proxy.kind {
         case .http:
-            var headers = HTTPHeaders()
-            if let username = proxy.username {
-                let credentials = Data("\(username):\(proxy.password ?? "")".utf8).base64EncodedString()
-                headers.add(name: "Proxy-Authorization", value: "Basic \(credentials)")
-            }
+            let headers = HTTPHeaders(proxy.username.map { username in
+                [("Proxy-Authorization", "Basic " + Data("\(username):\(proxy.password ?? "")".utf8).base64EncodedString())]
+            } ?? [])
             // An IPv6 address goes in brackets in the CONNECT target, as in a URL.
             let host = route.host.contains(":") ? "[\(route.host)]" : route.host
             try await channel.eventLoop.submit {

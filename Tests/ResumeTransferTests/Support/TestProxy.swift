@@ -26,10 +26,10 @@ final class TestProxy: Sendable {
     var requests: [Request] { self.core.requests.withLock { $0 } }
 
     /// With `username` and `password`, a request without the matching `Proxy-Authorization:
-    /// Basic` gets 407.
-    static func start(username: String? = nil, password: String? = nil) async throws -> TestProxy {
+    /// Basic` gets 407. Tunnels go to `tunnelHost` (a server bound to another loopback address).
+    static func start(username: String? = nil, password: String? = nil, tunnelHost: String = "127.0.0.1") async throws -> TestProxy {
         let required = username.map { "Basic " + Data("\($0):\(password ?? "")".utf8).base64EncodedString() }
-        let core = ProxyCore(requiredAuthorization: required)
+        let core = ProxyCore(requiredAuthorization: required, tunnelHost: tunnelHost)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -56,13 +56,15 @@ final class TestProxy: Sendable {
 private final class ProxyCore: Sendable {
     let requests = Mutex<[TestProxy.Request]>([])
     let requiredAuthorization: String?
+    let tunnelHost: String
 
-    init(requiredAuthorization: String?) {
+    init(requiredAuthorization: String?, tunnelHost: String) {
+        self.tunnelHost = tunnelHost
         self.requiredAuthorization = requiredAuthorization
     }
 }
 
-/// Reads one request head; for an accepted `CONNECT`, connects to 127.0.0.1 and relays bytes
+/// Reads one request head; for an accepted `CONNECT`, connects to the tunnel host and relays bytes
 /// both ways until either side closes.
 private final class ProxyHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
@@ -176,8 +178,8 @@ private final class ProxyHandler: ChannelInboundHandler {
         }
     }
 
-    /// Connects to 127.0.0.1 at `port`; answers `established` and relays, or calls `refused`.
-    private func tunnel(to port: Int, context: ChannelHandlerContext, established: [UInt8], refused: @escaping (ProxyHandler, ChannelHandlerContext) -> Void) {
+    /// Connects to the tunnel host at `port`; answers `established` and relays, or calls `refused`.
+    private func tunnel(to port: Int, context: ChannelHandlerContext, established: [UInt8], refused: @escaping @Sendable (ProxyHandler, ChannelHandlerContext) -> Void) {
         self.phase = .connecting
         let client = context.channel
         let loopBoundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -188,7 +190,7 @@ private final class ProxyHandler: ChannelInboundHandler {
                     try channel.pipeline.syncOperations.addHandler(RelayHandler(to: client))
                 }
             }
-            .connect(host: "127.0.0.1", port: port)
+            .connect(host: self.core.tunnelHost, port: port)
             .whenComplete { result in
                 let handler = loopBoundSelf.value
                 let context = loopBoundContext.value
