@@ -80,4 +80,27 @@ extension FileSystemCalls {
         }
         return CopyOutcome(reached: offset, failure: nil)
     }
+
+    /// Copies `input` from where it stands to its end into `output` at its position, with
+    /// ``read`` and ``writeAll(_:_:at:)``, one buffer of `bufferSize` bytes at a time: a pipe or a
+    /// terminal, which ``pread`` cannot read (`upload -`). ``CopyOutcome/reached`` counts the
+    /// bytes copied.
+    package func copyStream(from input: Int32, to output: Int32, bufferSize: Int = 1 << 20) -> CopyOutcome {
+        var buffer = [UInt8](repeating: 0, count: max(1, bufferSize))
+        var reached: Int64 = 0
+        while true {
+            let read = buffer.withUnsafeMutableBytes { self.read(input, $0) }
+            let count: Int
+            switch read {
+            case .success(let value) where value > 0: count = min(value, buffer.count)
+            case .success: return CopyOutcome(reached: reached, failure: nil)
+            case .failure(let error): return CopyOutcome(reached: reached, failure: (.read, error))
+            }
+            let written = buffer.withUnsafeBytes { self.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if let error = written.failure {
+                return CopyOutcome(reached: reached + Int64(written.written), failure: (.write, error))
+            }
+            reached += Int64(count)
+        }
+    }
 }

@@ -7,24 +7,19 @@ import Darwin
 #endif
 
 /// `-o -` for `download` and `resume`: the engine needs a file to checkpoint, verify and rename,
-/// so the download goes to a private folder (0700, under TMPDIR) and the finished file is copied
+/// so the download goes to a ``PrivateFolder`` and the finished file is copied
 /// to standard output, then the folder is removed, whatever the outcome. Unlike `-o FILE`,
 /// nothing is left to continue after a failure or a pause.
 struct StagedOutput {
-    let folder: String
+    let folder: PrivateFolder
 
     /// The file the download is written to.
-    var destination: String { folder + "/payload" }
+    var destination: String { folder.path + "/payload" }
 
     /// Makes the folder, refusing first a terminal as standard output, as for any binary output.
     static func make() throws(Diagnostic) -> StagedOutput {
         try OutputFile(nil).checkCanReceive(binary: true)
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("resumetool-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw Diagnostic(file: base, message: "cannot make a folder for -o -: \(String(cString: strerror(errno)))")
-        }
-        return StagedOutput(folder: String(cString: made))
+        return StagedOutput(folder: try PrivateFolder.make(for: "-o -"))
     }
 
     /// Copies the finished file to standard output; a short write (a full disk, a closed pipe)
@@ -51,6 +46,6 @@ struct StagedOutput {
 
     /// Removes the folder and everything the download left in it.
     func remove() {
-        try? FileManager.default.removeItem(atPath: folder)
+        folder.remove()
     }
 }

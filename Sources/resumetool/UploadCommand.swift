@@ -9,7 +9,7 @@ struct UploadCommand: AsyncParsableCommand {
         commandName: "upload",
         abstract: "Upload a file resumably (draft-ietf-httpbis-resumable-upload); running the same command again continues.",
         discussion: """
-            Creates the upload with the whole file (POST, or --method PUT) and the draft's fields for --draft (interop version 3, 5 or 6 as Apple's systems speak it, 7 or 8 as the latest drafts; default 6). When the server answers 104 with a resume URL, an Apple-format upload blob is written beside the file as FILE.uploadresume, with the file's identity (size, modification time, inode, SHA-256 of its first and last MiB) as FILE.uploadresume.identity. After an interruption, in this run or a later one (even after kill -9), the server is asked how much it has (HEAD) and the rest is appended (PATCH) from there; a file that changed since is refused. Both records are removed once the server has the whole file. Authorization, Cookie and Proxy-Authorization headers go only to the origin of URL, never to a resume URL elsewhere, and are never written to the blob (give them again with -H when continuing). A resume URL from https to http is refused. --proxy, --noproxy and the environment's proxies apply as for downloads: an http proxy carries the upload through a CONNECT tunnel, a socks5 proxy through SOCKS5.
+            Creates the upload with the whole file (POST, or --method PUT) and the draft's fields for --draft (interop version 3, 5 or 6 as Apple's systems speak it, 7 or 8 as the latest drafts; default 6). When the server answers 104 with a resume URL, an Apple-format upload blob is written beside the file as FILE.uploadresume, with the file's identity (size, modification time, inode, SHA-256 of its first and last MiB) as FILE.uploadresume.identity. After an interruption, in this run or a later one (even after kill -9), the server is asked how much it has (HEAD) and the rest is appended (PATCH) from there; a file that changed since is refused. Both records are removed once the server has the whole file. Authorization, Cookie and Proxy-Authorization headers go only to the origin of URL, never to a resume URL elsewhere, and are never written to the blob (give them again with -H when continuing). A resume URL from https to http is refused. With - as FILE, standard input is copied whole to a private folder under TMPDIR first and uploaded from there (resuming within the run after a dropped connection); the folder is removed at the end, so a killed run cannot be continued. --proxy, --noproxy and the environment's proxies apply as for downloads: an http proxy carries the upload through a CONNECT tunnel, a socks5 proxy through SOCKS5.
 
             The blob's first 8 bytes are not masked: Apple's constant is unknown, so the blob is a plain bplist00 keyed archive (inspect, validate and plutil read it; validate notes it as unmasked).
 
@@ -25,7 +25,7 @@ struct UploadCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The file to upload.")
+    @Argument(help: "The file to upload; - for standard input (copied first, so that the upload can resume within the run).")
     var file: String
 
     @Argument(help: "The http or https URL that creates the upload.")
@@ -56,7 +56,20 @@ struct UploadCommand: AsyncParsableCommand {
         let headers = try self.request.fields(for: url)
         let settings = try self.options.settings()
         let configuration = try settings.configuration(draft: self.draft, method: self.method, headers: headers)
-        let job = UploadJob(file: self.file, url: url, configuration: configuration, checkpoint: .beside(file: self.file))
-        try await UploadRunner.run(job, settings: settings, continueHint: "the same command again")
+        guard self.file == "-" else {
+            let job = UploadJob(file: self.file, url: url, configuration: configuration, checkpoint: .beside(file: self.file))
+            try await UploadRunner.run(job, settings: settings, continueHint: "the same command again")
+            return
+        }
+        let staged: StagedInput
+        do {
+            staged = try StagedInput.make()
+        } catch {
+            error.emit()
+            throw error.status.code
+        }
+        defer { staged.remove() }
+        let job = UploadJob(file: staged.path, url: url, configuration: configuration, checkpoint: .beside(file: staged.path))
+        try await UploadRunner.run(job, settings: settings, label: "<stdin>", continueHint: nil)
     }
 }

@@ -8,10 +8,14 @@ import ResumeTransfer
 /// Runs an ``UploadJob`` for `upload` and `resume`, says what happened on standard error, and
 /// ends with the status of the one ``ExitStatus`` table.
 enum UploadRunner {
-    static func run(_ job: UploadJob, settings: UploadSettings, continueHint: String) async throws {
+    /// - Parameters:
+    ///   - label: what the messages call the file (`<stdin>` for `upload -`); the job's file by default.
+    ///   - continueHint: the command that continues the upload after a failure it can be continued
+    ///     from; nil when none can (`upload -`).
+    static func run(_ job: UploadJob, settings: UploadSettings, label: String? = nil, continueHint: String?) async throws {
         let quiet = settings.quiet
         let verbose = settings.verbose && !quiet
-        let file = job.file
+        let file = label ?? job.file
         do {
             let outcome = try await job.run(onNote: { note in
                 guard !quiet else { return }
@@ -38,7 +42,7 @@ enum UploadRunner {
                 (status, continuable) = (.failure, true)
             }
             Diagnostic(file: file, message: error.description).emit()
-            if continuable, FileManager.default.fileExists(atPath: job.checkpoint.blobPath), !quiet {
+            if continuable, let continueHint, FileManager.default.fileExists(atPath: job.checkpoint.blobPath), !quiet {
                 StandardStream.write("continue with: \(continueHint)\n")
             }
             throw status.code
