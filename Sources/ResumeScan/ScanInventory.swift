@@ -219,13 +219,18 @@ public struct ScanInventory: Sendable {
     private static func pair(_ found: FoundResumeBlob, container: String?, entry: (String) -> PartialFileResolution.Entry,
                              candidates: (String, String?) -> [String]) -> Pairing {
         var pairing = Pairing()
-        if let name = found.resumeData?.tempFileName {
+        // The blob's names spelled as the evidence's paths are (`EvidenceName`): a name that
+        // spells `\x{ff}` must not find the file whose name has byte FF there.
+        let tempFileName = found.resumeData?.tempFileName.map(EvidenceName.text(ofBlobPath:))
+        let localPath = found.localPath.map(EvidenceName.text(ofBlobPath:))
+        if let name = tempFileName {
             pairing.key = ResumeDataKey.tempFileName
             pairing.expectedPath = AppContainerLayout.tempFilePath(name: name, containerRoot: container) ?? name
             if container == nil { pairing.search = .noContainer }
         }
-        if let container, let resume = found.resumeData {
-            let verdict = PartialFileResolution(resume: resume, folder: AppContainerLayout.join(container, "tmp")).resolve(entry)
+        if let container, found.resumeData != nil {
+            let resolution = PartialFileResolution(tempFileName: tempFileName, localPath: localPath, folder: AppContainerLayout.join(container, "tmp"))
+            let verdict = resolution.resolve(entry)
             switch verdict {
             case .file(let path, let size, let key):
                 pairing.partial = (path, size)
@@ -238,7 +243,7 @@ public struct ScanInventory: Sendable {
                 break
             }
         }
-        if let localPath = found.localPath {
+        if let localPath {
             let places = candidates(localPath, container)
             if pairing.key == nil {
                 pairing.key = ResumeDataKey.localPath

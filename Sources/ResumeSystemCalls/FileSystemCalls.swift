@@ -127,6 +127,16 @@ package struct FileSystemCalls: Sendable {
         var info = emptyStat()
         return retryingOnInterrupt { system_fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) }.map { _ in status(info) }
     }
+    /// `fstatat` of a name given as bytes (one that is not UTF-8); does not follow a final
+    /// symbolic link.
+    package var fstatatBytes: @Sendable (_ folder: Int32, _ name: [UInt8]) -> Result<Status, Failure> = { folder, name in
+        var info = emptyStat()
+        let terminated = name.map { CChar(bitPattern: $0) } + [0]
+        return terminated.withUnsafeBufferPointer { pointer in
+            guard let base = pointer.baseAddress else { return .failure(Failure(EINVAL)) }
+            return retryingOnInterrupt { system_fstatat(folder, base, &info, AT_SYMLINK_NOFOLLOW) }.map { _ in status(info) }
+        }
+    }
     /// The entries of the open folder `descriptor`, which stays open.
     package var listFolder: @Sendable (_ descriptor: Int32) -> Result<FolderListing, Failure> = { descriptor in
         systemListFolder(descriptor)
@@ -369,6 +379,9 @@ private func system_stat(_ path: String, _ info: inout stat) -> Int32 { stat(pat
 private func system_openat(_ folder: Int32, _ name: String, _ flags: Int32) -> Int32 { openat(folder, name, flags) }
 private func system_openat(_ folder: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { openat(folder, name, flags) }
 private func system_fstatat(_ folder: Int32, _ name: String, _ info: inout stat, _ flags: Int32) -> Int32 {
+    fstatat(folder, name, &info, flags)
+}
+private func system_fstatat(_ folder: Int32, _ name: UnsafePointer<CChar>, _ info: inout stat, _ flags: Int32) -> Int32 {
     fstatat(folder, name, &info, flags)
 }
 private func system_read(_ descriptor: Int32, _ base: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, base, count) }

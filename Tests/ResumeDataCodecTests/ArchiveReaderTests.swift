@@ -40,7 +40,7 @@ import Testing
         #expect(ArchiveMemberName.parse(name) == .unsafe(reason))
     }
 
-    /// ``ArchiveMemberName/text(of:)``, value by value: UTF-8 names as they are, the rest escaped
+    /// ``EvidenceName/text(of:)``, value by value: UTF-8 names as they are, the rest escaped
     /// so that two names are the same text only when they are the same bytes.
     @Test(arguments: [
         (Array("tmp/CFNetworkDownload_Occ2S2.tmp".utf8), "tmp/CFNetworkDownload_Occ2S2.tmp"),
@@ -60,13 +60,13 @@ import Testing
         ([], ""),
     ] as [([UInt8], String)])
     func text(_ bytes: [UInt8], _ expected: String) {
-        #expect(ArchiveMemberName.text(of: bytes) == expected)
+        #expect(EvidenceName.text(of: bytes) == expected)
     }
 
     @Test func differentBytesGiveDifferentTexts() {
         let names: [[UInt8]] = [[0x61, 0xFF], [0x61, 0xFE], Array("a\\x{ff}".utf8), Array("a\u{FFFD}".utf8), [0x61, 0xEF, 0xBF, 0xBD]]
         // The last two are the same bytes.
-        #expect(Set(names.map { ArchiveMemberName.text(of: $0) }).count == 4)
+        #expect(Set(names.map { EvidenceName.text(of: $0) }).count == 4)
     }
 
     /// What is not unsafe: colons past the first part or in a longer first part, dots that are

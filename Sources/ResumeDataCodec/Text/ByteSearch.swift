@@ -10,9 +10,10 @@ import Darwin
 ///
 /// Why not `Data.firstRange(of:)`: it is generic over `Collection`, reads `Data` one subscript
 /// at a time through its representation, and made a fifth of a folder scan's time when every
-/// file's first KiB and every candidate were searched for an upload blob's key names.
-enum ByteSearch {
-    static func contains(_ needle: [UInt8], in haystack: some ContiguousBytes) -> Bool {
+/// file's first KiB and every candidate were searched for an upload blob's key names. A
+/// byte-by-byte loop, searching every SQLite file's first page for the ledger's schema, made 6 %.
+package enum ByteSearch {
+    package static func contains(_ needle: [UInt8], in haystack: some ContiguousBytes) -> Bool {
         guard !needle.isEmpty else { return true }
         return haystack.withUnsafeBytes { hay in
             guard hay.count >= needle.count, let start = hay.baseAddress else { return false }

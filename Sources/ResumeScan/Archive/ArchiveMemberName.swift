@@ -48,38 +48,6 @@ struct ArchiveMemberName: Equatable, Sendable {
         part.count == 2 && part.allSatisfy { $0 == UInt8(ascii: ".") }
     }
 
-    /// A member's name as the scan keys, pairs and shows it, from the bytes the archive holds:
-    /// the text itself when it is UTF-8 and holds no `\x{`; otherwise escaped in
-    /// `VisibleText`'s notation, each byte that is not UTF-8 as `\x{ff}` and each backslash as
-    /// `\x{5c}`. Names from Linux tars and old zips are often Latin-1 or CP437: decoded with
-    /// replacement characters, `caf` then byte E9 and `caf` then byte FF would both become
-    /// `caf\u{fffd}`, one member would hide the other and a blob could be paired with the
-    /// other's partial file. This rule gives two names the same text only when their bytes are the same: the
-    /// first kind never holds `\x{`, the second always does and reads back one way.
-    static func text(of bytes: some Collection<UInt8>) -> String {
-        if let text = String(validating: bytes, as: UTF8.self), !containsEscapeOpener(text.utf8) { return text }
-        return VisibleText.decoding(utf8: bytes) { scalar, out in
-            if scalar == "\\" { out += "\\x{5c}" } else { out.unicodeScalars.append(scalar) }
-        }
-    }
-
-    /// Whether `bytes` hold `\\x{`, searched byte by byte: Foundation's `contains` on a String
-    /// compares by Character and cost more than the rest of the name's handling together.
-    private static func containsEscapeOpener(_ bytes: String.UTF8View) -> Bool {
-        var iterator = bytes.makeIterator()
-        var matched = 0
-        let opener: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x"), UInt8(ascii: "{")]
-        while let byte = iterator.next() {
-            if byte == opener[matched] {
-                matched += 1
-                if matched == opener.count { return true }
-            } else {
-                matched = byte == opener[0] ? 1 : 0
-            }
-        }
-        return false
-    }
-
     /// The path as shown in reports: the components joined with `/`.
     var path: String { self.components.joined(separator: "/") }
 

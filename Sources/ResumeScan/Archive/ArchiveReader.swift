@@ -30,7 +30,7 @@ final class ArchiveReader {
 
     struct Member: Equatable, Sendable {
         /// The name as the archive spells it, escaped where it is not UTF-8
-        /// (``ArchiveMemberName/text(of:)``).
+        /// (``EvidenceName``, component by component).
         var name: String
         var kind: Kind
         /// The size the header declares, when it declares one.
@@ -122,7 +122,7 @@ final class ArchiveReader {
         default: .other
         }
         let member = Member(
-            name: ArchiveMemberName.text(of: UnsafeRawBufferPointer(start: raw.name, count: strlen(raw.name))),
+            name: EvidenceName.text(ofPath: UnsafeRawBufferPointer(start: raw.name, count: strlen(raw.name))),
             kind: kind, declaredSize: raw.size >= 0 ? raw.size : nil,
             modified: raw.has_modified != 0 ? raw.modified : nil, changed: raw.has_changed != 0 ? raw.changed : nil,
             created: raw.has_created != 0 ? raw.created : nil, mode: raw.mode, index: self.members)

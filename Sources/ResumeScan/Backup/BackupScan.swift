@@ -78,8 +78,9 @@ struct BackupScan: Sendable {
         var decoded: BackupFileRecord? = nil
         /// Where the file is stored: `ab/abcd…` (Manifest.db) or `abcd…` in the backup folder (mbdb).
         var isFlat = false
-        /// `DOMAIN/relativePath`.
-        var inner: String { domain + "/" + relativePath }
+        /// `DOMAIN/relativePath`, spelled as every evidence's paths are (``EvidenceName``), so that
+        /// a blob's names are looked up here as in a folder or an archive.
+        var inner: String { EvidenceName.text(ofBlobPath: domain + "/" + relativePath) }
         var storedPath: String { isFlat ? fileID : "\(fileID.prefix(2))/\(fileID)" }
         var folderKey: String { isFlat ? "" : String(fileID.prefix(2)) }
 

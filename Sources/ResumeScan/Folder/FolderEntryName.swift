@@ -3,7 +3,7 @@ import ResumeSystemCalls
 /// A name in a walked folder as the scan shows, keys and pairs it, and the bytes that open it
 /// when the two differ: a name that is not UTF-8 (Latin-1 from a Linux copy, say) is shown
 /// escaped in `VisibleText`'s notation by the rule an archive's member names follow
-/// (``ArchiveMemberName/text(of:)``), so two names get the same text only when they are the same
+/// (``EvidenceName/text(of:)``), so two names get the same text only when they are the same
 /// bytes, and the file is still opened, never skipped.
 struct FolderEntryName {
     /// The name as reports show it.
@@ -26,6 +26,6 @@ struct FolderEntryName {
         } else {
             return nil
         }
-        text = ArchiveMemberName.text(of: bytes ?? [])
+        text = EvidenceName.text(of: bytes ?? [])
     }
 }

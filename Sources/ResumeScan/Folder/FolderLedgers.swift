@@ -1,4 +1,5 @@
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 
 /// A walked folder's possible ledgers as ``LedgerCollector`` asks: the first page read from the
@@ -13,12 +14,18 @@ struct FolderLedgers: LedgerSource {
     }
 
     func firstPage(of candidate: Candidate) throws(ScanProblem) -> LedgerProbe.FirstPage? {
-        var page = [UInt8](repeating: 0, count: LedgerProbe.firstPageLimit)
-        let read = page.withUnsafeMutableBytes { buffer -> Int? in
-            guard case .success(let count) = calls.pread(candidate.descriptor, buffer, 0) else { return nil }
-            return count
+        // Not zeroed first: most SQLite files met are far smaller than the 64 KiB asked for, and
+        // only the bytes read are kept.
+        var failed = false
+        let page = [UInt8](unsafeUninitializedCapacity: LedgerProbe.firstPageLimit) { buffer, initialized in
+            guard case .success(let count) = calls.pread(candidate.descriptor, UnsafeMutableRawBufferPointer(buffer), 0) else {
+                failed = true
+                initialized = 0
+                return
+            }
+            initialized = min(max(count, 0), buffer.count)
         }
-        return read.map { LedgerProbe.FirstPage(Data(page[..<$0])) }
+        return failed ? nil : LedgerProbe.FirstPage(Data(page))
     }
 
     /// Whether the `-wal` beside the file holds the `CREATE` statement of `session_tasks` in its
@@ -42,7 +49,7 @@ struct FolderLedgers: LedgerSource {
             }
             if got == 0 { return false }
             let filled = carried + got
-            if LedgerProbe.contains(buffer[0..<filled], needle) { return true }
+            if ByteSearch.contains(needle, in: buffer[0..<filled]) { return true }
             // The statement may straddle two reads: keep the tail.
             carried = min(needle.count - 1, filled)
             buffer.replaceSubrange(0..<carried, with: buffer[(filled - carried)..<filled])

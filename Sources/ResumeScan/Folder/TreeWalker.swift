@@ -193,21 +193,35 @@ package struct TreeWalker {
     private static func status(atPath path: String, roots: [String], calls: FileSystemCalls = .system) -> FileSystemCalls.Status? {
         guard let (folder, last) = parentFolder(of: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(folder) }
-        guard case .success(let status) = calls.fstatat(folder, last) else { return nil }
+        guard case .success(let status) = calls.fstatatBytes(folder, last) else { return nil }
         return status
     }
 
     /// The folder holding `path`, opened from the root that holds it one component at a time
-    /// with `O_NOFOLLOW`, and `path`'s last component: the one way scan reaches a file by path
-    /// without following a link out of the tree. The caller closes the folder; nil when anything
-    /// on the way is missing or a link, `path` has `..`, or it is under no root.
-    private static func parentFolder(of path: String, roots: [String], calls: FileSystemCalls) -> (folder: Int32, name: String)? {
-        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root else { return nil }
-        let relative = path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
-        let components = relative.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
-        guard let last = components.last, !components.contains("..") else { return nil }
-        guard let folder = RootedPath.openFolder(components.dropLast(), below: root, calls: calls) else { return nil }
+    /// with `O_NOFOLLOW`, and the bytes of `path`'s last component: the one way scan reaches a
+    /// file by path without following a link out of the tree. Below the root, `path` is spelled
+    /// as the walk spells it (``EvidenceName``), so each component is opened by the bytes its
+    /// spelling stands for. The caller closes the folder; nil when anything on the way is missing
+    /// or a link, `path` has `..` or a component that is no name's spelling, or it is under no root.
+    private static func parentFolder(of path: String, roots: [String], calls: FileSystemCalls) -> (folder: Int32, name: [UInt8])? {
+        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root,
+              let components = relativeComponents(of: path, below: root) else { return nil }
+        guard let last = components.last, let folder = RootedPath.openFolder(bytes: components.dropLast(), below: root, calls: calls) else {
+            return nil
+        }
         return (folder, last)
+    }
+
+    /// The bytes of each component of `path` below `root` (a folder `path` is inside), read back
+    /// from the walk's spelling; nil when one is no name's spelling, or is `..`.
+    static func relativeComponents(of path: String, below root: String) -> [[UInt8]]? {
+        let relative = Substring(path).utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
+        var components: [[UInt8]] = []
+        for spelled in Substring(relative).split(separator: "/") {
+            guard spelled != "..", let bytes = EvidenceName.bytes(of: spelled) else { return nil }
+            components.append(bytes)
+        }
+        return components
     }
 
     /// The container's `MCMMetadataIdentifier`, read without following a link; nil when there is
@@ -244,7 +258,7 @@ package struct TreeWalker {
     private static func openFile(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
         guard let (folder, last) = parentFolder(of: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(folder) }
-        guard case .success(let descriptor) = calls.openEvidence(in: folder, last) else { return nil }
+        guard case .success(let descriptor) = calls.openEvidence(in: folder, bytes: last) else { return nil }
         return descriptor
     }
 

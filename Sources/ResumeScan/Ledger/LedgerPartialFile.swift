@@ -119,7 +119,8 @@ public struct LedgerPartialFile: Sendable, Equatable {
             return
         }
         let base = root == "/" ? "" : root
-        path = base + "/" + components.joined(separator: "/")
+        // Spelled as the walk spells the files it finds, so it names the file with these bytes.
+        path = base + "/" + EvidenceName.text(ofBlobPath: components.joined(separator: "/"))
     }
 
     /// Compares the file's size with the bytes the ledger says were received:

@@ -38,7 +38,7 @@ enum LedgerProbe {
 
     /// Whether `bytes` (a first page, or a WAL) hold the `CREATE` statement of `session_tasks`.
     static func holdsSchema(_ bytes: Data) -> Bool {
-        bytes.withUnsafeBytes { raw in contains(raw.bindMemory(to: UInt8.self), createStatement) }
+        ByteSearch.contains(createStatement, in: bytes)
     }
 
     /// Whether a database's first page (or what there is of it) has an empty schema: an empty
@@ -102,15 +102,5 @@ enum LedgerProbe {
         ledger.placePartialFiles(missing: missing, unplaceable: unplaceable, locate)
         return FileProbe.Finding(path: path, status: status, blobs: [], isPartialFile: false, sha256: EvidenceHash.hex(of: bytes),
                                  source: source, ledger: ledger)
-    }
-
-    static func contains<C: RandomAccessCollection>(_ haystack: C, _ needle: [UInt8]) -> Bool where C.Element == UInt8, C.Index == Int {
-        guard haystack.count >= needle.count, let first = needle.first else { return false }
-        var index = haystack.startIndex
-        while index <= haystack.endIndex - needle.count {
-            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
     }
 }

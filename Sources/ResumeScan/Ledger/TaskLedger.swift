@@ -288,14 +288,17 @@ final class PartialFileLookUp {
             descriptor = open(folder, root: root)
             folders[folder] = descriptor
         }
-        guard descriptor >= 0, case .success(let status) = calls.fstatat(descriptor, name) else { return .missing }
+        guard descriptor >= 0, let bytes = EvidenceName.bytes(of: name), case .success(let status) = calls.fstatatBytes(descriptor, bytes) else {
+            return .missing
+        }
         return PartialFileResolution.entry(status)
     }
 
-    /// Opens `folder` (inside `root`, or `root` itself) component by component; -1 when it cannot.
+    /// Opens `folder` (inside `root`, or `root` itself) component by component, each by the
+    /// bytes its spelling stands for (``TreeWalker/relativeComponents(of:below:)``); -1 when it cannot.
     private func open(_ folder: String, root: String) -> Int32 {
-        let components = folder.utf8.dropFirst(root.utf8.count).split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
-        return RootedPath.openFolder(components, below: root, calls: calls) ?? -1
+        guard let components = TreeWalker.relativeComponents(of: folder, below: root) else { return -1 }
+        return RootedPath.openFolder(bytes: components, below: root, calls: calls) ?? -1
     }
 
     /// Closes every folder held open.

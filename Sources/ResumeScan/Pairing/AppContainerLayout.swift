@@ -39,6 +39,7 @@ package enum AppContainerLayout {
 
     /// Where a blob's `TempFileName` should be: the `tmp/` of its app container. `nil` when the
     /// name is not a bare file name (a path in it could point anywhere) or there is no container.
+    /// The name is spelled as the scan spells paths (``EvidenceName/text(ofBlobPath:)``).
     static func tempFilePath(name: String, containerRoot: String?) -> String? {
         guard let containerRoot, PartialFileResolution.isBareFileName(name) else { return nil }
         return join(join(containerRoot, "tmp"), name)
@@ -50,6 +51,8 @@ package enum AppContainerLayout {
     /// prefix up to the app container's UUID folder (`…/Application/8C1F…/`), the rest under every
     /// scanned folder of that UUID, and under the blob's own app container (a reinstalled app
     /// gets a new UUID).
+    /// `localPath` and the roots' absolute paths are spelled as the scan spells paths
+    /// (``EvidenceName``), so that the two compare equal only when their bytes do.
     /// - Parameters:
     ///   - roots: each scanned root's absolute path (symbolic links resolved) and its spelling.
     ///   - uuidFolders: scanned folders named like a container UUID, by that name.

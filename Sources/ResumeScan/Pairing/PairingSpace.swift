@@ -32,7 +32,8 @@ extension PairingSpace {
 struct FolderPairing: PairingSpace {
     let roots: [String]
     let walker: TreeWalker
-    /// The roots with links and `..` resolved, as a device's absolute `LocalPath` would name them.
+    /// The roots with links and `..` resolved, as a device's absolute `LocalPath` would name them,
+    /// spelled by the rule a `LocalPath` is (``EvidenceName``).
     private let absoluteRoots: [(absolute: String, spelled: String)]
     private var bundles: [String: String?] = [:]
 
@@ -72,7 +73,9 @@ struct FolderPairing: PairingSpace {
     private static func absolutePath(of root: String) -> String {
         guard let resolved = realpath(root, nil) else { return root }
         defer { free(resolved) }
-        return String(cString: resolved)
+        // Its bytes, not `String(cString:)`: that would make a folder named by byte FF and one
+        // named U+FFFD the same path.
+        return EvidenceName.text(ofPath: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 }
 
