@@ -62,19 +62,21 @@ import Testing
         await server.stop()
     }
 
-    @Test func aSOCKS5ProxyCarriesTheUpload() async throws {
+    /// A name goes to the proxy to resolve, an IPv6 address as an address.
+    @Test(arguments: ["upload.invalid", "[::1]"])
+    func aSOCKS5ProxyCarriesTheUpload(host: String) async throws {
         let server = try await AppleUploadServer.start()
         let proxy = try await TestProxy.start(tunnelHost: server.host)
         try await withTemporaryDirectory { folder in
             let bytes = UploadTesting.bytes(Self.size)
             _ = try UploadTesting.write(bytes, in: folder)
             let run = try await runToolCapturing(
-                ["upload", "photo.bin", "http://upload.invalid:\(server.port)/files/photo.bin", "--proxy", "socks5h://127.0.0.1:\(proxy.port)"],
+                ["upload", "photo.bin", "http://\(host):\(server.port)/files/photo.bin", "--proxy", "socks5h://127.0.0.1:\(proxy.port)"],
                 in: folder)
             #expect(run.status == 0, Comment(rawValue: run.stderr))
             #expect(server.stored("/files/photo.bin").map { $0 == bytes } == true)
             #expect(!proxy.requests.isEmpty)
-            #expect(proxy.requests.allSatisfy { $0.method == "SOCKS5" && $0.target == "upload.invalid:\(server.port)" })
+            #expect(proxy.requests.allSatisfy { $0.method == "SOCKS5" && $0.target == "\(host):\(server.port)" })
         }
         await proxy.stop()
         await server.stop()

@@ -27,30 +27,49 @@ enum ProxyTunnel {
             } ?? [])
             // An IPv6 address goes in brackets in the CONNECT target, as in a URL.
             let host = route.host.contains(":") ? "[\(route.host)]" : route.host
-            try await channel.eventLoop.submit {
-                let sync = channel.pipeline.syncOperations
+            try await Self.add(on: channel, completing: promise) { sync in
                 try sync.addHandler(HTTPRequestEncoder(), name: Self.encoder)
                 try sync.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes)), name: Self.decoder)
                 try sync.addHandler(NIOHTTP1ProxyConnectHandler(
                     targetHost: host, targetPort: route.port, headers: headers, deadline: deadline, promise: promise))
-            }.get()
+            }
             try await promise.futureResult.get()
             // The connection is the server's from here: the proxy's HTTP handlers go (the
             // CONNECT handler has removed itself).
             try await channel.pipeline.removeHandler(name: Self.encoder).get()
             try await channel.pipeline.removeHandler(name: Self.decoder).get()
         case .socks5:
-            try await channel.eventLoop.submit {
-                let sync = channel.pipeline.syncOperations
-                try sync.addHandler(SOCKSClientHandler(targetAddress: .domain(route.host, port: route.port)))
+            // A name goes to the proxy to resolve (socks5h's way, which SOCKS5 servers take for
+            // socks5 too); an IPv6 address as an address, since it is no name.
+            let target: SOCKSAddress = if route.host.contains(":"), let address = try? SocketAddress(ipAddress: route.host, port: route.port) {
+                .address(address)
+            } else {
+                .domain(route.host, port: route.port)
+            }
+            try await Self.add(on: channel, completing: promise) { sync in
+                try sync.addHandler(SOCKSClientHandler(targetAddress: target))
                 try sync.addHandler(TunnelWaiter(promise: promise), name: Self.waiter)
-            }.get()
+            }
             // SOCKSClientHandler has no deadline of its own.
             let expiry = channel.eventLoop.scheduleTask(deadline: deadline) { promise.fail(Failure.timedOut) }
             defer { expiry.cancel() }
             try await promise.futureResult.get()
             // Once established, SOCKSClientHandler passes bytes through: it stays.
             try await channel.pipeline.removeHandler(name: Self.waiter).get()
+        }
+    }
+
+    /// Adds the tunnel's handlers on the channel's event loop; when that fails, `promise` is
+    /// failed too (a promise left open is a leak NIO traps on in debug builds).
+    private static func add(
+        on channel: any Channel, completing promise: EventLoopPromise<Void>,
+        _ handlers: @escaping @Sendable (ChannelPipeline.SynchronousOperations) throws -> Void
+    ) async throws {
+        do {
+            try await channel.eventLoop.submit { try handlers(channel.pipeline.syncOperations) }.get()
+        } catch {
+            promise.fail(error)
+            throw error
         }
     }
 

@@ -141,7 +141,7 @@ private final class ProxyHandler: ChannelInboundHandler {
     }
 
     /// SOCKS5 (RFC 1928): the greeting is answered with "no authentication", then the request
-    /// (command 1, an IPv4 address or a domain name) is recorded as `SOCKS5 HOST:PORT`.
+    /// (command 1, an IPv4 or IPv6 address or a domain name) is recorded as `SOCKS5 HOST:PORT`.
     private func socks(_ bytes: [UInt8], context: ChannelHandlerContext) {
         guard bytes.count >= 2 else { return }
         let greeting = 2 + Int(bytes[1])
@@ -163,6 +163,12 @@ private final class ProxyHandler: ChannelInboundHandler {
             end = 5 + Int(request[4]) + 2
             guard request.count >= end else { return }
             host = String(decoding: request[5..<(end - 2)], as: UTF8.self)
+        case 4:
+            end = 4 + 16 + 2
+            guard request.count >= end else { return }
+            // Recorded as a URL writes it: [::1].
+            let address = (try? SocketAddress(packedIPAddress: ByteBuffer(bytes: request[4..<20]), port: 0))?.ipAddress ?? "?"
+            host = "[\(address)]"
         default:
             self.phase = .closed
             context.close(promise: nil)
