@@ -32,7 +32,7 @@ struct ToolResult: Equatable {
 /// `shell` wraps the command in `sh -c` (for ulimit/trap); `$TOOL` in it names the binary.
 func runToolCapturing(
     _ arguments: [String], in directory: String, signal: Int32 = SIGKILL, after delay: Duration? = nil,
-    when ready: (() -> Bool)? = nil, shell: String? = nil, environment: [String: String] = [:]
+    when ready: (@Sendable () -> Bool)? = nil, shell: String? = nil, environment: [String: String] = [:]
 ) async throws -> ToolResult {
     let process = Process()
     let binary = try resumetoolBinary()
@@ -53,17 +53,29 @@ func runToolCapturing(
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    if let ready {
-        // Up to 3 s; past that the signal goes anyway and the caller's assertions say what happened.
-        var polls = 0
-        while !ready(), polls < 300 {
-            try await Task.sleep(for: .milliseconds(10))
-            polls += 1
+    if ready != nil || delay != nil {
+        let pid = process.processIdentifier
+        // The wait and the signal run on a thread of their own. On the cooperative pool they
+        // waited behind tests that block its threads: under load a poll came late enough that the
+        // run it was meant to interrupt had already finished.
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                if let ready {
+                    // Up to 3 s; past that the signal goes anyway and the caller's assertions say what happened.
+                    var polls = 0
+                    while !ready(), polls < 300 {
+                        usleep(10_000)
+                        polls += 1
+                    }
+                }
+                if let delay {
+                    let (seconds, attoseconds) = delay.components
+                    Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) * 1e-18)
+                    kill(pid, signal)
+                }
+                finished.resume()
+            }
         }
-    }
-    if let delay {
-        try await Task.sleep(for: delay)
-        kill(process.processIdentifier, signal)
     }
     while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
     let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

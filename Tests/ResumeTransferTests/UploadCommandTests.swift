@@ -76,7 +76,7 @@ import Glibc
             let url = server.origin + "/files/photo.bin"
             let blob = folder + "/photo.bin.uploadresume"
             let killed = try await runToolCapturing(
-                ["upload", "photo.bin", url, "--limit-rate", "2M", "--quiet"], in: folder, after: .milliseconds(100),
+                ["upload", "photo.bin", url, "--limit-rate", "1M", "--quiet"], in: folder, after: .milliseconds(100),
                 when: { FileManager.default.fileExists(atPath: blob) })
             #expect(killed.status == nil)
             _ = try UploadTesting.write(bytes + [1, 2, 3], in: folder)
