@@ -129,7 +129,7 @@ public struct ScanJob: Sendable {
         var blobCount = 0
         var fileCount = 0
         var result: (walker: TreeWalker, allRootsRead: Bool)?
-        let probe = self.probe
+        let probe = { var probe = self.probe; probe.walkRoots = roots; return probe }()
         while let event = queue.take() {
             switch event {
             case .files(let batch):

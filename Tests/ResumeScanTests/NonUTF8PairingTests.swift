@@ -165,4 +165,40 @@ import Darwin
         ])
         #expect(found.orphans == ["ev/app/tmp/CFNetworkDownload_\\x{ff}.tmp"])
     }
+
+    /// nsurlsessiond's ledger in an extraction whose top folder is named by byte FF: the
+    /// database and the `-wal` that holds its schema are opened in their walked folder by their
+    /// names' bytes, so the ledger is read as it is from a UTF-8 folder, its path shown escaped.
+    @Test func aLedgerInsideAFolderWhoseNameIsNotUTF8IsRead() throws {
+        let fixture = try LedgerFixture(["--version", "3", "--layout", "wal-only"])
+        defer { fixture.remove() }
+        let direct = try TaskLedger.read(path: fixture.database)
+        let tree = try RawTree()
+        // The whole extraction, partial files too, under the folder named by byte FF.
+        let top: [UInt8] = Array("ev/".utf8) + [0xFF]
+        let files = try #require(FileManager.default.subpathsOfDirectory(atPath: fixture.root) as [String]?)
+        for file in files.sorted() {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: fixture.root + "/" + file, isDirectory: &isFolder)
+            if isFolder.boolValue { continue }
+            try tree.write(Data(contentsOf: URL(fileURLWithPath: fixture.root + "/" + file)), top + Array("/\(file)".utf8))
+        }
+        #expect(files.contains(LedgerFixture.ledgerPath + "-wal"))
+
+        let inventory = ScanJob(roots: [tree.base + "/ev"]).run().inventory
+        #expect(inventory.errors.map(\.message) == [])
+        try #require(inventory.ledgers.count == 1)
+        let ledger = inventory.ledgers[0]
+        #expect(ledger.path == tree.base + "/ev/\\x{ff}/" + LedgerFixture.ledgerPath)
+        #expect(ledger.warnings == direct.warnings)
+        #expect(ledger.tasks.count == 3)
+        #expect(ledger.tasks.map(\.identifier) == direct.tasks.map(\.identifier))
+        #expect(ledger.root == tree.base + "/ev/\\x{ff}")
+        // Each partial file is found (or not) as beside a UTF-8 folder, at the escaped path.
+        let escaped = tree.base + "/ev/\\x{ff}/"
+        #expect(ledger.tasks.map { $0.partialFile?.path } == direct.tasks.map { $0.partialFile?.path.map { escaped + $0.dropFirst(fixture.root.utf8.count + 1) } })
+        #expect(ledger.tasks.map { $0.partialFile?.size } == direct.tasks.map { $0.partialFile?.size })
+        #expect(ledger.tasks.map { $0.partialFile?.problem } == direct.tasks.map { $0.partialFile?.problem })
+        #expect(direct.tasks.compactMap { $0.partialFile?.size }.count == 1)
+    }
 }

@@ -48,12 +48,40 @@ final class EvidenceDatabase {
         maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize,
         calls: FileSystemCalls = .system
     ) throws(EvidenceDatabaseError) {
+        try self.init(location: .path(path), path: path, maximumSize: maximumSize, calls: calls)
+    }
+
+    /// Where the evidence database lies.
+    enum Location {
+        /// A path, opened as it is spelled.
+        case path(String)
+        /// A name in a folder already open: a walked folder's file whose name (or a folder's
+        /// above it) is not UTF-8 has no path text to open it by, and opening in the folder
+        /// keeps the walk's own no-follow descent.
+        case member(folder: Int32, name: [UInt8])
+
+        func open(suffix: String, calls: FileSystemCalls) -> Result<Int32, FileSystemCalls.Failure> {
+            switch self {
+            case .path(let path): calls.openEvidence(atPath: path + suffix)
+            case .member(let folder, let name): calls.openEvidence(in: folder, bytes: name + Array(suffix.utf8))
+            }
+        }
+    }
+
+    /// Copies the database at `location` (and its `-wal`/`-shm`) and opens the copy; `path`
+    /// names it in messages.
+    convenience init(
+        location: Location,
+        path: String,
+        maximumSize: Int64 = EvidenceDatabase.defaultMaximumSize,
+        calls: FileSystemCalls = .system
+    ) throws(EvidenceDatabaseError) {
         let folder = try Self.makePrivateFolder(evidencePath: path)
         do {
             var total: Int64 = 0
             for suffix in ["", "-wal", "-shm"] {
                 let copied = try Self.copy(
-                    from: path + suffix, to: folder + "/" + Self.copyName + suffix,
+                    from: location, suffix: suffix, to: folder + "/" + Self.copyName + suffix,
                     required: suffix.isEmpty, evidencePath: path,
                     // The shm is an index SQLite rebuilds; it does not count towards the limit
                     // but is bounded by it all the same.
@@ -233,11 +261,12 @@ final class EvidenceDatabase {
     /// Copies one file of the evidence, reading it with `O_NOFOLLOW` and never writing it.
     /// - Returns: the bytes copied; 0 when an optional file is absent.
     private static func copy(
-        from source: String, to destination: String, required: Bool, evidencePath: String, limit: Int64,
+        from location: Location, suffix: String, to destination: String, required: Bool, evidencePath: String, limit: Int64,
         calls: FileSystemCalls
     ) throws(EvidenceDatabaseError) -> Int64 {
+        let source = evidencePath + suffix
         let input: Int32
-        switch calls.openEvidence(atPath: source) {
+        switch location.open(suffix: suffix, calls: calls) {
         case .success(let opened): input = opened
         case .failure(let failure):
             if failure.code == ENOENT, !required { return 0 }

@@ -16,6 +16,8 @@ struct FileProbe: Sendable {
     var search = ResumeBlobSearch()
     /// The system's calls; a failing wrapper in tests.
     var calls: FileSystemCalls = .system
+    /// The folders a scan walks, below which a file's path is spelled as the walk spells names.
+    var walkRoots: [String] = []
 
     /// A file worth reporting: it holds blobs, or is a partial download, or both, or is
     /// nsurlsessiond's ledger.
@@ -58,7 +60,7 @@ struct FileProbe: Sendable {
         switch EvidenceProbe(search: search).probe(&member, in: FolderEvidence(readLimit: readLimit, calls: calls)) {
         case .nothing: return .nothing
         case .ledger:
-            var ledgers = FolderLedgers(calls: calls)
+            var ledgers = FolderLedgers(calls: calls, walkRoots: walkRoots)
             switch LedgerCollector.collect(FolderLedgers.Candidate(file: file, descriptor: descriptor), from: &ledgers) {
             case .notALedger: return .nothing
             case .found(let finding): return .found(finding)

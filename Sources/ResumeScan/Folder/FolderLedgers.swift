@@ -3,10 +3,12 @@ import ResumeDataCodec
 import ResumeSystemCalls
 
 /// A walked folder's possible ledgers as ``LedgerCollector`` asks: the first page read from the
-/// open file, the `-wal` beside it searched for the schema, and a ledger read from where it lies
-/// through ``TaskLedger/read(path:)`` (a private copy, so the evidence is never changed).
+/// open file, the `-wal` beside it searched for the schema, and a ledger read from where it lies,
+/// opened in its walked folder by its name's bytes (a private copy, so the evidence is never changed).
 struct FolderLedgers: LedgerSource {
     var calls: FileSystemCalls
+    /// The folders the scan walked: below them names are spelled as the walk spells them.
+    var walkRoots: [String]
 
     struct Candidate {
         let file: TreeWalker.File
@@ -62,7 +64,8 @@ struct FolderLedgers: LedgerSource {
 
     func read(_ candidate: Candidate) throws -> FileProbe.Finding? {
         guard case .success(let found) = calls.fstat(candidate.descriptor), found.kind == .regular else { return nil }
-        let ledger = try TaskLedger.read(path: candidate.file.path)
+        let file = candidate.file
+        let ledger = try TaskLedger.read(.member(folder: file.folder.descriptor, name: file.rawName ?? Array(file.name.utf8)), path: file.path, walkRoots: walkRoots)
         return FileProbe.Finding(path: candidate.file.path, status: FileStatus(found), blobs: [], isPartialFile: false, ledger: ledger)
     }
 

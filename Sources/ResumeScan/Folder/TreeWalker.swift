@@ -204,12 +204,26 @@ package struct TreeWalker {
     /// spelling stands for. The caller closes the folder; nil when anything on the way is missing
     /// or a link, `path` has `..` or a component that is no name's spelling, or it is under no root.
     private static func parentFolder(of path: String, roots: [String], calls: FileSystemCalls) -> (folder: Int32, name: [UInt8])? {
-        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }), path != root,
-              let components = relativeComponents(of: path, below: root) else { return nil }
-        guard let last = components.last, let folder = RootedPath.openFolder(bytes: components.dropLast(), below: root, calls: calls) else {
+        guard let (root, components) = spelled(path, roots: roots), let last = components.last,
+              let folder = RootedPath.openFolder(bytes: components.dropLast(), below: root, calls: calls) else {
             return nil
         }
         return (folder, last)
+    }
+
+    /// The folder at `path` (one of `roots` or inside one), opened as ``parentFolder(of:roots:calls:)``
+    /// opens a file's; nil as it gives nil.
+    static func openFolder(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
+        guard let (root, components) = spelled(path, roots: roots) else { return nil }
+        return RootedPath.openFolder(bytes: components, below: root, calls: calls)
+    }
+
+    /// The first of `roots` that holds `path` (a root's own spelling is a path as given), and the
+    /// bytes of each component below it (spelled as the walk spells names).
+    private static func spelled(_ path: String, roots: [String]) -> (root: String, components: [[UInt8]])? {
+        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }),
+              let components = relativeComponents(of: path, below: root) else { return nil }
+        return (root, components)
     }
 
     /// The bytes of each component of `path` below `root` (a folder `path` is inside), read back

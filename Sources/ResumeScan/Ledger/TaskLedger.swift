@@ -89,10 +89,19 @@ public struct TaskLedger: Sendable {
     /// - Throws: ``EvidenceDatabaseError`` when the file is not a readable SQLite database or
     ///   has no `session_tasks` table with `identifier` and `session_id`.
     public static func read(path: String, root: String? = nil, limits: Limits = Limits()) throws -> TaskLedger {
-        let database = try EvidenceDatabase(path: path, maximumSize: limits.maximumDatabaseSize)
+        try read(.path(path), path: path, root: root, limits: limits)
+    }
+
+    /// Reads the ledger at `location`, which `path` names in messages and whose folders give
+    /// the default `root`; `walkRoots` are the folders a scan walked, below which `path` and
+    /// the partial files' paths are spelled as the walk spells names (``EvidenceName``).
+    static func read(
+        _ location: EvidenceDatabase.Location, path: String, root: String? = nil, limits: Limits = Limits(), walkRoots: [String] = []
+    ) throws -> TaskLedger {
+        let database = try EvidenceDatabase(location: location, path: path, maximumSize: limits.maximumDatabaseSize)
         defer { database.close() }
         let root = root.map(ScanJob.normalized) ?? defaultRoot(forDatabaseAt: path)
-        var ledger = try database.read { db in try read(db, path: path, root: root, limits: limits) }
+        var ledger = try database.read { db in try read(db, path: path, root: root, limits: limits, walkRoots: walkRoots) }
         if database.readFromWALAlone { ledger.warnings.insert(walAloneWarning, at: 0) }
         return ledger
     }
@@ -163,7 +172,7 @@ public struct TaskLedger: Sendable {
         ("resumable_upload_data", .blob), ("av_asset_options_plist", .blob),
     ]
 
-    static func read(_ db: Database, path: String, root: String?, limits: Limits) throws -> TaskLedger {
+    static func read(_ db: Database, path: String, root: String?, limits: Limits, walkRoots: [String] = []) throws -> TaskLedger {
         let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         let present = try columnNames(db)
         guard present.contains("identifier"), present.contains("session_id") else {
@@ -201,7 +210,7 @@ public struct TaskLedger: Sendable {
             tasks.reserveCapacity(Swift.min(rows, limits.maximumRows))
         }
         var skipped: [SkippedRow] = []
-        let lookUp = PartialFileLookUp()
+        let lookUp = PartialFileLookUp(walkRoots: walkRoots)
         defer { lookUp.close() }
         // Rows are taken from SQLite in order, one batch at a time, and decoded on all cores;
         // the partial files are looked up afterwards, in order, through one cache of folders.
@@ -265,13 +274,17 @@ struct RowFailure: Error {
 /// reached; its descriptor is kept for the next file in the same folder.
 final class PartialFileLookUp {
     private let calls: FileSystemCalls
+    /// The folders a scan walked (see ``TaskLedger/read(_:path:root:limits:walkRoots:)``); empty
+    /// when the ledger was named directly, and its root is then a path as given.
+    private let walkRoots: [String]
     /// Folder path → its descriptor, or -1 when it cannot be reached without following a link.
     private var folders: [String: Int32] = [:]
     /// At most this many folders are held open; past that the cache starts again.
     private static let maximumOpenFolders = 64
 
-    init(calls: FileSystemCalls = .system) {
+    init(calls: FileSystemCalls = .system, walkRoots: [String] = []) {
         self.calls = calls
+        self.walkRoots = walkRoots
     }
 
     func entry(_ path: String, root: String) -> PartialFileResolution.Entry {
@@ -294,11 +307,11 @@ final class PartialFileLookUp {
         return PartialFileResolution.entry(status)
     }
 
-    /// Opens `folder` (inside `root`, or `root` itself) component by component, each by the
-    /// bytes its spelling stands for (``TreeWalker/relativeComponents(of:below:)``); -1 when it cannot.
+    /// Opens `folder` (inside `root`, or `root` itself) component by component from the walked
+    /// folder holding it (else from `root`), each by the bytes its spelling stands for
+    /// (``TreeWalker/openFolder(atPath:roots:calls:)``); -1 when it cannot.
     private func open(_ folder: String, root: String) -> Int32 {
-        guard let components = TreeWalker.relativeComponents(of: folder, below: root) else { return -1 }
-        return RootedPath.openFolder(bytes: components, below: root, calls: calls) ?? -1
+        TreeWalker.openFolder(atPath: folder, roots: walkRoots + [root], calls: calls) ?? -1
     }
 
     /// Closes every folder held open.
