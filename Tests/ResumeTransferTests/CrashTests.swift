@@ -61,9 +61,9 @@ func runToolCapturing(
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
                 if let ready {
-                    // Up to 3 s; past that the signal goes anyway and the caller's assertions say what happened.
+                    // Up to 10 s; past that the signal goes anyway and the caller's assertions say what happened.
                     var polls = 0
-                    while !ready(), polls < 300 {
+                    while !ready(), polls < 1000 {
                         usleep(10_000)
                         polls += 1
                     }

@@ -91,6 +91,29 @@ import Glibc
         await server.stop()
     }
 
+    /// A file cut short while it is sent (to 1 MiB, once the server has some of it): the read
+    /// past its new end stops the run with status 1 and the checkpoint stays.
+    @Test func aFileCutShortWhileItIsSentIsRefused() async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let size = 8 << 20
+            let file = try UploadTesting.write(UploadTesting.bytes(size), in: folder)
+            let url = server.origin + "/files/photo.bin"
+            let run = try await runToolCapturing(
+                ["upload", "photo.bin", url, "--limit-rate", "1M"], in: folder,
+                // No signal: the wait for the server's first bytes is where the file is cut.
+                when: {
+                    guard (server.stored("/files/photo.bin")?.count ?? 0) > 0 else { return false }
+                    return truncate(file, 1 << 20) == 0
+                })
+            #expect(run == ToolResult(
+                status: 1, stdout: "",
+                stderr: "photo.bin: error: the file changed: photo.bin ends at byte 1048576, it had \(size) bytes when the upload started\n"))
+            #expect(FileManager.default.fileExists(atPath: folder + "/photo.bin.uploadresume"))
+        }
+        await server.stop()
+    }
+
     /// The body is read a MiB at a time and each write awaited: a 128 MiB upload stays below the
     /// 64 MiB bound (`/usr/bin/time`'s maximum resident size of the process; about 51 MiB in a
     /// debug build, of which the binary's own start-up is most).
