@@ -4,8 +4,41 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <locale.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#if defined(__APPLE__)
+#include <xlocale.h>
+#endif
+
+/// A UTF-8 character type for libarchive's name conversions, or (locale_t)0 when the system has
+/// none. libarchive converts a name it knows to be UTF-8 (a zip member flagged so: Python's
+/// zipfile, Info-ZIP, Windows) to the current locale's charset, and in the C locale a process
+/// starts in that fails for every name that is not ASCII: the member came out with no name at
+/// all. Reading under a UTF-8 locale keeps such names as the archive has them; names of unknown
+/// charset are copied as bytes either way.
+static locale_t carchive_utf8_locale = (locale_t)0;
+static pthread_once_t carchive_utf8_once = PTHREAD_ONCE_INIT;
+
+static void carchive_make_utf8_locale(void) {
+    const char *names[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8", "UTF-8"};
+    for (size_t index = 0; index < sizeof(names) / sizeof(names[0]); index++) {
+        carchive_utf8_locale = newlocale(LC_CTYPE_MASK, names[index], (locale_t)0);
+        if (carchive_utf8_locale != (locale_t)0) return;
+    }
+}
+
+/// Switches this thread to the UTF-8 character type; returns what to switch back to.
+static locale_t carchive_enter_utf8(void) {
+    pthread_once(&carchive_utf8_once, carchive_make_utf8_locale);
+    if (carchive_utf8_locale == (locale_t)0) return (locale_t)0;
+    return uselocale(carchive_utf8_locale);
+}
+
+static void carchive_leave_utf8(locale_t previous) {
+    if (previous != (locale_t)0) uselocale(previous);
+}
 
 struct carchive_reader {
     struct archive *archive;
@@ -57,7 +90,18 @@ carchive_reader *carchive_open_fd(int fd, size_t block_size) {
     return reader;
 }
 
+static int carchive_next_in_utf8(carchive_reader *reader, carchive_member *member);
+
 int carchive_next(carchive_reader *reader, carchive_member *member) {
+    // The header is read and its name taken under the UTF-8 character type; the name stays
+    // valid until the next header, whatever the locale then.
+    locale_t previous = carchive_enter_utf8();
+    int status = carchive_next_in_utf8(reader, member);
+    carchive_leave_utf8(previous);
+    return status;
+}
+
+static int carchive_next_in_utf8(carchive_reader *reader, carchive_member *member) {
     struct archive_entry *entry = NULL;
     int status = archive_read_next_header(reader->archive, &entry);
     if (status == ARCHIVE_EOF) return 0;

@@ -130,7 +130,7 @@ public struct ScanInventory: Sendable {
     /// Pairs the findings of one kind of evidence and appends them, sorted by path.
     private mutating func collect(_ found: [FileProbe.Finding], space: inout some PairingSpace) {
         let sorted = found.sorted { TreeWalker.byteOrder($0.path, $1.path) }
-        var knownFiles: [String: FileProbe.Finding] = [:]
+        var knownFiles: PathMap<FileProbe.Finding> = [:]
         for file in sorted { knownFiles[file.path] = file }
         // Names are looked up in the walk's own findings first; the rest (a TempFileName not
         // named like CFNetwork's) costs a few system calls each, and blobs are few.
@@ -143,14 +143,14 @@ public struct ScanInventory: Sendable {
                          modified: file.status.modified, changed: file.status.changed, created: file.status.created, mode: file.status.mode)
         }
         // Files by name: a partial file not where scan looked may sit elsewhere.
-        var byName: [String: [String]] = [:]
+        var byName: PathMap<[String]> = [:]
         for file in sorted { byName[FilePathText.lastName(of: file.path), default: []].append(file.path) }
         // What the validator says of a blob depends on the blob alone: worked out on every core
         // first, as in the pairing loop below it was the largest serial part of a folder scan.
         var ownFindings: [[ResumeDataFinding]] = []
         orderedParallelMap(sorted.flatMap(\.blobs), transform: Self.ownFindings(of:), emit: { ownFindings.append($0) })
         var nextOwnFindings = ownFindings.makeIterator()
-        var paired: Set<String> = []
+        var paired: PathSet = []
         for file in sorted {
             let container = space.container(of: file.path)
             let bundleID = space.bundleID(of: container)
@@ -192,7 +192,7 @@ public struct ScanInventory: Sendable {
         }
         for file in sorted { if let history = file.safariHistory { safariHistories.append(SafariHistoryFile(path: file.path, file: evidence(file), history: history)) } }
         // A Safari bundle's Info.plist, by the bundle's folder: its data file is told with it.
-        var safariDownloads: [String: SafariDownloadInfo] = [:]
+        var safariDownloads: PathMap<SafariDownloadInfo> = [:]
         for file in sorted { if let info = file.safariDownload { safariDownloads[FilePathText.folder(of: file.path)] = info } }
         for file in sorted where file.isPartialFile && !paired.contains(file.path) {
             let container = space.container(of: file.path)

@@ -12,14 +12,18 @@ import Darwin
 /// (`-o a`), and `URL(fileURLWithPath:)` asks the file system whether the path is a folder. The
 /// rules are POSIX `dirname(3)` and `basename(3)`, and for ``absolute(_:in:)`` the lexical clean-up
 /// that `URL.standardizedFileURL` makes (no link is followed).
+///
+/// Paths are taken apart by their UTF-8 bytes, never by `Character`: a name may begin with a
+/// combining mark, and `"a/\u{301}b"` has no `Character` `"/"` (the slash and the mark are one
+/// grapheme), so a `Character` split would read it as one name.
 package enum FilePathText {
     /// The folder holding `path`, as `dirname(3)` says it: `"."` for a bare name or `""`, `"/"` for
     /// a name in the root; trailing and repeated slashes are not a name.
     package static func folder(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard !trimmed.isEmpty else { return path.isEmpty ? "." : "/" }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        let folder = withoutTrailingSlashes(String(trimmed[..<slash]))
+        guard let slash = trimmed.utf8.lastIndex(of: slashByte) else { return "." }
+        let folder = withoutTrailingSlashes(String(decoding: trimmed.utf8[..<slash], as: UTF8.self))
         return folder.isEmpty ? "/" : folder
     }
 
@@ -28,8 +32,20 @@ package enum FilePathText {
     package static func lastName(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard !trimmed.isEmpty else { return path.isEmpty ? "." : "/" }
-        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
-        return String(trimmed[trimmed.index(after: slash)...])
+        guard let slash = trimmed.utf8.lastIndex(of: slashByte) else { return trimmed }
+        return String(decoding: trimmed.utf8[trimmed.utf8.index(after: slash)...], as: UTF8.self)
+    }
+
+    /// The names in `path`, split at each `/` byte; empty names (from `//`, a leading or a
+    /// trailing `/`) are kept only when `keepingEmpty` says so.
+    package static func names(of path: String, keepingEmpty: Bool = false) -> [String] {
+        path.utf8.split(separator: slashByte, omittingEmptySubsequences: !keepingEmpty).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `path` cut at its first `/` byte: the first name and the rest, nil when there is no `/`.
+    package static func firstName(of path: String) -> (first: String, rest: String)? {
+        guard let slash = path.utf8.firstIndex(of: slashByte) else { return nil }
+        return (String(decoding: path.utf8[..<slash], as: UTF8.self), String(decoding: path.utf8[path.utf8.index(after: slash)...], as: UTF8.self))
     }
 
     /// `path` made absolute against `folder` (itself absolute) when it is relative, then cleaned
@@ -37,14 +53,15 @@ package enum FilePathText {
     /// root). No link is resolved: the result names the same file only where no `..` crosses one,
     /// as `URL.standardizedFileURL` has it.
     static func absolute(_ path: String, in folder: String) -> String {
-        let whole = path.hasPrefix("/") ? path : folder + "/" + path
-        var names: [Substring] = []
-        for name in whole.split(separator: "/", omittingEmptySubsequences: true) {
-            switch name {
-            case ".": continue
-            case "..": _ = names.popLast()
-            default: names.append(name)
+        let whole = path.utf8.first == slashByte ? path : folder + "/" + path
+        var names: [String] = []
+        for name in whole.utf8.split(separator: slashByte, omittingEmptySubsequences: true) {
+            if name.elementsEqual(".".utf8) { continue }
+            if name.elementsEqual("..".utf8) {
+                _ = names.popLast()
+                continue
             }
+            names.append(String(decoding: name, as: UTF8.self))
         }
         return "/" + names.joined(separator: "/")
     }
@@ -63,8 +80,11 @@ package enum FilePathText {
     }
 
     private static func withoutTrailingSlashes(_ path: String) -> String {
-        var end = path.endIndex
-        while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
-        return String(path[..<end])
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slashByte { end = bytes.index(before: end) }
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
+
+    private static let slashByte = UInt8(ascii: "/")
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import ResumeDataCodec
+import ResumeSystemCalls
 
 /// The `resumetool` command: reads, writes, repairs and rebuilds NSURLSession resume data.
 @main
@@ -24,6 +26,10 @@ struct ResumeTool: AsyncParsableCommand {
     /// Parses without the blob names of `inspect` and `validate`, which the parser would take in
     /// quadratic time (see ``PositionalNames``).
     static func main() async {
+        if let refused = RawArguments.firstNotUTF8(RawArguments.current()) {
+            StandardStream.write("Error: \(VisibleText.escaping(refused.message))\n")
+            Self.exit(withError: ExitStatus.usage.code)
+        }
         await self.main(PositionalNames.split(Array(CommandLine.arguments.dropFirst())))
     }
 

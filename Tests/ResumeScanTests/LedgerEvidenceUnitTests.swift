@@ -164,7 +164,7 @@ import Testing
     }
 
     @Test func devicePathsInABackup() {
-        var index: [String: [String]]?
+        var index: PathMap<[String]>?
         let downloads = ["Library", "Caches", "com.apple.nsurlsessiond", "Downloads", "com.b", "f.tmp"]
         let app = ["private", "var", "mobile", "Containers", "Data", "Application", Self.uuid] + downloads
         func place(_ device: [String], _ bundle: String?) -> String? {

@@ -10,6 +10,8 @@ import Testing
         ("a/", "."), ("/a", "/"), ("/", "/"), ("//", "/"), ("///a", "/"),
         ("x/a", "x"), ("x//a", "x"), ("x/a/", "x"), ("/x/y/a", "/x/y"), ("./a", "."), ("../a", ".."),
         ("x/\n", "x"), ("é/ü", "é"),
+        // A name that begins with a combining mark: `String` joins it to the `/` before it.
+        ("x/\u{301}a", "x"), ("\u{301}/a", "\u{301}"), ("/x/\u{301}", "/x"),
     ])
     func folder(_ path: String, _ folder: String) {
         #expect(FilePathText.folder(of: path) == folder)
@@ -19,6 +21,7 @@ import Testing
         ("a", "a"), ("-", "-"), (".", "."), ("..", ".."), ("", "."), ("a/", "a"), ("a//", "a"),
         ("/a", "a"), ("/", "/"), ("//", "/"), ("x/a", "a"), ("/x/y/name.part", "name.part"),
         ("x/\n", "\n"), ("é/ü", "ü"),
+        ("x/\u{301}a", "\u{301}a"), ("/x/\u{301}/", "\u{301}"),
     ])
     func lastName(_ path: String, _ name: String) {
         #expect(FilePathText.lastName(of: path) == name)
@@ -28,9 +31,25 @@ import Testing
         ("a", "/w/d/a"), ("-", "/w/d/-"), (".", "/w/d"), ("..", "/w"), ("", "/w/d"), ("../../..", "/"),
         ("./x/../y/", "/w/d/y"), ("x//y", "/w/d/x/y"), ("/abs/./p", "/abs/p"), ("/..", "/"), ("/", "/"),
         ("//a/b/../c", "/a/c"),
+        ("x/../\u{301}y", "/w/d/\u{301}y"), ("\u{301}/../y", "/w/d/y"),
     ])
     func absolute(_ path: String, _ absolute: String) {
         #expect(FilePathText.absolute(path, in: "/w/d") == absolute)
+    }
+
+    @Test(arguments: [
+        ("/a//b/", false, ["a", "b"]), ("/a//b/", true, ["", "a", "", "b", ""]), ("", false, []),
+        ("x/\u{301}y/..", false, ["x", "\u{301}y", ".."]), ("caf\u{e9}/cafe\u{301}", false, ["caf\u{e9}", "cafe\u{301}"]),
+    ])
+    func names(_ path: String, _ keepingEmpty: Bool, _ names: [String]) {
+        // As bytes: `==` on the strings would take `caf\u{e9}` and `cafe\u{301}` for one.
+        #expect(FilePathText.names(of: path, keepingEmpty: keepingEmpty).map { Array($0.utf8) } == names.map { Array($0.utf8) })
+    }
+
+    @Test func theFirstNameIsCutAtTheFirstSlashByte() {
+        #expect(FilePathText.firstName(of: "AppDomain-x/\u{301}a/b").map { [Array($0.first.utf8), Array($0.rest.utf8)] }
+                == [Array("AppDomain-x".utf8), Array("\u{301}a/b".utf8)])
+        #expect(FilePathText.firstName(of: "name") == nil)
     }
 
     @Test func aRelativePathIsTakenFromTheWorkingFolder() {

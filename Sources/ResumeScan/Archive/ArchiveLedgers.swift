@@ -25,18 +25,18 @@ struct ArchiveLedgers {
     }
 
     /// Possible ledgers, by path (a later member of the same path replaces an earlier one).
-    private(set) var databases: [String: Database] = [:]
+    private(set) var databases: PathMap<Database> = [:]
     /// `-wal` members' bytes, by the path of their database.
-    private(set) var wals: [String: Data] = [:]
+    private(set) var wals: PathMap<Data> = [:]
     /// `-wal` members not held (over the limit), with their size, by the path of their database.
-    private(set) var walsLeftOut: [String: Int64] = [:]
+    private(set) var walsLeftOut: PathMap<Int64> = [:]
     /// The bytes of the held `-wal` members.
     private var walBytes = 0
     /// Empty members held (a ledger whose every page is in its WAL is an empty file beside it).
     private var emptyCount = 0
     static let maximumEmptyMembers = 10_000
     /// Members in nsurlsessiond's Downloads folders: where ledger tasks' partial files are.
-    var downloads: [String: ArchiveScan.Entry] = [:]
+    var downloads: PathMap<ArchiveScan.Entry> = [:]
 
     static let walMagic: [[UInt8]] = [[0x37, 0x7F, 0x06, 0x82], [0x37, 0x7F, 0x06, 0x83]]
 

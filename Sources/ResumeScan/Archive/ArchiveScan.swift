@@ -55,13 +55,13 @@ struct ArchiveScan: Sendable {
         /// Problems with single members, then (last) why the pass stopped, if it did.
         var errors: [ScanProblem] = []
         /// The members in `tmp/` folders, by path.
-        var entries: [String: Entry] = [:]
+        var entries: PathMap<Entry> = [:]
         /// Folders holding a `Library/` or `tmp/` folder: the app containers.
-        var containers: Set<String> = []
+        var containers: PathSet = []
         /// Folders named like a container UUID, by that name in upper case.
         var uuidFolders: [String: [String]] = [:]
         /// Each container's `MCMMetadataIdentifier`, by container path.
-        var bundleIDs: [String: String] = [:]
+        var bundleIDs: PathMap<String> = [:]
         /// Where the device's `/private/var` is in the archive (`filesystem1/private/var`), in
         /// the order first met.
         var deviceRoots: [String] = []
@@ -80,7 +80,7 @@ struct ArchiveScan: Sendable {
             if device.hasPrefix("/.nofollow/") { device = device.dropFirst("/.nofollow".count) }
             var path = String(device)
             if path.hasPrefix("/var/") { path = "/private" + path }
-            let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+            let parts = FilePathText.names(of: path)
             if path.hasPrefix("/private/var/"), !parts.contains(where: { $0 == ".." || $0 == "." }) {
                 let rest = parts.dropFirst(2).joined(separator: "/")
                 for root in deviceRoots { candidates.append(AppContainerLayout.join(root, rest)) }
@@ -142,7 +142,7 @@ struct ArchiveScan: Sendable {
     private struct State {
         let scan: ArchiveScan
         var outcome: Outcome
-        var findingIndex: [String: Int] = [:]
+        var findingIndex: PathMap<Int> = [:]
         var blobCount = 0
         var rememberedUUIDs = 0
         var warnedForgetting = false
@@ -153,11 +153,11 @@ struct ArchiveScan: Sendable {
         /// The last member of each path that is not a folder, by the path's SHA-256 cut to 128
         /// bits: a later member of the same name is told whatever either is, and an archive of a
         /// million members costs a few dozen MiB here, not its names.
-        var memberOfPath: [PathKey: Int] = [:]
+        var memberOfPath: [PathDigest: Int] = [:]
         /// Members that had an earlier member's name, past those told one by one.
         var untoldDuplicates = 0
 
-        struct PathKey: Hashable {
+        struct PathDigest: Hashable {
             let high: UInt64
             let low: UInt64
 
@@ -195,7 +195,7 @@ struct ArchiveScan: Sendable {
             let fileName = components.last ?? path
             let parentName = components.count > 1 ? components[components.count - 2] : ""
             if member.kind != .directory {
-                let key = PathKey(path)
+                let key = PathDigest(path)
                 if let earlier = memberOfPath.updateValue(member.index, forKey: key) { duplicate(member, of: earlier, path: path) }
             }
             switch member.kind {

@@ -1,15 +1,17 @@
+import ResumeSystemCalls
+
 /// What iTunes and Finder leave out of every backup (forensic-formats §2, "Exclusions"): a
 /// domain's `tmp/` and `Library/Caches/`, where CFNetwork and nsurlsessiond keep partial
 /// downloads. A partial file a blob or a ledger task names there is absent from any backup, as
 /// expected; `scan` says so as a note, never as an error. One rule for blobs and ledger tasks.
 enum BackupExclusion {
     /// The folders of a domain that a backup never holds, as their path components.
-    static let leftOut: [[Substring]] = [["tmp"], ["Library", "Caches"]]
+    static let leftOut: [[String]] = [["tmp"], ["Library", "Caches"]]
 
     /// The left-out folder (`tmp`, `Library/Caches`) that a backup path (`DOMAIN/relativePath`)
     /// lies in, nil when a backup may hold the file.
     static func leftOutFolder(of inner: String) -> String? {
-        let relative = inner.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let relative = FilePathText.names(of: inner, keepingEmpty: true).dropFirst()
         // The folder itself is no file in it: a path must go on below it.
         guard let folder = leftOut.first(where: { relative.count > $0.count && relative.starts(with: $0) }) else { return nil }
         return folder.joined(separator: "/")

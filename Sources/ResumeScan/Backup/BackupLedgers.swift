@@ -8,16 +8,16 @@ import ResumeSystemCalls
 struct BackupLedgers: LedgerSource {
     typealias Candidate = BackupScan.LedgerCandidate
 
-    let entries: [String: BackupScan.Entry]
+    let entries: PathMap<BackupScan.Entry>
     let folders: [String: FolderHandle]
     let keys: BackupScan.ClassKeys?
     let kind: FindingSource.Kind
     let root: String
     let calls: FileSystemCalls
     /// App-group rows by relative path, built the first time a task names an app group.
-    var groupIndex: [String: [String]]? = nil
+    var groupIndex: PathMap<[String]>? = nil
     /// The `-wal` row's bytes, when reading them decided the candidate.
-    var walBytes: [String: Data] = [:]
+    var walBytes: PathMap<Data> = [:]
 
     private func wal(of candidate: Candidate) -> BackupScan.Entry? { entries[candidate.entry.inner + "-wal"] }
 

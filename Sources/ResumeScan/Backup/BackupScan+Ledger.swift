@@ -23,7 +23,7 @@ extension BackupScan {
 
     /// Reads each candidate that turns out to be the ledger; the others are forgotten.
     static func ledgers(
-        _ candidates: [LedgerCandidate], entries: [String: Entry], folders: [String: FolderHandle], keys: ClassKeys?,
+        _ candidates: [LedgerCandidate], entries: PathMap<Entry>, folders: [String: FolderHandle], keys: ClassKeys?,
         source: FindingSource.Kind, root: String, calls: FileSystemCalls
     ) -> (findings: [FileProbe.Finding], problems: [ScanProblem]) {
         var ledgers = BackupLedgers(entries: entries, folders: folders, keys: keys, kind: source, root: root, calls: calls)
@@ -34,8 +34,8 @@ extension BackupScan {
     /// `HomeDomain`, `/private/var/root/…` in `RootDomain`, an app's data container in its
     /// `AppDomain-` (or `AppDomainPlugin-`) domain, an app group's in the `AppDomainGroup-`
     /// domain that holds the path; nil for any other place.
-    static func place(_ device: [String], bundleID: String?, entries: [String: Entry],
-                      groupIndex: inout [String: [String]]?) -> (path: String, entry: PartialFileResolution.Entry)? {
+    static func place(_ device: [String], bundleID: String?, entries: PathMap<Entry>,
+                      groupIndex: inout PathMap<[String]>?) -> (path: String, entry: PartialFileResolution.Entry)? {
         func found(_ inner: String) -> (path: String, entry: PartialFileResolution.Entry)? {
             guard let entry = entries[inner] else { return nil }
             guard let record = try? entry.fileRecord() else { return (inner, .other("a row whose MBFile record cannot be read")) }
@@ -60,11 +60,12 @@ extension BackupScan {
             }
             if rest[2] == "Shared", rest[3] == "AppGroup" {
                 if groupIndex == nil {
-                    var index: [String: [String]] = [:]
+                    var index: PathMap<[String]> = [:]
                     for entry in entries.values where entry.domain.hasPrefix("AppDomainGroup-") {
                         index[entry.relativePath, default: []].append(entry.inner)
                     }
-                    groupIndex = index.mapValues { $0.sorted { TreeWalker.byteOrder($0, $1) } }
+                    for (relative, inners) in index { index[relative] = inners.sorted { TreeWalker.byteOrder($0, $1) } }
+                    groupIndex = index
                 }
                 if let inner = groupIndex?[relative]?.first, let hit = found(inner) { return hit }
                 return nil

@@ -100,7 +100,7 @@ struct BackupScan: Sendable {
         /// Problems with single rows and files, sorted by path.
         var errors: [ScanProblem] = []
         /// Every regular file listed, by inner path: what a blob's partial file is looked up in.
-        var entries: [String: Entry] = [:]
+        var entries: PathMap<Entry> = [:]
         /// Why the backup as a whole could not be read (it also counts as an unread root).
         var failure: BackupError?
     }
@@ -216,7 +216,7 @@ struct BackupScan: Sendable {
         let probe = self.probe
         let keys = classKeys
         // The files a `-wal` row sits beside: an empty one may be a ledger held in its WAL.
-        let walOwners = Set(entries.compactMap { $0.inner.hasSuffix("-wal") ? String($0.inner.dropLast(4)) : nil })
+        let walOwners = PathSet(entries.compactMap { $0.inner.hasSuffix("-wal") ? String($0.inner.dropLast(4)) : nil })
         var findings: [FileProbe.Finding] = []
         var ledgerCandidates: [LedgerCandidate] = []
         orderedParallelMap(entries) { entry in
@@ -350,9 +350,9 @@ struct BackupScan: Sendable {
     private static func probe(_ entry: Entry, folder: FolderHandle?, keys: ClassKeys?, source: FindingSource.Kind, root: String,
                               probe: FileProbe, hasWAL: Bool) -> ProbeResult {
         let inner = entry.inner
-        let components = entry.relativePath.split(separator: "/")
-        let name = components.last.map(String.init) ?? entry.relativePath
-        let parentName = components.count > 1 ? String(components[components.count - 2]) : entry.domain
+        let components = FilePathText.names(of: entry.relativePath)
+        let name = components.last ?? entry.relativePath
+        let parentName = components.count > 1 ? components[components.count - 2] : entry.domain
         let calls = probe.calls
 
         // The record is decoded up front only in an encrypted backup (the file's key is in it).

@@ -38,7 +38,7 @@ package struct TreeWalker {
     static let maximumFoldersPerBatch = 32
 
     /// Folders holding a `Library/` or `tmp/` folder: the app containers.
-    private(set) var containers: Set<String> = []
+    private(set) var containers: PathSet = []
     /// Folders named like a container UUID, by that name in upper case.
     private(set) var uuidFolders: [String: [String]] = [:]
     /// Folders and files that could not be read, in the order met.
@@ -229,10 +229,11 @@ package struct TreeWalker {
     /// The bytes of each component of `path` below `root` (a folder `path` is inside), read back
     /// from the walk's spelling; nil when one is no name's spelling, or is `..`.
     static func relativeComponents(of path: String, below root: String) -> [[UInt8]]? {
-        let relative = Substring(path).utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1))
+        let relative = path.utf8.dropFirst(root.utf8.count + (root.utf8.last == UInt8(ascii: "/") ? 0 : 1))
         var components: [[UInt8]] = []
-        for spelled in Substring(relative).split(separator: "/") {
-            guard spelled != "..", let bytes = EvidenceName.bytes(of: spelled) else { return nil }
+        // Split by bytes: a name may begin with a combining mark, which joins a `Character` split's "/".
+        for spelled in relative.split(separator: UInt8(ascii: "/")) {
+            guard !spelled.elementsEqual("..".utf8), let bytes = EvidenceName.bytes(of: Substring(spelled)) else { return nil }
             components.append(bytes)
         }
         return components

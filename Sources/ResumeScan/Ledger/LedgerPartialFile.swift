@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// The partial file a ledger row names, mapped into an extraction.
 ///
@@ -53,7 +54,7 @@ public struct LedgerPartialFile: Sendable, Equatable {
     /// when it is one that could be placed.
     var deviceComponents: [String]? {
         guard refusal == Self.noRoot, let devicePath else { return nil }
-        var components = devicePath.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }.map(String.init)
+        var components = FilePathText.names(of: devicePath).filter { $0 != "." }
         if components.first == "var" { components.insert("private", at: 0) }
         guard components.count > 2, components[0] == "private", components[1] == "var" else { return nil }
         return components
@@ -105,7 +106,7 @@ public struct LedgerPartialFile: Sendable, Equatable {
             refusal = "holds a NUL byte"
             return
         }
-        let components = device.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        let components = FilePathText.names(of: device).filter { $0 != "." }
         guard !components.contains("..") else {
             refusal = "holds '..', which could leave the extraction"
             return

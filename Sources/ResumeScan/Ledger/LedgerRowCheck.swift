@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// The fuzzing entry point for one row of nsurlsessiond's ledger: the bytes are read as the
 /// values of `session_tasks`' known columns (each a storage class and a value), the row is
@@ -75,7 +76,7 @@ import ResumeDataCodec
     /// A partial file's path stays inside the root, or inside the evidence it is placed in.
     static func check(_ partial: LedgerPartialFile) -> String? {
         if let path = partial.path {
-            guard path.hasPrefix(root + "/"), !path.split(separator: "/").contains("..") else {
+            guard AppContainerLayout.isInside(path, folder: root), path.utf8.count > root.utf8.count, !FilePathText.names(of: path).contains("..") else {
                 return "the partial file \(path) is outside \(root)"
             }
         }
@@ -87,11 +88,10 @@ import ResumeDataCodec
         guard let device = unrooted.deviceComponents else { return nil }
         if device.contains("..") || device.contains(".") || device.contains("") { return "device components \(device) hold . or .. or nothing" }
         let member = ArchiveLedgers.memberPath(device, ledger: ["filesystem1", "private", "var", "mobile", "tasks.sqlite"])
-        if member.split(separator: "/", omittingEmptySubsequences: false).contains("..") { return "the member path \(member) climbs" }
-        var index: [String: [String]]?
+        if FilePathText.names(of: member, keepingEmpty: true).contains("..") { return "the member path \(member) climbs" }
+        var index: PathMap<[String]>?
         if let placed = BackupScan.place(device, bundleID: "b", entries: [:], groupIndex: &index) {
-            let parts = placed.path.split(separator: "/", maxSplits: 1).map(String.init)
-            guard parts.count == 2, BackupScan.staysInside(domain: parts[0], relativePath: parts[1]) else {
+            guard let parts = FilePathText.firstName(of: placed.path), BackupScan.staysInside(domain: parts.first, relativePath: parts.rest) else {
                 return "the backup path \(placed.path) leaves its domain"
             }
         }

@@ -139,11 +139,11 @@ public struct TaskLedger: Sendable {
     /// The folder above the last `private` folder of `path` (a device's `/private/var/…`
     /// inside an extraction); `nil` when `path` has none.
     static func defaultRoot(forDatabaseAt path: String) -> String? {
-        var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var components = FilePathText.names(of: path, keepingEmpty: true)
         components.removeLast()
         guard let index = components.lastIndex(of: "private") else { return nil }
         let above = components[..<index].joined(separator: "/")
-        if above.isEmpty { return path.hasPrefix("/") ? "/" : "." }
+        if above.isEmpty { return path.utf8.first == UInt8(ascii: "/") ? "/" : "." }
         return above
     }
 
@@ -278,7 +278,7 @@ final class PartialFileLookUp {
     /// when the ledger was named directly, and its root is then a path as given.
     private let walkRoots: [String]
     /// Folder path → its descriptor, or -1 when it cannot be reached without following a link.
-    private var folders: [String: Int32] = [:]
+    private var folders: PathMap<Int32> = [:]
     /// At most this many folders are held open; past that the cache starts again.
     private static let maximumOpenFolders = 64
 

@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 /// Where an app keeps things, decided from paths alone (no I/O), for `resumetool scan`: which
 /// folder is a file's app container, where a blob's partial file should be, and which files are
 /// partial downloads.
@@ -27,12 +28,13 @@ package enum AppContainerLayout {
 
     /// The nearest folder above `path` that is in `containers` (the folders found to hold a
     /// `Library/` or `tmp/`), or `nil`. Paths are `/`-separated as the walk spells them.
-    static func containerRoot(of path: String, containers: Set<String>) -> String? {
-        var current = Substring(path)
-        while let slash = current.lastIndex(of: "/") {
+    static func containerRoot(of path: String, containers: PathSet) -> String? {
+        var current = path.utf8[...]
+        while let slash = current.lastIndex(of: Self.slash) {
             current = current[..<slash]
             if current.isEmpty { return containers.contains("/") ? "/" : nil }
-            if containers.contains(String(current)) { return String(current) }
+            let folder = String(decoding: current, as: UTF8.self)
+            if containers.contains(folder) { return folder }
         }
         return nil
     }
@@ -60,7 +62,7 @@ package enum AppContainerLayout {
                                             uuidFolders: [String: [String]]) -> [String] {
         var candidates: [String] = []
         func add(_ path: String) { if !candidates.contains(path) { candidates.append(path) } }
-        let components = localPath.split(separator: "/", omittingEmptySubsequences: true)
+        let components = FilePathText.names(of: localPath)
         // `..` could step out of the folder it was joined to.
         guard localPath.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0 == "." }) else { return [] }
         for root in roots where isInside(localPath, folder: root.absolute) {
@@ -116,12 +118,18 @@ package enum AppContainerLayout {
 
     /// Whether `path` is `folder` or inside it, by whole components.
     package static func isInside(_ path: String, folder: String) -> Bool {
-        if folder == "/" { return path.hasPrefix("/") }
-        return path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        // By bytes: `String`'s `hasPrefix` and `==` take canonically equivalent names for one
+        // (`caf\u{e9}`, `cafe\u{301}`) and see no `/` before a combining mark.
+        let inner = path.utf8, outer = folder.utf8
+        guard inner.starts(with: outer) else { return false }
+        if inner.count == outer.count || outer.last == slash { return true }
+        return inner[inner.index(inner.startIndex, offsetBy: outer.count)] == slash
     }
+
+    private static let slash = UInt8(ascii: "/")
 
     /// `folder/name`, without doubling a `/`.
     static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        folder.utf8.last == slash ? folder + name : folder + "/" + name
     }
 }

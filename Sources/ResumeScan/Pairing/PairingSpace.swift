@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// How one kind of evidence answers the pairing's questions about its paths (issue 34): a
 /// folder tree (``FolderPairing``), a backup (``BackupScan/Outcome``) and an archive
@@ -35,7 +36,7 @@ struct FolderPairing: PairingSpace {
     /// The roots with links and `..` resolved, as a device's absolute `LocalPath` would name them,
     /// spelled by the rule a `LocalPath` is (``EvidenceName``).
     private let absoluteRoots: [(absolute: String, spelled: String)]
-    private var bundles: [String: String?] = [:]
+    private var bundles: PathMap<String?> = [:]
 
     init(roots: [String], walker: TreeWalker) {
         self.roots = roots
@@ -82,7 +83,7 @@ struct FolderPairing: PairingSpace {
 /// A backup's answers: its domains are the containers, its rows what is at a path, and its
 /// `tmp/` and `Library/Caches/` never backed up (``BackupExclusion``).
 extension BackupScan.Outcome: PairingSpace {
-    func container(of path: String) -> String? { path.split(separator: "/", maxSplits: 1).first.map(String.init) }
+    func container(of path: String) -> String? { FilePathText.firstName(of: path)?.first ?? (path.isEmpty ? nil : path) }
 
     func entry(at path: String) -> PartialFileResolution.Entry {
         guard let entry = entries[path], let record = try? entry.fileRecord() else { return .missing }
