@@ -54,7 +54,7 @@ struct RequestOptions: ParsableArguments {
     /// `Authorization: Basic …` for `login` (`USER:PASSWORD`), which may hold no line break.
     private func basicAuthorization(_ login: String) throws -> HTTPHeaderField {
         do {
-            return try HTTPHeaderField(name: "Authorization", value: "Basic " + Data(login.utf8).base64EncodedString())
+            return try HTTPHeaderField.basic("Authorization", login: login)
         } catch {
             throw ValidationError("-u: \(error)")
         }

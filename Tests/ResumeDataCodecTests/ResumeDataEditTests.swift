@@ -102,6 +102,9 @@ import Testing
         #expect(throws: HTTPHeaderField.Problem.lineBreakInValue(name: "X")) { try HTTPHeaderField(name: "X", value: "a\0b") }
         #expect(HTTPHeaderField.Problem.invalidName("a\nb").description
             == #"'a\nb' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"#)
+        #expect(try HTTPHeaderField.basic("Authorization", login: "user:p\u{e4}ss") == HTTPHeaderField(name: "Authorization", value: "Basic dXNlcjpww6Rzcw=="))
+        #expect(try HTTPHeaderField.basic("Proxy-Authorization", login: "u:").value == "Basic dTo=")
+        #expect(throws: HTTPHeaderField.Problem.invalidName("a b")) { try HTTPHeaderField.basic("a b", login: "u:p") }
         #expect(HTTPHeaderField.isCredential("PROXY-authorization"))
         #expect(!HTTPHeaderField.isCredential("X-Authorization"))
         let a = try HTTPURL(validating: "http://h.example/x"), b = try HTTPURL(validating: "http://H.example:80/y")

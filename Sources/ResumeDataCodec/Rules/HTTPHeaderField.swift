@@ -1,3 +1,5 @@
+import Foundation
+
 /// A request header field as a user gives it (`Name: value`): the one rule for the headers this
 /// package puts into a request archive or sends, and the one list of the headers that carry
 /// credentials.
@@ -48,6 +50,13 @@ public struct HTTPHeaderField: Sendable, Hashable, CustomStringConvertible {
         }
         self.name = name
         self.value = value
+    }
+
+    /// `NAME: Basic …` for `login` (`USER:PASSWORD`; RFC 7617: in UTF-8, base64), the one
+    /// spelling of a Basic login, for `Authorization` and for a proxy's `Proxy-Authorization`.
+    /// - Throws: ``Problem/invalidName(_:)`` for a name that is not a token (base64 holds no line break).
+    public static func basic(_ name: String, login: String) throws(Problem) -> HTTPHeaderField {
+        try HTTPHeaderField(name: name, value: "Basic " + Data(login.utf8).base64EncodedString())
     }
 
     /// Parses `Name: value`: the name is everything before the first colon, the value everything

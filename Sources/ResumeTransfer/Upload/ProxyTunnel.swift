@@ -3,6 +3,7 @@ import NIOCore
 import NIOExtras
 import NIOHTTP1
 import NIOSOCKS
+import ResumeDataCodec
 
 /// A tunnel through a proxy to the server, opened on a connection to the proxy before an
 /// upload's own handlers are added: an http proxy's `CONNECT` (with `Proxy-Authorization: Basic`
@@ -22,9 +23,10 @@ enum ProxyTunnel {
         let deadline = NIODeadline.now() + timeout.timeAmount
         switch proxy.kind {
         case .http:
-            let headers = HTTPHeaders(proxy.username.map { username in
-                [("Proxy-Authorization", "Basic " + Data("\(username):\(proxy.password ?? "")".utf8).base64EncodedString())]
-            } ?? [])
+            let credential = try proxy.username.map { username throws(HTTPHeaderField.Problem) in
+                try HTTPHeaderField.basic("Proxy-Authorization", login: "\(username):\(proxy.password ?? "")")
+            }
+            let headers = HTTPHeaders(credential.map { [($0.name, $0.value)] } ?? [])
             // An IPv6 address goes in brackets in the CONNECT target, as in a URL.
             let host = route.host.contains(":") ? "[\(route.host)]" : route.host
             try await Self.add(on: channel, completing: promise) { sync in
