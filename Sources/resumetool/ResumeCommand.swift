@@ -174,7 +174,7 @@ struct ResumeCommand: AsyncParsableCommand {
             engine: self.transfer.engine, proxy: try self.transfer.proxies.settings(), quiet: self.transfer.quiet, verbose: self.transfer.verbose)
         let configuration = try settings.configuration()
         let checkpoint = UploadCheckpoint.beside(file: file)
-        let job = UploadJob(file: file, continuing: continuation, given: given, configuration: configuration,
+        let job = UploadJob(file: file, continuing: upload, as: continuation, given: given, configuration: configuration,
                             checkpoint: checkpoint, input: UploadCheckpoint(blobPath: self.blob))
         try await UploadRunner.run(job, settings: settings, continueHint: "resumetool resume '\(checkpoint.blobPath)' --file '\(file)'")
     }

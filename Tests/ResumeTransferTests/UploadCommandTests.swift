@@ -67,6 +67,31 @@ import Glibc
         await server.stop()
     }
 
+    /// `resume BLOB --file` reads the blob once: the command's check and the run use that one
+    /// reading (`strace` counts the opens of the blob's path), and the upload finishes.
+    @Test func resumeReadsTheBlobOnce() async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let size = 8 << 20
+            let bytes = UploadTesting.bytes(size)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let url = server.origin + "/files/photo.bin"
+            let blob = folder + "/photo.bin.uploadresume"
+            let killed = try await runToolCapturing(
+                ["upload", "photo.bin", url, "--limit-rate", "1M", "--quiet"], in: folder, after: .milliseconds(100),
+                when: { FileManager.default.fileExists(atPath: blob) })
+            #expect(killed.status == nil)
+            let run = try await runToolCapturing(
+                ["resume", blob, "--file", "photo.bin", "--quiet"], in: folder,
+                shell: "strace -f -qq -e trace=open,openat -P \(blob) -o \(folder)/trace.txt \"$TOOL\"")
+            #expect(run.status == 0, Comment(rawValue: run.stderr))
+            #expect(server.stored("/files/photo.bin") == bytes)
+            let opens = try String(contentsOfFile: folder + "/trace.txt", encoding: .utf8).split(separator: "\n")
+            #expect(opens.count == 1, Comment(rawValue: opens.joined(separator: "\n")))
+        }
+        await server.stop()
+    }
+
     @Test func aFileChangedAfterAKillIsRefusedWithStatusOne() async throws {
         let server = try await AppleUploadServer.start()
         try await withTemporaryDirectory { folder in

@@ -23,6 +23,10 @@ package struct UploadJob: Sendable {
     /// without an identity record beside it (a device's) is continued without the file's check,
     /// which Apple's blob has no field for; ``checkpoint``'s own blob never.
     var input: UploadCheckpoint?
+    /// The blob continued as the caller read it (from ``input``, or from ``checkpoint`` when the
+    /// two are one file), and its reading: used as they are, so that the run continues the blob
+    /// the caller checked, not a second read of the file.
+    var continued: (blob: UploadResumeData, continuation: UploadContinuation)?
 
     package init(file: String, url: HTTPURL, configuration: UploadConfiguration, checkpoint: UploadCheckpoint, input: UploadCheckpoint? = nil) {
         self.file = file
@@ -32,14 +36,15 @@ package struct UploadJob: Sendable {
         self.input = input.flatMap { $0.blobPath == checkpoint.blobPath ? nil : $0 }
     }
 
-    /// Finishes the upload of the blob at `input` (a device's, or another run's) with `file`: the
-    /// blob's own version, method and headers (``UploadContinuation``) under `given`, the rest of
-    /// `configuration` as it is; recorded in `checkpoint` from the start.
-    package init(file: String, continuing continuation: UploadContinuation, given: [HTTPHeaderField],
+    /// Finishes the upload of `blob`, read from `input` (a device's, or another run's), with
+    /// `file`: the blob's own version, method and headers (`continuation`, its reading) under
+    /// `given`, the rest of `configuration` as it is; recorded in `checkpoint` from the start.
+    package init(file: String, continuing blob: UploadResumeData, as continuation: UploadContinuation, given: [HTTPHeaderField],
                  configuration: UploadConfiguration, checkpoint: UploadCheckpoint, input: UploadCheckpoint) {
         self.init(file: file, url: continuation.origin, configuration: continuation.configuration(configuration, adding: given),
                   checkpoint: checkpoint, input: input)
         self.createsAgain = continuation.createsAgain
+        self.continued = (blob, continuation)
     }
 
     /// What the job reports besides the engine's events.
@@ -59,13 +64,18 @@ package struct UploadJob: Sendable {
         var configuration = self.configuration
         var resumeURL: HTTPURL?
         let given = self.input ?? self.checkpoint
-        let blob = try given.blob()
+        let blob: UploadResumeData?
+        if let continued = self.continued { blob = continued.blob } else { blob = try given.blob() }
         if let blob {
             let continuation: UploadContinuation
-            do {
-                continuation = try UploadContinuation(blob)
-            } catch {
-                throw .checkpoint("\(given.blobPath): \(error)")
+            if let read = self.continued?.continuation {
+                continuation = read
+            } else {
+                do {
+                    continuation = try UploadContinuation(blob)
+                } catch {
+                    throw .checkpoint("\(given.blobPath): \(error)")
+                }
             }
             configuration.draft = ResumableUploadDraft(continuation.draft)
             resumeURL = continuation.resumeURL
