@@ -72,15 +72,7 @@ import Glibc
     @Test func resumeReadsTheBlobOnce() async throws {
         let server = try await AppleUploadServer.start()
         try await withTemporaryDirectory { folder in
-            let size = 8 << 20
-            let bytes = UploadTesting.bytes(size)
-            _ = try UploadTesting.write(bytes, in: folder)
-            let url = server.origin + "/files/photo.bin"
-            let blob = folder + "/photo.bin.uploadresume"
-            let killed = try await runToolCapturing(
-                ["upload", "photo.bin", url, "--limit-rate", "1M", "--quiet"], in: folder, after: .milliseconds(100),
-                when: { FileManager.default.fileExists(atPath: blob) })
-            #expect(killed.status == nil)
+            let (bytes, _, blob) = try await Self.uploadKilledOnceItsCheckpointExists(to: server, in: folder)
             let run = try await runToolCapturing(
                 ["resume", blob, "--file", "photo.bin", "--quiet"], in: folder,
                 shell: "strace -f -qq -e trace=open,openat -P \(blob) -o \(folder)/trace.txt \"$TOOL\"")
@@ -92,18 +84,27 @@ import Glibc
         await server.stop()
     }
 
+    /// `upload` of an 8 MiB `photo.bin` in `folder` at 1 MiB/s, SIGKILLed 100 ms after its
+    /// checkpoint appears: the file's bytes, the upload's URL and the checkpoint's path.
+    static func uploadKilledOnceItsCheckpointExists(
+        to server: AppleUploadServer, in folder: String
+    ) async throws -> (bytes: [UInt8], url: String, blob: String) {
+        let bytes = UploadTesting.bytes(8 << 20)
+        _ = try UploadTesting.write(bytes, in: folder)
+        let url = server.origin + "/files/photo.bin"
+        let blob = folder + "/photo.bin.uploadresume"
+        let killed = try await runToolCapturing(
+            ["upload", "photo.bin", url, "--limit-rate", "1M", "--quiet"], in: folder, after: .milliseconds(100),
+            when: { FileManager.default.fileExists(atPath: blob) })
+        #expect(killed.status == nil)
+        return (bytes, url, blob)
+    }
+
     @Test func aFileChangedAfterAKillIsRefusedWithStatusOne() async throws {
         let server = try await AppleUploadServer.start()
         try await withTemporaryDirectory { folder in
-            let size = 8 << 20
-            let bytes = UploadTesting.bytes(size)
-            _ = try UploadTesting.write(bytes, in: folder)
-            let url = server.origin + "/files/photo.bin"
-            let blob = folder + "/photo.bin.uploadresume"
-            let killed = try await runToolCapturing(
-                ["upload", "photo.bin", url, "--limit-rate", "1M", "--quiet"], in: folder, after: .milliseconds(100),
-                when: { FileManager.default.fileExists(atPath: blob) })
-            #expect(killed.status == nil)
+            let (bytes, url, blob) = try await Self.uploadKilledOnceItsCheckpointExists(to: server, in: folder)
+            let size = bytes.count
             _ = try UploadTesting.write(bytes + [1, 2, 3], in: folder)
             let run = try await runToolCapturing(["upload", "photo.bin", url], in: folder)
             #expect(run == ToolResult(
