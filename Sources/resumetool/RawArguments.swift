@@ -1,3 +1,4 @@
+import ResumeDataCodec
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +19,7 @@ enum RawArguments {
         /// The offset of the first byte that is not UTF-8.
         var offset: Int
         var byte: UInt8
-        /// The argument with each byte that is not UTF-8 written `\x{ff}`.
+        /// The argument as ``VisibleText`` shows bytes that are not UTF-8 (`\x{ff}`) and controls.
         var shown: String
 
         /// What `resumetool` prints.
@@ -32,27 +33,25 @@ enum RawArguments {
     /// The first of `arguments` (without the program's name) that is not UTF-8, nil when all are.
     static func firstNotUTF8(_ arguments: [[UInt8]]) -> NotUTF8? {
         for (index, bytes) in arguments.enumerated() {
-            var iterator = bytes.makeIterator()
-            var parser = Unicode.UTF8.ForwardParser()
-            var offset = 0
-            var shown = ""
-            var first: (offset: Int, byte: UInt8)?
-            decoding: while true {
-                switch parser.parseScalar(from: &iterator) {
-                case .valid(let encoded):
-                    shown.unicodeScalars.append(Unicode.UTF8.decode(encoded))
-                    offset += encoded.count
-                case .error(let length):
-                    if first == nil { first = (offset, bytes[offset]) }
-                    for byte in bytes[offset..<offset + length] { shown += "\\x{" + String(byte, radix: 16) + "}" }
-                    offset += length
-                case .emptyInput:
-                    break decoding
-                }
+            if let offset = firstInvalidOffset(bytes) {
+                return NotUTF8(position: index + 1, offset: offset, byte: bytes[offset], shown: VisibleText.escaping(utf8: bytes))
             }
-            if let first { return NotUTF8(position: index + 1, offset: first.offset, byte: first.byte, shown: shown) }
         }
         return nil
+    }
+
+    /// Where the first sequence of `bytes` that is not UTF-8 starts, nil when there is none.
+    private static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .error: return offset
+            case .emptyInput: return nil
+            }
+        }
     }
 
     /// This process's arguments after the program's name, as bytes.
