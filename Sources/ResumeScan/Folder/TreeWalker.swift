@@ -28,6 +28,10 @@ package struct TreeWalker {
         var rawName: [UInt8]? = nil
         /// A `CFNetworkDownload_*.tmp` or a WebKit `.download` folder's data file.
         let isPartialFile: Bool
+
+        /// The bytes that open it in ``folder`` (a copy: the probe of every file opens by
+        /// ``name`` or ``rawName`` without one).
+        var nameBytes: [UInt8] { rawName ?? Array(name.utf8) }
     }
 
     /// Folders below a root deeper than this are skipped and reported: each level keeps its
@@ -229,10 +233,9 @@ package struct TreeWalker {
     /// The bytes of each component of `path` below `root` (a folder `path` is inside), read back
     /// from the walk's spelling; nil when one is no name's spelling, or is `..`.
     static func relativeComponents(of path: String, below root: String) -> [[UInt8]]? {
-        let relative = path.utf8.dropFirst(root.utf8.count + (root.utf8.last == UInt8(ascii: "/") ? 0 : 1))
         var components: [[UInt8]] = []
         // Split by bytes: a name may begin with a combining mark, which joins a `Character` split's "/".
-        for spelled in relative.split(separator: UInt8(ascii: "/")) {
+        for spelled in AppContainerLayout.bytes(of: path, below: root).split(separator: UInt8(ascii: "/")) {
             guard !spelled.elementsEqual("..".utf8), let bytes = EvidenceName.bytes(of: Substring(spelled)) else { return nil }
             components.append(bytes)
         }

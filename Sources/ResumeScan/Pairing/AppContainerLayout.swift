@@ -126,6 +126,12 @@ package enum AppContainerLayout {
         return inner[inner.index(inner.startIndex, offsetBy: outer.count)] == slash
     }
 
+    /// The bytes of `path` below `folder` (which `path` is inside, ``isInside(_:folder:)``),
+    /// without the `/` between; empty when the two are one.
+    static func bytes(of path: String, below folder: String) -> Substring.UTF8View {
+        path.utf8.dropFirst(folder.utf8.count + (folder.utf8.last == slash ? 0 : 1))
+    }
+
     private static let slash = UInt8(ascii: "/")
 
     /// `folder/name`, without doubling a `/`.

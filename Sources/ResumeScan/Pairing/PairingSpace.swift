@@ -65,8 +65,7 @@ struct FolderPairing: PairingSpace {
         guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }) else {
             return FindingSource(kind: .folder, root: path, inner: "")
         }
-        let inner = path == root ? "" : String(decoding: path.utf8.dropFirst(root.utf8.count + (root.hasSuffix("/") ? 0 : 1)), as: UTF8.self)
-        return FindingSource(kind: .folder, root: root, inner: inner)
+        return FindingSource(kind: .folder, root: root, inner: String(decoding: AppContainerLayout.bytes(of: path, below: root), as: UTF8.self))
     }
 
     func evidence(at path: String) -> (status: FileStatus, sha256: String?)? { TreeWalker.evidence(atPath: path, roots: roots) }
@@ -83,7 +82,7 @@ struct FolderPairing: PairingSpace {
 /// A backup's answers: its domains are the containers, its rows what is at a path, and its
 /// `tmp/` and `Library/Caches/` never backed up (``BackupExclusion``).
 extension BackupScan.Outcome: PairingSpace {
-    func container(of path: String) -> String? { FilePathText.firstName(of: path)?.first ?? (path.isEmpty ? nil : path) }
+    func container(of path: String) -> String? { FilePathText.names(of: path).first }
 
     func entry(at path: String) -> PartialFileResolution.Entry {
         guard let entry = entries[path], let record = try? entry.fileRecord() else { return .missing }

@@ -49,6 +49,8 @@ extension PathMap: ExpressibleByDictionaryLiteral {
 
 extension PathMap: Sendable where Value: Sendable {}
 
+extension PathMap: Equatable where Value: Equatable {}
+
 /// A set of paths, a path matching only its own bytes (``PathKey``).
 struct PathSet: Sendable, ExpressibleByArrayLiteral {
     private var storage: Set<PathKey> = []
@@ -67,5 +69,3 @@ struct PathSet: Sendable, ExpressibleByArrayLiteral {
 
     var count: Int { storage.count }
 }
-
-extension PathMap: Equatable where Value: Equatable {}
