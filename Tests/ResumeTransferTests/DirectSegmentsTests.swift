@@ -202,16 +202,10 @@ private func rangeStart(_ request: TestServer.Request) -> Int64? {
                 #expect(await downloader.download(from: nginx.url("file.bin", tls: tls), to: whole).result() == .completed)
                 #expect(contents(whole).map(sha256Hex) == sha256Hex(Self.medium))
 
-                // 2 MiB/s per connection: paused mid-way, then continued.
+                // Paused once a segment beyond the prefix is finished, then continued.
                 let destination = directory + "/file.bin"
-                let first = downloader.download(from: nginx.url("capped/file.bin", tls: tls), to: destination)
-                try await waitForAtLeast(destination + ".part", 8 << 20)
-                let blob = try #require(await first.pause())
-                let paused = try ResumeCheckpoint.decode(blob).checkpoint
-                #expect(paused.bytesReceived < Int64(Self.medium.count))
-                #expect(!paused.finishedRanges.isEmpty)
-                let second = downloader.download(
-                    from: nginx.url("capped/file.bin", tls: tls), to: destination, expectedSHA256: sha256Hex(Self.medium))
+                try await pauseOnceASegmentIsFinished(downloader, nginx, tls: tls, to: destination, size: Self.medium.count)
+                let second = downloader.download(from: nginx.url("file.bin", tls: tls), to: destination, expectedSHA256: sha256Hex(Self.medium))
                 #expect(await second.result() == .completed)
                 #expect(contents(destination).map(sha256Hex) == sha256Hex(Self.medium))
             }
