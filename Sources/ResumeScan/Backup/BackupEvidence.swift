@@ -91,11 +91,20 @@ struct BackupEvidence: EvidenceSource {
         }
         // The device's metadata, or what the stored copy shows when the record is damaged.
         if let record = member.record {
-            var status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
+            // A plain backup's stored copy is the file itself, and the digest is of it: a copy
+            // whose length is not the record's was changed or cut short after the backup, and the
+            // size said beside that digest is the copy's, with a note.
+            var copySize: Int64?
+            if !isEncrypted, let copy = try? stored(&member), copy.size != record.size { copySize = copy.size }
+            var status = FileStatus(size: copySize ?? record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
             status.changed = record.changed
             status.created = record.created
             status.mode = record.mode
-            return (status, nil)
+            let note = copySize.map {
+                ScanProblem(path: member.entry.inner,
+                            message: "its stored copy is \($0) bytes, its MBFile record says \(record.size): the size and digest here are the copy's, the times the record's")
+            }
+            return (status, note)
         }
         let copy = try? stored(&member)
         let status = FileStatus(size: copy?.size ?? 0, modified: Date(timeIntervalSince1970: Double(copy?.modifiedSeconds ?? 0)))
