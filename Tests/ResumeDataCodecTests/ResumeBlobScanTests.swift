@@ -257,6 +257,25 @@ import Testing
         #expect(AppContainerLayout.localPathCandidates("/var/\(Self.uuid)/../../etc/passwd", roots: [("/", "/")], containerRoot: "/c", uuidFolders: [:]).isEmpty)
         #expect(AppContainerLayout.localPathCandidates("tmp/relative", roots: [("/", "/")], containerRoot: "/c", uuidFolders: [:]).isEmpty)
         #expect(AppContainerLayout.localPathCandidates("/var/\(Self.uuid)", roots: [], containerRoot: "/c", uuidFolders: [:]).isEmpty)
+        // An extraction's copies of /private/var come first, for /var and /.nofollow spellings too.
+        let roots = ["x/filesystem1/private/var", "x/private/var"]
+        let inExtraction = ["x/filesystem1/private/var/mobile/tmp/a.tmp", "x/private/var/mobile/tmp/a.tmp"]
+        #expect(AppContainerLayout.localPathCandidates("/private/var/mobile/tmp/a.tmp", roots: [], deviceRoots: roots, containerRoot: nil,
+                                                       uuidFolders: [:]) == inExtraction)
+        #expect(AppContainerLayout.localPathCandidates("/.nofollow/var/mobile/tmp/a.tmp", roots: [], deviceRoots: roots, containerRoot: nil,
+                                                       uuidFolders: [:]) == inExtraction)
+        #expect(AppContainerLayout.localPathCandidates("/private/var/mobile/../../../etc/passwd", roots: [], deviceRoots: roots,
+                                                       containerRoot: "/c", uuidFolders: [:]).isEmpty)
+        #expect(AppContainerLayout.localPathCandidates("/Users/me/a", roots: [], deviceRoots: roots, containerRoot: nil, uuidFolders: [:]).isEmpty)
+        // Two spellings of a folder are two candidates (String's == would keep one).
+        let composed = "/cases/caf\u{e9}", decomposed = "/cases/cafe\u{301}"
+        let both = AppContainerLayout.localPathCandidates(
+            composed + "/Application/\(Self.uuid)/tmp/a.tmp", roots: [(composed, composed)],
+            containerRoot: decomposed + "/Application/\(Self.uuid)", uuidFolders: [:])
+        #expect(both.map { Array($0.utf8) } == [composed, decomposed].map { Array(($0 + "/Application/\(Self.uuid)/tmp/a.tmp").utf8) })
+        // A combining mark after the first slash does not make the path relative.
+        #expect(AppContainerLayout.localPathCandidates("/\u{301}x/a", roots: [("/", "/")], containerRoot: nil, uuidFolders: [:])
+                    .map { Array($0.utf8) } == [Array("/\u{301}x/a".utf8)])
     }
 
     @Test func partialFileNames() {

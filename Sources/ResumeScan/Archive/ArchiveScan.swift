@@ -74,22 +74,7 @@ struct ArchiveScan: Sendable {
         /// Paths of the archive where a device's `LocalPath` may be, best first: the device
         /// path beneath each place `private/var/` was found, then as a folder scan looks for it.
         func localPathCandidates(_ localPath: String, container: String?) -> [String] {
-            var candidates: [String] = []
-            var device = Substring(localPath)
-            // Apple logs and stores paths with a `/.nofollow` prefix; `/var` is a link to `/private/var`.
-            if device.hasPrefix("/.nofollow/") { device = device.dropFirst("/.nofollow".count) }
-            var path = String(device)
-            if path.hasPrefix("/var/") { path = "/private" + path }
-            let parts = FilePathText.names(of: path)
-            if path.hasPrefix("/private/var/"), !parts.contains(where: { $0 == ".." || $0 == "." }) {
-                let rest = parts.dropFirst(2).joined(separator: "/")
-                for root in deviceRoots { candidates.append(AppContainerLayout.join(root, rest)) }
-            }
-            for candidate in AppContainerLayout.localPathCandidates(localPath, roots: [], containerRoot: container, uuidFolders: uuidFolders)
-            where !candidates.contains(candidate) {
-                candidates.append(candidate)
-            }
-            return candidates
+            AppContainerLayout.localPathCandidates(localPath, roots: [], deviceRoots: deviceRoots, containerRoot: container, uuidFolders: uuidFolders)
         }
     }
 

@@ -31,7 +31,6 @@ public struct LedgerPartialFile: Sendable, Equatable {
         return nil
     }
 
-    static let noFollowPrefix = "/.nofollow"
     static let noRoot = "no extraction folder to look in (give --root)"
 
     /// Places the file in evidence that is not a folder tree (a backup, an archive): `found` is
@@ -54,10 +53,7 @@ public struct LedgerPartialFile: Sendable, Equatable {
     /// when it is one that could be placed.
     var deviceComponents: [String]? {
         guard refusal == Self.noRoot, let devicePath else { return nil }
-        var components = FilePathText.names(of: devicePath).filter { $0 != "." }
-        if components.first == "var" { components.insert("private", at: 0) }
-        guard components.count > 2, components[0] == "private", components[1] == "var" else { return nil }
-        return components
+        return DevicePath.privateVarNames(of: devicePath)
     }
 
     /// A partial file with these values (tests compare with it).
@@ -94,11 +90,9 @@ public struct LedgerPartialFile: Sendable, Equatable {
         } else {
             device = recorded
         }
-        if device == Self.noFollowPrefix || device.hasPrefix(Self.noFollowPrefix + "/") {
-            device.removeFirst(Self.noFollowPrefix.count)
-        }
+        device = DevicePath.withoutNoFollow(device)
         devicePath = device
-        guard device.hasPrefix("/") else {
+        guard DevicePath.isAbsolute(device) else {
             refusal = "not an absolute path"
             return
         }

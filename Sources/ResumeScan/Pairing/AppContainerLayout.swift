@@ -47,8 +47,8 @@ package enum AppContainerLayout {
         return join(join(containerRoot, "tmp"), name)
     }
 
-    /// Paths inside the scanned tree where a device's `LocalPath` may now be, best first:
-    /// the path itself when it lies under a scanned root (spelled from the root as the walk
+    /// Paths inside the scanned tree where a device's `LocalPath` may now be, best first: the
+    /// device path beneath each of `deviceRoots`; the path itself when it lies under a scanned root (spelled from the root as the walk
     /// spells it, so `scan .` in a Mac's home finds `/Users/me/…`); then, after taking off the device's
     /// prefix up to the app container's UUID folder (`…/Application/8C1F…/`), the rest under every
     /// scanned folder of that UUID, and under the blob's own app container (a reinstalled app
@@ -57,14 +57,21 @@ package enum AppContainerLayout {
     /// (``EvidenceName``), so that the two compare equal only when their bytes do.
     /// - Parameters:
     ///   - roots: each scanned root's absolute path (symbolic links resolved) and its spelling.
+    ///   - deviceRoots: where an extraction holds the device's `/private/var`
+    ///     (`filesystem1/private/var`); the device path beneath each comes first.
     ///   - uuidFolders: scanned folders named like a container UUID, by that name.
-    static func localPathCandidates(_ localPath: String, roots: [(absolute: String, spelled: String)], containerRoot: String?,
-                                            uuidFolders: [String: [String]]) -> [String] {
+    static func localPathCandidates(_ localPath: String, roots: [(absolute: String, spelled: String)], deviceRoots: [String] = [],
+                                    containerRoot: String?, uuidFolders: [String: [String]]) -> [String] {
         var candidates: [String] = []
-        func add(_ path: String) { if !candidates.contains(path) { candidates.append(path) } }
+        // Two spellings of one name are two files here, so candidates are told apart by bytes.
+        func add(_ path: String) { if !candidates.contains(where: { PathKey($0) == PathKey(path) }) { candidates.append(path) } }
+        if let names = DevicePath.privateVarNames(of: DevicePath.withoutNoFollow(localPath)) {
+            let rest = names.dropFirst(2).joined(separator: "/")
+            for root in deviceRoots { add(join(root, rest)) }
+        }
         let components = FilePathText.names(of: localPath)
         // `..` could step out of the folder it was joined to.
-        guard localPath.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0 == "." }) else { return [] }
+        guard DevicePath.isAbsolute(localPath), !components.contains(where: { $0 == ".." || $0 == "." }) else { return candidates }
         for root in roots where isInside(localPath, folder: root.absolute) {
             let rest = localPath.utf8.dropFirst(root.absolute.utf8.count).drop { $0 == UInt8(ascii: "/") }
             add(rest.isEmpty ? root.spelled : join(root.spelled, String(decoding: rest, as: UTF8.self)))
