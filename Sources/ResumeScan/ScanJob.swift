@@ -9,7 +9,9 @@ import ResumeSupport
 /// The walk never follows a symbolic link below a root, never enters a folder twice, and reads
 /// every file read-only; see ``ScanInventory`` for what it reports.
 public struct ScanJob: Sendable {
-    /// The folders to walk, as given (a root that is itself a link is followed: the caller named it).
+    /// The folders, backups and archives to scan (a root that is itself a link is followed: the
+    /// caller named it), as the report names them: spelled as the scan spells every path, a path
+    /// that is UTF-8 and holds no `\x{` as given, any other with its bytes escaped (`\x{e9}`).
     public let roots: [String]
     var probe = FileProbe()
 
@@ -33,12 +35,19 @@ public struct ScanJob: Sendable {
 
     /// A scan of `roots`.
     public init(roots: [String]) {
-        self.roots = roots
+        self.roots = roots.map { EvidenceName.text(ofPath: $0.utf8) }
     }
 
     /// A scan of `roots`, with the password of encrypted backups among them.
     public init(roots: [String], password: @escaping @Sendable () -> Data?) {
-        self.roots = roots
+        self.init(roots: roots)
+        self.password = Self.once(password)
+    }
+
+    /// A scan of roots given as the bytes the system names them by, which need not be UTF-8 (a
+    /// command line's arguments), with the password of encrypted backups among them.
+    public init(rootPaths: [[UInt8]], password: @escaping @Sendable () -> Data? = { nil }) {
+        self.roots = rootPaths.map { EvidenceName.text(ofPath: $0) }
         self.password = Self.once(password)
     }
 

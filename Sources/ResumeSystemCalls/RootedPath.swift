@@ -14,13 +14,14 @@ package enum RootedPath {
     /// caller closes it. Nil when the root cannot be opened, a component is `..`, missing, not a
     /// folder or a symbolic link.
     package static func openFolder(_ components: some Sequence<String>, below root: String, calls: FileSystemCalls) -> Int32? {
-        openFolder(bytes: components.map { Array($0.utf8) }, below: root, calls: calls)
+        openFolder(bytes: components.map { Array($0.utf8) }, belowRoot: Array(root.utf8), calls: calls)
     }
 
-    /// ``openFolder(_:below:calls:)`` with each component given as its bytes, which need not be
-    /// UTF-8: a folder whose name is not is opened by the bytes it has.
-    package static func openFolder(bytes components: some Sequence<[UInt8]>, below root: String, calls: FileSystemCalls) -> Int32? {
-        guard case .success(var current) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return nil }
+    /// ``openFolder(_:below:calls:)`` with the root and each component given as their bytes,
+    /// which need not be UTF-8: a folder whose name is not is opened by the bytes it has.
+    package static func openFolder(bytes components: some Sequence<[UInt8]>, belowRoot root: [UInt8], calls: FileSystemCalls) -> Int32? {
+        guard !root.isEmpty, !root.contains(0),
+              case .success(var current) = calls.openatBytes(AT_FDCWD, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return nil }
         for component in components {
             guard component != dotDot, case .success(let next) = calls.openatBytes(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else {
                 _ = calls.close(current)

@@ -1,4 +1,6 @@
+import Synchronization
 import ResumeDataCodec
+import ResumeScan
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,10 +11,12 @@ import Darwin
 ///
 /// Swift decodes `argv` as UTF-8 and puts U+FFFD where a byte is not UTF-8, so a path holding
 /// such a byte (a Latin-1 folder name) would name another file, and the error would be "no such
-/// file" for a file that is there. Every argument is text to the commands, so one that is not
-/// UTF-8 is refused up front, saying which and where, and what to give instead.
+/// file" for a file that is there. `scan` reads its DIRs by their bytes: such an argument goes
+/// to the parser spelled as scan spells paths (``EvidenceName``, `caf\x{e9}`), and the scan is
+/// given its bytes. Any other argument that is not UTF-8 is refused, saying which and where, and
+/// what to give instead.
 enum RawArguments {
-    /// The first argument that is not UTF-8.
+    /// An argument that is not UTF-8, where it may not be.
     struct NotUTF8: Equatable {
         /// The argument's position after the program's name, from 1.
         var position: Int
@@ -25,8 +29,80 @@ enum RawArguments {
         /// What `resumetool` prints.
         var message: String {
             "argument \(position) is not UTF-8 (byte 0x\(String(byte, radix: 16)) at offset \(offset)): \(shown); "
-                + "paths are given as UTF-8: name a folder above it (scan reads the names below a folder by their bytes), "
-                + "or a link to it whose name is UTF-8"
+                + "only scan's DIR may be a path that is not UTF-8: give this one as UTF-8, or a link to it whose name is UTF-8"
+        }
+    }
+
+    /// Why a command line cannot be parsed as it is.
+    enum Refusal: Error, Equatable {
+        /// An argument that is not UTF-8 outside `scan`.
+        case notUTF8(NotUTF8)
+        /// A `scan` argument that is not UTF-8 is spelled as another argument is written: the
+        /// parser could not tell them apart.
+        case ambiguous(position: Int, other: Int, spelled: String)
+
+        var message: String {
+            switch self {
+            case .notUTF8(let refused): refused.message
+            case .ambiguous(let position, let other, let spelled):
+                "argument \(position) is not UTF-8 and is shown as \(VisibleText.escaping(spelled)), which is how argument \(other) "
+                    + "is written: give one of them as a link whose name is UTF-8"
+            }
+        }
+    }
+
+    /// The arguments that were not UTF-8, by the text the parser was given for them (one text
+    /// for one sequence of bytes): their bytes, the first where it stood, and how many there were.
+    private static let spelled = Mutex<[String: Spelled]>([:])
+
+    private struct Spelled {
+        var bytes: [UInt8]
+        var first: NotUTF8
+        var count = 1
+    }
+
+    /// The command line for the parser: every argument as text, a `scan` argument that is not
+    /// UTF-8 spelled (``EvidenceName``) and remembered for ``bytes(of:)``; a refusal when another
+    /// command has one, or a spelling is also how another argument is written.
+    static func forParser(_ arguments: [[UInt8]]) -> Result<[String], Refusal> {
+        guard let first = firstNotUTF8(arguments) else { return .success(arguments.map { String(decoding: $0, as: UTF8.self) }) }
+        guard arguments.first == Array("scan".utf8) else { return .failure(.notUTF8(first)) }
+        var texts: [String] = []
+        var found: [String: Spelled] = [:]
+        for (index, bytes) in arguments.enumerated() {
+            guard let refused = firstNotUTF8([bytes]) else {
+                texts.append(String(decoding: bytes, as: UTF8.self))
+                continue
+            }
+            // The spelling is one-to-one: the same text is the same bytes.
+            let text = EvidenceName.text(ofPath: bytes)
+            if found[text] != nil {
+                found[text]?.count += 1
+            } else {
+                found[text] = Spelled(bytes: bytes, first: NotUTF8(position: index + 1, offset: refused.offset, byte: refused.byte, shown: refused.shown))
+            }
+            texts.append(text)
+        }
+        for (index, bytes) in arguments.enumerated() where firstNotUTF8([bytes]) == nil {
+            if let entry = found[texts[index]] {
+                return .failure(.ambiguous(position: entry.first.position, other: index + 1, spelled: texts[index]))
+            }
+        }
+        spelled.withLock { $0 = found }
+        return .success(texts)
+    }
+
+    /// The bytes the parser's `argument` stands for: a spelled one's own bytes, any other's UTF-8.
+    static func bytes(of argument: String) -> [UInt8] {
+        spelled.withLock { $0[argument]?.bytes } ?? Array(argument.utf8)
+    }
+
+    /// The first argument that is not UTF-8 and was not taken as one of `accepted` (`scan`'s
+    /// DIRs): one given more often than it is among them was also taken as something else.
+    static func notUTF8(outside accepted: [String]) -> NotUTF8? {
+        let taken = Dictionary(accepted.map { ($0, 1) }, uniquingKeysWith: +)
+        return spelled.withLock { found in
+            found.filter { $0.value.count > taken[$0.key, default: 0] }.map(\.value.first).min { $0.position < $1.position }
         }
     }
 

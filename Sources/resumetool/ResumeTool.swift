@@ -26,11 +26,13 @@ struct ResumeTool: AsyncParsableCommand {
     /// Parses without the blob names of `inspect` and `validate`, which the parser would take in
     /// quadratic time (see ``PositionalNames``).
     static func main() async {
-        if let refused = RawArguments.firstNotUTF8(RawArguments.current()) {
-            StandardStream.write("Error: \(VisibleText.escaping(refused.message))\n")
+        switch RawArguments.forParser(RawArguments.current()) {
+        case .success(let arguments):
+            await self.main(PositionalNames.split(arguments))
+        case .failure(let refusal):
+            StandardStream.write("Error: \(VisibleText.escaping(refusal.message))\n")
             Self.exit(withError: ExitStatus.usage.code)
         }
-        await self.main(PositionalNames.split(Array(CommandLine.arguments.dropFirst())))
     }
 
     /// What `resumetool --version` prints.

@@ -60,6 +60,7 @@ struct ScanCommand: ParsableCommand {
 
     func validate() throws {
         guard !folders.isEmpty else { throw ValidationError("give at least one DIR") }
+        if let refused = RawArguments.notUTF8(outside: folders) { throw ValidationError(refused.message) }
         guard !(json && csv) else { throw ValidationError("--json and --csv cannot be used together") }
         let formats = [("--json", json), ("--jsonl", jsonl), ("--csv", csv), ("--tsv", tsv), ("--timeline", timeline)].filter(\.1).map(\.0)
         guard formats.count <= 1 else { throw ValidationError("\(formats.joined(separator: " and ")) cannot be used together") }
@@ -70,7 +71,8 @@ struct ScanCommand: ParsableCommand {
         var progress = ScanProgress()
         var password: Data?
         if let passwordFile { try reportingDiagnostics { password = try BackupPassword.read(from: passwordFile) } }
-        var job = ScanJob(roots: folders) { [password] in password ?? BackupPassword.prompt() }
+        // Each DIR by its bytes: a folder whose name is not UTF-8 is scanned as it is named.
+        var job = ScanJob(rootPaths: folders.map(RawArguments.bytes(of:))) { [password] in password ?? BackupPassword.prompt() }
         let interruption = ScanInterruption()
         job.shouldStop = { interruption.wasInterrupted }
         let (inventory, allRootsRead) = job.run { progress.update($0) }

@@ -59,4 +59,25 @@ import Testing
     func everyNameReadsBack(_ name: [UInt8]) {
         #expect(EvidenceName.bytes(of: EvidenceName.text(of: name)) == name)
     }
+
+    /// Every path's spelling reads back to its bytes, which is what opens a root the user named.
+    @Test(arguments: [
+        Array("/ev/caf".utf8) + [0xE9], [0xFF, 0x2F, 0x2F, 0xFE], Array("/a\\x{/b/".utf8) + [0x80], Array("rel/a\\x{ff}".utf8),
+        Array("/\u{301}x/caf\u{e9}".utf8), Array("/".utf8), [],
+    ] as [[UInt8]])
+    func everyPathReadsBack(_ path: [UInt8]) {
+        #expect(EvidenceName.bytes(ofPath: EvidenceName.text(ofPath: path)) == path)
+    }
+
+    /// A path whose components are not the rule's spellings stands for no bytes: `\x{41}` is
+    /// not how `A` is spelled, and a lone `\x{ff}` beside UTF-8 that needs no escape is not
+    /// how byte FF is spelled next to a backslash.
+    @Test(arguments: ["/ev/\\x{41}", "/ev/a\\x{zz}/b", "/ev/\\x{100}", "/ev/\\x{"])
+    func aPathThatIsNoSpellingStandsForNothing(_ text: String) {
+        #expect(EvidenceName.bytes(ofPath: text) == nil)
+    }
+
+    @Test func aPathWithoutTheOpenerIsItsOwnBytes() {
+        #expect(EvidenceName.bytes(ofPath: "/ev/caf\u{e9}/a\\b") == Array("/ev/caf\u{e9}/a\\b".utf8))
+    }
 }

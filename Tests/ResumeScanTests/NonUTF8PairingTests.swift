@@ -200,5 +200,34 @@ import Darwin
         #expect(ledger.tasks.map { $0.partialFile?.size } == direct.tasks.map { $0.partialFile?.size })
         #expect(ledger.tasks.map { $0.partialFile?.problem } == direct.tasks.map { $0.partialFile?.problem })
         #expect(direct.tasks.compactMap { $0.partialFile?.size }.count == 1)
+
+        // The same folder given itself as the root, by its bytes: the same ledger.
+        let named = ScanJob(rootPaths: [Array(tree.base.utf8) + [UInt8(ascii: "/")] + top]).run()
+        #expect(named.allRootsRead)
+        #expect(named.inventory.errors.map(\.message) == [])
+        #expect(named.inventory.ledgers.map(\.path) == [ledger.path])
+        #expect(named.inventory.ledgers.map(\.root) == [ledger.root])
+        #expect(named.inventory.ledgers.first?.tasks.map { $0.partialFile?.path } == ledger.tasks.map { $0.partialFile?.path })
+        #expect(named.inventory.ledgers.first?.tasks.map { $0.partialFile?.size } == ledger.tasks.map { $0.partialFile?.size })
+    }
+
+    /// A root whose own name is not UTF-8, given by its bytes: its blob pairs with the partial
+    /// file beside it, and every path, the root's too, is spelled with the escape.
+    @Test func aRootWhoseNameIsNotUTF8IsScannedByItsBytes() throws {
+        let tree = try RawTree()
+        let root: [UInt8] = Array("ev".utf8) + [0xE9]
+        try tree.write(Self.blob(tempFileName: "CFNetworkDownload_Occ2S2.tmp"), root + Array("/Library/dl.resumedata".utf8))
+        try tree.write(Data(count: 100), root + Array("/tmp/CFNetworkDownload_Occ2S2.tmp".utf8))
+        let (inventory, allRootsRead) = ScanJob(rootPaths: [Array(tree.base.utf8) + [UInt8(ascii: "/")] + root]).run()
+        #expect(allRootsRead)
+        #expect(inventory.errors.map(\.message) == [])
+        let spelled = tree.base + "/ev\\x{e9}"
+        #expect(inventory.blobs.map(\.path) == [spelled + "/Library/dl.resumedata"])
+        #expect(inventory.blobs.map(\.file.source.root) == [spelled])
+        #expect(inventory.blobs.map { $0.partialFile?.path } == [spelled + "/tmp/CFNetworkDownload_Occ2S2.tmp"])
+        #expect(inventory.blobs.map { $0.partialFile?.size } == [100])
+        #expect(inventory.orphanPartialFiles.isEmpty)
+        // The same text given as a UTF-8 root names no folder.
+        #expect(ScanJob(roots: [spelled]).run().allRootsRead == false)
     }
 }

@@ -75,9 +75,10 @@ final class ArchiveReader {
     private var expanded: Int64 = 0
     private var current: Member?
 
-    /// Opens `path`; throws when it cannot be opened or libarchive recognises no format.
+    /// Opens `path` (spelled as the scan spells a root, ``SpelledPath``); throws when it cannot
+    /// be opened or libarchive recognises no format.
     init(path: String, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
-        switch calls.openEvidence(atPath: path) {
+        switch SpelledPath.openEvidence(path, calls: calls) {
         case .success(let value): self.descriptor = value
         case .failure(let failure):
             throw .cannotOpen(failure.code == ELOOP ? "it is a symbolic link" : failure.description)

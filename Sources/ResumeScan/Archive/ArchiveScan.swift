@@ -82,7 +82,7 @@ struct ArchiveScan: Sendable {
     /// keeps a folder scan's behaviour). `progress` is called every few thousand members.
     func run(progress: (_ files: Int, _ blobs: Int, _ current: String) -> Void = { _, _, _ in }) -> Outcome? {
         // The user named the file: a link given here is followed, as a folder root's is.
-        let path = Self.resolved(root)
+        let path = SpelledPath.resolved(root) ?? root
         let reader: ArchiveReader
         do {
             reader = try ArchiveReader(path: path, limits: limits, calls: probe.calls)
@@ -434,17 +434,8 @@ struct ArchiveScan: Sendable {
         }
     }
 
-    /// The path with links resolved, or as given when that fails.
-    private static func resolved(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// Whether `path` names a regular file (following a link: the user named it).
     static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return false }
-        return (status.st_mode & S_IFMT) == S_IFREG
+        SpelledPath.isRegularFile(path)
     }
 }

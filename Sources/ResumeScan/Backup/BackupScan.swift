@@ -60,7 +60,7 @@ struct BackupScan: Sendable {
     }
 
     static func kind(of root: String, calls: FileSystemCalls = .system) -> RootKind {
-        guard case .success(let folder) = calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return .folder }
+        guard case .success(let folder) = SpelledPath.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) else { return .folder }
         defer { _ = calls.close(folder) }
         if case .success(let status) = calls.fstatat(folder, "Manifest.db"), status.kind == .regular { return .backup }
         if case .success(let status) = calls.fstatat(folder, "Manifest.mbdb"), status.kind == .regular { return .mbdbBackup }
@@ -119,7 +119,7 @@ struct BackupScan: Sendable {
             return outcome
         }
         let folder: Int32
-        switch calls.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
+        switch SpelledPath.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) {
         case .success(let opened): folder = opened
         case .failure(let failure): return fail(.unreadable("cannot read the backup folder: \(TreeWalker.describe(failure.code))"))
         }
@@ -185,7 +185,8 @@ struct BackupScan: Sendable {
                 } else {
                     // A Manifest.db caught while written has a -wal beside it: the private copy
                     // takes it too, so the rows are read as of the WAL and the evidence is untouched.
-                    database = try EvidenceDatabase(path: AppContainerLayout.join(root, "Manifest.db"))
+                    database = try EvidenceDatabase(location: .member(folder: handle.descriptor, name: Array("Manifest.db".utf8)),
+                                                    path: AppContainerLayout.join(root, "Manifest.db"))
                 }
                 defer { database.close() }
                 if database.readFromWALAlone { outcome.summary.warnings.append(Self.manifestInWALAlone) }

@@ -135,7 +135,7 @@ package struct TreeWalker {
         let opened = folder.parent.map { parent in
             parent.name.bytes.map { calls.openatBytes(parent.handle.descriptor, $0, flags | O_NOFOLLOW) }
                 ?? calls.openat(parent.handle.descriptor, parent.name.text, flags | O_NOFOLLOW)
-        } ?? calls.open(folder.path, flags, 0)
+        } ?? SpelledPath.open(folder.path, flags, calls: calls)
         let descriptor: Int32
         switch opened {
         case .success(let found): descriptor = found
@@ -209,7 +209,7 @@ package struct TreeWalker {
     /// or a link, `path` has `..` or a component that is no name's spelling, or it is under no root.
     private static func parentFolder(of path: String, roots: [String], calls: FileSystemCalls) -> (folder: Int32, name: [UInt8])? {
         guard let (root, components) = spelled(path, roots: roots), let last = components.last,
-              let folder = RootedPath.openFolder(bytes: components.dropLast(), below: root, calls: calls) else {
+              let folder = RootedPath.openFolder(bytes: components.dropLast(), belowRoot: root, calls: calls) else {
             return nil
         }
         return (folder, last)
@@ -219,15 +219,16 @@ package struct TreeWalker {
     /// opens a file's; nil as it gives nil.
     static func openFolder(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
         guard let (root, components) = spelled(path, roots: roots) else { return nil }
-        return RootedPath.openFolder(bytes: components, below: root, calls: calls)
+        return RootedPath.openFolder(bytes: components, belowRoot: root, calls: calls)
     }
 
     /// The first of `roots` that holds `path` (a root's own spelling is a path as given), and the
     /// bytes of each component below it (spelled as the walk spells names).
-    private static func spelled(_ path: String, roots: [String]) -> (root: String, components: [[UInt8]])? {
+    private static func spelled(_ path: String, roots: [String]) -> (root: [UInt8], components: [[UInt8]])? {
         guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }),
+              let rootBytes = EvidenceName.bytes(ofPath: root),
               let components = relativeComponents(of: path, below: root) else { return nil }
-        return (root, components)
+        return (rootBytes, components)
     }
 
     /// The bytes of each component of `path` below `root` (a folder `path` is inside), read back

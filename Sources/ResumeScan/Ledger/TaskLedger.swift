@@ -89,7 +89,9 @@ public struct TaskLedger: Sendable {
     /// - Throws: ``EvidenceDatabaseError`` when the file is not a readable SQLite database or
     ///   has no `session_tasks` table with `identifier` and `session_id`.
     public static func read(path: String, root: String? = nil, limits: Limits = Limits()) throws -> TaskLedger {
-        try read(.path(path), path: path, root: root, limits: limits)
+        // Partial files are looked up below `root` as a scan looks them up below its roots, from
+        // their spelling (``EvidenceName``); a path that is UTF-8 without `\x{` is its own.
+        try read(.path(path), path: EvidenceName.text(ofPath: path.utf8), root: root.map { EvidenceName.text(ofPath: $0.utf8) }, limits: limits)
     }
 
     /// Reads the ledger at `location`, which `path` names in messages and whose folders give

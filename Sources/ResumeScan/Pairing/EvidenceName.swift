@@ -11,7 +11,7 @@ import ResumeDataCodec
 /// `caf\u{fffd}`, one file would hide the other and a blob could be paired with the other's
 /// partial file. The first kind never holds `\x{`, the second always does and reads back one way.
 /// A path is spelled component by component, so a folder is spelled alike in every path through it.
-enum EvidenceName {
+package enum EvidenceName {
     /// One name's spelling, from its bytes.
     static func text(of bytes: some Collection<UInt8>) -> String {
         if let text = String(validating: bytes, as: UTF8.self), !containsEscapeOpener(text.utf8) { return text }
@@ -21,7 +21,7 @@ enum EvidenceName {
     }
 
     /// A `/`-separated path's spelling, from its bytes: each component by ``text(of:)``.
-    static func text(ofPath bytes: some Collection<UInt8>) -> String {
+    package static func text(ofPath bytes: some Collection<UInt8>) -> String {
         // The usual path is UTF-8 without the opener: each of its components is then spelled as
         // it is, and the path needs no splitting.
         if let text = String(validating: bytes, as: UTF8.self), !containsEscapeOpener(text.utf8) { return text }
@@ -56,6 +56,20 @@ enum EvidenceName {
         // Only the spelling the rule writes stands for the bytes: `\x{41}` or a lone `\x{ff}`
         // in a name that is otherwise UTF-8 stand for nothing, so no two texts open one file.
         return self.text(of: bytes).utf8.elementsEqual(utf8) ? bytes : nil
+    }
+
+    /// The bytes that a path's spelling stands for, component by component (split at `/`
+    /// bytes, which a combining mark after one does not hide); nil when a component is no
+    /// name's spelling: the inverse of ``text(ofPath:)``, which opens a root the user named.
+    static func bytes(ofPath text: String) -> [UInt8]? {
+        guard containsEscapeOpener(text.utf8) else { return Array(text.utf8) }
+        var bytes: [UInt8] = []
+        for (index, component) in text.utf8.split(separator: slash, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { bytes.append(slash) }
+            guard let name = self.bytes(of: String(decoding: component, as: UTF8.self)) else { return nil }
+            bytes += name
+        }
+        return bytes
     }
 
     /// Whether `bytes` hold `\\x{`, searched byte by byte: Foundation's `contains` on a String

@@ -71,11 +71,7 @@ struct FolderPairing: PairingSpace {
     func evidence(at path: String) -> (status: FileStatus, sha256: String?)? { TreeWalker.evidence(atPath: path, roots: roots) }
 
     private static func absolutePath(of root: String) -> String {
-        guard let resolved = realpath(root, nil) else { return root }
-        defer { free(resolved) }
-        // Its bytes, not `String(cString:)`: that would make a folder named by byte FF and one
-        // named U+FFFD the same path.
-        return EvidenceName.text(ofPath: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+        SpelledPath.resolved(root) ?? root
     }
 }
 
