@@ -14,15 +14,17 @@ enum EvidenceHash {
     static func hex(ofDescriptor descriptor: Int32, calls: FileSystemCalls) -> String? {
         guard case .success = calls.seek(descriptor, 0) else { return nil }
         var hasher = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // Not zeroed: every finding is hashed, and a zeroed MiB for each was 1 % of a scan's CPU.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
         while true {
             let got: Int
-            switch buffer.withUnsafeMutableBytes({ calls.read(descriptor, $0) }) {
-            case .success(let count): got = count
+            switch calls.read(descriptor, buffer) {
+            case .success(let count): got = min(max(count, 0), buffer.count)
             case .failure: return nil
             }
             if got == 0 { break }
-            hasher.update(data: buffer[..<got])
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<got]))
         }
         return SHA256Hex(digest: hasher.finalize()).text
     }

@@ -15,7 +15,7 @@ struct FolderEntryName {
     init?(_ entry: FileSystemCalls.FolderEntry) {
         if let name = entry.name {
             // A UTF-8 name that spells the escape itself is escaped too, to keep the rule one-to-one.
-            guard name.contains("\\x{") else {
+            guard EvidenceName.containsEscapeOpener(name.utf8) else {
                 text = name
                 bytes = nil
                 return
