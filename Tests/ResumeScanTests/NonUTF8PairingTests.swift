@@ -53,7 +53,7 @@ import Darwin
         }
 
         /// `body` given `path` as a C string: the bytes as they are, whatever they spell.
-        private static func withCPath<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T? {
+        static func withCPath<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T? {
             (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { buffer in buffer.baseAddress.map(body) }
         }
 

@@ -11,36 +11,24 @@ import Darwin
 /// ``SpelledPath``: a root spelled as the scan spells paths reaches the kernel by its bytes, a
 /// link given as a root is followed, and text that is no spelling, or holds a NUL, opens nothing.
 @Suite struct SpelledPathTests {
-    /// A fresh folder holding the folder `caf` + byte E9, the file `a.tar` + byte FF, and `link`,
-    /// a link to the folder; removed with `rm -rf` (Foundation is not given such names).
-    final class Tree {
-        let base = NSTemporaryDirectory() + "spelled-\(UUID().uuidString)"
+    /// A fresh folder (``NonUTF8PairingTests/RawTree``) holding the folder `caf` + byte E9, the
+    /// file `a.tar` + byte FF, and `link`, a link to the folder.
+    struct Tree {
+        let raw: NonUTF8PairingTests.RawTree
+        var base: String { raw.base }
         var folder: String { base + "/caf\\x{e9}" }
         var file: String { base + "/a.tar\\x{ff}" }
         var link: String { base + "/link" }
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+            raw = try NonUTF8PairingTests.RawTree()
             let folder = Array("caf".utf8) + [0xE9]
-            try #require(Self.withCPath(Array(base.utf8) + [0x2F] + folder) { mkdir($0, 0o755) } == 0)
-            let descriptor = Self.withCPath(Array(base.utf8) + Array("/a.tar".utf8) + [0xFF]) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) } ?? -1
-            try #require(descriptor >= 0)
-            close(descriptor)
-            let linked = Self.withCPath(folder) { target in Self.withCPath(Array((base + "/link").utf8)) { symlink(target, $0) } }
+            try raw.folder(folder)
+            try raw.write(Data(), Array("a.tar".utf8) + [0xFF])
+            let linked = NonUTF8PairingTests.RawTree.withCPath(folder) { target in
+                NonUTF8PairingTests.RawTree.withCPath(Array((raw.base + "/link").utf8)) { symlink(target, $0) }
+            }
             try #require(linked == 0)
-        }
-
-        /// `body` given `path` as a C string: the bytes as they are, whatever they spell.
-        static func withCPath<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T? {
-            (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { buffer in buffer.baseAddress.map(body) }
-        }
-
-        deinit {
-            let remove = Process()
-            remove.executableURL = URL(fileURLWithPath: "/bin/rm")
-            remove.arguments = ["-rf", base]
-            try? remove.run()
-            remove.waitUntilExit()
         }
     }
 

@@ -42,17 +42,20 @@ import Testing
         }
 
         /// Every file below the backup with its bytes, mode and modification time: what a scan must not change.
-        func snapshot() throws -> [String: String] {
-            var files: [String: String] = [:]
-            let enumerator = FileManager.default.enumerator(atPath: root.path)
-            while let relative = enumerator?.nextObject() as? String {
-                let path = root.appendingPathComponent(relative).path
-                let attributes = try FileManager.default.attributesOfItem(atPath: path)
-                let data = (attributes[.type] as? FileAttributeType) == .typeRegular ? try Data(contentsOf: URL(fileURLWithPath: path)) : Data()
-                files[relative] = "\(data.base64EncodedString()) \(attributes[.posixPermissions] ?? "") \(attributes[.modificationDate] ?? "")"
-            }
-            return files
+        func snapshot() throws -> [String: String] { try BackupScanTests.snapshot(of: root) }
+    }
+
+    /// Every file below `root` with its bytes, mode and modification time.
+    static func snapshot(of root: URL) throws -> [String: String] {
+        var files: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = root.appendingPathComponent(relative).path
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let data = (attributes[.type] as? FileAttributeType) == .typeRegular ? try Data(contentsOf: URL(fileURLWithPath: path)) : Data()
+            files[relative] = "\(data.base64EncodedString()) \(attributes[.posixPermissions] ?? "") \(attributes[.modificationDate] ?? "")"
         }
+        return files
     }
 
     static func json(_ result: ToolRunner.Result) throws -> [String: Any] {

@@ -50,20 +50,8 @@ import Testing
             try #require(try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(relative).path)[.size] as? Int)
         }
 
-        func snapshot() throws -> [String: Data] {
-            var files: [String: Data] = [:]
-            let enumerator = FileManager.default.enumerator(atPath: root.path)
-            while let relative = enumerator?.nextObject() as? String {
-                var isFolder: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path, isDirectory: &isFolder)
-                files[relative] = isFolder.boolValue ? Data() : try Data(contentsOf: root.appendingPathComponent(relative))
-            }
-            return files
-        }
-    }
-
-    static func json(_ result: ToolRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        /// What a scan must not change (``BackupScanTests/snapshot(of:)``).
+        func snapshot() throws -> [String: String] { try BackupScanTests.snapshot(of: root) }
     }
 
     /// As published: one regular file among six rows (a symlink and four folders are not files),
@@ -75,7 +63,7 @@ import Testing
         let result = try copy.scan(["--json"])
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        let top = try Self.json(result)
+        let top = try BackupScanTests.json(result)
         #expect((top["blobs"] as? [Any])?.isEmpty == true)
         #expect((top["errors"] as? [Any])?.isEmpty == true)
         let backup = try #require((top["backups"] as? [[String: Any]])?.first)
@@ -102,7 +90,7 @@ import Testing
         let before = try copy.snapshot()
         let result = try copy.scan(["--json"])
         #expect(result.status == 0)
-        let top = try Self.json(result)
+        let top = try BackupScanTests.json(result)
         let blob = try #require((top["blobs"] as? [[String: Any]])?.first)
         #expect(blob["path"] as? String == Self.preferences)
         #expect(blob["keyPath"] as? String == "pendingDownloadResumeData")
@@ -141,7 +129,7 @@ import Testing
             database.commit()
             database.close()
             """, [String(Self.stored.dropFirst(3)), String(storedSize)])
-        let top = try Self.json(try copy.scan(["--json"]))
+        let top = try BackupScanTests.json(try copy.scan(["--json"]))
         let blob = try #require((top["blobs"] as? [[String: Any]])?.first)
         #expect(blob["size"] as? Int == storedSize)
         #expect(blob["modified"] as? String == Self.recordTime)
@@ -155,7 +143,7 @@ import Testing
         try FileManager.default.removeItem(at: copy.root.appendingPathComponent(Self.stored))
         let result = try copy.scan(["--json"])
         #expect(result.status == 0)
-        let backup = try #require((try Self.json(result)["backups"] as? [[String: Any]])?.first)
+        let backup = try #require((try BackupScanTests.json(result)["backups"] as? [[String: Any]])?.first)
         #expect(backup["files"] as? Int == 1)
         #expect(backup["missingFiles"] as? Int == 1)
         let text = try copy.scan()
