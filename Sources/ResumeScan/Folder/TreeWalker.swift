@@ -222,8 +222,8 @@ package struct TreeWalker {
         return RootedPath.openFolder(bytes: components, belowRoot: root, calls: calls)
     }
 
-    /// The first of `roots` that holds `path` (a root's own spelling is a path as given), and the
-    /// bytes of each component below it (spelled as the walk spells names).
+    /// The first of `roots` that holds `path`, and the bytes the root's spelling stands for and
+    /// those of each component below it (every path, roots too, is spelled as the walk spells names).
     private static func spelled(_ path: String, roots: [String]) -> (root: [UInt8], components: [[UInt8]])? {
         guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }),
               let rootBytes = EvidenceName.bytes(ofPath: root),

@@ -48,11 +48,11 @@ package enum AppContainerLayout {
     }
 
     /// Paths inside the scanned tree where a device's `LocalPath` may now be, best first: the
-    /// device path beneath each of `deviceRoots`; the path itself when it lies under a scanned root (spelled from the root as the walk
-    /// spells it, so `scan .` in a Mac's home finds `/Users/me/…`); then, after taking off the device's
-    /// prefix up to the app container's UUID folder (`…/Application/8C1F…/`), the rest under every
-    /// scanned folder of that UUID, and under the blob's own app container (a reinstalled app
-    /// gets a new UUID).
+    /// device path beneath each of `deviceRoots`; the path itself when it lies under a scanned
+    /// root (spelled from the root as the walk spells it, so `scan .` in a Mac's home finds
+    /// `/Users/me/…`); then, after taking off the device's prefix up to the app container's UUID
+    /// folder (`…/Application/8C1F…/`), the rest under every scanned folder of that UUID, and
+    /// under the blob's own app container (a reinstalled app gets a new UUID).
     /// `localPath` and the roots' absolute paths are spelled as the scan spells paths
     /// (``EvidenceName``), so that the two compare equal only when their bytes do.
     /// - Parameters:
