@@ -116,11 +116,7 @@ package struct FileSystemCalls: Sendable {
     }
     /// `openat(folder, name, flags)` of a name given as bytes (one that is not UTF-8).
     package var openatBytes: @Sendable (_ folder: Int32, _ name: [UInt8], _ flags: Int32) -> Result<Int32, Failure> = { folder, name, flags in
-        let terminated = name.map { CChar(bitPattern: $0) } + [0]
-        return terminated.withUnsafeBufferPointer { pointer in
-            guard let base = pointer.baseAddress else { return .failure(Failure(EINVAL)) }
-            return retryingOnInterrupt { system_openat(folder, base, flags) }
-        }
+        FileSystemCalls.withCPath(name) { path in retryingOnInterrupt { system_openat(folder, path, flags) } }
     }
     /// `fstatat` of a name in a folder; does not follow a final symbolic link.
     package var fstatat: @Sendable (_ folder: Int32, _ name: String) -> Result<Status, Failure> = { folder, name in
@@ -131,10 +127,8 @@ package struct FileSystemCalls: Sendable {
     /// symbolic link.
     package var fstatatBytes: @Sendable (_ folder: Int32, _ name: [UInt8]) -> Result<Status, Failure> = { folder, name in
         var info = emptyStat()
-        let terminated = name.map { CChar(bitPattern: $0) } + [0]
-        return terminated.withUnsafeBufferPointer { pointer in
-            guard let base = pointer.baseAddress else { return .failure(Failure(EINVAL)) }
-            return retryingOnInterrupt { system_fstatat(folder, base, &info, AT_SYMLINK_NOFOLLOW) }.map { _ in status(info) }
+        return FileSystemCalls.withCPath(name) { path in
+            retryingOnInterrupt { system_fstatat(folder, path, &info, AT_SYMLINK_NOFOLLOW) }.map { _ in status(info) }
         }
     }
     /// The entries of the open folder `descriptor`, which stays open.
@@ -267,6 +261,19 @@ package struct FileSystemCalls: Sendable {
         }
     )
 
+}
+
+extension FileSystemCalls {
+    /// `body` given a path or name held as bytes (which need not be UTF-8) as a C string; EINVAL,
+    /// without calling it, when the bytes hold a NUL, which would end the string early and name
+    /// another file. The one way bytes become a path for the kernel.
+    package static func withCPath<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result<T, Failure>) -> Result<T, Failure> {
+        guard !bytes.contains(0) else { return .failure(Failure(EINVAL)) }
+        return (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return .failure(Failure(EINVAL)) }
+            return body(base)
+        }
+    }
 }
 
 private func status(_ info: stat) -> FileSystemCalls.Status {

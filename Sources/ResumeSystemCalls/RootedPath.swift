@@ -20,8 +20,7 @@ package enum RootedPath {
     /// ``openFolder(_:below:calls:)`` with the root and each component given as their bytes,
     /// which need not be UTF-8: a folder whose name is not is opened by the bytes it has.
     package static func openFolder(bytes components: some Sequence<[UInt8]>, belowRoot root: [UInt8], calls: FileSystemCalls) -> Int32? {
-        guard !root.isEmpty, !root.contains(0),
-              case .success(var current) = calls.openatBytes(AT_FDCWD, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return nil }
+        guard case .success(var current) = calls.openatBytes(AT_FDCWD, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return nil }
         for component in components {
             guard component != dotDot, case .success(let next) = calls.openatBytes(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else {
                 _ = calls.close(current)

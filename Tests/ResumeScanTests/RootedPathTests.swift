@@ -40,4 +40,21 @@ import Darwin
         #expect(holds(["a", "b", "file"], "x") == nil)
         #expect(holds(["a"], below: base + "/nowhere", "b") == nil)
     }
+
+    /// Bytes become a C path in one place, which refuses a NUL: cut there, `/tmp` + NUL + `x`
+    /// would have opened `/tmp`.
+    @Test func aPathHoldingANULIsRefusedNotCut() {
+        let cut = Array("/tmp".utf8) + [0] + Array("x".utf8)
+        #expect(RootedPath.openFolder(bytes: [], belowRoot: cut, calls: .system) == nil)
+        guard case .failure(let opened) = FileSystemCalls.system.openatBytes(AT_FDCWD, cut, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+              case .failure(let status) = FileSystemCalls.system.fstatatBytes(AT_FDCWD, cut) else {
+            Issue.record("a path holding a NUL was used")
+            return
+        }
+        #expect(opened.code == EINVAL)
+        #expect(status.code == EINVAL)
+        #expect(FileSystemCalls.withCPath(cut) { _ in .success(0) } == .failure(FileSystemCalls.Failure(EINVAL)))
+        #expect(FileSystemCalls.withCPath(Array("/tmp".utf8)) { .success(String(cString: $0)) } == .success("/tmp"))
+    }
+
 }

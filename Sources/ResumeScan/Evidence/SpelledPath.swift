@@ -16,51 +16,41 @@ enum SpelledPath {
     /// `open(2)` of `path`, following links (the user named it); ENOENT for text that is no
     /// path's spelling, EINVAL for one holding a NUL byte.
     static func open(_ path: String, _ flags: Int32, calls: FileSystemCalls) -> Result<Int32, FileSystemCalls.Failure> {
-        switch bytes(of: path) {
-        case .success(let bytes): calls.openatBytes(AT_FDCWD, bytes, flags)
-        case .failure(let failure): .failure(failure)
-        }
+        bytes(of: path).flatMap { calls.openatBytes(AT_FDCWD, $0, flags) }
     }
 
     /// `path` opened for reading evidence (``FileSystemCalls/openEvidence(in:bytes:)``: never
     /// through a final link, never blocking on a FIFO).
     static func openEvidence(_ path: String, calls: FileSystemCalls) -> Result<Int32, FileSystemCalls.Failure> {
-        switch bytes(of: path) {
-        case .success(let bytes): calls.openEvidence(in: AT_FDCWD, bytes: bytes)
-        case .failure(let failure): .failure(failure)
-        }
+        bytes(of: path).flatMap { calls.openEvidence(in: AT_FDCWD, bytes: $0) }
     }
 
     /// `path` with its links resolved (`realpath(3)`), spelled from the bytes it gives (not
     /// `String(cString:)`, which would make a folder named by byte FF and one named U+FFFD the
     /// same path); nil when it cannot be resolved.
     static func resolved(_ path: String) -> String? {
-        guard case .success(let bytes) = bytes(of: path) else { return nil }
-        let resolved = withCString(bytes, failing: nil) { realpath($0, nil) }
-        guard let resolved else { return nil }
+        let resolved = bytes(of: path).flatMap { bytes in
+            FileSystemCalls.withCPath(bytes) { realpath($0, nil).map { .success($0) } ?? .failure(FileSystemCalls.Failure(errno)) }
+        }
+        guard case .success(let resolved) = resolved else { return nil }
         defer { free(resolved) }
         return EvidenceName.text(ofPath: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 
     /// Whether `path` names a regular file, following links (the user named it).
     static func isRegularFile(_ path: String) -> Bool {
-        guard case .success(let bytes) = bytes(of: path) else { return false }
         var status = stat()
-        guard withCString(bytes, failing: -1, { stat($0, &status) }) == 0 else { return false }
+        let found = bytes(of: path).flatMap { bytes in
+            FileSystemCalls.withCPath(bytes) { stat($0, &status) == 0 ? .success(()) : .failure(FileSystemCalls.Failure(errno)) }
+        }
+        guard case .success = found else { return false }
         return (status.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// The bytes `path`'s spelling stands for; ENOENT for text that is no path's spelling (no
+    /// file has it). A NUL among them is refused where they become a C string.
     private static func bytes(of path: String) -> Result<[UInt8], FileSystemCalls.Failure> {
         guard let bytes = EvidenceName.bytes(ofPath: path) else { return .failure(FileSystemCalls.Failure(ENOENT)) }
-        // A NUL would end the C string early and name another file.
-        guard !bytes.contains(0), !bytes.isEmpty else { return .failure(FileSystemCalls.Failure(bytes.isEmpty ? ENOENT : EINVAL)) }
         return .success(bytes)
-    }
-
-    private static func withCString<T>(_ bytes: [UInt8], failing: T, _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return failing }
-            return body(base)
-        }
     }
 }
