@@ -58,34 +58,31 @@ enum RawArguments {
     private struct Spelled {
         var bytes: [UInt8]
         var first: NotUTF8
-        var count = 1
+        var count: Int
     }
 
     /// The command line for the parser: every argument as text, a `scan` argument that is not
     /// UTF-8 spelled (``EvidenceName``) and remembered for ``bytes(of:)``; a refusal when another
     /// command has one, or a spelling is also how another argument is written.
     static func forParser(_ arguments: [[UInt8]]) -> Result<[String], Refusal> {
-        guard let first = firstNotUTF8(arguments) else { return .success(arguments.map { String(decoding: $0, as: UTF8.self) }) }
+        let verdicts = arguments.enumerated().map { notUTF8($1, position: $0 + 1) }
+        guard let first = verdicts.lazy.compactMap({ $0 }).first else { return .success(arguments.map { String(decoding: $0, as: UTF8.self) }) }
         guard arguments.first == Array("scan".utf8) else { return .failure(.notUTF8(first)) }
         var texts: [String] = []
         var found: [String: Spelled] = [:]
-        for (index, bytes) in arguments.enumerated() {
-            guard let refused = firstNotUTF8([bytes]) else {
+        for (bytes, verdict) in zip(arguments, verdicts) {
+            guard let verdict else {
                 texts.append(String(decoding: bytes, as: UTF8.self))
                 continue
             }
             // The spelling is one-to-one: the same text is the same bytes.
             let text = EvidenceName.text(ofPath: bytes)
-            if found[text] != nil {
-                found[text]?.count += 1
-            } else {
-                found[text] = Spelled(bytes: bytes, first: NotUTF8(position: index + 1, offset: refused.offset, byte: refused.byte, shown: refused.shown))
-            }
+            found[text, default: Spelled(bytes: bytes, first: verdict, count: 0)].count += 1
             texts.append(text)
         }
-        for (index, bytes) in arguments.enumerated() where firstNotUTF8([bytes]) == nil {
-            if let entry = found[texts[index]] {
-                return .failure(.ambiguous(position: entry.first.position, other: index + 1, spelled: texts[index]))
+        for (index, text) in texts.enumerated() where verdicts[index] == nil {
+            if let entry = found[text] {
+                return .failure(.ambiguous(position: entry.first.position, other: index + 1, spelled: text))
             }
         }
         spelled.withLock { $0 = found }
@@ -109,11 +106,14 @@ enum RawArguments {
     /// The first of `arguments` (without the program's name) that is not UTF-8, nil when all are.
     static func firstNotUTF8(_ arguments: [[UInt8]]) -> NotUTF8? {
         for (index, bytes) in arguments.enumerated() {
-            if let offset = firstInvalidOffset(bytes) {
-                return NotUTF8(position: index + 1, offset: offset, byte: bytes[offset], shown: VisibleText.escaping(utf8: bytes))
-            }
+            if let refused = notUTF8(bytes, position: index + 1) { return refused }
         }
         return nil
+    }
+
+    /// What is said of `bytes`, the argument at `position`, when they are not UTF-8.
+    private static func notUTF8(_ bytes: [UInt8], position: Int) -> NotUTF8? {
+        firstInvalidOffset(bytes).map { NotUTF8(position: position, offset: $0, byte: bytes[$0], shown: VisibleText.escaping(utf8: bytes)) }
     }
 
     /// Where the first sequence of `bytes` that is not UTF-8 starts, nil when there is none.
