@@ -56,6 +56,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Expected SHA-256 of the file, in hex (one URL only); a mismatch fails and nothing is kept.")
     var sha256: String?
 
+    @Flag(help: "Replace a file already at the output once its download is complete (by default such a file is left as it is and nothing is downloaded).")
+    var force = false
+
     @OptionGroup var transfer: TransferOptions
 
     func validate() throws {
@@ -111,6 +114,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
         var configuration = try self.transfer.configuration(parallel: self.parallel)
         configuration.connections = self.connections
+        configuration.replacesExistingFiles = self.force
         let downloader = Downloader(configuration: configuration)
         var staged: StagedOutput?
         if self.output == "-" {

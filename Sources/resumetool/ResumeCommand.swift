@@ -54,6 +54,9 @@ struct ResumeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("consume-partial"), help: "Append to the partial file itself and rename it to the output (it must be writable and on the output's file system); by default its bytes are copied and it is left as it was.")
     var consumePartial = false
 
+    @Flag(help: "Replace a file already at the output once the download is complete (by default the run stops before any request, leaving it as it is). The blob and partial file are never replaced.")
+    var force = false
+
     @OptionGroup var request: RequestOptions
 
     @OptionGroup var transfer: TransferOptions
@@ -114,13 +117,16 @@ struct ResumeCommand: AsyncParsableCommand {
             }
         }
         defer { staged?.remove() }
-        let downloader = Downloader(configuration: try self.transfer.configuration(parallel: 1))
+        var configuration = try self.transfer.configuration(parallel: 1)
+        configuration.replacesExistingFiles = self.force
+        let downloader = Downloader(configuration: configuration)
         let task: DownloadTask
         do {
             if let bundle {
                 task = try downloader.resume(
                     resumeData: bundle.blob, partialFile: self.partial ?? bundle.partialFile, to: staged?.destination ?? self.output ?? bundle.name,
-                    expectedSHA256: self.sha256, consumingPartialFile: self.consumePartial, headers: headers)
+                    expectedSHA256: self.sha256, consumingPartialFile: self.consumePartial, headers: headers,
+                    inputs: [self.blob + "/Info.plist"])
             } else {
                 task = try downloader.resume(
                     blobAt: self.blob, partialFile: self.partial, tmpDirectory: self.tmpDirectory, to: staged?.destination ?? self.output,
@@ -158,6 +164,7 @@ struct ResumeCommand: AsyncParsableCommand {
         let downloadOnly: [(String, Bool)] = [
             ("--partial", self.partial != nil), ("-o", self.output != nil), ("--sha256", self.sha256 != nil),
             ("--consume-partial", self.consumePartial), ("--tmp-dir", self.tmpDirectory != nil), ("--json", self.transfer.json),
+            ("--force", self.force),
         ]
         if let (name, _) = downloadOnly.first(where: \.1) {
             throw Diagnostic.usageError("\(name) is for download blobs; \(self.blob) is upload resume data", command: "resume")

@@ -35,7 +35,7 @@ import Testing
     /// A device's partial file (the first ``received`` bytes) in a folder of its own on tmpfs,
     /// another file system than the test folder, and a blob for it rebuilt as a device would
     /// have it.
-    private func device(_ data: Data, server: TestServer, in directory: String) async throws -> (folder: String, partial: String) {
+    static func device(_ data: Data, server: TestServer, in directory: String) async throws -> (folder: String, partial: String) {
         let folder = "/dev/shm/resume-input-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let partial = folder + "/" + Self.partialName
@@ -49,7 +49,7 @@ import Testing
     @Test func thePartialFileIsLeftAsItWasAcrossFileSystems() async throws {
         let data = testData(count: 1 << 20, seed: 35)
         try await withServer(data) { server, _, directory in
-            let (folder, partial) = try await device(data, server: server, in: directory)
+            let (folder, partial) = try await Self.device(data, server: server, in: directory)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let before = Identity(partial)
             let blob = Identity(directory + "/device.resumedata")
@@ -72,7 +72,7 @@ import Testing
     @Test func aMissingOutputFolderFailsBeforeAnyRequest() async throws {
         let data = testData(count: 1 << 20, seed: 36)
         try await withServer(data) { server, _, directory in
-            let (folder, partial) = try await device(data, server: server, in: directory)
+            let (folder, partial) = try await Self.device(data, server: server, in: directory)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let before = Identity(partial)
             let resumed = try await runToolCapturing(
@@ -91,7 +91,7 @@ import Testing
     @Test func aFIFOOrAFolderAsTheOutputIsRefusedBeforeAnyRequest() async throws {
         let data = testData(count: 1 << 20, seed: 39)
         try await withServer(data) { server, _, directory in
-            let (folder, partial) = try await device(data, server: server, in: directory)
+            let (folder, partial) = try await Self.device(data, server: server, in: directory)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             #expect(mkfifo(directory + "/pipe", 0o600) == 0)
             try FileManager.default.createDirectory(atPath: directory + "/folder", withIntermediateDirectories: false)
@@ -99,7 +99,7 @@ import Testing
                 let resumed = try await runToolCapturing(
                     ["resume", "device.resumedata", "--partial", partial, "-o", output, "--quiet"], in: directory)
                 let refusal = "refusing \(output): it is \(kind), not a file a download can replace"
-                #expect(resumed == ToolResult(status: 1, stdout: "", stderr: "device.resumedata: error: \(refusal)\n"))
+                #expect(resumed == ToolResult(status: 1, stdout: "", stderr: "\(output): error: \(refusal)\n"))
                 let downloaded = try await runToolCapturing(["download", server.url, "-o", output, "--quiet"], in: directory)
                 #expect(downloaded == ToolResult(status: 1, stdout: "", stderr: "\(output): error: \(refusal)\n"))
             }
@@ -113,7 +113,7 @@ import Testing
     @Test func anEarlierRunsPartialFileIsContinuedNotOverwritten() async throws {
         let data = testData(count: 1 << 20, seed: 37)
         try await withServer(data) { server, _, directory in
-            let (folder, partial) = try await device(data, server: server, in: directory)
+            let (folder, partial) = try await Self.device(data, server: server, in: directory)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             try Data("an earlier run's bytes".utf8).write(to: URL(fileURLWithPath: directory + "/out.bin.part"))
             let resumed = try await runToolCapturing(

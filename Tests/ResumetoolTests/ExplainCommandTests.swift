@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ResumeDataCodec
+@testable import ResumeReports
 
 /// `resumetool explain` without the server: the verdict each of the blob's conditions leads to.
 /// (With `--probe`: ResumeTransferTests' ExplainProbeTests.)
@@ -90,25 +91,28 @@ import Testing
         #expect(reasons.first?["fix"] as? String == "resumetool repair ios11-byte-range.plist --target ios11")
     }
 
-    @Test func noValidatorRestarts() throws {
+    /// `resume` proves unvalidated bytes by their last 64 KiB and goes on: explain says what it does.
+    @Test func noValidatorContinuesAfterComparingBytes() throws {
         let (status, object) = try Self.json(["broken-missing-validator.resumedata"])
-        #expect(status == 1)
-        #expect(object["verdict"] as? String == "restart")
-        #expect(object["offset"] as? Int == 0)
+        #expect(status == 0)
+        #expect(object["verdict"] as? String == "continue")
+        #expect(object["offset"] as? Int == 4096)
         #expect(Self.codes(object) == ["missing-validator"])
+        let first = try #require((object["reasons"] as? [[String: Any]])?.first?["message"] as? String)
+        #expect(first.hasSuffix("; " + ResumeExplanation.tailProof), "\(first)")
         #expect(Self.outcomes(object)["validator"] == "fail")
         let reasons = try #require(object["reasons"] as? [[String: Any]])
         #expect(reasons.first?["fix"] as? String
             == "resumetool rebuild --partial PARTIAL --url https://downloads.example.com/releases/Example-2.4.1.dmg --etag 'ETAG'")
     }
 
-    @Test func aWeakETagAloneRestarts() throws {
+    @Test func aWeakETagAloneContinuesAfterComparingBytes() throws {
         var resume = try ResumeData(data: try EndToEnd.sample("ios9-xml.plist"))
         resume.entityTag = "W/\"weak\""
         resume.serverDownloadDate = nil
         let (status, object) = try Self.json(["-"], stdin: try resume.encoded())
-        #expect(status == 1)
-        #expect(object["verdict"] as? String == "restart")
+        #expect(status == 0)
+        #expect(object["verdict"] as? String == "continue")
         #expect(Self.codes(object) == ["weak-etag-only"])
     }
 

@@ -136,8 +136,9 @@ package struct ResumeExplanation: Sendable, Equatable {
         if let tag = entityTag, !EntityTag.isStrong(tag), lastModified == nil {
             reasons.append(Reason(
                 code: "weak-etag-only",
-                message: "the only validator is the weak ETag \(tag), which If-Range cannot carry: the server sends the whole file again",
-                remedy: .rebuild(url: url, validator: .lastModified), effect: .restart, short: "a weak ETag only"))
+                message: "the only validator is the weak ETag \(tag), which If-Range cannot carry (a device starts over): "
+                    + Self.tailProof,
+                remedy: .rebuild(url: url, validator: .lastModified), effect: .continue, short: "a weak ETag only"))
         }
 
         // 3. Ranges, from the stored response unless the probe asks.
@@ -236,7 +237,7 @@ package struct ResumeExplanation: Sendable, Equatable {
         switch finding.code {
         case .ios10RequestArchive: (effect, remedy) = (.fail, .repair(.ios10))
         case .ios11ByteRange: (effect, remedy) = (.fail, .repair(.ios11))
-        case .missingValidator: (effect, remedy) = (.restart, rebuild)
+        case .missingValidator: (effect, remedy) = (.continue, rebuild)
         case .missingBytesReceived: (effect, remedy) = (.restart, rebuild)
         case .tempFileMissing, .invalidPath, .missingPartialFile: (effect, remedy) = (.fail, .relocateTempFile)
         case .tempFileSize where finding.severity == .error: (effect, remedy) = (.fail, rebuild)
@@ -252,9 +253,15 @@ package struct ResumeExplanation: Sendable, Equatable {
         if finding.code == .urlMismatch {
             message = "the blob was made for another URL: " + message
         }
+        if finding.code == .missingValidator {
+            message += "; " + tailProof
+        }
         if let key = finding.key { message = "\(key): \(message)" }
         return Reason(code: finding.code.description, message: message, remedy: remedy, effect: effect, short: shortWords[finding.code])
     }
+
+    /// What `resume` does where no validator proves the entity (``ResumeJudgement``).
+    static let tailProof = "resume compares the last 64 KiB on disk with the server's bytes before appending, and starts over if they differ"
 
     /// The verdict line's words for the findings that come up most.
     private static let shortWords: [ResumeDataFinding.Code: String] = [
@@ -292,6 +299,7 @@ package struct ResumeExplanation: Sendable, Equatable {
         }
 
         // HEAD: what the server serves now.
+        let ours = (entityTag: resume.effectiveEntityTag, lastModified: resume.effectiveServerDownloadDate)
         var sameByValidators: Bool?
         switch probe.head {
         case .failure(let error):
@@ -301,10 +309,11 @@ package struct ResumeExplanation: Sendable, Equatable {
             checks.append(Check(code: .probeHead, outcome: (200...299).contains(answer.status) ? .pass : .fail, message: "HEAD " + describe(answer)))
             statusReason(answer, "HEAD")
             if (200...299).contains(answer.status) {
-                if let ours = resume.effectiveEntityTag, let theirs = answer.entityTag {
-                    sameByValidators = ours == theirs
-                } else if let ours = resume.effectiveServerDownloadDate, let theirs = answer.lastModified {
-                    sameByValidators = ours == theirs
+                // The engine's comparison (``ResumeJudgement``): a strong ETag decides, else Last-Modified.
+                switch ResumeJudgement.compare(ours: ours, theirs: (answer.entityTag, answer.lastModified)) {
+                case .same: sameByValidators = true
+                case .differs: sameByValidators = false
+                case .unproven: break
                 }
                 if let accept = answer.acceptRanges {
                     let none = accept.lowercased() == "none"
@@ -323,31 +332,52 @@ package struct ResumeExplanation: Sendable, Equatable {
             let request = "GET bytes=\(probe.offset)-\(probe.offset)" + (probe.ifRange.map { " If-Range: \($0)" } ?? "")
             checks.append(Check(code: .probeRange, outcome: answer.status == 206 ? .pass : .fail, message: "\(request) " + describe(answer)))
             statusReason(answer, "range request")
-            switch answer.status {
-            case 206:
+            // The engine's own judgement of this answer, as `resume` would make it at the blob's offset.
+            let known = ResumeJudgement.Known(
+                entityTag: ours.entityTag, lastModified: ours.lastModified, totalLength: nil, requestStart: probe.offset, prefix: probe.offset)
+            let judged = ResumeJudgement.Answer(
+                status: answer.status, entityTag: answer.entityTag, lastModified: answer.lastModified,
+                contentRange: answer.contentRange, contentLength: answer.contentLength)
+            switch ResumeJudgement.judge(known, judged) {
+            case .continueAt:
                 ranges = Check(code: .ranges, outcome: .pass, message: "the server answered 206 to a range")
-                if probe.ifRange != nil {
-                    unchanged = Check(code: .unchanged, outcome: .pass, message: "the server answered 206 to If-Range: it serves the same entity")
-                } else if let sameByValidators {
-                    unchanged = Check(code: .unchanged, outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
+                switch ResumeJudgement.compare(ours: ours, theirs: (answer.entityTag, answer.lastModified)) {
+                case .same(let validator):
+                    unchanged = Check(code: .unchanged, outcome: .pass, message: "the server answered 206 with the blob's \(validator.rawValue): it serves the same entity")
+                case .unproven, .differs:
+                    unchanged = Check(code: .unchanged, outcome: .pass, message: "the server answered 206"
+                        + (probe.ifRange != nil ? " to If-Range" : "") + "; no validator proves the entity, so the bytes on disk are compared with the server's before anything is appended")
                 }
-            case 200 where sameByValidators == false || (probe.ifRange != nil && answer.acceptRanges != nil && answer.acceptRanges?.lowercased() != "none"):
+            case .complete(let total):
+                ranges = Check(code: .ranges, outcome: .pass, message: "the server answered 416 at the blob's offset")
+                unchanged = Check(code: .unchanged, outcome: .pass, message: "the server's file has \(total) bytes, as many as the blob: the download is complete")
+            case .restart(.changed(let validator)):
+                unchanged = Check(code: .unchanged, outcome: .fail, message: "the server's \(validator.rawValue) differs from the blob's: it serves another entity now")
+                reasons.append(Reason(code: "resource-changed",
+                    message: "the file on the server changed since the blob was made (its \(validator.rawValue) differs): the bytes on disk belong to another version",
+                    remedy: nil, effect: .restart, short: "the file on the server changed"))
+            case .restart(.wholeFile(let sameEntity)) where !sameEntity || (probe.ifRange != nil && answer.acceptRanges != nil && answer.acceptRanges?.lowercased() != "none"):
                 unchanged = Check(code: .unchanged, outcome: .fail, message: "the server sent the whole file to If-Range: it serves another entity now")
                 reasons.append(Reason(code: "resource-changed",
-                    message: "the file on the server changed since the blob was made (validators \(sameByValidators == false ? "differ" : "refused by If-Range")): the bytes on disk belong to another version",
+                    message: "the file on the server changed since the blob was made (\(sameEntity ? "validators refused by If-Range" : "its length differs")): the bytes on disk belong to another version",
                     remedy: nil, effect: .restart, short: "the file on the server changed"))
-            case 200:
+            case .restart(.wholeFile):
                 ranges = Check(code: .ranges, outcome: .fail, message: "the server answered a range with the whole file (200)")
                 if let sameByValidators {
                     unchanged = Check(code: .unchanged, outcome: sameByValidators ? .pass : .fail, message: "the HEAD validators \(sameByValidators ? "match" : "differ from") the blob's")
                 }
                 reasons.append(Reason(code: "no-ranges", message: "the server does not serve byte ranges: every resume starts over", remedy: nil, effect: .restart, short: "the server does not serve byte ranges"))
-            case 416:
+            case .restart(.pastEnd):
                 unchanged = Check(code: .unchanged, outcome: .fail, message: "the server's file is no longer than the blob's offset \(probe.offset)")
                 reasons.append(Reason(code: "offset-past-end",
                     message: "the server answered 416: its file is not longer than the \(probe.offset) bytes the blob has (it changed, or the download was complete)",
                     remedy: nil, effect: .restart, short: "the server's file is not longer than the blob's offset"))
-            default:
+            case .restart(.unfitRange), .restart(.otherLength):
+                ranges = Check(code: .ranges, outcome: .fail, message: "the server's 206 does not fit the range asked for (Content-Range \(answer.contentRange.map(VisibleText.escaping) ?? "missing"))")
+                reasons.append(Reason(code: "bad-content-range",
+                    message: "the server answered the range with a Content-Range that does not fit it: the engine asks for the whole file",
+                    remedy: nil, effect: .restart, short: "the server's 206 does not fit the range"))
+            case .notARangeAnswer:
                 break
             }
         }

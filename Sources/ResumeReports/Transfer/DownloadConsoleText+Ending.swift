@@ -37,7 +37,10 @@ extension DownloadConsoleText {
     /// is kept to continue.
     package static func failed(label: String, error: DownloadError, leftover: Leftover) -> String {
         let label = VisibleText.escaping(label)
-        let message = "\(label): error: \(VisibleText.escaping("\(error)"))"
+        var message = "\(label): error: \(VisibleText.escaping("\(error)"))"
+        if case .destinationExists = error {
+            message += "\n\(label): save it under another name (-o FILE), or replace the file there with --force"
+        }
         return switch leftover {
         case .nothing: message + "\n\(label): \(nothingKept)"
         case .partial(let hint, _): message + "\n\(label): the partial download is kept; \(hint)"

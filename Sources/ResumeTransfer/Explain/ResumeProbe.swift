@@ -84,7 +84,7 @@ extension Downloader {
             do {
                 for try await _ in response.body { break }
             } catch {}
-            if [301, 302, 303, 307, 308].contains(status) {
+            if TrustPolicy.isRedirect(status) {
                 switch policy.redirect(from: checkpoint.currentURL, location: response.headers.first(name: "location")) {
                 case .success(let target):
                     redirects += 1

@@ -188,15 +188,6 @@ struct FileSystem: Sendable {
         return PartialFileResolution.entry(status)
     }
 
-    /// Why a finished download may not be renamed over what is at `path` (``AtomicFile/route(for:)``
-    /// says what can be replaced: nothing, a file or a link); nil when it may.
-    func destinationRefusal(_ path: String) -> DownloadError? {
-        guard case .success(let status) = self.calls.lstat(path), AtomicFile.route(for: status) != .replace,
-              case .other(let kind) = PartialFileResolution.entry(status)
-        else { return nil }
-        return .untrustedFile("\(path): it is \(kind), not a file a download can replace")
-    }
-
     /// The size of the regular file at `path`, not through a link.
     func size(of path: String) -> Int64? {
         guard case .success(let status) = self.calls.lstat(path), status.kind == .regular else { return nil }

@@ -31,6 +31,9 @@ struct DownloadStateMachine: Sendable {
     private var forceFullRequest = false
     /// Why the last whole-file answer replaced the bytes on disk, for the restart's report.
     private(set) var lastRestartReason: RestartReason = .fileChanged
+    /// Which validator last proved the server's file another, and how (for the restart's
+    /// message); taken once by ``takeValidatorChange()``.
+    private(set) var lastValidatorChange: String?
     /// The most bytes segments ever had written of this file: only going past it ends a run of
     /// failed attempts (an attempt that started over and wrote the same bytes again did not help).
     private var segmentsBest: Int64 = 0
@@ -324,28 +327,22 @@ struct DownloadStateMachine: Sendable {
         let lastModified = headers.value(of: "last-modified")
         if !(300...399).contains(status) { self.redirects = 0 }
 
-        switch status {
-        case 206:
-            guard let answer = PartialContent(headers: headers), answer.start == start, answer.end >= prefix,
-                  answer.lengthAgrees
-            else {
-                return self.startOverFromScratch()
-            }
-            // A different validator or total means a different file: never splice it onto old bytes.
-            if prefix > 0 {
-                guard self.validatorsMatch(etag: etag, lastModified: lastModified) else {
-                    return self.startOverFromScratch()
-                }
-                if let known = self.checkpoint.totalLength, let total = answer.total, known != total {
-                    return self.startOverFromScratch()
-                }
-            }
+        let known = ResumeJudgement.Known(
+            entityTag: self.checkpoint.entityTag, lastModified: self.checkpoint.lastModified,
+            totalLength: self.checkpoint.totalLength, requestStart: start, prefix: prefix)
+        let answer = ResumeJudgement.Answer(
+            status: status, entityTag: etag, lastModified: lastModified,
+            contentRange: headers.value(of: "content-range"), contentLength: headers.value(of: "content-length"))
+        switch ResumeJudgement.judge(known, answer) {
+        case .continueAt:
+            // `judge` read the same Content-Range; a 206 it accepts always has one.
+            guard let range = PartialContent(headers: headers) else { return self.startOverFromScratch() }
             if let etag { self.checkpoint.entityTag = etag }
             if let lastModified { self.checkpoint.lastModified = lastModified }
-            if let total = answer.total { self.checkpoint.totalLength = total }
+            if let total = range.total { self.checkpoint.totalLength = total }
             self.forceFullRequest = false
             self.state = .receiving(.init(
-                written: prefix, prefix: prefix, total: self.checkpoint.totalLength, rangeEnd: answer.end,
+                written: prefix, prefix: prefix, total: self.checkpoint.totalLength, rangeEnd: range.end,
                 restarted: false, lastCheckpointBytes: prefix, lastCheckpointTime: now))
             // The file is cut to `prefix`: from now on nothing may count more. When a blob on disk
             // counts more (this answers a request that started over), it is replaced first.
@@ -353,19 +350,18 @@ struct DownloadStateMachine: Sendable {
             let restart = prefix < self.claimed ? self.handOut(self.checkpoint) : nil
             return .receiveBody(offset: prefix, overlap: prefix - start, restartCheckpoint: restart)
 
-        case 200:
+        case .restart(let why) where status == 200:
             // Range ignored or If-Range failed: the body is the whole (possibly new) file. The
             // same validators and length mean the server ignored the range; a whole file asked
             // for because the last answer could not be trusted is another file.
-            let length = headers.value(of: "content-length").flatMap(Int64.init)
-            let sameFile = !self.forceFullRequest && self.validatorsMatch(etag: etag, lastModified: lastModified)
-                && (self.checkpoint.totalLength == nil || length == nil || self.checkpoint.totalLength == length)
+            let sameFile = !self.forceFullRequest && why == .wholeFile(sameEntity: true)
             self.lastRestartReason = sameFile ? .rangesIgnored : .fileChanged
+            self.noteChange(why, etag: etag, lastModified: lastModified)
             let restarted = self.furthest > 0
             self.furthest = 0
             self.checkpoint.entityTag = etag
             self.checkpoint.lastModified = lastModified
-            self.checkpoint.totalLength = length
+            self.checkpoint.totalLength = headers.value(of: "content-length").flatMap(Int64.init)
             self.checkpoint.bytesReceived = 0
             self.checkpoint.finishedRanges = []
             self.forceFullRequest = false
@@ -374,18 +370,22 @@ struct DownloadStateMachine: Sendable {
                 restarted: restarted, lastCheckpointBytes: 0, lastCheckpointTime: now))
             return .receiveBody(offset: 0, restartCheckpoint: self.handOut(self.checkpoint))
 
-        case 416:
-            // Only a range that starts exactly at the end of proven bytes can be "past the end".
-            let total = ContentRange(headers.value(of: "content-range") ?? "")?.total
-            let sameFile = self.validatorsMatch(etag: etag, lastModified: lastModified)
-            if prefix > 0, start == prefix, sameFile, let total, total == prefix {
-                self.checkpoint.totalLength = total
-                self.state = .finishing
-                return .finish(length: prefix, checkpoint: self.checkpoint)
-            }
+        case .complete(let total):
+            self.checkpoint.totalLength = total
+            self.state = .finishing
+            return .finish(length: prefix, checkpoint: self.checkpoint)
+
+        case .restart(let why):
+            // A different validator or total means a different file: never splice it onto old bytes.
+            self.noteChange(why, etag: etag, lastModified: lastModified)
             return self.startOverFromScratch()
 
-        case 301, 302, 303, 307, 308:
+        case .notARangeAnswer:
+            break
+        }
+
+        switch status {
+        case _ where TrustPolicy.isRedirect(status):
             switch self.configuration.policy.redirect(from: self.checkpoint.currentURL, location: headers.value(of: "location")) {
             case .failure(let error):
                 return self.fail(error)
@@ -534,6 +534,19 @@ struct DownloadStateMachine: Sendable {
         return .sendRequest(plan)
     }
 
+    /// Keeps which validator proved the server's file another, in words.
+    private mutating func noteChange(_ why: ResumeJudgement.Restart, etag: String?, lastModified: String?) {
+        guard case .changed(let validator) = why else { return }
+        let (was, now) = validator == .entityTag ? (self.checkpoint.entityTag, etag) : (self.checkpoint.lastModified, lastModified)
+        self.lastValidatorChange = "the server's \(validator.rawValue) is \(now ?? "(none)"), the partial file's was \(was ?? "(none)")"
+    }
+
+    /// The last validator change noted, once.
+    mutating func takeValidatorChange() -> String? {
+        defer { self.lastValidatorChange = nil }
+        return self.lastValidatorChange
+    }
+
     private mutating func startOverFromScratch() -> Action {
         if self.forceFullRequest {
             // A plain request answered with a bad 206 as well: the server is broken.
@@ -567,9 +580,4 @@ struct DownloadStateMachine: Sendable {
     }
 
     /// True when the response's validators do not contradict the ones recorded.
-    private func validatorsMatch(etag: String?, lastModified: String?) -> Bool {
-        if let known = self.checkpoint.entityTag, let etag, known != etag { return false }
-        if let known = self.checkpoint.lastModified, let lastModified, known != lastModified { return false }
-        return true
-    }
 }

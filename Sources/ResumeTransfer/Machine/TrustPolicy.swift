@@ -23,6 +23,16 @@ struct TrustPolicy: Sendable, Equatable {
     /// Whether a redirect from https to http may be followed.
     var allowsInsecureRedirects = false
 
+    /// Whether `status` is a redirect the engine follows (with its `Location`, bounded by the
+    /// configuration's count): the download, its segments and `explain --probe` ask this alone.
+    /// 300 (a choice for people) and 305 (use proxy, deprecated) are not followed, as in curl.
+    static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
+
     init(allowsInsecureRedirects: Bool = false) {
         self.allowsInsecureRedirects = allowsInsecureRedirects
     }

@@ -54,6 +54,12 @@ public struct DownloadConfiguration: Sendable {
     /// connections of a segmented download.
     public var reportsHeads = false
 
+    /// Whether a file at a destination that the download did not make is replaced once the
+    /// download is complete (`--force`). Off: such a file is left as it is and nothing is fetched
+    /// (a `download` of a URL ends successfully, a resume fails). A file the run reads (the
+    /// resume blob, the partial file) is never replaced either way.
+    public var replacesExistingFiles = false
+
     public init() {}
 
     // MARK: Data path (issue 13)

@@ -14,6 +14,13 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     /// A local file the download would use is not a regular file inside the folder it must be in
     /// (a symbolic link, a folder, a device).
     case untrustedFile(String)
+    /// A file is at the destination that this download did not make (no checkpoint of this
+    /// tool for the same URL beside it): it is left as it is, and nothing was fetched. `size` is
+    /// nil for a symbolic link.
+    case destinationExists(path: String, size: Int64?)
+    /// The destination is a file this run reads (`input` says which: "the resume blob"):
+    /// never replaced, whatever the options.
+    case destinationIsInput(path: String, input: String)
     /// Even a plain request got a 206 whose Content-Range did not fit.
     case invalidContentRange
     /// The body was longer or shorter than the length announced.
@@ -60,6 +67,11 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .insecureRedirect(let target):
             return "refusing a redirect from https to \(target) (allowsInsecureRedirects is off)"
         case .untrustedFile(let message): return "refusing \(message)"
+        case .destinationExists(let path, let size):
+            let what = size.map { "a file of \($0) byte\($0 == 1 ? "" : "s")" } ?? "a symbolic link"
+            return "\(path) exists (\(what)) and this download did not make it: left as it is, nothing fetched"
+        case .destinationIsInput(let path, let input):
+            return "\(path) is \(input) this run reads: an input is never replaced; save elsewhere"
         case .invalidContentRange: return "the server sent a Content-Range that does not match the request"
         case .lengthMismatch(let expected, let received):
             return "received \(received) bytes where the server announced \(expected)"

@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// Where a download starts: a blob beside the destination, a lone partial file, a finished
 /// destination, or nothing; each decided by ``TrustPolicy``'s rules before any request.
@@ -13,25 +14,35 @@ extension DownloadTask {
 
     func prepare() -> Result<Start, DownloadError> {
         if let expected = self.expectedSHA256, SHA256Hex(expected) == nil { return .failure(.invalidChecksum(expected)) }
-        // The finished file is renamed over the destination: over a device that would replace the
-        // node itself (for root, `/dev/null` would become a plain file), over a folder it fails
-        // only after the whole download.
-        if let refusal = self.files.destinationRefusal(self.destination) { return .failure(refusal) }
+        // What may happen to the file at the destination: the one rule every command follows.
+        // A refused one is left as it is, whatever the options, before any request.
+        let started: HTTPURL?
+        switch self.origin {
+        case .checkpoint(let checkpoint): started = checkpoint.originalURL.checked
+        case .url(let url, _): started = url
+        case .refusedURL: started = nil
+        }
+        switch self.outputVerdict(url: started) {
+        case .fetch:
+            break
+        case .refuse(let error):
+            return .failure(error)
+        case .leave(let existing):
+            // Nothing was asked of a text the URL rule refused: it fails, whatever is there.
+            if case .refusedURL(let text) = self.origin { return .failure(.invalidURL(text)) }
+            if existing == .finishedEarlier {
+                // A run died between the final rename and the blob's removal: the blob goes, as
+                // the run would have removed it (also when it is the blob given, FILE.resume).
+                self.files.remove(self.resumeDataPath)
+            }
+            return .success(.existing(existing))
+        }
         switch self.origin {
         case .checkpoint(let checkpoint):
             return .success(.download(checkpoint))
         case .refusedURL(let text):
             return .failure(.invalidURL(text))
         case .url(let url, let headers):
-            if self.files.exists(self.destination), !self.files.exists(self.partialPath) {
-                // Left as it is. A blob of ours for this URL beside it means a run died between
-                // the final rename and the blob's removal: the blob goes, and may vouch for it.
-                let beside = self.files.contents(of: self.resumeDataPath)
-                    .flatMap { try? ResumeCheckpoint.decode($0).checkpoint }
-                    .flatMap { Self.sameURL($0.originalURL, url) ? $0 : nil }
-                if beside != nil { self.files.remove(self.resumeDataPath) }
-                return .success(.existing(ExistingFile.verdict(size: self.files.size(of: self.destination) ?? -1, checkpointBeside: beside)))
-            }
             let fresh = DownloadCheckpoint(url: url, extraHeaders: headers)
             if let blob = self.files.contents(of: self.resumeDataPath) {
                 var checkpoint: DownloadCheckpoint
@@ -60,8 +71,19 @@ extension DownloadTask {
         }
     }
 
+    /// ``OutputFileRule``'s verdict on this task's destination; `url` is where the download started.
+    func outputVerdict(url: HTTPURL?) -> OutputFileRule.Verdict {
+        let purpose: OutputFileRule.Purpose = switch self.origin {
+        case .checkpoint: .continueBlob
+        case .url, .refusedURL: .fetchURL
+        }
+        return OutputFileRule.verdict(self.files.outputFacts(
+            destination: self.destination, partialPath: self.partialPath, url: url, purpose: purpose,
+            inputs: self.inputs, replacesExisting: self.configuration.replacesExistingFiles, expectedSHA256: self.expectedSHA256))
+    }
+
     /// Whether a blob's download was started at `url`: one the rule refused never was.
-    private static func sameURL(_ original: OriginalURL, _ url: HTTPURL) -> Bool {
+    static func sameURL(_ original: OriginalURL, _ url: HTTPURL) -> Bool {
         guard let first = original.checked else { return false }
         return first.string == url.string || first.url.absoluteString == url.url.absoluteString
     }

@@ -11,28 +11,18 @@ import ResumeSystemCalls
 extension DownloadTask {
     func run(clients: HTTPClientPool) async -> DownloadState {
         self.setState(.running)
-        for warning in self.warnings { self.continuation.yield(.warning(warning)) }
         // A run killed between writing a checkpoint and renaming it left the new one beside the
         // blob; only its own leftovers, of ended processes, so a running writer keeps its file.
         self.files.removeStaleTemporaries(of: self.resumeDataPath)
         var checkpoint: DownloadCheckpoint
         switch self.prepare() {
         case .success(.download(let value)):
+            // What was ignored to get here matters only to a download that goes on.
+            for warning in self.warnings { self.continuation.yield(.warning(warning)) }
             checkpoint = value
             // The caller's checksum wins; else the one the download was started with.
             if let expected = self.expectedSHA256 { checkpoint.expectedSHA256 = expected }
-        case .success(.existing(var verdict)):
-            if let expected = self.expectedSHA256 {
-                // The user's file is left as it is either way; only the verdict differs.
-                do {
-                    let file = try PartialFile(path: self.destination, access: .readOnly, calls: self.files.calls)
-                    let actual = try Self.sha256(of: file, length: try file.size())
-                    if actual != expected { return self.stopped(failing: .checksumMismatch(expected: expected, actual: actual)) }
-                } catch {
-                    return self.stopped(failing: error)
-                }
-                verdict = .matchesChecksum
-            }
+        case .success(.existing(let verdict)):
             if verdict == .unchecked {
                 self.continuation.yield(.warning(
                     "\(self.destination) exists with no partial download beside it: left as it is, not checked against the server "
@@ -204,7 +194,11 @@ extension DownloadTask {
                     ? machine.beginSegments(acceptsRanges: acceptsRanges, now: origin.duration(to: clock.now)) : nil
                 do {
                     if let restart {
-                        if try part.size() > 0 { self.continuation.yield(.restarted(machine.lastRestartReason)) }
+                        let change = machine.takeValidatorChange()
+                        if try part.size() > 0 {
+                            if let change { self.continuation.yield(.warning(change)) }
+                            self.continuation.yield(.restarted(machine.lastRestartReason))
+                        }
                         // First a blob that claims no more than will remain, then the cut: a crash in
                         // between leaves a blob that still tells the truth.
                         try self.writeCheckpoint(restart, part: part)

@@ -44,6 +44,9 @@ public final class DownloadTask: Sendable {
     }
 
     let origin: Origin
+    /// Files this run reads (the resume blob, the partial file given): the destination is never
+    /// one of them (``OutputFileRule``).
+    let inputs: [(path: String, what: String)]
     let expectedSHA256: String?
     /// What the caller should know before the download starts (blob paths that were ignored).
     let warnings: [String]
@@ -56,9 +59,10 @@ public final class DownloadTask: Sendable {
     init(
         origin: Origin, destination: String, partialPath: String? = nil,
         expectedSHA256: String?, configuration: DownloadConfiguration, warnings: [String] = [],
-        calls: FileSystemCalls = .system
+        inputs: [(path: String, what: String)] = [], calls: FileSystemCalls = .system
     ) {
         self.origin = origin
+        self.inputs = inputs
         self.files = FileSystem(calls: calls)
         self.warnings = warnings
         self.destination = destination

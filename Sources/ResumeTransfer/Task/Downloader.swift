@@ -42,13 +42,8 @@ public final class Downloader: Sendable {
         self.files = FileSystem(calls: calls)
         // Redirects are decided by the state machine (it must carry Range/If-Range and count them);
         // the read timeout is the stall detector, since a deadline only covers the response head.
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
-        if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
-        // Closing a TLS connection waits for the server's close_notify, 5 s by default: a
-        // server refused mid-answer (an endless head) never sends it, and every byte of a
-        // finished answer is already in, so there is nothing to wait for.
-        tls.shutdownTimeout = .milliseconds(250)
+        let tls = TLSClientSettings.configuration(
+            certificateAuthorityFile: configuration.certificateAuthorityFile, acceptsAnyCertificate: configuration.acceptsAnyCertificate)
         var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,
@@ -121,9 +116,25 @@ public final class Downloader: Sendable {
     /// `headers` are sent with the blob's own, replacing any of the same name (a fresh
     /// `Authorization`, a `User-Agent`); like those, credentials go only to the blob's original
     /// origin (the trust policy every request follows).
+    ///
+    /// A file at `destination` that this download did not make is left as it is and nothing is
+    /// fetched: the task fails with ``DownloadError/destinationExists(path:size:)``, unless
+    /// ``DownloadConfiguration/replacesExistingFiles`` is on. One finished by an earlier run (its
+    /// checkpoint still beside it) completes at once. The partial file and `inputs` (other files
+    /// the caller read to make `resumeData`, such as the blob's own file) are never replaced.
     public func resume(
         resumeData: Data, partialFile: String? = nil, folder: String = ".", to destination: String,
-        expectedSHA256: String? = nil, consumingPartialFile: Bool = false, headers: [HTTPHeaderField] = []
+        expectedSHA256: String? = nil, consumingPartialFile: Bool = false, headers: [HTTPHeaderField] = [],
+        inputs: [String] = []
+    ) throws(DownloadError) -> DownloadTask {
+        try self.resume(
+            resumeData: resumeData, partialFile: partialFile, folder: folder, to: destination, expectedSHA256: expectedSHA256,
+            consumingPartialFile: consumingPartialFile, headers: headers, inputs: inputs.map { ($0, "a file") })
+    }
+
+    private func resume(
+        resumeData: Data, partialFile: String?, folder: String, to destination: String,
+        expectedSHA256: String?, consumingPartialFile: Bool, headers: [HTTPHeaderField], inputs given: [(path: String, what: String)]
     ) throws(DownloadError) -> DownloadTask {
         var decoded = try ResumeCheckpoint.decode(resumeData)
         let replaced = Set(headers.map { $0.name.lowercased() })
@@ -150,18 +161,24 @@ public final class Downloader: Sendable {
             // 64 KiB again before appending, as for any unproven bytes.
             decoded.checkpoint.bytesReceived = self.files.size(of: partial) ?? 0
         }
+        let inputs = given + [(partial, "the partial file")]
         let own = destination + ".part"
         if !consumingPartialFile, FilePathText.absolute(partial) != FilePathText.absolute(own) {
-            // Nothing is copied beside a destination the task would refuse.
-            if let refusal = self.files.destinationRefusal(destination) { throw refusal }
-            let count = decoded.offsetFromPartialFile ? Int64.max : decoded.checkpoint.bytesReceived
-            decoded.checkpoint.bytesReceived = try self.files.copyPrefix(of: partial, count: count, to: own)
+            // Nothing is copied beside a destination the task will leave or refuse: it says why
+            // when it runs, before any request.
+            let verdict = OutputFileRule.verdict(self.files.outputFacts(
+                destination: destination, partialPath: own, url: decoded.checkpoint.originalURL.checked, purpose: .continueBlob,
+                inputs: inputs, replacesExisting: self.configuration.replacesExistingFiles, expectedSHA256: nil))
+            if verdict == .fetch {
+                let count = decoded.offsetFromPartialFile ? Int64.max : decoded.checkpoint.bytesReceived
+                decoded.checkpoint.bytesReceived = try self.files.copyPrefix(of: partial, count: count, to: own)
+            }
             partial = own
         }
         let task = DownloadTask(
             origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
             expectedSHA256: expectedSHA256, configuration: self.configuration, warnings: warnings,
-            calls: self.files.calls)
+            inputs: inputs, calls: self.files.calls)
         task.start(clients: self.clients, slots: self.slots)
         return task
     }
@@ -187,7 +204,8 @@ public final class Downloader: Sendable {
         return try self.resume(
             resumeData: blob, partialFile: partialFile,
             folder: PartialFileResolution.lookupFolder(given: tmpDirectory, besideBlobAt: blobPath),
-            to: target, expectedSHA256: expectedSHA256, consumingPartialFile: consumingPartialFile, headers: headers)
+            to: target, expectedSHA256: expectedSHA256, consumingPartialFile: consumingPartialFile, headers: headers,
+            inputs: [(blobPath, "the resume blob")])
     }
 
     /// The name to save `url` under: from a HEAD response's `Content-Disposition` when the server

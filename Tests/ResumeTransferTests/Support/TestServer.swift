@@ -174,6 +174,14 @@ final class TestServer: Sendable {
         self.core.state.withLock { $0.extraHeaders = headers }
     }
 
+    /// Serve the same bytes under these validators from now on.
+    func setValidators(etag: String, lastModified: String) {
+        self.core.state.withLock { state in
+            state.file.etag = etag
+            state.file.lastModified = lastModified
+        }
+    }
+
     /// Replace the file with new content, a new ETag and a new Last-Modified.
     func replaceFile(with data: Data) {
         self.core.state.withLock { $0.replace(with: data) }
