@@ -281,6 +281,26 @@ import Glibc
         }
         await server.stop()
     }
+    /// A final answer that claims one byte more than the file: status 1, the checkpoint kept
+    /// for a later run, no "uploaded".
+    @Test func aFinalAnswerClaimingMoreThanTheFileIsStatusOne() async throws {
+        let size = 4096
+        let server = try await RawServer.start([
+            [.text("HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: 6\r\nLocation: /up/1\r\n\r\n"), .drain(size),
+             .text("HTTP/1.1 201 Created\r\nUpload-Complete: ?1\r\nUpload-Offset: \(size + 1)\r\nContent-Length: 0\r\n\r\n")],
+        ], host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            _ = try UploadTesting.write(UploadTesting.bytes(size), in: folder)
+            let run = try await runToolCapturing(["upload", "photo.bin", "\(server.origin)/files", "--quiet"], in: folder)
+            #expect(run.status == 1, Comment(rawValue: run.stderr))
+            #expect(run.stderr.hasPrefix("photo.bin: error: the server says the upload is complete at 4097 bytes, but the file has 4096\n"), Comment(rawValue: run.stderr))
+            #expect(!run.stderr.contains("uploaded"))
+            #expect(FileManager.default.fileExists(atPath: folder + "/photo.bin.uploadresume"))
+            #expect(server.requests.count == 1)
+        }
+        await server.stop()
+    }
+
     @Test func verboseShowsEveryHeadWithTheCredentialMasked() async throws {
         let server = try await AppleUploadServer.start()
         try await withTemporaryDirectory { folder in

@@ -174,6 +174,42 @@ import Testing
         await server.stop()
     }
 
+    /// A 2xx to the request that sent the rest must carry the file's length as its offset, if
+    /// any: the creation's answer and an append's alike.
+    @Test(arguments: [Self.size + 1, Self.size - 1])
+    func aFinalAnswerAtAnotherOffsetStops(claimed: Int) async throws {
+        let final = Self.status("201 Created", fields: "Upload-Complete: ?1\r\nUpload-Offset: \(claimed)\r\n")
+        let created = try await RawServer.start([[.text(Self.resumptionSupported("/up/1")), .drain(Self.size), .text(final)]], host: privateLoopbackAddress())
+        let appended = try await RawServer.start([
+            [.text(Self.resumptionSupported("/up/1")), .drain(1000)], [.text(Self.offset(1000))], [.drain(Self.size - 1000), .text(final)],
+        ], host: privateLoopbackAddress())
+        for (server, requests) in [(created, 1), (appended, 3)] {
+            try await withTemporaryDirectory { folder in
+                let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+                let error = try await UploadTesting.failure(file, to: "\(server.origin)/a", try UploadTesting.configuration("6"))
+                #expect(error == .completeAtOtherLength(offset: Int64(claimed), size: Int64(Self.size)))
+                #expect(server.requests.count == requests)
+                #expect(FileManager.default.fileExists(atPath: file + ".uploadresume"))
+            }
+            await server.stop()
+        }
+    }
+
+    /// `Upload-Offset` twice is a list under RFC 9651, not an Item: refused, not its first taken.
+    @Test(arguments: ["Upload-Offset: 1000\r\nUpload-Offset: 2000\r\n", "Upload-Offset: 1000\r\nUpload-Offset: 1000\r\n"])
+    func aRepeatedOffsetIsRefused(fields: String) async throws {
+        let answer = "HTTP/1.1 204 No Content\r\nUpload-Draft-Interop-Version: 6\r\n\(fields)Upload-Complete: ?0\r\n\r\n"
+        let server = try await RawServer.start([[.text(Self.resumptionSupported("/up/1")), .drain(1000)], [.text(answer)]], host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            let file = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let error = try await UploadTesting.failure(file, to: "\(server.origin)/a", try UploadTesting.configuration("6"))
+            let value = fields.contains("2000") ? "1000, 2000" : "1000, 1000"
+            #expect(error == .malformedAnswer("Upload-Offset: \"\(value)\" is not a structured-field item"))
+            #expect(server.requests.count == 2)
+        }
+        await server.stop()
+    }
+
     @Test func anOffsetBeyondWhatWasSentStops() async throws {
         let size = 1 << 20
         let server = try await RawServer.start([[.text(Self.resumptionSupported("/up/1"))], [.text(Self.offset(size - 1))]], host: privateLoopbackAddress())

@@ -41,8 +41,8 @@ final class HTTPClientPool: Sendable {
     func directTLSContext() -> NIOSSLContext? {
         self.directTLS.withLock { cached in
             if let cached { return cached }
-            var configuration = self.base.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
-            configuration.applicationProtocols = ["http/1.1"]
+            // The clients' own configuration (``TLSClientSettings``): ALPN and all.
+            let configuration = self.base.tlsConfiguration ?? TLSClientSettings.configuration(certificateAuthorityFile: nil, acceptsAnyCertificate: false)
             let context = try? NIOSSLContext(configuration: configuration)
             cached = .some(context)
             return context

@@ -38,17 +38,11 @@ final class HTTP1Framing {
         _ = try? self.channel.finish(acceptAlreadyClosed: true)
     }
 
-    /// The bytes of a `GET` for `route` with `headers` (a `Host` is added unless given, and
-    /// `Connection: close`, since this connection serves one response); nil when NIO refuses a
-    /// header, so that AsyncHTTPClient, which refuses it too, reports it.
+    /// The bytes of a `GET` for `route` with `headers` (``RequestHeadBuilder``: `Connection:
+    /// close`, since this connection serves one response); nil when NIO refuses a header, so that
+    /// AsyncHTTPClient, which refuses it too, reports it.
     func request(_ route: DirectRoute, headers fields: [HTTPHeaderField]) -> [UInt8]? {
-        var headers = HTTPHeaders()
-        for field in fields where field.name.lowercased() != "connection" {
-            headers.add(name: field.name, value: field.value)
-        }
-        if !headers.contains(name: "host") { headers.replaceOrAdd(name: "Host", value: route.hostHeader) }
-        headers.add(name: "Connection", value: "close")
-        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: route.target, headers: headers)
+        let head = RequestHeadBuilder.head(method: "GET", route: route, caller: fields)
         do {
             try self.channel.writeOutbound(HTTPClientRequestPart.head(head))
             try self.channel.writeOutbound(HTTPClientRequestPart.end(nil))

@@ -7,6 +7,15 @@ extension [HTTPHeaderField] {
         let wanted = name.lowercased()
         return self.first { $0.name.lowercased() == wanted }?.value
     }
+
+    /// Every value of the header `name`, joined as RFC 9110 (5.3) combines field lines: `", "`
+    /// between them. A structured field sent twice thus reads as a list, which no Item parses
+    /// (RFC 9651, 4.2), so `Upload-Offset: 5` twice is refused rather than its first taken.
+    func combinedValue(of name: String) -> String? {
+        let wanted = name.lowercased()
+        let values = self.filter { $0.name.lowercased() == wanted }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
 }
 
 extension HTTPHeaderField {

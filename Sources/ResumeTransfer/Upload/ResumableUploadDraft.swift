@@ -106,7 +106,7 @@ package struct ResumableUploadDraft: Sendable, Hashable {
         default: return .refused(status: status)
         }
         let offset: Int64
-        switch Self.integer(fields.value(of: Self.offsetField)) {
+        switch Self.integer(fields.combinedValue(of: Self.offsetField)) {
         case .success(let value?): offset = value
         case .success(nil): return .malformed(reason: "no \(Self.offsetField)")
         case .failure(let reason): return .malformed(reason: "\(Self.offsetField): \(reason)")
@@ -114,12 +114,12 @@ package struct ResumableUploadDraft: Sendable, Hashable {
         let complete: Bool
         if version.number == 3 {
             // Draft -01: the server says Upload-Incomplete: ?1 while it waits; without it, done.
-            switch Self.boolean(fields.value(of: Self.incompleteField)) {
+            switch Self.boolean(fields.combinedValue(of: Self.incompleteField)) {
             case .success(let value): complete = !(value ?? false)
             case .failure(let reason): return .malformed(reason: "\(Self.incompleteField): \(reason)")
             }
         } else {
-            switch Self.boolean(fields.value(of: Self.completeField)) {
+            switch Self.boolean(fields.combinedValue(of: Self.completeField)) {
             case .success(let value?): complete = value
             case .success(nil): return .malformed(reason: "no \(Self.completeField)")
             case .failure(let reason): return .malformed(reason: "\(Self.completeField): \(reason)")
@@ -145,11 +145,27 @@ package struct ResumableUploadDraft: Sendable, Hashable {
     func appendAnswer(status: Int, fields: [HTTPHeaderField]) -> AppendAnswer {
         switch status {
         case 200...299: .done
-        case 409: .conflict(offset: try? Self.integer(fields.value(of: Self.offsetField)).get())
+        case 409: .conflict(offset: try? Self.integer(fields.combinedValue(of: Self.offsetField)).get())
         case 404, 410: .gone(status: status)
         case 429, 500...599: .unavailable(status: status)
         default: .refused(status: status)
         }
+    }
+
+    /// Why a 2xx answer to a request that sent the file (of `size` bytes) through byte `end` is
+    /// not believed: its `Upload-Offset`, the server's offset after the request, is not what was
+    /// sent. At the file's end it must be the file's length (a server that claims more, or less,
+    /// than the file has is not holding this file); before it, it may not pass what was sent
+    /// (less is asked again). Nil for an answer without the field, or one that fits.
+    func finalOffsetRefusal(fields: [HTTPHeaderField], end: Int64, size: Int64) -> UploadError? {
+        let offset: Int64
+        switch Self.integer(fields.combinedValue(of: Self.offsetField)) {
+        case .success(nil): return nil
+        case .success(let value?): offset = value
+        case .failure(let reason): return .malformedAnswer("\(Self.offsetField): \(reason)")
+        }
+        if end == size { return offset == size ? nil : .completeAtOtherLength(offset: offset, size: size) }
+        return offset > end ? .offsetBeyondSent(offset: offset, sent: end) : nil
     }
 
     // MARK: Structured fields

@@ -42,10 +42,8 @@ package final class ResumableUploader: Sendable {
 
     /// - Throws: ``UploadError/transfer(_:)`` with `.tls` when the TLS settings cannot be used.
     convenience init(configuration: UploadConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(UploadError) {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let file = configuration.certificateAuthorityFile { tls.trustRoots = .file(file) }
-        if configuration.acceptsAnyCertificate { tls.certificateVerification = .none }
-        tls.shutdownTimeout = .milliseconds(250)
+        let tls = TLSClientSettings.configuration(
+            certificateAuthorityFile: configuration.certificateAuthorityFile, acceptsAnyCertificate: configuration.acceptsAnyCertificate)
         let context: NIOSSLContext
         do {
             context = try NIOSSLContext(configuration: tls)
@@ -169,7 +167,8 @@ package final class ResumableUploader: Sendable {
         if let limit = limitBox.withLock({ $0 }) { run.limit = limit }
         if case .answered(_, let fields, _) = result { Self.remember(UploadLimit.read(fields), in: &run) }
         switch result {
-        case .answered(let status, _, let bodyComplete) where (200...299).contains(status) && bodyComplete:
+        case .answered(let status, let fields, let bodyComplete) where (200...299).contains(status) && bodyComplete:
+            if let refusal = draft.finalOffsetRefusal(fields: fields, end: size, size: size) { throw refusal }
             return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
         case .answered(let status, let fields, _):
             let error = DownloadError.unexpectedStatus(status)
@@ -248,9 +247,9 @@ package final class ResumableUploader: Sendable {
         case .answered(let status, let fields, let bodyComplete):
             Self.remember(UploadLimit.read(fields), in: &run)
             switch draft.appendAnswer(status: status, fields: fields) {
-            case .done where bodyComplete && !completes:
-                return nil
             case .done where bodyComplete:
+                if let refusal = draft.finalOffsetRefusal(fields: fields, end: end, size: source.size) { throw refusal }
+                if !completes { return nil }
                 return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
             case .done, .conflict:
                 // A 2xx before the whole body went is checked by asking again, as a 409 is.
@@ -386,21 +385,13 @@ package final class ResumableUploader: Sendable {
         return .broken(result.broken ?? .connection(.closedBeforeHead))
     }
 
-    /// The request's head: `Host`, the caller's fields (less those the draft or the framing
-    /// decide), the draft's, the body's length, and `Connection: close` (one request per
-    /// connection: an interruption is then always a whole request lost, never a half-read answer).
+    /// The request's head (``RequestHeadBuilder``, as a download's): the caller's fields less
+    /// the draft's own (`Upload-*` is the draft's to say), then the draft's fields.
     static func requestHead(
         method: String, route: DirectRoute, draft: [HTTPHeaderField], caller: [HTTPHeaderField], bodyLength: Int64?
     ) -> HTTPRequestHead {
-        var headers = HTTPHeaders()
-        headers.add(name: "Host", value: route.hostHeader)
-        let decided = Set(draft.map { $0.name.lowercased() } + ["host", "content-length", "transfer-encoding", "connection", "expect"])
-        for field in caller where !decided.contains(field.name.lowercased()) && !field.name.lowercased().hasPrefix("upload-") {
-            headers.add(name: field.name, value: field.value)
-        }
-        for field in draft { headers.add(name: field.name, value: field.value) }
-        if let bodyLength { headers.add(name: "Content-Length", value: String(bodyLength)) }
-        headers.add(name: "Connection", value: "close")
-        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: route.target, headers: headers)
+        RequestHeadBuilder.head(
+            method: method, route: route, caller: caller.filter { !$0.name.lowercased().hasPrefix("upload-") },
+            engine: draft, bodyLength: bodyLength)
     }
 }
