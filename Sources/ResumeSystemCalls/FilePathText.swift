@@ -42,6 +42,11 @@ package enum FilePathText {
         path.utf8.split(separator: slashByte, omittingEmptySubsequences: !keepingEmpty).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// `name` inside `folder`: one `/` between them, whether or not `folder` ends in one.
+    package static func joined(_ folder: String, _ name: String) -> String {
+        folder.utf8.last == slashByte ? folder + name : folder + "/" + name
+    }
+
     /// `path` cut at its first `/` byte: the first name and the rest, nil when there is no `/`.
     package static func firstName(of path: String) -> (first: String, rest: String)? {
         guard let slash = path.utf8.firstIndex(of: slashByte) else { return nil }

@@ -110,6 +110,15 @@ package struct FileSystemCalls: Sendable {
         var info = emptyStat()
         return retryingOnInterrupt { system_stat(path, &info) }.map { _ in status(info) }
     }
+    /// `access(path, W_OK)`: whether this user may create and replace files in the folder
+    /// `path` (an upload keeps its checkpoint beside its file only where it may).
+    package var mayWrite: @Sendable (_ path: String) -> Bool = { path in
+        (try? retryingOnInterrupt { system_access(path, W_OK) }.get()) != nil
+    }
+    /// `mkdir(path, mode)`, the umask applied.
+    package var makeFolder: @Sendable (_ path: String, _ mode: mode_t) -> Result<Void, Failure> = { path, mode in
+        retryingOnInterrupt { system_mkdir(path, mode) }.map { _ in }
+    }
     /// `openat(folder, name, flags)`, for files opened without a mode.
     package var openat: @Sendable (_ folder: Int32, _ name: String, _ flags: Int32) -> Result<Int32, Failure> = { folder, name, flags in
         retryingOnInterrupt { system_openat(folder, name, flags) }
@@ -383,6 +392,8 @@ private func system_fsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
 private func system_rename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 private func system_unlink(_ path: String) -> Int32 { unlink(path) }
 private func system_stat(_ path: String, _ info: inout stat) -> Int32 { stat(path, &info) }
+private func system_access(_ path: String, _ mode: Int32) -> Int32 { access(path, mode) }
+private func system_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
 private func system_openat(_ folder: Int32, _ name: String, _ flags: Int32) -> Int32 { openat(folder, name, flags) }
 private func system_openat(_ folder: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { openat(folder, name, flags) }
 private func system_fstatat(_ folder: Int32, _ name: String, _ info: inout stat, _ flags: Int32) -> Int32 {

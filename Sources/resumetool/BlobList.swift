@@ -23,6 +23,11 @@ struct BlobList {
         for (argument, isFolder) in zip(arguments, folders) {
             // A Safari `NAME.download` bundle is one thing to inspect, not a folder of blobs.
             if isFolder, !SafariDownloadBundle.isBundle(argument), let entries = try Self.folderEntries(argument) {
+                // A folder that gives nothing to read would end the command with no word at all.
+                guard !entries.isEmpty else {
+                    throw Diagnostic(file: argument, message: "no files directly inside this folder to read (its subfolders are not searched: "
+                        + "find FOLDER -type f | resumetool COMMAND --files-from - reads them)")
+                }
                 names += entries
             } else {
                 names.append(argument)

@@ -5,8 +5,8 @@ import Foundation
 /// each bound and each wording once, so the two commands cannot drift apart.
 enum EngineArguments {
     /// `--retries`: 0 to 100.
-    static func checkRetries(_ retries: Int?) throws {
-        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries must be 0 to 100") }
+    static func checkRetries(_ retries: Int?, name: String = "--retries") throws {
+        if let retries, !(0...100).contains(retries) { throw ValidationError("\(name) must be 0 to 100") }
     }
 
     /// A timeout in seconds, bounded before it becomes a Duration: `Duration.seconds(1e300)` would trap.

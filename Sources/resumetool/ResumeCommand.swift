@@ -51,6 +51,9 @@ struct ResumeCommand: AsyncParsableCommand {
     @Option(help: "For an upload blob: the file to upload (the blob names a file on the device that made it).")
     var file: String?
 
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("For an upload blob: keep the checkpoint in DIR (by default beside FILE, or where its folder is not writable in $XDG_STATE_HOME/resumetool/uploads/).", valueName: "DIR"))
+    var stateDirectory: String?
+
     @Flag(name: .customLong("consume-partial"), help: "Append to the partial file itself and rename it to the output (it must be writable and on the output's file system); by default its bytes are copied and it is left as it was.")
     var consumePartial = false
 
@@ -94,8 +97,8 @@ struct ResumeCommand: AsyncParsableCommand {
                 if case .upload(_, _, let upload) = try BlobFile.read(self.blob) {
                     return try await self.continueUpload(upload)
                 }
-                if self.file != nil {
-                    throw Diagnostic.usageError("--file is for upload blobs; \(self.blob) is download resume data", command: "resume")
+                for (name, given) in [("--file", self.file != nil), ("--state-dir", self.stateDirectory != nil)] where given {
+                    throw Diagnostic.usageError("\(name) is for upload blobs; \(self.blob) is download resume data", command: "resume")
                 }
                 let resume = try BlobFile(self.blob, command: "resume").resume
                 // The host a --netrc login is looked up for: where the download started, as the
@@ -180,7 +183,7 @@ struct ResumeCommand: AsyncParsableCommand {
         let settings = UploadSettings(
             engine: self.transfer.engine, proxy: try self.transfer.proxies.settings(), quiet: self.transfer.quiet, verbose: self.transfer.verbose)
         let configuration = try settings.configuration()
-        let checkpoint = UploadCheckpoint.beside(file: file)
+        let checkpoint = try UploadRunner.checkpoint(for: file, stateDirectory: self.stateDirectory, quiet: settings.quiet)
         let job = UploadJob(file: file, continuing: upload, as: continuation, given: given, configuration: configuration,
                             checkpoint: checkpoint, input: UploadCheckpoint(blobPath: self.blob))
         try await UploadRunner.run(job, settings: settings, continueHint: "resumetool resume '\(checkpoint.blobPath)' --file '\(file)'")

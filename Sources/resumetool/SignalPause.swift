@@ -7,12 +7,18 @@ import Glibc
 import Darwin
 #endif
 
-/// Turns SIGINT and SIGTERM into `pause()` of every task while transfers run.
+/// Turns SIGINT and SIGTERM into a pause while transfers run: `pause()` of every download task,
+/// or the cancellation of an upload's task (its checkpoint stays as the last one written).
 final class SignalPause {
     private let sources: [any DispatchSourceSignal]
     private let receivedSignal = ReceivedSignal()
 
-    init(tasks: [DownloadTask]) {
+    convenience init(tasks: [DownloadTask]) {
+        self.init { for task in tasks { Task { _ = await task.pause() } } }
+    }
+
+    /// Calls `pause` on the first signal and on each after it.
+    init(pause: @escaping @Sendable () -> Void) {
         var sources: [any DispatchSourceSignal] = []
         let received = self.receivedSignal
         for number in [SIGINT, SIGTERM] {
@@ -20,7 +26,7 @@ final class SignalPause {
             let source = DispatchSource.makeSignalSource(signal: number)
             source.setEventHandler {
                 received.set(number)
-                for task in tasks { Task { _ = await task.pause() } }
+                pause()
             }
             source.resume()
             sources.append(source)

@@ -24,8 +24,13 @@ struct TransferOptions: ParsableArguments {
     @Option(help: .hidden)
     var checkpointBytes: Int64?
 
+    @OptionGroup(title: "For curl users") var curl: CurlOptions
+
     func validate() throws {
         try EngineArguments.checkSeconds("--connect-timeout", self.connectTimeout)
+        if let retries = self.engine.retries, let retry = self.curl.retry, retries != retry {
+            throw ValidationError("--retries \(retries) and --retry \(retry) say different things: give one")
+        }
     }
 
     /// The library's configuration for these options, with the proxy from `environment` unless
@@ -38,7 +43,9 @@ struct TransferOptions: ParsableArguments {
         // Warned after the proxy is known good, as before: one problem at a time.
         EngineArguments.warnIfInsecure(self.engine.insecure, transferred: "these downloads")
         configuration.maximumConcurrentDownloads = parallel
-        if let retries = self.engine.retries { configuration.maximumRetries = retries }
+        if let retries = self.engine.retries ?? self.curl.retry { configuration.maximumRetries = retries }
+        if let maxRedirects = self.curl.maxRedirects { configuration.maximumRedirects = maxRedirects }
+        if let maxTime = self.curl.maxTime { configuration.maximumDuration = .seconds(maxTime) }
         if let connectTimeout { configuration.connectTimeout = .seconds(connectTimeout) }
         if let stallTimeout = self.engine.stallTimeout { configuration.stallTimeout = .seconds(stallTimeout) }
         if let checkpointBytes { configuration.checkpointBytes = max(checkpointBytes, 1) }

@@ -16,6 +16,9 @@ struct UploadOptions: ParsableArguments {
     @Flag(name: [.customShort("v"), .long], help: "Print each request and response head on standard error, as curl -v, with credentials masked, and each step: the resume URL, the server's offset, each retry.")
     var verbose = false
 
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Keep the upload's checkpoint in DIR (by default beside the file, or where its folder is not writable in $XDG_STATE_HOME/resumetool/uploads/).", valueName: "DIR"))
+    var stateDirectory: String?
+
     /// The plain values of these options; a bad proxy variable is exit status 1.
     func settings() throws -> UploadSettings {
         UploadSettings(engine: self.engine, proxy: try self.proxies.settings(), quiet: self.quiet, verbose: self.verbose)

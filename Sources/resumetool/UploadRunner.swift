@@ -8,6 +8,22 @@ import ResumeTransfer
 /// Runs an ``UploadJob`` for `upload` and `resume`, says what happened on standard error, and
 /// ends with the status of the one ``ExitStatus`` table.
 enum UploadRunner {
+    /// Where the upload of `file` keeps its checkpoint (``UploadCheckpoint/place(for:stateDirectory:environment:calls:)``),
+    /// said once when it is not beside the file; nowhere is exit status 1 before any request.
+    static func checkpoint(for file: String, stateDirectory: String?, quiet: Bool) throws -> UploadCheckpoint {
+        let checkpoint: UploadCheckpoint
+        do {
+            checkpoint = try UploadCheckpoint.place(for: file, stateDirectory: stateDirectory, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Diagnostic(file: file, message: error.description).emit()
+            throw ExitStatus.failure.code
+        }
+        if !quiet, checkpoint.blobPath != UploadCheckpoint.beside(file: file).blobPath {
+            StandardStream.write("\(VisibleText.escaping(file)): the upload's checkpoint is kept in \(VisibleText.escaping(checkpoint.blobPath))\n")
+        }
+        return checkpoint
+    }
+
     /// - Parameters:
     ///   - label: what the messages call the file (`<stdin>` for `upload -`); the job's file by default.
     ///   - continueHint: the command that continues the upload after a failure it can be continued
@@ -16,8 +32,9 @@ enum UploadRunner {
         let quiet = settings.quiet
         let verbose = settings.verbose && !quiet
         let file = label ?? job.file
-        do {
-            let outcome = try await job.run(onNote: { note in
+        // Ctrl-C and SIGTERM pause, as for a download: the run is cancelled, its checkpoint kept.
+        let work = Task { () async throws -> ResumableUploader.Outcome in
+            try await job.run(onNote: { note in
                 guard !quiet else { return }
                 switch note {
                 case .continuing(let url): StandardStream.write(UploadConsoleText.continuing(file: file, at: url))
@@ -28,11 +45,24 @@ enum UploadRunner {
                 guard verbose else { return }
                 StandardStream.write(UploadConsoleText.text(for: event, file: file))
             })
+        }
+        let signals = SignalPause { work.cancel() }
+        defer { signals.stop() }
+        do {
+            let outcome = try await work.value
             if !quiet {
                 let resumed = outcome.resumptions == 0 ? "" : ", continued \(outcome.resumptions) time\(outcome.resumptions == 1 ? "" : "s")"
                 StandardStream.write("\(VisibleText.escaping(file)): uploaded to \(VisibleText.escaping(job.url.string)) (HTTP \(outcome.status), \(outcome.bytesSent) bytes sent\(resumed))\n")
             }
         } catch {
+            if let signal = signals.received {
+                let kept = FileManager.default.fileExists(atPath: job.checkpoint.blobPath)
+                let hint = kept ? continueHint.map { "; continue with: \($0)" } ?? "" : ""
+                StandardStream.write("\(VisibleText.escaping(file)): paused\(hint)\n")
+                throw ExitCode(128 + signal)
+            }
+            // The job throws nothing else; a cancelled task with no signal cannot happen here.
+            let error = (error as? UploadError) ?? .transfer(.cancelled)
             let status: ExitStatus
             let continuable: Bool
             switch error {

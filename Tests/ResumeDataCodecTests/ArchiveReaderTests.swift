@@ -32,12 +32,18 @@ import Testing
     @Test(arguments: [
         ("", "an empty name"), ("/etc/passwd", "an absolute name"), ("../x", "a name with .."),
         ("a/../../x", "a name with .."), ("a\\..\\x", "a name with .."), ("C:/x", "a drive letter"),
-        (".", "a name with no file in it"), ("./", "a name with no file in it"), ("a\u{0}b", "a NUL byte in the name"),
+        ("a\u{0}b", "a NUL byte in the name"),
         // Two Characters, the first a letter with a combining mark (three scalars, four bytes).
-        ("e\u{301}:/x", "a drive letter"), ("a/..\\b", "a name with .."), ("././/.", "a name with no file in it"),
+        ("e\u{301}:/x", "a drive letter"), ("a/..\\b", "a name with .."),
     ])
     func unsafeNamesSayWhy(name: String, reason: String) {
         #expect(ArchiveMemberName.parse(name) == .unsafe(reason))
+    }
+
+    /// `tar czf x.tar.gz .` names the root `./` first: no file, and nothing wrong.
+    @Test(arguments: [".", "./", "././/.", ".//"])
+    func theArchivesRootIsNoProblem(name: String) {
+        #expect(ArchiveMemberName.parse(name) == .root)
     }
 
     /// ``EvidenceName/text(of:)``, value by value: UTF-8 names as they are, the rest escaped

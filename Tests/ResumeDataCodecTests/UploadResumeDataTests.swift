@@ -39,6 +39,15 @@ import Testing
         }
     }
 
+    /// The download reader, handed an upload blob, names the type that reads it.
+    @Test(arguments: names)
+    func theDownloadReaderNamesTheUploadReader(name: String) throws {
+        let bytes = try Self.bytes(name)
+        let error = try #require(throws: ResumeDataError.self) { _ = try ResumeData(data: bytes) }
+        #expect(error.code == .notResumeData)
+        #expect(error.reason == "upload resume data, not a download's: UploadResumeData.read(_:) reads it")
+    }
+
     @Test func aFileBodyBlobReadsValueByValue() throws {
         let upload = try Self.read("upload-file-v6")
         #expect(upload.mask == Self.standInMask)

@@ -110,6 +110,57 @@ import Testing
         }
     }
 
+    /// curl's spellings work: `--retry`, `-C -`, `-L`, `-f`/`--fail`, `--max-redirs`, `--max-time`.
+    @Test func curlsSpellingsAreAccepted() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            server.script([.status(302, [("Location", server.url)])])
+            let result = try await runToolCapturing(
+                ["download", server.url, "-o", "a.bin", "--retry", "3", "-C", "-", "-L", "-f", "--fail", "--location", "--max-redirs", "1", "--max-time", "60", "--quiet"],
+                in: directory)
+            #expect(result == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/a.bin") == Self.data)
+            // --max-redirs 0: the first redirect is one too many.
+            server.script([.status(302, [("Location", server.url)])])
+            let bounded = try await runToolCapturing(["download", server.url, "-o", "b.bin", "--max-redirs", "0", "--retry", "0"], in: directory)
+            #expect(bounded.status == 1)
+            #expect(bounded.stderr.hasPrefix("b.bin: error: more than 0 redirects\n"), "\(bounded.stderr)")
+            // A 404 fails, its body never kept, as with -f or without.
+            server.script([.status(404, [])])
+            let missing = try await runToolCapturing(["download", server.url, "-o", "c.bin", "-f", "--retry", "0"], in: directory)
+            #expect(missing.status == 1)
+            #expect(!FileManager.default.fileExists(atPath: directory + "/c.bin"))
+        }
+    }
+
+    /// `--max-time 3` against a server that never answers: an error within 10 s, as a stall ends.
+    @Test func maxTimeEndsASilentServersTransfer() async throws {
+        let server = try await RawServer.start([[.hold]])
+        try await withTemporaryDirectory { directory in
+            let started = ContinuousClock.now
+            let result = try await runToolCapturing(["download", server.url, "-o", "x.bin", "--max-time", "3"], in: directory)
+            let took = ContinuousClock.now - started
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("x.bin: error: the download took longer than the 3 s allowed\n"), "\(result.stderr)")
+            #expect(took < .seconds(10), "\(took)")
+            #expect(took >= .seconds(3), "\(took)")
+        }
+        await server.stop()
+    }
+
+    @Test func helpGroupsCurlsSpellings() async throws {
+        try await withTemporaryDirectory { directory in
+            for command in ["download", "resume"] {
+                let help = try await runToolCapturing([command, "--help"], in: directory)
+                #expect(help.status == 0)
+                let group = try #require(help.stdout.range(of: "FOR CURL USERS:"), "\(help.stdout)")
+                let after = help.stdout[group.upperBound...]
+                for option in ["--retry <N>", "-C <->", "--max-time <S>", "-L, --location", "--max-redirs <N>", "-f, --fail"] {
+                    #expect(after.contains(option), "\(command) --help lacks \(option) in its curl group")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [
         (["download", "https://example.com/a", "-u", "nocolon"], "-u takes USER:PASSWORD"),
         (["download", "https://example.com/a", "-u", "a:b", "--netrc"], "give one of -u, --netrc and --netrc-file"),
@@ -118,6 +169,11 @@ import Testing
         (["download", "https://example.com/a", "-o", "-", "--json"], "-o - and --json cannot be used together: both print on standard output"),
         (["resume", "app.resumedata", "-o", "-", "--json"], "-o - and --json cannot be used together: both print on standard output"),
         (["resume", "app.resumedata", "-H", "X: 1\r\nY: 2"], "-H: the value of X holds a line break or NUL"),
+        (["download", "https://example.com/a", "-C", "100"], "-C takes only '-' (continuing from the partial file is the default; a byte offset is not taken)"),
+        (["download", "https://example.com/a", "--retry", "101"], "--retry must be 0 to 100"),
+        (["download", "https://example.com/a", "--retry", "3", "--retries", "2"], "--retries 2 and --retry 3 say different things: give one"),
+        (["download", "https://example.com/a", "--max-time", "0"], "--max-time must be more than 0 and at most 86400 seconds"),
+        (["resume", "app.resumedata", "--max-redirs", "51"], "--max-redirs must be 0 to 50"),
     ])
     func usageErrors(_ arguments: [String], _ message: String) async throws {
         try await withTemporaryDirectory { directory in

@@ -67,6 +67,31 @@ import Glibc
         await server.stop()
     }
 
+    /// Ctrl-C or SIGTERM pauses an upload as it does a download: status 130 or 143, a line that
+    /// says so and how to go on, the checkpoint kept; the same command then continues.
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalPausesAndTheSameCommandContinues(signal: Int32, status: Int32) async throws {
+        let server = try await AppleUploadServer.start()
+        try await withTemporaryDirectory { folder in
+            let bytes = UploadTesting.bytes(8 << 20)
+            _ = try UploadTesting.write(bytes, in: folder)
+            let url = server.origin + "/files/photo.bin"
+            let blob = folder + "/photo.bin.uploadresume"
+            let paused = try await runToolCapturing(
+                ["upload", "photo.bin", url, "--limit-rate", "1M"], in: folder, signal: signal, after: .milliseconds(100),
+                when: { FileManager.default.fileExists(atPath: blob) })
+            #expect(paused.status == status, Comment(rawValue: paused.stderr))
+            #expect(paused.stderr.hasSuffix("photo.bin: paused; continue with: the same command again\n"), Comment(rawValue: paused.stderr))
+            #expect(FileManager.default.fileExists(atPath: blob))
+            #expect(FileManager.default.fileExists(atPath: blob + ".identity"))
+            let run = try await runToolCapturing(["upload", "photo.bin", url, "--quiet"], in: folder)
+            #expect(run == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(server.stored("/files/photo.bin") == bytes)
+            #expect(!FileManager.default.fileExists(atPath: blob))
+        }
+        await server.stop()
+    }
+
     /// `resume BLOB --file` reads the blob once: the command's check and the run use that one
     /// reading (`strace` counts the opens of the blob's path), and the upload finishes.
     @Test func resumeReadsTheBlobOnce() async throws {

@@ -398,4 +398,16 @@ import Testing
             status: 2, stdout: "",
             stderr: #"no-such-\u{202e}lmth.exe: error: no such file"# + "\n" + #"x\ny: error: forged: error: no such file"# + "\n"))
     }
+
+    /// A folder with no file directly inside gives a word and status 2, not silence and 0.
+    @Test(arguments: ["inspect", "validate"])
+    func aFolderWithNothingToReadSaysSo(command: String) throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path("empty/sub"), withIntermediateDirectories: true)
+        let result = try EndToEnd.run([command, folder.path("empty")])
+        #expect(result == ToolRunner.Result(
+            status: 2, stdout: "",
+            stderr: "\(folder.path("empty")): error: no files directly inside this folder to read (its subfolders are not searched: "
+                + "find FOLDER -type f | resumetool COMMAND --files-from - reads them)\n"))
+    }
 }

@@ -44,6 +44,7 @@ import Testing
         ("pax.tar", "POSIX ustar format", 37),
         ("split.tar.gz", "GNU tar format", 37),
         ("concatenated.tar.gz", "GNU tar format", 33),
+        ("dot.tar.gz", "GNU tar format", 38),
     ]
 
     @Test func everyToolsArchiveGivesTheTreesFindings() throws {

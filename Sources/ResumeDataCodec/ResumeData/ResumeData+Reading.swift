@@ -9,8 +9,22 @@ extension ResumeData {
     ///   - data: the blob's bytes, as saved.
     ///   - options: limits applied to the outer property list.
     /// - Throws: ``ResumeDataError``: `unreadable` with the position of the fault,
-    ///   `not-a-dictionary`, `invalid-archive` (with the key path inside the archive).
+    ///   `not-a-dictionary`, `invalid-archive` (with the key path inside the archive);
+    ///   `not-resume-data` naming ``UploadResumeData`` for an upload blob.
     public init(data: Data, options: PropertyListReadOptions = .default) throws {
+        do {
+            try self.init(reading: data, options: options)
+        } catch let error as ResumeDataError {
+            // Asked only once the bytes failed as a download blob: an upload blob's masked start
+            // reads as nothing at all, and the caller needs the type that reads it.
+            if (try? UploadResumeData.read(data, options: options)) != nil {
+                throw ResumeDataError(.notResumeData, "upload resume data, not a download's: UploadResumeData.read(_:) reads it")
+            }
+            throw error
+        }
+    }
+
+    private init(reading data: Data, options: PropertyListReadOptions) throws {
         if NetworkResumeInfo.isObscured(data) {
             self.init(try NetworkResumeInfo.decode(obscured: data, options: options), container: .networkFramework)
             return

@@ -12,6 +12,9 @@ struct ArchiveMemberName: Equatable, Sendable {
     /// Why a name is not a plain relative path.
     enum Verdict: Equatable, Sendable {
         case relative(ArchiveMemberName)
+        /// `.`, `./`, `././/.`: the archive's own root, as `tar czf x.tar.gz .` names it first.
+        /// Nothing to report.
+        case root
         case unsafe(String)
     }
 
@@ -37,7 +40,7 @@ struct ArchiveMemberName: Equatable, Sendable {
         let components = parts.compactMap { part -> String? in
             part.elementsEqual(CollectionOfOne(UInt8(ascii: "."))) ? nil : String(Substring(part))
         }
-        if components.isEmpty { return .unsafe("a name with no file in it") }
+        if components.isEmpty { return .root }
         return .relative(ArchiveMemberName(components: components))
     }
 

@@ -168,6 +168,11 @@ struct ArchiveScan: Sendable {
             let name: ArchiveMemberName
             switch ArchiveMemberName.parse(member.name) {
             case .relative(let parsed): name = parsed
+            case .root:
+                // The root's entry says nothing; a file named only by dots and slashes is drained
+                // like any member, so the bomb bound applies.
+                if member.kind == .regular { try drain(reader) }
+                return
             case .unsafe(let reason):
                 problem(member, "skipped: \(reason); never written out")
                 // Drained through the reader, not skipped by libarchive, so the bomb bound applies.

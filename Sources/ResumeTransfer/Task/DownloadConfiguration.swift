@@ -54,6 +54,11 @@ public struct DownloadConfiguration: Sendable {
     /// connections of a segmented download.
     public var reportsHeads = false
 
+    /// How long one download may run in all, from its start (curl's `--max-time`); nil: no bound.
+    /// Past it the download stops as a stall does, its partial file and blob kept, and fails with
+    /// ``DownloadError/tooLong(seconds:)``.
+    public var maximumDuration: Duration?
+
     /// Whether a file at a destination that the download did not make is replaced once the
     /// download is complete (`--force`). Off: such a file is left as it is and nothing is fetched
     /// (a `download` of a URL ends successfully, a resume fails). A file the run reads (the

@@ -40,6 +40,8 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case timedOut
     /// No byte arrived for the configured stall time.
     case stalled
+    /// The download ran longer than ``DownloadConfiguration/maximumDuration`` allows (seconds).
+    case tooLong(seconds: Double)
     /// Retries ran out; `last` is the final cause.
     case retriesExhausted(last: DownloadError, attempts: Int)
     /// The finished file's SHA-256 differs from the expected one (lowercase hex).
@@ -82,6 +84,9 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .cannotResolve(let host, let reason): return "connection failed: cannot resolve \(host): \(reason)"
         case .timedOut: return "the server did not answer in time"
         case .stalled: return "no data arrived for too long"
+        case .tooLong(let seconds):
+            let shown = seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+            return "the download took longer than the \(shown) s allowed"
         case .retriesExhausted(let last, let attempts): return "gave up after \(attempts) retries: \(last)"
         case .checksumMismatch(let expected, let actual):
             return "SHA-256 mismatch: expected \(expected), got \(actual)"

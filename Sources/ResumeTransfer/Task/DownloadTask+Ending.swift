@@ -132,6 +132,10 @@ extension DownloadTask {
             return .cancelled
         }
         if let failure { return self.stopped(failing: failure) }
+        if case .expire = intent {
+            let seconds = self.configuration.maximumDuration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
+            return self.stopped(failing: .tooLong(seconds: seconds))
+        }
         self.setState(.paused)
         return .paused
     }

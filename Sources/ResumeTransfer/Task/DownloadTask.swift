@@ -33,6 +33,8 @@ public final class DownloadTask: Sendable {
     enum Intent: Sendable {
         case run
         case pause
+        /// ``DownloadConfiguration/maximumDuration`` ran out: stop as a pause does, and fail.
+        case expire
         case cancel(removeFile: Bool)
     }
 
@@ -122,6 +124,16 @@ public final class DownloadTask: Sendable {
         return self.files.contents(of: self.resumeDataPath)
     }
 
+    /// Stops a running download whose time ran out (``DownloadConfiguration/maximumDuration``).
+    private func expire() {
+        let runner = self.shared.withLock { shared -> Task<DownloadState, Never>? in
+            guard case .run = shared.intent else { return nil }
+            shared.intent = .expire
+            return shared.runner
+        }
+        runner?.cancel()
+    }
+
     /// Stops the download; with `removeFile` the partial file and blob are deleted too.
     public func cancel(removeFile: Bool) async {
         let runner = self.shared.withLock { shared -> Task<DownloadState, Never>? in
@@ -138,7 +150,14 @@ public final class DownloadTask: Sendable {
             shared.runner = Task {
                 let granted = await slots.acquire()
                 guard granted else { return self.stop(at: nil) }
+                let deadline = self.configuration.maximumDuration.map { limit in
+                    Task { [weak self] in
+                        try? await Task.sleep(for: limit)
+                        if !Task.isCancelled { self?.expire() }
+                    }
+                }
                 let state = await self.run(clients: clients)
+                deadline?.cancel()
                 await slots.release()
                 return state
             }

@@ -32,6 +32,35 @@ package struct UploadCheckpoint: Sendable {
         UploadCheckpoint(blobPath: file + ".uploadresume", calls: calls)
     }
 
+    /// The checkpoint for `file` where ``UploadCheckpointPlace`` puts it: beside the file, or in
+    /// `stateDirectory` (`--state-dir`), or in the user's state folder when the file's folder is
+    /// not writable (made 0700 when missing). `environment` gives `XDG_STATE_HOME` and `HOME`.
+    /// - Throws: ``UploadError/checkpoint(_:)`` when there is nowhere to keep it.
+    package static func place(
+        for file: String, stateDirectory: String?, environment: [String: String], calls: FileSystemCalls = .system
+    ) throws(UploadError) -> UploadCheckpoint {
+        let beside = Self.beside(file: file, calls: calls)
+        let identity = (try? calls.statFollowingLinks(file).get()).map { (device: $0.device, inode: $0.inode) }
+        let facts = UploadCheckpointPlace.Facts(
+            fileName: FilePathText.lastName(of: file), identity: identity,
+            folderWritable: calls.mayWrite(FilePathText.folder(of: file)),
+            checkpointBeside: (try? calls.lstat(beside.blobPath).get()) != nil,
+            stateDirectory: stateDirectory, stateHome: environment["XDG_STATE_HOME"], home: environment["HOME"])
+        switch UploadCheckpointPlace.verdict(facts) {
+        case .beside:
+            return beside
+        case .nowhere(let reason):
+            throw .checkpoint(reason)
+        case .inFolder(let folder, let name, let made):
+            for path in made {
+                if case .failure(let failure) = calls.makeFolder(path, 0o700), failure.code != EEXIST {
+                    throw .checkpoint("\(path): cannot make the folder: \(failure)")
+                }
+            }
+            return UploadCheckpoint(blobPath: FilePathText.joined(folder, name), calls: calls)
+        }
+    }
+
     /// The identity record's path.
     var identityPath: String { self.blobPath + ".identity" }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOTLS
 import Synchronization
 
 /// A TCP server on 127.0.0.1 that answers each connection with scripted bytes, for the answers
@@ -29,6 +30,9 @@ final class RawServer: Sendable {
         let state = Mutex<(requests: [String], connections: Int)>(([], 0))
         /// The body bytes each connection's `.drain` steps kept, by connection (from 0).
         let bodies = Mutex<[Int: [UInt8]]>([:])
+        /// The protocol ALPN settled on, by connection (from 0), over TLS: the server offers
+        /// `http/1.1` alone, so it is that exactly when the client offered it, and nil otherwise.
+        let negotiated = Mutex<[Int: String?]>([:])
         /// What became of each connection, by connection (from 0): for a failure's message.
         let journal = Mutex<[Int: String]>([:])
         let started = ContinuousClock.now
@@ -50,6 +54,8 @@ final class RawServer: Sendable {
     var origin: String { "http://\(self.host):\(self.port)" }
     /// The request heads received, in order.
     var requests: [String] { self.log.state.withLock { $0.requests } }
+    /// The protocol each TLS connection's ALPN settled on (``Log/negotiated``).
+    var negotiatedProtocols: [Int: String?] { self.log.negotiated.withLock { $0 } }
     /// The body bytes connection `index` drained.
     func body(ofConnection index: Int) -> [UInt8] { self.log.bodies.withLock { $0[index] ?? [] } }
     /// Each connection's story (accepted from where, bytes in, head, close), one line each: a
@@ -68,9 +74,11 @@ final class RawServer: Sendable {
         let context: NIOSSLContext?
         if tls {
             let folder = URL(fileURLWithPath: TestServer.certificateAuthorityFile).deletingLastPathComponent().path
-            context = try NIOSSLContext(configuration: TLSConfiguration.makeServerConfiguration(
+            var configuration = TLSConfiguration.makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMFile(folder + "/server.pem").map { .certificate($0) },
-                privateKey: .privateKey(try NIOSSLPrivateKey(file: folder + "/server-key.pem", format: .pem))))
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: folder + "/server-key.pem", format: .pem)))
+            configuration.applicationProtocols = ["http/1.1"]
+            context = try NIOSSLContext(configuration: configuration)
         } else {
             context = nil
         }
@@ -139,6 +147,13 @@ private final class RawHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         self.log.note(self.connection, "error \(error)")
         context.close(promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted(let negotiated) = event as? TLSUserEvent {
+            self.log.negotiated.withLock { $0[self.connection] = .some(negotiated) }
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -11,6 +11,7 @@
 #   pax.tar           GNU tar --format=posix --sparse: pax headers, GNU.sparse 1.0
 #   split.tar.gz      one tar cut in 20,000-byte pieces, each gzipped: a gzip stream of many members
 #   concatenated.tar.gz  cat a.tar.gz b.tar.gz: two tars, the second after the first's end
+#   dot.tar.gz        tar czf of '.': names that start with ./, the first of them ./ alone
 #   duplicate.tar     GNU tar -r: the partial file and a blob appended again, changed
 #   non-utf8.tar, non-utf8.zip  OUT/non-utf8/: two folders whose names differ in one byte that is
 #                     not UTF-8, each with a blob and its own partial file
@@ -65,6 +66,8 @@ tar "${tar_options[@]}" --format=gnu -czf ../first.tar.gz filesystem1/private/va
 tar "${tar_options[@]}" --format=gnu -czf ../second.tar.gz filesystem1/private/var/mobile/Containers
 cat ../first.tar.gz ../second.tar.gz >../concatenated.tar.gz
 rm ../first.tar.gz ../second.tar.gz
+# `tar czf x.tar.gz .`: every name starts with ./, and the first member is ./ itself.
+tar "${tar_options[@]}" --format=gnu -czf ../dot.tar.gz .
 
 # The later members: the partial file grown by 8,192 bytes, the iOS 8 blob no longer a blob.
 cp -a . ../later
