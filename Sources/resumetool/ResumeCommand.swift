@@ -176,7 +176,14 @@ struct ResumeCommand: AsyncParsableCommand {
         do {
             continuation = try UploadContinuation(upload)
         } catch {
-            Diagnostic(file: self.blob, message: "\(error)").unreadableInput.emit()
+            // A blob read whole that URLSession would refuse (the one judgement: validate says
+            // error, explain fail) is a failure; one whose keys cannot be read, an unreadable input.
+            let diagnostic = Diagnostic(file: self.blob, message: "\(error)")
+            if case .refused = error {
+                diagnostic.emit()
+                throw ExitStatus.failure.code
+            }
+            diagnostic.unreadableInput.emit()
             throw ExitStatus.unreadableInput.code
         }
         let given = try self.request.fields(for: continuation.origin)

@@ -54,23 +54,40 @@ import Testing
         #expect(continuation.creation?.headers.map(\.name) == ["X-Ok"])
     }
 
+    /// What the validator calls an error, the continuation refuses first, naming the key: the
+    /// one judgement `validate`, `explain` and `resume --file` share.
     @Test func aBlobThatCannotBeContinuedSaysWhy() throws {
         let blob = try Self.blob()
+        func refusal(_ upload: UploadResumeData) -> String? {
+            do {
+                _ = try UploadContinuation(upload)
+                return nil
+            } catch {
+                guard case .refused(let text) = error else { return "\(error)" }
+                return text
+            }
+        }
         var noURL = blob
         noURL.entries.removeAll { $0.key == UploadResumeKey.resumeURL }
-        #expect(throws: UploadContinuation.Problem.resumeURL) { try UploadContinuation(noURL) }
+        #expect(refusal(noURL) == "resumeURL: missing: there is nowhere to continue the upload")
         let fileURL = blob.replacing(UploadResumeKey.resumeURL, with: .url(ArchivedURL(relativeString: "file:///etc/passwd")))
-        #expect(throws: UploadContinuation.Problem.resumeURL) { try UploadContinuation(fileURL) }
+        #expect(refusal(fileURL)?.hasPrefix("resumeURL: ") == true, "\(refusal(fileURL) ?? "accepted")")
         let unknown = blob.replacing(UploadResumeKey.draftVersion, with: .string("9\u{202E}"))
-        #expect(throws: UploadContinuation.Problem.draftVersion("9\u{202E}")) { try UploadContinuation(unknown) }
+        #expect(refusal(unknown)?.hasPrefix("draftVersion: ") == true, "\(refusal(unknown) ?? "accepted")")
         #expect(UploadContinuation.Problem.draftVersion("9\u{202E}").description
             == "draftVersion \"9\\u{202e}\" is not an interop version this tool speaks (3 to 8)")
         var noVersion = blob
         noVersion.entries.removeAll { $0.key == UploadResumeKey.draftVersion }
-        #expect(throws: UploadContinuation.Problem.draftVersion(nil)) { try UploadContinuation(noVersion) }
+        #expect(refusal(noVersion)?.hasPrefix("draftVersion: ") == true, "\(refusal(noVersion) ?? "accepted")")
         #expect(UploadContinuation.Problem.draftVersion(nil).description == "draftVersion (none) is not an interop version this tool speaks (3 to 8)")
         let broken = blob.replacing(UploadResumeKey.originalRequest, with: .string("not a request"))
-        #expect(throws: UploadContinuation.Problem.self) { try UploadContinuation(broken) }
+        #expect(refusal(broken) != nil)
+        for body in [ArchivedValue.integer(5), .integer(-1), .string("1")] {
+            let hostile = blob.replacing(UploadResumeKey.bodyType, with: body)
+            #expect(refusal(hostile)?.hasPrefix("bodyType: ") == true, "\(body): \(refusal(hostile) ?? "accepted")")
+        }
+        let notFile = blob.replacing(UploadResumeKey.uploadFile, with: .url(ArchivedURL(relativeString: "https://example.com/x")))
+        #expect(refusal(notFile)?.hasPrefix("uploadFile: ") == true, "\(refusal(notFile) ?? "accepted")")
     }
 
     @Test func theOffsetAnswersRulesValueByValue() throws {

@@ -141,10 +141,10 @@ import Testing
                 \(Self.unmasked)
                 """, stderr: ""))
             #expect(server.requests.isEmpty)
-            // The engine's continue step refuses it the same way: the offset request is one code path.
+            // resume refuses it by the same judgement (``UploadContinuation``), before any request.
             _ = try UploadTesting.write(UploadTesting.bytes(100), in: folder)
             let resume = try await runToolCapturing(["resume", "app.uploadresume", "--file", "photo.bin", "--quiet"], in: folder)
-            #expect(resume == ToolResult(status: 1, stdout: "", stderr: "photo.bin: error: unusable resume data: the upload began over https (\(requestURL)) and its resume URL is http (\(resumeURL)): refusing to continue it unencrypted\n"))
+            #expect(resume == ToolResult(status: 1, stdout: "", stderr: "app.uploadresume: error: resumeURL: the upload began over https and would continue over http (\(resumeURL)): iOS 18.2 and later refuse the downgrade, and so does resumetool\n"))
             #expect(server.requests.isEmpty)
         }
         await server.stop()

@@ -60,7 +60,18 @@ package struct UploadExplanation: Sendable, Equatable {
         let findings = UploadResumeDataValidator().findings(for: upload)
         var reasons = findings.map(Self.reason(for:))
         var checks = Self.blobChecks(upload, findings: findings)
-        let canCreateAgain = (try? UploadContinuation(upload))?.createsAgain ?? false
+        // The one judgement `resume --file` follows: what it refuses, explain fails.
+        var canCreateAgain = false
+        do {
+            canCreateAgain = try UploadContinuation(upload).createsAgain
+        } catch {
+            if case .refused = error {
+                // Already a reason: the validator's finding of severity error.
+            } else {
+                reasons.append(Reason(code: "cannot-continue", message: "resume refuses the blob: \(error)", remedy: nil, effect: .fail,
+                                      short: "resume refuses the blob"))
+            }
+        }
 
         // The file on this machine: its size bounds what the server may claim to have.
         var fileSize: Int64?

@@ -26,6 +26,9 @@ package struct UploadContinuation: Sendable, Equatable {
 
     /// Why a blob cannot be continued.
     package enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        /// A finding of severity error of ``UploadResumeDataValidator`` (what `validate` says,
+        /// and what URLSession refuses): the key and the message.
+        case refused(String)
         /// No resume URL, or one that is not http or https.
         case resumeURL
         /// A `draftVersion` this tool does not speak (the text, if any).
@@ -35,6 +38,8 @@ package struct UploadContinuation: Sendable, Equatable {
 
         package var description: String {
             switch self {
+            case .refused(let finding):
+                finding
             case .resumeURL:
                 "the blob names no http or https resume URL"
             case .draftVersion(let text):
@@ -53,10 +58,17 @@ package struct UploadContinuation: Sendable, Equatable {
     /// its original request.
     package var createsAgain: Bool { creation != nil }
 
-    /// Reads `upload`. An original request without an http or https URL counts as none: the
-    /// upload cannot be created there again.
+    /// Reads `upload`: the one judgement of what an upload blob allows, which `validate`,
+    /// `explain` (with and without `--probe`) and `resume --file` all follow. A blob with a
+    /// finding of severity error (``UploadResumeDataValidator``: the body type, the resume URL,
+    /// the draft version, the lengths) is refused, as URLSession refuses it; then the resume URL
+    /// must be one the engine's URL rule takes. An original request without an http or https URL
+    /// counts as none: the upload cannot be created there again.
     /// - Throws: ``Problem``.
     package init(_ upload: UploadResumeData) throws(Problem) {
+        if let error = UploadResumeDataValidator().findings(for: upload).first(where: { $0.severity == .error }) {
+            throw .refused((error.key.map { "\($0): " } ?? "") + error.message)
+        }
         guard let resumeURL = upload.resumeURL.flatMap({ HTTPURL($0.absoluteString) }) else { throw .resumeURL }
         guard let draft = upload.draftVersion.flatMap({ UploadDraftVersion($0) }) else { throw .draftVersion(upload.draftVersion) }
         let request: URLRequestArchive?
