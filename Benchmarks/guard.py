@@ -223,9 +223,8 @@ def downloads(ctx, goals):
 
 def first_statuses(ctx, command):
     """One untimed run of each build (the page cache warmed, as the benchmarks beside this file
-    warm it); its exit status is what every timed run must give. scan and inspect exit 1 when a
-    blob has a finding of severity error (inspect.sh's corrupted-requests sample has), 2 when an
-    input could not be read; 64 and above is a usage error or a signal, which ends the goal."""
+    warm it); its exit status, whatever the command's rules make it for these inputs (below 64),
+    is what every timed run must give. 64 and above is a usage error or a signal: the goal ends."""
     statuses = {}
     for name, binary in ctx.builds.items():
         status = subprocess.run([binary, *command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
@@ -417,7 +416,7 @@ def main():
     load_after = os.getloadavg()
 
     print(f"\n### Benchmark guard: {args.head_label} against {args.base_label}\n")
-    print(f"{args.rounds} rounds, the two builds taking turns in every round (order flipping); medians; "
+    print(f"{args.rounds} round{'s' if args.rounds != 1 else ''}, the two builds taking turns in every round (order flipping); medians; "
           f"a row is flagged when HEAD/BASE > {1 + args.threshold / 100:.2f}. "
           f"{os.cpu_count()} CPUs, load average {load_before[0]:.1f} before, {load_after[0]:.1f} after; "
           f"{time.monotonic() - started:.0f} s.\n")
