@@ -122,10 +122,18 @@ def help_text(binary, *command):
     return result.returncode, result.stdout + result.stderr
 
 
+def has_subcommand(binary, command):
+    """`resumetool NAME --help` prints the root's help, status 0, for a NAME it does not know (an
+    older build without `upload`): the usage line must name the command."""
+    status, text = help_text(binary, command)
+    return status == 0 and any(line.strip().startswith("USAGE: ") and f" {command}" in line.split("[", 1)[0]
+                               for line in text.splitlines()), text
+
+
 def require_subcommand(ctx, command, option=None):
     for name, binary in ctx.builds.items():
-        status, text = help_text(binary, command)
-        if status != 0:
+        known, text = has_subcommand(binary, command)
+        if not known:
             raise Skip(f"{name} has no `{command}` command")
         if option and option not in text:
             raise Skip(f"{name}'s `{command}` has no {option}")

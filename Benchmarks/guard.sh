@@ -92,8 +92,10 @@ head_label="$(git rev-parse --short=10 HEAD)"
 [[ -z "$(git status --porcelain --untracked-files=no)" ]] || head_label+=" + uncommitted changes"
 
 only=${GUARD_ONLY:-download,connections,archive,inspect,tasks,upload}
+# An older build answers `upload --help` with the root's help (status 0): its usage line says.
+has_upload() { "$1" upload --help 2>/dev/null | grep -E '^USAGE: [^[]* upload( |$)' >/dev/null; }
 upload_server=()
-if [[ ",$only," == *,upload,* ]] && "$base_bin" upload --help >/dev/null 2>&1 && "$head_bin" upload --help >/dev/null 2>&1; then
+if [[ ",$only," == *,upload,* ]] && has_upload "$base_bin" && has_upload "$head_bin"; then
     # The upload goal's server, built from this checkout (the same server for both builds).
     echo "upload server: building UploadBenchServer (release)" >&2
     if nice -n "$nice_level" swift build -c release --package-path Benchmarks --product UploadBenchServer >&2; then
@@ -111,7 +113,12 @@ work="$(mktemp -d "$shm/resumetool-guard.XXXXXX")"
 chmod 755 "$work"  # nginx workers run as nobody when started by root
 guard_pid=""
 cleanup() {
-    [[ -z "$guard_pid" ]] || kill -TERM "$guard_pid" 2>/dev/null || true
+    if [[ -n "$guard_pid" ]]; then
+        # guard.py leads a process group of its own (setsid): it, the run being timed and the
+        # servers all get the signal; guard.py stops its servers on the way out.
+        kill -TERM -- "-$guard_pid" 2>/dev/null || kill -TERM "$guard_pid" 2>/dev/null || true
+        wait "$guard_pid" 2>/dev/null || true
+    fi
     if [[ -f "$work/pids" ]]; then
         while read -r pid; do kill -QUIT "$pid" 2>/dev/null || true; done < "$work/pids"
         sleep 0.2
@@ -126,7 +133,8 @@ trap 'exit 143' TERM HUP
 flags=()
 [[ "$warn_only" == 1 ]] && flags+=(--warn-only)
 status=0
-TMPDIR="$work" python3 Benchmarks/guard.py --base "$base_bin" --head "$head_bin" \
+setsid=(); command -v setsid >/dev/null && setsid=(setsid -w)
+TMPDIR="$work" ${setsid[@]+"${setsid[@]}"} python3 Benchmarks/guard.py --base "$base_bin" --head "$head_bin" \
     --base-label "BASE ${sha:0:10} ($base)" --head-label "HEAD $head_label" --work "$work" \
     --rounds "${GUARD_ROUNDS:-5}" --threshold "${GUARD_THRESHOLD:-5}" --only "$only" \
     --download-mib "${GUARD_DOWNLOAD_MIB:-512}" --archive-files "${GUARD_ARCHIVE_FILES:-20000}" \
