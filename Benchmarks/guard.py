@@ -83,17 +83,17 @@ class Context:
     def measure(self, argv, statuses=(0,)):
         """Wall and user+sys CPU seconds of one run. Its standard error goes to a file (scan and
         inspect report findings there, once per blob), shown when the status is not the one expected."""
-        errors = os.path.join(self.work, "stderr")
+        stderr = os.path.join(self.work, "stderr")
         saved = os.dup(2)
         try:
-            with open(errors, "wb") as f:
+            with open(stderr, "wb") as f:
                 os.dup2(f.fileno(), 2)
             wall, cpu, _, status = upload_bench.measured(argv, self.rss_file)
         finally:
             os.dup2(saved, 2)
             os.close(saved)
         if status not in statuses:
-            with open(errors, errors="replace") as f:
+            with open(stderr, errors="replace") as f:
                 raise RuntimeError(f"{' '.join(argv[:2])} exited with {status}: {f.read()[-500:].strip()}")
         return wall, cpu
 
