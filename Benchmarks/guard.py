@@ -37,6 +37,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout by the imports below
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "transfer"))
 
