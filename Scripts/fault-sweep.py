@@ -188,11 +188,15 @@ class Sweep:
         folder = self.folder(scenario)
         status, _, _ = self.run(scenario, folder, ["-e", "trace=" + syscall], streams=self.streams(folder, syscall))
         counts = {}
-        with open(os.path.join(folder, ".strace-log")) as log:
-            for line in log:
-                match = re.match(r"^(\d+)\s+" + re.escape(syscall) + r"\(", line)
-                if match:
-                    counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+        try:
+            with open(os.path.join(folder, ".strace-log")) as log:
+                for line in log:
+                    match = re.match(r"^(\d+)\s+" + re.escape(syscall) + r"\(", line)
+                    if match:
+                        counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+        except OSError:
+            # strace did not start (a name it does not know): nothing can be injected either.
+            self.violation(scenario, "trace=" + syscall, "strace wrote no log (is %s a system call here?)" % syscall)
         shutil.rmtree(folder, ignore_errors=True)
         if status != 0:
             self.violation(scenario, "clean traced run", "exit %s without a fault" % status)
