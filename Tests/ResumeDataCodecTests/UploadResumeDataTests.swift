@@ -176,7 +176,13 @@ import Testing
             // A change inside a string or a number still reads; one in the trailer is refused;
             // one in the masked magic makes the bytes something other than an upload blob.
             #expect(read > 0, "\(name): no change read")
-            #expect(refused > 0, "\(name): no change was refused")
+            if Array(bytes.prefix(8)) == ResumeData.obscuredMagic {
+                // Masked with the Network framework's constant, a broken blob may be a download
+                // blob: never refused as upload data, always left to the download reader.
+                #expect(refused == 0, "\(name): \(refused) changes refused as upload data")
+            } else {
+                #expect(refused > 0, "\(name): no change was refused")
+            }
             #expect(notUpload > 0, "\(name): no change left the bytes to the download reader")
         }
     }
