@@ -452,8 +452,8 @@ def main():
     print("fault-sweep: injected per system call: %s" % ", ".join("%s %d" % item for item in sorted(per_call.items())))
     injections = sweep.injections()
     if injections < args.min_injections:
-        sweep.violations.append("%d runs injected a fault, under the floor of %d" % (injections, args.min_injections))
-        print("VIOLATION only %d runs injected a fault, under the floor of %d (--min-injections)" % (injections, args.min_injections), flush=True)
+        sweep.violations.append("runs that injected a fault: %d, under the floor of %d" % (injections, args.min_injections))
+        print("VIOLATION runs that injected a fault: %d, under the floor of %d (--min-injections)" % (injections, args.min_injections), flush=True)
     print("fault-sweep: %d injected, %d runs, %d violations, %.0f s (%s, %s)" % (
         injections, sweep.runs, len(sweep.violations), time.time() - started, "short" if args.short else "full", binary))
     return 1 if sweep.violations else 0
