@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the harnesses (release, libFuzzer + AddressSanitizer) and fuzzes one of them.
 #   FuzzTesting/run.sh TARGET SECONDS [extra libFuzzer flags...]
+#   FuzzTesting/run.sh --build-only        # every harness, one build (ci-smoke.sh)
 # TARGET: FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData FuzzRenderers FuzzHTTPAnswers FuzzDirectHead FuzzLedgerRow FuzzUploadAnswers
 # The working corpus grows in FuzzTesting/Corpus/TARGET (ignored by git), seeded from Samples/
 # and the test fixtures; crashing inputs land in FuzzTesting/FailCases/TARGET/.
@@ -9,25 +10,46 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 targets=(FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData FuzzRenderers FuzzHTTPAnswers FuzzDirectHead FuzzLedgerRow FuzzUploadAnswers)
 
-if [ "$#" -lt 2 ] || [[ ! " ${targets[*]} " == *" $1 "* ]] || ! [[ "$2" =~ ^[0-9]+$ ]]; then
+if [ "${1:-}" = --build-only ] && [ "$#" -eq 1 ]; then
+    target=""
+elif [ "$#" -lt 2 ] || [[ ! " ${targets[*]} " == *" $1 "* ]] || ! [[ "$2" =~ ^[0-9]+$ ]]; then
     echo "usage: $0 TARGET SECONDS [libFuzzer flags...]" >&2
+    echo "       $0 --build-only" >&2
     echo "TARGET: ${targets[*]}" >&2
     exit 64
 fi
-target="$1"
-seconds="$2"
-shift 2
+if [ "$1" = --build-only ]; then
+    shift
+else
+    target="$1"
+    seconds="$2"
+    shift 2
+fi
 
 cd "$here"
 # SwiftPM passes `-sanitize=fuzzer -sanitize=address` to swiftc as two flags, and Swift 6.3's
 # driver keeps only the last one: Swift code got AddressSanitizer but no coverage, so libFuzzer
 # saw only the C shim. One combined flag, given last, restores coverage instrumentation.
-build=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
+# RESUMETOOL_FUZZ_CONFIGURATION=debug builds faster and fuzzes slower (ci-smoke.sh's choice).
+configuration="${RESUMETOOL_FUZZ_CONFIGURATION:-release}"
+case "$configuration" in
+    release | debug) ;;
+    *) echo "RESUMETOOL_FUZZ_CONFIGURATION must be release or debug" >&2; exit 64 ;;
+esac
+build=(-c "$configuration" --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
 # Swift 6.3.1's SwiftPM kept using its cached build plan after files were added to the root
 # package (this package's path dependency), so the new files were never compiled and the build
 # failed. Dropping the plan makes SwiftPM rescan the sources; compiled objects are kept.
-rm -f .build/*/release/description.json
-swift build "${build[@]}" --product "$target"
+if [ -z "$target" ]; then
+    # Every harness in one build (ci-smoke.sh): the shared dependencies compile once.
+    rm -f .build/*/"$configuration"/description.json
+    swift build "${build[@]}"
+    exit 0
+fi
+if [ "${RESUMETOOL_FUZZ_SKIP_BUILD:-0}" != 1 ]; then
+    rm -f .build/*/"$configuration"/description.json
+    swift build "${build[@]}" --product "$target"
+fi
 binary="$(swift build "${build[@]}" --show-bin-path)/$target"
 
 corpus="$here/Corpus/$target"

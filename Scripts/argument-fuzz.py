@@ -134,6 +134,8 @@ class Sweep:
         self.runs = 0
         self.violations = []
         self.counter = 0
+        # Command -> {exit status: runs}: what each command was given and how it answered.
+        self.outcomes = {}
 
     def template(self, server):
         """The folder every run starts from: a blob, a partial file, a sub-folder, and a
@@ -189,6 +191,8 @@ class Sweep:
                 if not stat.S_ISCHR(os.lstat(device).st_mode):
                     self.violations.append("%s is no longer a character device after %r" % (device, line[1:]))
         error = done.stderr.decode("utf-8", "replace")
+        tally = self.outcomes.setdefault(name, {})
+        tally[done.returncode] = tally.get(done.returncode, 0) + 1
         if done.returncode < 0 or done.returncode >= 128:
             self.violations.append("signal/status %d: %r\n%s" % (done.returncode, line[1:], error[-2000:]))
         elif done.returncode not in (0, 1, 2, 64):
@@ -201,8 +205,14 @@ class Sweep:
             self.violations.append("its folder was removed: %r" % (line[1:],))
         shutil.rmtree(folder, ignore_errors=True)
 
-    def sweep(self, help_tree, server):
+    def sweep(self, help_tree, server, only=None):
+        commands = [name for name, _ in leaves(help_tree["command"])]
+        for name in sorted(set(BASES) - set(commands)):
+            # A base the binary no longer has: the values meant for it were never tried.
+            self.violations.append("%r is in BASES but the binary has no such command: it was never fuzzed" % name)
         for name, arguments in leaves(help_tree["command"]):
+            if only is not None and name not in only:
+                continue
             if name not in BASES:
                 self.violations.append("no base command line for %r: add it to BASES" % name)
                 continue
@@ -234,6 +244,9 @@ def main():
     parser.add_argument("--short", action="store_true", help="fewer values (CI)")
     parser.add_argument("--timeout", type=float, default=20)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--commands", default=None, metavar="NAME,...", help="only these commands (e.g. inspect,plist print)")
+    parser.add_argument("--min-runs", type=int, default=0, metavar="N",
+                        help="fail when fewer than N command lines ran (the caller's floor)")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     dumped = subprocess.run([binary, "--experimental-dump-help"], stdout=subprocess.PIPE, check=False)
@@ -249,10 +262,22 @@ def main():
     try:
         sweep = Sweep(binary, work, SHORT if args.short else FULL, args.timeout, args.verbose)
         sweep.template(url)
-        sweep.sweep(help_tree, url)
+        only = set(args.commands.split(",")) if args.commands else None
+        sweep.sweep(help_tree, url, only)
     finally:
         server.shutdown()
         shutil.rmtree(work, ignore_errors=True)
+    # How many command lines each command ran, and how they ended: the evidence that it tested.
+    for name, _ in leaves(help_tree["command"]):
+        if only is not None and name not in only:
+            continue
+        tally = sweep.outcomes.get(name, {})
+        print("argument-fuzz: %-14s %4d runs (%s)" % (name, sum(tally.values()),
+              ", ".join("exit %d: %d" % item for item in sorted(tally.items())) or "none"))
+        if not tally and name in BASES:
+            sweep.violations.append("%r ran no command line" % name)
+    if sweep.runs < args.min_runs:
+        sweep.violations.append("%d runs, under the floor of %d (--min-runs)" % (sweep.runs, args.min_runs))
     for violation in sweep.violations:
         print("VIOLATION: " + violation)
     print("argument-fuzz: %d runs, %d violations" % (sweep.runs, len(sweep.violations)))

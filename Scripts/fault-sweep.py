@@ -123,6 +123,12 @@ class Sweep:
         self.runs = 0
         self.violations = []
         self.counter = 0
+        # (scenario, "SYSCALL:HOW") -> [calls in the clean run, runs, runs the fault was injected in]:
+        # a listed fault that no run injected proves nothing, so it is a violation, not a skip.
+        self.faults = {}
+
+    def injections(self):
+        return sum(entry[2] for entry in self.faults.values())
 
     # A fresh folder for one run, holding the scenario's seed.
     def folder(self, scenario):
@@ -182,11 +188,15 @@ class Sweep:
         folder = self.folder(scenario)
         status, _, _ = self.run(scenario, folder, ["-e", "trace=" + syscall], streams=self.streams(folder, syscall))
         counts = {}
-        with open(os.path.join(folder, ".strace-log")) as log:
-            for line in log:
-                match = re.match(r"^(\d+)\s+" + re.escape(syscall) + r"\(", line)
-                if match:
-                    counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+        try:
+            with open(os.path.join(folder, ".strace-log")) as log:
+                for line in log:
+                    match = re.match(r"^(\d+)\s+" + re.escape(syscall) + r"\(", line)
+                    if match:
+                        counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+        except OSError:
+            # strace did not start (a name it does not know): nothing can be injected either.
+            self.violation(scenario, "trace=" + syscall, "strace wrote no log (is %s a system call here?)" % syscall)
         shutil.rmtree(folder, ignore_errors=True)
         if status != 0:
             self.violation(scenario, "clean traced run", "exit %s without a fault" % status)
@@ -198,9 +208,11 @@ class Sweep:
         print("VIOLATION " + line, flush=True)
 
     def injected(self, folder):
+        """The log's lines that show the fault: an injected error, or the injected SIGKILL (strace
+        writes `+++ killed by SIGKILL +++` even with -qq; nothing else sends one here)."""
         try:
             with open(os.path.join(folder, ".strace-log"), errors="replace") as log:
-                return [line.rstrip("\n") for line in log if "(INJECTED" in line]
+                return [line.rstrip("\n") for line in log if "(INJECTED" in line or "+++ killed by SIGKILL" in line]
         except OSError:
             return []
 
@@ -213,6 +225,10 @@ class Sweep:
     def check(self, scenario, fault, folder, status, stderr, killed_on_purpose, quiet_allowed=False):
         self.runs += 1
         injected = self.injected(folder)
+        key = (scenario.name, fault.rsplit(":when=", 1)[0])
+        if key in self.faults:
+            self.faults[key][1] += 1
+            self.faults[key][2] += 1 if injected else 0
         if status is None:
             return self.violation(scenario, fault, "hung: " + stderr.decode(errors="replace"))
         if status < 0 and not (killed_on_purpose and status == -signal.SIGKILL):
@@ -271,7 +287,12 @@ class Sweep:
     def sweep(self, scenario, faults):
         for syscall, how in faults:
             total = self.count(scenario, syscall)
+            self.faults[(scenario.name, "%s:%s" % (syscall, how))] = [total, 0, 0]
             if total == 0:
+                # The binary no longer makes this call (another call does its work, or the work
+                # is gone): the fault cannot be injected, and the sweep says so and fails.
+                self.violation(scenario, "%s:%s" % (syscall, how),
+                               "the clean run never calls %s, so this fault was never injected" % syscall)
                 continue
             points = sorted({1, max(1, total // 4), max(1, total // 2), max(1, 3 * total // 4), total}) if not self.short else sorted({1, total})
             for when in points:
@@ -290,7 +311,22 @@ def main():
     parser.add_argument("--short", action="store_true", help="the first and last N only, fewer faults (CI)")
     parser.add_argument("--size-mib", type=int, default=None, help="the downloaded file's size (default 24, short 4)")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--min-injections", type=int, default=0, metavar="N",
+                        help="fail when fewer than N runs had their fault injected (the caller's floor)")
+    parser.add_argument("--faults", default=None, metavar="SYSCALL:HOW,...",
+                        help="inject only these faults (e.g. pwritev:error=EIO) into every scenario that takes faults")
+    parser.add_argument("--scenarios", default=None, metavar="NAME,...",
+                        help="run only these scenarios (download, download-name, download-2, download-continue, convert, repair, rebuild, full)")
     args = parser.parse_args()
+    chosen = set(args.scenarios.split(",")) if args.scenarios else None
+    override = None
+    if args.faults:
+        override = []
+        for item in args.faults.split(","):
+            syscall, _, how = item.partition(":")
+            if not re.match(r"^[a-z0-9_]+$", syscall) or not re.match(r"^(error=E[A-Z0-9]+|signal=SIG[A-Z0-9]+)$", how):
+                parser.error("--faults: %r is not SYSCALL:error=ERRNO or SYSCALL:signal=SIGNAL" % item)
+            override.append((syscall, how))
     if shutil.which("strace") is None:
         print("fault-sweep: strace is not installed (apt-get install strace)", file=sys.stderr)
         return 2
@@ -377,14 +413,21 @@ def main():
                  ("write", "error=EPIPE"), ("fsync", "signal=SIGKILL"), ("rename", "signal=SIGKILL")]
         if args.short:
             files = [("pwrite64", "error=ENOSPC"), ("fsync", "error=EIO"), ("rename", "signal=SIGKILL")]
+
+        def wanted(scenario):
+            return chosen is None or scenario.name in chosen
+
         for scenario in (direct, two, continuing):
-            sweep.sweep(scenario, data)
-        sweep.sweep(named, [("openat", "error=EACCES"), ("read", "error=EIO")])
+            if wanted(scenario):
+                sweep.sweep(scenario, override or data)
+        if wanted(named):
+            sweep.sweep(named, override or [("openat", "error=EACCES"), ("read", "error=EIO")])
         for scenario in (convert, repair, rebuild):
-            sweep.sweep(scenario, files)
+            if wanted(scenario):
+                sweep.sweep(scenario, override or files)
         # Standard output and error on a full disk: the work stands, nothing traps.
-        for arguments in (["inspect", "ios9-xml.plist"], ["repair", "ios10-corrupted-requests.plist", "--target", "ios10", "-o", "out.plist"],
-                          ["validate", "broken-missing-validator.resumedata"], ["download", url, "-o", "out.bin", "--retries", "0"]):
+        for arguments in (() if chosen is not None and "full" not in chosen else (["inspect", "ios9-xml.plist"], ["repair", "ios10-corrupted-requests.plist", "--target", "ios10", "-o", "out.plist"],
+                          ["validate", "broken-missing-validator.resumedata"], ["download", url, "-o", "out.bin", "--retries", "0"])):
             scenario = Scenario("full-" + arguments[0], arguments, None, None, seed=samples, stdout="/dev/full")
             folder = sweep.folder(scenario)
             status, _, _ = sweep.run(scenario, folder)
@@ -397,8 +440,22 @@ def main():
     finally:
         nginx.stop()
         shutil.rmtree(work, ignore_errors=True)
-    print("fault-sweep: %d runs, %d violations, %.0f s (%s, %s)" % (
-        sweep.runs, len(sweep.violations), time.time() - started, "short" if args.short else "full", binary))
+    # What was injected, per scenario and fault: the evidence that the sweep tested something.
+    per_call = {}
+    for (name, fault), (calls, runs, hit) in sorted(sweep.faults.items()):
+        print("fault-sweep: %-17s %-24s %5d calls in the clean run, injected in %d of %d runs" % (name, fault, calls, hit, runs))
+        if hit == 0 and calls > 0:
+            sweep.violations.append("%s [%s]: never injected in %d runs" % (name, fault, runs))
+            print("VIOLATION %s [%s]: never injected in %d runs" % (name, fault, runs), flush=True)
+        syscall = fault.split(":")[0]
+        per_call[syscall] = per_call.get(syscall, 0) + hit
+    print("fault-sweep: injected per system call: %s" % ", ".join("%s %d" % item for item in sorted(per_call.items())))
+    injections = sweep.injections()
+    if injections < args.min_injections:
+        sweep.violations.append("runs that injected a fault: %d, under the floor of %d" % (injections, args.min_injections))
+        print("VIOLATION runs that injected a fault: %d, under the floor of %d (--min-injections)" % (injections, args.min_injections), flush=True)
+    print("fault-sweep: %d injected, %d runs, %d violations, %.0f s (%s, %s)" % (
+        injections, sweep.runs, len(sweep.violations), time.time() - started, "short" if args.short else "full", binary))
     return 1 if sweep.violations else 0
 
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ResumeDataCodec
+@_spi(Fuzzing) @testable import ResumeDataCodec
 
 /// Inputs made to break a reader: each must give a clear error with the right code and position,
 /// never a crash, a hang or a huge allocation.
@@ -396,18 +396,35 @@ import Testing
 
     @Test(arguments: binaryFixtures)
     func everySingleByteCorruptionFailsCleanlyOrReads(name: String) throws {
-        // Not a promise of rejection (many bytes can change harmlessly), only of a clean outcome.
+        // Not a promise of rejection (many bytes can change harmlessly), only of a clean outcome:
+        // a value that writes back as binary and reads back equal (the binary fuzzer's property),
+        // or a reader's error placed inside the input.
         let data = try fixture(name)
+        let original = Result { try readBinary(data) }
+        var (read, refused) = (0, 0)
         for index in data.indices {
-            for replacement: UInt8 in [0x00, 0xFF, data[index] ^ 0x01] {
+            for replacement: UInt8 in [0x00, 0xFF, data[index] ^ 0x01] where replacement != data[index] {
                 var corrupted = data
                 corrupted[index] = replacement
                 do {
                     _ = try readBinary(corrupted)
-                } catch is PropertyListError {
-                    // Expected for many positions.
+                    read += 1
+                    #expect(RoundTripCheck.binaryPropertyList(corrupted) == nil, "\(name)[\(index)] = \(replacement)")
+                } catch let error as PropertyListError {
+                    refused += 1
+                    if case .byteOffset(let offset, _) = error.location {
+                        #expect(offset >= 0 && offset <= data.count, "\(name)[\(index)] = \(replacement): \(error)")
+                    }
+                } catch {
+                    Issue.record("\(name)[\(index)] = \(replacement): not a PropertyListError: \(error)")
                 }
             }
+        }
+        // Both outcomes were reached: the trailer's bytes always refuse, and a fixture that reads
+        // has bytes (string contents, unused padding) whose change still reads.
+        #expect(refused > 0, "\(name): no corruption was refused")
+        if case .success = original {
+            #expect(read > 0, "\(name): reads, yet no corruption of it read")
         }
     }
 }

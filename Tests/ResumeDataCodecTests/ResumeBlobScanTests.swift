@@ -175,8 +175,19 @@ import Testing
     }
 
     @Test func foundBlobsAreNotSearchedInside() throws {
-        // The request archives inside a blob are data too; they are part of it, not findings.
-        #expect(ResumeBlobSearch().blobs(in: try Self.blob(.xml)).count == 1)
+        // A blob's own data values (its request archives, an app's extra entry) are part of it,
+        // not findings: here one of them is a whole resume blob, which a search would find on its
+        // own, and the search that found the outer blob does not report it.
+        let inner = try Self.blob(.binary)
+        #expect(ResumeBlobSearch().blobs(in: inner).count == 1)
+        var outer = try ResumeDataTestSupport.modern()
+        outer.entries["AppSavedResumeData"] = .data(inner)
+        let found = ResumeBlobSearch().blobs(in: try outer.encoded(as: .xml))
+        #expect(found.count == 1)
+        #expect(found.first?.keyPath == nil)
+        // The same blob one level down, as a value of a plain dictionary, is found there.
+        let wrapped = try PropertyListWriter().write(["saved": .data(inner)], as: .binary)
+        #expect(ResumeBlobSearch().blobs(in: wrapped).map(\.keyPath) == ["saved"])
     }
 
     @Test func limits() throws {

@@ -31,6 +31,21 @@ import Testing
 
     static let partial = "/.nofollow/private/var/mobile/Containers/Data/Application/8F9C2B1E-4D3A-4C2B-9E1F-0A1B2C3D4E5F/Library/Caches/x.tmp"
 
+    /// Every input the harness kept in FuzzTesting/FailCases/FuzzLedgerRow (a crash CI's fuzz
+    /// run finds lands there) through the same check, with the empty input and a row of 0xFF.
+    @Test func keptFuzzInputsKeepEveryProperty() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("FuzzTesting/FailCases/FuzzLedgerRow")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        var inputs: [(String, [UInt8])] = [("(empty)", []), ("(0xFF × 64)", [UInt8](repeating: 0xFF, count: 64))]
+        for name in names {
+            inputs.append((name, Array(try Data(contentsOf: folder.appendingPathComponent(name)))))
+        }
+        for (name, bytes) in inputs {
+            #expect(LedgerRowCheck.check(bytes) == nil, "\(name)")
+        }
+    }
+
     @Test func handMadeRowsKeepEveryProperty() throws {
         let good = Self.row(["identifier": .integer(7), "session_id": .text("s"), "bundle_id": .text("b"), "state": .integer(1),
                              "path_to_download_task_file": .text(Self.partial)])

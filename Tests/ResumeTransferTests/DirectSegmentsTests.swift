@@ -104,7 +104,9 @@ private func rangeStart(_ request: TestServer.Request) -> Int64? {
     }
 
     /// Cancelled while four connections write: every thread has stopped writing when the call
-    /// returns (the file no longer changes), and the blob it leaves continues to the server's file.
+    /// returns (the file no longer changes, while the server, no longer throttled, would send a
+    /// still-reading connection the rest at once, until it has seen every connection closed), and
+    /// the blob it leaves continues to the server's file.
     @Test(arguments: [false, true])
     func cancelledWhileFourConnectionsWriteThenContinued(tls: Bool) async throws {
         try await withServer(served, tls: tls, configuration: fourConnections(tls: tls)) { server, downloader, directory in
@@ -115,7 +117,8 @@ private func rangeStart(_ request: TestServer.Request) -> Int64? {
             await task.cancel(removeFile: false)
             #expect(task.state == .cancelled)
             let part = try #require(contents(destination + ".part"))
-            try await Task.sleep(for: .milliseconds(300))
+            server.throttle(bytesPerSecond: nil)
+            try await waitUntil("the server sees every connection closed") { server.openConnections == 0 }
             #expect(contents(destination + ".part") == part)
             let checkpoint = try ResumeCheckpoint.decode(try #require(contents(destination + ".resume"))).checkpoint
             #expect(part.prefix(Int(checkpoint.bytesReceived)) == served.prefix(Int(checkpoint.bytesReceived)))
@@ -123,7 +126,6 @@ private func rangeStart(_ request: TestServer.Request) -> Int64? {
                 let bounds = Int(range.lowerBound)..<Int(range.upperBound)
                 #expect(part[bounds] == served[bounds], "range \(range)")
             }
-            server.throttle(bytesPerSecond: nil)
             #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
             #expect(contents(destination) == served)
         }

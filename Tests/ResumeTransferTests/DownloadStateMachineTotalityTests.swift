@@ -28,7 +28,7 @@ private let receivingFresh = DownloadStateMachine.State.receiving(.init(
 private let mismatch = DownloadError.checksumMismatch(expected: "aa", actual: "bb")
 
 /// Every state the machine can reach, each built by real events from a fresh download.
-enum MachineFixture: String, CaseIterable, CustomTestStringConvertible {
+enum MachineFixture: String, CaseIterable, Codable, CustomTestStringConvertible {
     case idle, requesting, receiving, segmented, waitingToRetry, finishing, paused, done, failed
 
     var testDescription: String { self.rawValue }
@@ -85,7 +85,7 @@ enum MachineFixture: String, CaseIterable, CustomTestStringConvertible {
 }
 
 /// Every event that answers with an ``DownloadStateMachine/Action``, with fixed arguments.
-enum MachineEvent: String, CaseIterable, CustomTestStringConvertible {
+enum MachineEvent: String, CaseIterable, Codable, CustomTestStringConvertible {
     case start, retryTimerFired, head, overlapMismatched, wroteBytes, bodyEnded, transportFailed, finalFailure
     case diskFailed, finishedWell, finishedBadly, pause, segmentsAdvanced, segmentsFinished, segmentsSawAnotherFile
 
@@ -116,7 +116,7 @@ enum MachineEvent: String, CaseIterable, CustomTestStringConvertible {
 }
 
 /// What an event does in a state: an action and the next state, or a `preconditionFailure`
-/// (listed, never driven: the reason is in the machine, next to the failure).
+/// (driven in a child process, which must stop: the reason is in the machine, next to the failure).
 private enum Outcome {
     case answer(DownloadStateMachine.Action, DownloadStateMachine.State)
     case impossible
@@ -195,12 +195,21 @@ private func expected(_ fixture: MachineFixture, _ event: MachineEvent) -> Outco
         #expect(fixture.machine.state == fixture.state)
     }
 
+    /// Every pair is driven against the machine: an answer is compared with the table, and an
+    /// impossible pair runs in a child process (an exit test), which the machine must stop.
     @Test(arguments: MachineFixture.allCases, MachineEvent.allCases)
-    func eachEventInEachState(_ fixture: MachineFixture, _ event: MachineEvent) {
-        guard case .answer(let action, let next) = expected(fixture, event) else { return }
-        var machine = fixture.machine
-        #expect(event.apply(to: &machine) == action)
-        #expect(machine.state == next)
+    func eachEventInEachState(_ fixture: MachineFixture, _ event: MachineEvent) async {
+        switch expected(fixture, event) {
+        case .answer(let action, let next):
+            var machine = fixture.machine
+            #expect(event.apply(to: &machine) == action)
+            #expect(machine.state == next)
+        case .impossible:
+            await #expect(processExitsWith: .failure, "\(fixture.rawValue).\(event.rawValue) did not stop the machine") { [fixture, event] in
+                var machine = fixture.machine
+                _ = event.apply(to: &machine)
+            }
+        }
     }
 
     /// The pairs that stop the process (`preconditionFailure`), listed so that a change to the

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import ResumeDataCodec
 @testable import ResumeTransfer
 import Testing
 
@@ -11,13 +13,21 @@ import Testing
         let data = testData(count: 200_000, seed: 61)
         let server = try await TestServer.start(serving: data)
         try await withTemporaryDirectory { directory in
+            weak var pool: HTTPClientPool?
+            weak var client: HTTPClient?
             do {
                 let downloader = Downloader(configuration: fastConfiguration())
+                pool = downloader.clients
+                client = downloader.clients.client(for: try #require(HTTPURL(server.url)))
                 let state = await downloader.download(from: server.url, to: directory + "/out.bin").result()
                 #expect(state == .completed)
+                #expect(!downloader.clients.hasShutDown)
             }
-            // The clients' background shutdown ends on its own; the process is still here.
-            try await Task.sleep(for: .milliseconds(200))
+            // The pool went with the downloader, and its client's background shutdown ends on its
+            // own: the client is released only once shut down (AsyncHTTPClient traps, in debug
+            // builds, on a client released while running), and the process is still here.
+            #expect(pool == nil)
+            try await waitUntil("the client's background shutdown ends and releases it") { client == nil }
             #expect(contents(directory + "/out.bin") == data)
         }
         await server.stop()

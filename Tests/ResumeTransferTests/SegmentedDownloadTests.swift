@@ -113,7 +113,13 @@ private func segmentRequests(_ server: TestServer) -> [TestServer.Request] {
             let destination = directory + "/file.bin"
             let task = downloader.download(from: server.url, to: destination)
             try await waitForAtLeast(destination + ".part", 3 << 20)
-            try await Task.sleep(for: .milliseconds(300))
+            // Paused once a checkpoint on disk counts a prefix and another finished range, so
+            // that the blob the pause writes has both to show.
+            try await waitUntil("a checkpoint with a prefix and a finished range") {
+                guard let written = contents(destination + ".resume"),
+                      let checkpoint = try? ResumeCheckpoint.decode(written).checkpoint else { return false }
+                return checkpoint.bytesReceived > 0 && !checkpoint.finishedRanges.isEmpty
+            }
             let blob = try #require(await task.pause())
             let resume = try ResumeData(data: blob)
             let decoded = try ResumeCheckpoint.decode(blob).checkpoint

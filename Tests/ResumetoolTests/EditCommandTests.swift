@@ -361,7 +361,7 @@ import Testing
             """))
     }
 
-    @Test func unreadableBlobsExit1AndWriteNothing() throws {
+    @Test func unreadableBlobsExit2AndWriteNothing() throws {
         let folder = try TemporaryDirectory()
         let output = folder.path("out")
         for (name, diagnostic) in EndToEnd.unreadableSamples {

@@ -72,12 +72,17 @@ enum EndToEnd {
         try Data(contentsOf: samples.appendingPathComponent(name))
     }
 
-    /// Compares `actual` with `Expected/NAME`; `RESUMETOOL_WRITE_EXPECTED=1` rewrites the file instead.
+    /// Compares `actual` with `Expected/NAME`; `RESUMETOOL_WRITE_EXPECTED=1` rewrites the file
+    /// instead, and that run fails on purpose for each file it rewrote: a rewrite is a deliberate
+    /// act whose diff is reviewed, and a run in that mode proves nothing, so it can never pass.
     static func checkExpected(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let file = expected.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["RESUMETOOL_WRITE_EXPECTED"] == "1" {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let before = try? Data(contentsOf: file)
             try Data(actual.utf8).write(to: file)
+            Issue.record("Expected/\(name) \(before == Data(actual.utf8) ? "rewritten unchanged" : "rewritten with new contents") (RESUMETOOL_WRITE_EXPECTED=1): review the diff, then run again without the variable",
+                         sourceLocation: sourceLocation)
         }
         let wanted = try String(contentsOf: file, encoding: .utf8)
         #expect(actual == wanted, "differs from Expected/\(name); rerun with RESUMETOOL_WRITE_EXPECTED=1 and review", sourceLocation: sourceLocation)

@@ -193,7 +193,7 @@ import Testing
     ]
 
     @Test(arguments: rejected.map(\.name))
-    func badInputIsOneLineExitOneAndWritesNothing(_ name: String) throws {
+    func badInputIsOneLineExitTwoAndWritesNothing(_ name: String) throws {
         let diagnostic = try #require(Self.rejected.first { $0.name == name }?.diagnostic)
         let printed = try Self.run(["plist", "print", name])
         #expect(printed == ToolRunner.Result(status: 2, stdout: "", stderr: diagnostic + "\n"))

@@ -158,6 +158,9 @@ final class TestServer: Sendable {
         self.core.state.withLock { $0.holdBack = bytes }
     }
 
+    /// The connections open now (accepted and not yet closed by either side).
+    var openConnections: Int { self.core.state.withLock { $0.openConnections } }
+
     /// From now on, at most `count` connections at once (nil: no cap); others are closed at once.
     func capConnections(_ count: Int?) {
         self.core.state.withLock { $0.connectionCap = count }
