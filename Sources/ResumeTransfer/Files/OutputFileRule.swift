@@ -139,7 +139,8 @@ extension FileSystem {
                 return other.device == status.device && other.inode == status.inode
             }?.what
         }
-        let beside = url.flatMap { url in
+        // Only a file there can be vouched for: nothing is read for a destination that is free.
+        let beside = found == .nothing ? nil : url.flatMap { url in
             self.contents(of: destination + ".resume")
                 .flatMap { try? ResumeCheckpoint.decode($0).checkpoint }
                 .flatMap { DownloadTask.sameURL($0.originalURL, url) ? $0 : nil }
