@@ -166,7 +166,7 @@ package struct ScanHTMLReport {
                 .unwrap(partial) { partial in
                     .group(
                         field("Partial file source", source(partial.source)),
-                        field("Partial file SHA-256", .code(.text(partial.sha256 ?? "-"))),
+                        field("Partial file SHA-256", .code(.text(partial.sha256 ?? partial.hashSkipped.map(HashSkipText.sentence) ?? "-"))),
                         field("Partial file size", .text(ByteCount.describe(partial.size))),
                         field("Partial file modified", time(partial.modified)),
                         field("Partial file status changed", time(partial.changed)),
@@ -195,7 +195,7 @@ package struct ScanHTMLReport {
                            .th(.text("Modified")), .th(.text("Status changed")), .th(.text("Created")))),
                 .tbody(.forEach(inventory.orphanPartialFiles) { orphan in
                     .tr(.td(.code(Self.evidence(orphan.path))), .td(Self.evidence(orphan.bundleID)),
-                        .td(.text(ByteCount.describe(orphan.file.size))), .td(.code(.text(orphan.file.sha256 ?? "-"))),
+                        .td(.text(ByteCount.describe(orphan.file.size))), .td(.code(.text(orphan.file.sha256 ?? orphan.file.hashSkipped.map(HashSkipText.sentence) ?? "-"))),
                         .td(Self.time(orphan.file.modified)), .td(Self.time(orphan.file.changed)), .td(Self.time(orphan.file.created)))
                 })
             )

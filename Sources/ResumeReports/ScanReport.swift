@@ -110,7 +110,8 @@ package struct ScanReport {
 
     private static func date(_ date: Date?) -> JSONValue { date.map(DateText.json) ?? .null }
 
-    /// `sha256`, `size`, `modified`, `changed`, `created`, `mode` (octal text) and `source` of an evidence file.
+    /// `sha256`, `size`, `modified`, `changed`, `created`, `mode` (octal text), `source` and
+    /// `hashSkipped` (null, or why `sha256` is null: ``HashSkipText/json(_:)``) of an evidence file.
     static func evidenceMembers(_ file: EvidenceFile, modified: Bool = true) -> [(String, JSONValue)] {
         [
             ("sha256", .optionalString(file.sha256)),
@@ -120,6 +121,7 @@ package struct ScanReport {
             ("created", date(file.created)),
             ("mode", .optionalString(file.mode.map { String($0, radix: 8) })),
             ("source", json(for: file.source)),
+            ("hashSkipped", HashSkipText.json(file.hashSkipped)),
         ]
     }
 
@@ -296,6 +298,7 @@ package struct ScanReport {
                 field("partial file", blob.partialFile.map { partial in
                     shown(partial.path) + ", " + ByteCount.describe(partial.size) + Self.comparison(partial.size, resume?.bytesReceived)
                 })
+                if let skipped = blob.partialFileEvidence?.hashSkipped { field("partial SHA-256", HashSkipText.sentence(skipped)) }
                 field("modified", DateText.text(blob.modified))
                 if blob.findings.isEmpty {
                     field("findings", "none")
@@ -306,6 +309,7 @@ package struct ScanReport {
             }
             for file in orphans where file.appContainer == container {
                 lines.append("  orphan partial file: \(shown(file.path)), \(ByteCount.describe(file.status.size)), modified \(DateText.text(file.status.modified))")
+                if let skipped = file.file.hashSkipped { lines.append("    SHA-256: " + HashSkipText.sentence(skipped)) }
                 if let info = file.safariDownload { lines += SafariDownloadReport.lines(for: info, indent: "    ") }
             }
         }

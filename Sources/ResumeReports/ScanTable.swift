@@ -13,12 +13,13 @@ package struct ScanTable {
     }
 
     /// The first 21 are the columns of the first `--csv`, in their order, so that a reader
-    /// indexing them still works; the partial file's times and `finding` came after.
+    /// indexing them still works; the partial file's times, `finding` and `hashSkipped` (why the
+    /// row's partial file has no SHA-256, empty when it has one) came after.
     static let columns = [
         "path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName", "localPath",
         "partialFilePath", "partialFileSize", "modified", "findings",
         "bundleID", "sourceKind", "sourceRoot", "sourceInner", "sha256", "size", "changed", "created", "partialFileSHA256",
-        "partialFileModified", "partialFileChanged", "partialFileCreated", "finding",
+        "partialFileModified", "partialFileChanged", "partialFileCreated", "finding", "hashSkipped",
     ]
 
     /// The rows below the header; an absent value is an empty field, and the findings are
@@ -39,6 +40,7 @@ package struct ScanTable {
                 blob.file.sha256 ?? "", String(blob.file.size), time(blob.file.changed), time(blob.file.created),
                 partial?.sha256 ?? "", time(partial?.modified), time(partial?.changed), time(partial?.created),
                 (blob.keyPath == nil ? ScanFinding.Kind.blob : .embeddedBlob).rawValue,
+                HashSkipText.field(partial?.hashSkipped),
             ])
         }
         for orphan in inventory.orphanPartialFiles {
@@ -49,6 +51,7 @@ package struct ScanTable {
                 orphan.bundleID ?? "", file.source.kind.rawValue, file.source.root, file.source.inner,
                 file.sha256 ?? "", String(file.size), time(file.changed), time(file.created),
                 "", "", "", "", ScanFinding.Kind.orphanPartialFile.rawValue,
+                HashSkipText.field(file.hashSkipped),
             ])
         }
         return rows

@@ -16,7 +16,7 @@ package struct ScanTimeline {
 
     static let columns = [
         "message", "datetime", "timestamp_desc", "timestamp", "finding", "path", "keyPath", "bundleID",
-        "sourceKind", "sourceRoot", "sourceInner", "downloadURL", "bytesReceived", "sha256", "size",
+        "sourceKind", "sourceRoot", "sourceInner", "downloadURL", "bytesReceived", "sha256", "size", "hashSkipped",
     ]
 
     /// One event: when, what the time is, and the finding it belongs to.
@@ -64,7 +64,7 @@ package struct ScanTimeline {
                 finding.kind.rawValue, finding.path, finding.kind == .orphanPartialFile ? "" : finding.blob?.keyPath ?? "",
                 finding.bundleID ?? "", finding.file.source.kind.rawValue, finding.file.source.root, finding.file.source.inner,
                 resume?.downloadURL ?? "", resume?.bytesReceived.map(String.init) ?? "",
-                finding.file.sha256 ?? "", String(finding.file.size),
+                finding.file.sha256 ?? "", String(finding.file.size), HashSkipText.field(finding.file.hashSkipped),
             ]
         }
     }

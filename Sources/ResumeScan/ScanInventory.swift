@@ -88,10 +88,11 @@ public struct ScanInventory: Sendable {
     /// - Parameters:
     ///   - roots: the scanned folders, as the walk spelled them.
     ///   - found: the files holding blobs or being partial files, in any order.
-    init(roots: [String], found: [FileProbe.Finding], walker: TreeWalker, errors: [ScanProblem]) {
+    init(roots: [String], found: [FileProbe.Finding], walker: TreeWalker, errors: [ScanProblem], hashLimit: HashLimit = .standard) {
         self.errors = errors
         fileCount = walker.fileCount
         var space = FolderPairing(roots: roots, walker: walker)
+        space.hashLimit = hashLimit
         collect(found, space: &space)
     }
 
@@ -139,8 +140,12 @@ public struct ScanInventory: Sendable {
             return space.entry(at: path)
         }
         func evidence(_ file: FileProbe.Finding) -> EvidenceFile {
-            EvidenceFile(source: file.source ?? space.source(of: file.path), sha256: file.sha256, size: file.status.size,
-                         modified: file.status.modified, changed: file.status.changed, created: file.status.created, mode: file.status.mode)
+            var evidence = EvidenceFile(source: file.source ?? space.source(of: file.path), sha256: file.sha256, size: file.status.size,
+                                        modified: file.status.modified, changed: file.status.changed, created: file.status.created,
+                                        mode: file.status.mode)
+            evidence.allocatedSize = file.status.allocatedSize
+            evidence.hashSkipped = file.hashSkipped
+            return evidence
         }
         // Files by name: a partial file not where scan looked may sit elsewhere.
         var byName: PathMap<[String]> = [:]
@@ -169,6 +174,8 @@ public struct ScanInventory: Sendable {
                         partialEvidence = EvidenceFile(source: space.source(of: partial.path), sha256: found.sha256, size: found.status.size,
                                                        modified: found.status.modified, changed: found.status.changed,
                                                        created: found.status.created, mode: found.status.mode)
+                        partialEvidence?.allocatedSize = found.status.allocatedSize
+                        partialEvidence?.hashSkipped = found.hashSkipped
                     } else {
                         partialEvidence = EvidenceFile(source: space.source(of: partial.path), sha256: nil, size: partial.size,
                                                        modified: nil, changed: nil, created: nil, mode: nil)

@@ -14,6 +14,11 @@ public struct ScanJob: Sendable {
     /// that is UTF-8 and holds no `\x{` as given, any other with its bytes escaped (`\x{e9}`).
     public let roots: [String]
     var probe = FileProbe()
+    /// Which files are hashed: a sparse file, or one above the limit, is described, not read.
+    public var hashLimit: HashLimit {
+        get { probe.hashLimit }
+        set { probe.hashLimit = newValue }
+    }
 
     /// How far a running scan has got, for a progress line.
     public struct Progress: Sendable {
@@ -162,7 +167,7 @@ public struct ScanJob: Sendable {
         }
         guard let (walker, allRootsRead) = result else { preconditionFailure("the walk thread always ends with .finished") }
         let errors = (walker.errors + probeErrors).sorted { TreeWalker.byteOrder($0.path, $1.path) }
-        return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors), allRootsRead)
+        return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors, hashLimit: probe.hashLimit), allRootsRead)
     }
 
     /// `DIR/` → `DIR`, so paths print once with one slash; `/` stays.

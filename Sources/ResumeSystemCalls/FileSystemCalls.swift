@@ -41,6 +41,9 @@ package struct FileSystemCalls: Sendable {
         /// The birth time where `stat` has one (`st_birthtimespec` on Darwin); nil on Linux.
         package var createdSeconds: Int64?
         package var createdNanoseconds: Int64 = 0
+        /// The bytes the file system holds for it (`st_blocks` × 512): far below ``size`` for a
+        /// sparse file, whose holes read as zeros; nil in fakes that do not set it.
+        package var allocatedSize: Int64?
 
         package init(kind: Kind, size: Int64) {
             self.kind = kind
@@ -165,6 +168,13 @@ package struct FileSystemCalls: Sendable {
     /// `lseek(descriptor, offset, SEEK_SET)`.
     package var seek: @Sendable (_ descriptor: Int32, _ offset: Int64) -> Result<Int64, Failure> = { descriptor, offset in
         retryingOnInterrupt { system_lseek(descriptor, off_t(offset), SEEK_SET) }.map { Int64($0) }
+    }
+    /// Clears `O_NONBLOCK` on an open descriptor (`fcntl` `F_GETFL`, `F_SETFL`): a FIFO is opened
+    /// without blocking, so that one with no writer cannot hang the open, then read as a pipe is.
+    package var clearNonBlocking: @Sendable (_ descriptor: Int32) -> Result<Void, Failure> = { descriptor in
+        retryingOnInterrupt { system_fcntl(descriptor, F_GETFL) }.flatMap { flags in
+            retryingOnInterrupt { system_fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }.map { _ in () }
+        }
     }
     /// Sockets, pipes and the wake pipes of the direct receiver.
     package var sockets: SocketCalls = .system
@@ -296,6 +306,8 @@ private func status(_ info: stat) -> FileSystemCalls.Status {
     status.group = UInt32(info.st_gid)
     status.changedSeconds = Int64(info.st_ctim.tv_sec)
     status.changedNanoseconds = Int64(info.st_ctim.tv_nsec)
+    // POSIX counts st_blocks in 512-byte units whatever the file system's block size.
+    status.allocatedSize = Int64(info.st_blocks).multipliedReportingOverflow(by: 512).partialValue
     #if canImport(Darwin)
     status.createdSeconds = Int64(info.st_birthtimespec.tv_sec)
     status.createdNanoseconds = Int64(info.st_birthtimespec.tv_nsec)
@@ -406,4 +418,6 @@ private func system_read(_ descriptor: Int32, _ base: UnsafeMutableRawPointer, _
 private func system_write(_ descriptor: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, base, count) }
 private func system_fchmod(_ descriptor: Int32, _ mode: mode_t) -> Int32 { fchmod(descriptor, mode) }
 private func system_fchown(_ descriptor: Int32, _ owner: uid_t, _ group: gid_t) -> Int32 { fchown(descriptor, owner, group) }
+private func system_fcntl(_ descriptor: Int32, _ command: Int32) -> Int32 { fcntl(descriptor, command) }
+private func system_fcntl(_ descriptor: Int32, _ command: Int32, _ value: Int32) -> Int32 { fcntl(descriptor, command, value) }
 private func system_lseek(_ descriptor: Int32, _ offset: off_t, _ whence: Int32) -> off_t { lseek(descriptor, offset, whence) }

@@ -46,8 +46,9 @@ struct InputFile {
         guard let path else { return try readToEnd(STDIN_FILENO, sizeHint: 0, limit: limit) }
         // One open, one fstat, reads into the final buffer: inspecting thousands of blobs spent
         // more time in FileManager's existence and attribute lookups than in decoding.
+        // O_NONBLOCK: a FIFO with no writer must not hang the open (regular files ignore it).
         let descriptor: Int32
-        switch calls.open(path, O_RDONLY | O_CLOEXEC, 0) {
+        switch calls.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0) {
         case .success(let opened): descriptor = opened
         case .failure(let error): throw failure(error.code)
         }
@@ -58,6 +59,15 @@ struct InputFile {
         case .failure(let error): throw failure(error.code)
         }
         guard status.kind != .directory else { throw Diagnostic(file: displayName, message: "is a directory") }
+        if status.kind == .other {
+            // A pipe is an input (`<(cmd)`, a named FIFO), read to its end as standard input
+            // is, blocking again; a device or socket is none, said as `explain --file` says it.
+            guard status.mode & UInt32(S_IFMT) == UInt32(S_IFIFO) else {
+                guard case .other(let kind) = PartialFileResolution.entry(status) else { throw Diagnostic(file: displayName, message: "is not a regular file") }
+                throw Diagnostic(file: displayName, message: "it is \(kind), not a regular file")
+            }
+            if case .failure(let error) = calls.clearNonBlocking(descriptor) { throw failure(error.code) }
+        }
         let size = Int(status.size)
         if size > limit {
             throw Diagnostic(file: displayName, message: "file is \(size) bytes, larger than the limit of \(limit)")

@@ -7,7 +7,8 @@ extension InspectCommand {
     /// A Safari `NAME.download` bundle's report, text or JSON: not a resume blob, but what an
     /// examiner inspects beside them (issue 34).
     static func safariBundle(_ path: String, json: Bool, indent: Int) throws(Diagnostic) -> [UInt8] {
-        let bundle = try readBundle(path)
+        // Hashed within the limit scan has by default: a sparse or huge partial file is described.
+        let bundle = try readBundle(path, hashing: .standard)
         if json {
             let partial: JSONValue = bundle.partialFile.map { file in
                 .object([
@@ -15,6 +16,7 @@ extension InspectCommand {
                     ("size", .integer(file.status.size)),
                     ("sha256", .optionalString(file.sha256)),
                     ("modified", .string(DateText.text(file.status.modified))),
+                    ("hashSkipped", HashSkipText.json(file.hashSkipped)),
                 ])
             } ?? .null
             var bytes: [UInt8] = []
@@ -27,7 +29,7 @@ extension InspectCommand {
         if let file = bundle.partialFile {
             lines.append("  partial file:     \(VisibleText.escaping(file.name)), \(ByteCount.describe(file.status.size))"
                          + ScanReport.comparison(file.status.size, bundle.info.bytesReceived))
-            lines.append("  SHA-256:          \(file.sha256 ?? "-")")
+            lines.append("  SHA-256:          \(file.sha256 ?? file.hashSkipped.map(HashSkipText.sentence) ?? "-")")
             lines.append("  modified:         \(DateText.text(file.status.modified))")
         } else {
             lines.append("  partial file:     none in the bundle")
@@ -35,10 +37,12 @@ extension InspectCommand {
         return Array((lines.joined(separator: "\n") + "\n").utf8)
     }
 
-    /// The bundle at `path` as `inspect` and `validate` read it, or why not, said of the bundle.
-    static func readBundle(_ path: String) throws(Diagnostic) -> SafariDownloadBundle {
+    /// The bundle at `path` as `inspect`, `validate` and `resume` read it, or why not, said of
+    /// the bundle; its partial file hashed within `hashing` (nil: not at all, where the hash
+    /// decides nothing).
+    static func readBundle(_ path: String, hashing: HashLimit? = nil) throws(Diagnostic) -> SafariDownloadBundle {
         do {
-            return try SafariDownloadBundle(path: path)
+            return try SafariDownloadBundle(path: path, hashing: hashing)
         } catch {
             throw Diagnostic(file: path, message: error.description)
         }

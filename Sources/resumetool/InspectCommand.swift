@@ -11,7 +11,7 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show what a resume blob holds, and what is wrong with it.",
         discussion: """
-            Reads all four classic containers (XML, binary, keyed archive, keyed archive as XML) and Network-framework resume data (nwurlsession, and nwurlsession-webkit as WebKit wraps it), and shows the container, URL, bytes received, partial file, validators (from the archived response when the blob has no key for them), both requests with their headers, the response, every other key, and the findings of `validate`. A Safari NAME.download bundle shows what its Info.plist says (URL, bytes received and total, validator, dates) and its partial file's size and SHA-256.
+            Reads all four classic containers (XML, binary, keyed archive, keyed archive as XML) and Network-framework resume data (nwurlsession, and nwurlsession-webkit as WebKit wraps it), and shows the container, URL, bytes received, partial file, validators (from the archived response when the blob has no key for them), both requests with their headers, the response, every other key, and the findings of `validate`. A Safari NAME.download bundle shows what its Info.plist says (URL, bytes received and total, validator, dates) and its partial file's size and SHA-256 (a sparse partial file, or one above 4 GiB, is described with its apparent and allocated sizes, not hashed: `scan --hash-limit none` hashes it).
 
             Example:
               resumetool inspect Samples/ios12-keyed-archive.resumedata

@@ -28,6 +28,8 @@ struct ScanCommand: ParsableCommand {
 
             Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file), --csv or --tsv (one row per blob and per orphan partial file), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
 
+            Every file reported is hashed (SHA-256) unless it is sparse (at least 64 MiB of holes, more than half of it) or above --hash-limit (default 4G): such a file is reported with its apparent and allocated sizes and "not hashed" in every format (hashSkipped in JSON, CSV and the timeline); --hash-limit none hashes every file.
+
             \(ExitStatus.help(success: "the walk finished (unreadable files and folders below a DIR are reported and skipped)", failure: "the page cannot be written", also: [.interrupted])) A DIR that cannot be read is 2: a backup with a wrong password or a damaged Manifest.db, an archive truncated, corrupt or refused as a bomb.
             """
     )
@@ -55,6 +57,9 @@ struct ScanCommand: ParsableCommand {
             completion: .file())
     var passwordFile: String?
 
+    @Option(name: .long, help: ArgumentHelp("Hash no file above SIZE (bytes, or K, M, G, T: powers of 1024), nor any sparse file; none hashes every file (default: 4G).", valueName: "SIZE"))
+    var hashLimit: String?
+
     @Argument(help: ArgumentHelp("Folders, backup folders or zip/tar archives to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
     var folders: [String] = []
 
@@ -65,6 +70,9 @@ struct ScanCommand: ParsableCommand {
         let formats = [("--json", json), ("--jsonl", jsonl), ("--csv", csv), ("--tsv", tsv), ("--timeline", timeline)].filter(\.1).map(\.0)
         guard formats.count <= 1 else { throw ValidationError("\(formats.joined(separator: " and ")) cannot be used together") }
         if html == "-", let format = formats.first { throw ValidationError("--html - and \(format) cannot be used together: both print on standard output") }
+        if let hashLimit, HashLimit(argument: hashLimit) == nil {
+            throw ValidationError("--hash-limit takes a size (4G, 512M, 1073741824) or none, not \(hashLimit)")
+        }
     }
 
     func run() throws {
@@ -73,6 +81,7 @@ struct ScanCommand: ParsableCommand {
         if let passwordFile { try reportingDiagnostics { password = try BackupPassword.read(from: passwordFile) } }
         // Each DIR by its bytes: a folder whose name is not UTF-8 is scanned as it is named.
         var job = ScanJob(rootPaths: folders.map(RawArguments.bytes(of:))) { [password] in password ?? BackupPassword.prompt() }
+        job.hashLimit = hashLimit.flatMap(HashLimit.init(argument:)) ?? .standard
         let interruption = ScanInterruption()
         job.shouldStop = { interruption.wasInterrupted }
         let (inventory, allRootsRead) = job.run { progress.update($0) }

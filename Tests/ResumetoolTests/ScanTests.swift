@@ -236,7 +236,9 @@ import Testing
         let fields: Set<String> = ["path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName",
                                    "localPath", "partialFile", "modified", "findings",
                                    // Issue 25: the evidence fields.
-                                   "bundleID", "sha256", "size", "changed", "created", "mode", "source"]
+                                   "bundleID", "sha256", "size", "changed", "created", "mode", "source",
+                                   // Why sha256 is null when the file was not hashed (null here).
+                                   "hashSkipped"]
         for blob in blobs {
             #expect(Set(blob.keys) == fields)
             #expect(blob["bundleID"] is NSNull)
@@ -348,7 +350,7 @@ import Testing
             "5b633ef5eee73982ec9aad478cb3612342e14de01a974b7ac6554dd26d59ba52",
         ])
         // The WebKit folder's data file carries what its Info.plist says; the other keeps its shape.
-        let keys: Set<String> = ["path", "appContainer", "size", "modified", "bundleID", "sha256", "changed", "created", "mode", "source"]
+        let keys: Set<String> = ["path", "appContainer", "size", "modified", "bundleID", "sha256", "changed", "created", "mode", "source", "hashSkipped"]
         #expect(orphans.map { Set($0.keys) } == [keys, keys.union(["safariDownload"])])
         #expect((orphans.last?["safariDownload"] as? [String: Any])?["url"] as? String == "https://example.com/movie.mov")
 
@@ -366,15 +368,15 @@ import Testing
         #expect(rows.first == ["path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName",
                                "localPath", "partialFilePath", "partialFileSize", "modified", "findings",
                                "bundleID", "sourceKind", "sourceRoot", "sourceInner", "sha256", "size", "changed", "created", "partialFileSHA256",
-                               "partialFileModified", "partialFileChanged", "partialFileCreated", "finding"])
+                               "partialFileModified", "partialFileChanged", "partialFileCreated", "finding", "hashSkipped"])
         // The status change time is when the test wrote the file: present, then left out of the comparison.
         let changedColumn = 18
-        for row in rows.dropFirst() { #expect(row.count == 25 && row[changedColumn].hasPrefix("20")) }
+        for row in rows.dropFirst() { #expect(row.count == 26 && row[changedColumn].hasPrefix("20") && row.last == "") }
         func inner(_ path: String) -> String { String(path.dropFirst("tree/".count)) }
         // The blobs, then the orphan partial files.
         try #require(rows.count == 1 + 5 + 2)
         let blobRows = Array(rows[1...5])
-        #expect(rows.dropFirst().map(\.last) == ["blob", "embedded-blob", "embedded-blob", "blob", "blob", "orphan-partial-file", "orphan-partial-file"])
+        #expect(rows.dropFirst().map { $0[24] } == ["blob", "embedded-blob", "embedded-blob", "blob", "blob", "orphan-partial-file", "orphan-partial-file"])
         // The partial file's times: modified as written, changed when written, no birth time on Linux.
         #expect(blobRows.map { $0[21] } == [Self.modifiedText, Self.modifiedText, Self.modifiedText, Self.modifiedText, ""])
         #expect(blobRows.map { $0[22].hasPrefix("20") } == [true, true, true, true, false])

@@ -64,6 +64,9 @@ extension DiagnosticCode where Domain == ResumeDataFinding {
     public static var tempFileMissing: Self { Self("temp-file-missing") }
     /// The partial file's size differs from the bytes the blob says were received.
     public static var tempFileSize: Self { Self("temp-file-size") }
+    /// The partial file's apparent size is far beyond what the file system holds for it: mostly
+    /// holes, which read as zeros.
+    public static var sparsePartialFile: Self { Self("sparse-partial-file") }
     /// No download URL and no request to take one from.
     public static var missingURL: Self { Self("missing-url") }
     /// No `NSURLSessionResumeBytesReceived`.

@@ -33,5 +33,6 @@ struct ArchiveEvidence: EvidenceSource {
     func size(of member: inout Member) throws(ScanProblem) -> Int64? { member.status.size }
     func whole(of member: inout Member, size: Int64) throws(ScanProblem) -> Data? { member.data }
     func digest(of member: inout Member) -> String? { member.sha256 }
+    var hashesOnDemand: Bool { false }
     func status(of member: inout Member) -> (status: FileStatus, note: ScanProblem?) { (member.status, nil) }
 }

@@ -266,7 +266,7 @@ struct ArchiveScan: Sendable {
                                               isPartialFile: isPartialFile, head: head, data: data, status: status,
                                               sha256: hasher.map { SHA256Hex(digest: $0.finalize()).text })
             var finding: FileProbe.Finding?
-            switch EvidenceProbe(search: scan.probe.search).probe(&held, in: ArchiveEvidence(readLimit: limit, root: scan.root)) {
+            switch EvidenceProbe(search: scan.probe.search, hashLimit: scan.probe.hashLimit).probe(&held, in: ArchiveEvidence(readLimit: limit, root: scan.root)) {
             case .found(let found, _): finding = found
             case .nothing, .ledger, .failed: finding = nil
             }

@@ -85,6 +85,8 @@ struct BackupEvidence: EvidenceSource {
         return Self.decryptedDigest(member.descriptor, key: fileKey, size: record.size, calls: calls)
     }
 
+    var hashesOnDemand: Bool { true }
+
     func status(of member: inout Member) -> (status: FileStatus, note: ScanProblem?) {
         if member.record == nil, member.recordProblem == nil {
             do { member.record = try member.entry.fileRecord() } catch { member.recordProblem = error }
@@ -100,6 +102,8 @@ struct BackupEvidence: EvidenceSource {
             status.changed = record.changed
             status.created = record.created
             status.mode = record.mode
+            // A plain copy's holes are the file's: what decides whether hashing it is worth a read.
+            if !isEncrypted { status.allocatedSize = (try? stored(&member))?.allocatedSize }
             let note = copySize.map {
                 ScanProblem(path: member.entry.inner,
                             message: "its stored copy is \($0) bytes, its MBFile record says \(record.size): the size and digest here are the copy's, the times the record's")

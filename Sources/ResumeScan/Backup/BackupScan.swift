@@ -386,7 +386,7 @@ struct BackupScan: Sendable {
                                            isPartialFile: AppContainerLayout.isPartialFile(name: name, parentName: parentName),
                                            wal: hasWAL ? .beside : .none, fileKey: fileKey, record: record)
         let evidence = BackupEvidence(readLimit: probe.readLimit, calls: calls, kind: source, root: root, isEncrypted: keys != nil)
-        switch EvidenceProbe(search: probe.search).probe(&member, in: evidence) {
+        switch EvidenceProbe(search: probe.search, hashLimit: probe.hashLimit).probe(&member, in: evidence) {
         case .nothing: return ProbeResult()
         case .ledger: return ProbeResult(ledgerCandidate: LedgerCandidate(entry: entry))
         case .found(let finding, let note): return ProbeResult(finding: finding, problem: note)

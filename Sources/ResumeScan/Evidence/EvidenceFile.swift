@@ -49,6 +49,11 @@ public struct EvidenceFile: Sendable, Hashable {
     public var created: Date?
     /// The mode, type bits included, when the source has it.
     public var mode: UInt32?
+    /// The bytes the file system holds for it (`st_blocks` × 512), when the source has it: far
+    /// below ``size`` for a sparse file.
+    public var allocatedSize: Int64?
+    /// Why ``sha256`` is nil when the file was not hashed: sparse, or above `--hash-limit`.
+    public var hashSkipped: HashSkip?
 
     /// A file with these values.
     public init(source: FindingSource, sha256: String?, size: Int64, modified: Date?, changed: Date?, created: Date?, mode: UInt32?) {

@@ -7,6 +7,8 @@ import Foundation
 /// (``EvidenceSource``); what they are asked, and what is made of the answers, is here once.
 struct EvidenceProbe: Sendable {
     var search = ResumeBlobSearch()
+    /// Which files are hashed: a sparse or large one is described, not read to its end.
+    var hashLimit = HashLimit.standard
 
     enum Outcome {
         /// Nothing in it matters: forgotten at once.
@@ -34,12 +36,16 @@ struct EvidenceProbe: Sendable {
                 content = HeldContent(held, name: source.name(of: member), parentName: source.parentName(of: member), search: search)
             }
             guard content.isFound || isPartialFile else { return .nothing }
-            // A partial file not held is hashed as it is read: it may be gigabytes.
-            let digest = content.sha256 ?? held.map { EvidenceHash.hex(of: $0) } ?? source.digest(of: &member)
             let (status, note) = source.status(of: &member)
-            let finding = FileProbe.Finding(path: source.path(of: member), status: status, blobs: content.blobs, isPartialFile: isPartialFile,
+            // A partial file not held is hashed as it is read: it may be gigabytes, or a terabyte
+            // of holes, which the limit spares. The limit is one rule for every file but an
+            // archive's, which were hashed as they streamed by.
+            let skipped = source.hashesOnDemand ? hashLimit.skip(size: status.size, allocatedSize: status.allocatedSize) : nil
+            let digest = skipped != nil ? nil : content.sha256 ?? held.map { EvidenceHash.hex(of: $0) } ?? source.digest(of: &member)
+            var finding = FileProbe.Finding(path: source.path(of: member), status: status, blobs: content.blobs, isPartialFile: isPartialFile,
                                             sha256: digest, source: source.findingSource(of: member),
                                             safariDownload: content.safari.download, safariHistory: content.safari.history)
+            finding.hashSkipped = skipped
             return .found(finding, note: note)
         } catch {
             return .failed(error)

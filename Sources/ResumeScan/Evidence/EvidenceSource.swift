@@ -32,6 +32,9 @@ protocol EvidenceSource {
     func whole(of member: inout Member, size: Int64) throws(ScanProblem) -> Data?
     /// The SHA-256 of the whole content, streamed; nil when a read fails.
     func digest(of member: inout Member) -> String?
+    /// Whether ``digest(of:)`` reads the content for it (a folder's, a backup's), so that a
+    /// ``HashLimit`` spares the read; false where it was hashed as it streamed by (an archive's).
+    var hashesOnDemand: Bool { get }
     /// The name of the folder the member is in, for ``SafariEvidence``: asked only of a member
     /// whose content is held.
     func parentName(of member: Member) -> String

@@ -19,6 +19,9 @@ public struct FileStatus: Sendable, Hashable {
     public var created: Date?
     /// `st_mode`, type bits included, when known.
     public var mode: UInt32?
+    /// The bytes the file system holds for it (`st_blocks` × 512), when known: far below
+    /// ``size`` for a sparse file.
+    public var allocatedSize: Int64?
 
     init(_ status: FileSystemCalls.Status) {
         size = status.size
@@ -26,6 +29,7 @@ public struct FileStatus: Sendable, Hashable {
         changed = Date(timeIntervalSince1970: Double(status.changedSeconds) + Double(status.changedNanoseconds) / 1e9)
         created = status.createdSeconds.map { Date(timeIntervalSince1970: Double($0) + Double(status.createdNanoseconds) / 1e9) }
         mode = status.mode == 0 ? nil : status.mode
+        allocatedSize = status.allocatedSize
     }
 
     /// A status with these values.

@@ -18,6 +18,8 @@ struct FileProbe: Sendable {
     var calls: FileSystemCalls = .system
     /// The folders a scan walks, below which a file's path is spelled as the walk spells names.
     var walkRoots: [String] = []
+    /// Which files are hashed (``HashLimit``).
+    var hashLimit = HashLimit.standard
 
     /// A file worth reporting: it holds blobs, or is a partial download, or both, or is
     /// nsurlsessiond's ledger.
@@ -36,6 +38,8 @@ struct FileProbe: Sendable {
         var safariDownload: SafariDownloadInfo? = nil
         /// Safari's list of downloads, when the file is `Safari/Downloads.plist`.
         var safariHistory: SafariDownloadHistory? = nil
+        /// Why ``sha256`` is nil when the file was not hashed (sparse, or above the limit).
+        var hashSkipped: HashSkip? = nil
     }
 
     enum Outcome: Sendable {
@@ -57,7 +61,7 @@ struct FileProbe: Sendable {
         }
         defer { _ = calls.close(descriptor) }
         var member = FolderEvidence.Member(file: file, descriptor: descriptor)
-        switch EvidenceProbe(search: search).probe(&member, in: FolderEvidence(readLimit: readLimit, calls: calls)) {
+        switch EvidenceProbe(search: search, hashLimit: hashLimit).probe(&member, in: FolderEvidence(readLimit: readLimit, calls: calls)) {
         case .nothing: return .nothing
         case .ledger:
             var ledgers = FolderLedgers(calls: calls, walkRoots: walkRoots)

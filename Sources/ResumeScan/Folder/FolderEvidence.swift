@@ -64,6 +64,7 @@ struct FolderEvidence: EvidenceSource {
     }
 
     func digest(of member: inout Member) -> String? { EvidenceHash.hex(ofDescriptor: member.descriptor, calls: calls) }
+    var hashesOnDemand: Bool { true }
 
     func status(of member: inout Member) -> (status: FileStatus, note: ScanProblem?) {
         // size(of:) stored it: the probe asks for the status only after the size.

@@ -263,12 +263,15 @@ package struct TreeWalker {
     }
 
     /// The status and SHA-256 of the regular file at `path` (a partial file a blob names that the
-    /// walk did not report itself), opened as ``openFile(atPath:roots:calls:)`` opens it.
-    static func evidence(atPath path: String, roots: [String], calls: FileSystemCalls = .system) -> (status: FileStatus, sha256: String?)? {
+    /// walk did not report itself), opened as ``openFile(atPath:roots:calls:)`` opens it; not
+    /// hashed, and why, when `hashLimit` spares it.
+    static func evidence(atPath path: String, roots: [String], hashLimit: HashLimit = .standard, calls: FileSystemCalls = .system)
+        -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
         guard let descriptor = openFile(atPath: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(descriptor) }
         guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return nil }
-        return (FileStatus(status), EvidenceHash.hex(ofDescriptor: descriptor, calls: calls))
+        if let skipped = hashLimit.skip(size: status.size, allocatedSize: status.allocatedSize) { return (FileStatus(status), nil, skipped) }
+        return (FileStatus(status), EvidenceHash.hex(ofDescriptor: descriptor, calls: calls), nil)
     }
 
     /// `path` opened read-only, each folder below the root that holds it opened relative to the

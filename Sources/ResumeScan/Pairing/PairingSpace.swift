@@ -18,8 +18,9 @@ protocol PairingSpace {
     mutating func bundleID(of container: String?) -> String?
     /// Where a path is, for the report.
     func source(of path: String) -> FindingSource
-    /// The status and digest of a paired partial file that is not a finding.
-    func evidence(at path: String) -> (status: FileStatus, sha256: String?)?
+    /// The status and digest of a paired partial file that is not a finding, and why it was not
+    /// hashed when it was not (``HashLimit``).
+    func evidence(at path: String) -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)?
     /// Why a path is absent as expected (a backup leaves `tmp/` out), nil when it is not.
     func expectedAbsence(of path: String) -> String?
 }
@@ -32,6 +33,8 @@ extension PairingSpace {
 /// is at a path, its bundle ID and its evidence looked up below the roots without following links.
 struct FolderPairing: PairingSpace {
     let roots: [String]
+    /// Which files are hashed (``HashLimit``).
+    var hashLimit = HashLimit.standard
     let walker: TreeWalker
     /// The roots with links and `..` resolved, as a device's absolute `LocalPath` would name them,
     /// spelled by the rule a `LocalPath` is (``EvidenceName``).
@@ -68,7 +71,7 @@ struct FolderPairing: PairingSpace {
         return FindingSource(kind: .folder, root: root, inner: String(decoding: AppContainerLayout.bytes(of: path, below: root), as: UTF8.self))
     }
 
-    func evidence(at path: String) -> (status: FileStatus, sha256: String?)? { TreeWalker.evidence(atPath: path, roots: roots) }
+    func evidence(at path: String) -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? { TreeWalker.evidence(atPath: path, roots: roots, hashLimit: hashLimit) }
 
     private static func absolutePath(of root: String) -> String {
         SpelledPath.resolved(root) ?? root
@@ -95,13 +98,13 @@ extension BackupScan.Outcome: PairingSpace {
 
     /// Its times from its MBFile; its content is not read (a partial file is rarely in a backup,
     /// and one not named like CFNetwork's rarer still).
-    func evidence(at path: String) -> (status: FileStatus, sha256: String?)? {
+    func evidence(at path: String) -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
         guard let entry = entries[path], let record = try? entry.fileRecord() else { return nil }
         var status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
         status.changed = record.changed
         status.created = record.created
         status.mode = record.mode
-        return (status, nil)
+        return (status, nil, nil)
     }
 
     func expectedAbsence(of path: String) -> String? { BackupExclusion.expectedAbsence(of: path) }
@@ -116,8 +119,8 @@ extension ArchiveScan.Outcome: PairingSpace {
 
     func source(of path: String) -> FindingSource { FindingSource(kind: .archive, root: summary.root, inner: entries[path]?.name ?? path) }
 
-    func evidence(at path: String) -> (status: FileStatus, sha256: String?)? {
+    func evidence(at path: String) -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
         guard let entry = entries[path], let status = entry.status else { return nil }
-        return (status, entry.sha256)
+        return (status, entry.sha256, nil)
     }
 }

@@ -16,8 +16,9 @@ package struct SafariDownloadBundle: Sendable {
     /// The bundle as given.
     var path: String
     package var info: SafariDownloadInfo
-    /// The data file: its name in the bundle, status and SHA-256; nil when the bundle holds none.
-    package var partialFile: (name: String, status: FileStatus, sha256: String?)?
+    /// The data file: its name in the bundle, status and SHA-256 (nil when not asked for, or
+    /// spared by the limit, and then why); nil when the bundle holds none.
+    package var partialFile: (name: String, status: FileStatus, sha256: String?, hashSkipped: HashSkip?)?
 
     /// Whether `path` names a folder called `NAME.download` (following a link: the user named it).
     package static func isBundle(_ path: String) -> Bool {
@@ -26,10 +27,11 @@ package struct SafariDownloadBundle: Sendable {
         return (status.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Reads the bundle at `path`.
+    /// Reads the bundle at `path`, hashing its partial file within `hashing` (nil: not at all,
+    /// for the commands that only judge the bundle: the hash decides nothing there).
     /// - Throws: ``SafariDownloadError`` naming the file that could not be read, or why
     ///   `Info.plist` is not a Safari download's.
-    package init(path: String, calls: FileSystemCalls = .system) throws(SafariDownloadError) {
+    package init(path: String, hashing: HashLimit? = .standard, calls: FileSystemCalls = .system) throws(SafariDownloadError) {
         self.path = path
         let folder: FolderHandle
         switch calls.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
@@ -53,7 +55,7 @@ package struct SafariDownloadBundle: Sendable {
             throw .unreadable("cannot read Info.plist: \(TreeWalker.describe(failure.code))")
         }
         self.info = try SafariDownloadInfo(propertyList: info)
-        self.partialFile = Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), calls: calls)
+        self.partialFile = Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), hashing: hashing, calls: calls)
     }
 
     /// Resume data that continues the bundle's download, and its partial file's path: the URL,
@@ -76,8 +78,8 @@ package struct SafariDownloadBundle: Sendable {
 
     /// The bundle's data file: the one named as the bundle without `.download` (as Safari names
     /// it), else the first by name that the scan would call the bundle's partial file.
-    private static func dataFile(in folder: FolderHandle, bundleName: String, calls: FileSystemCalls)
-        -> (name: String, status: FileStatus, sha256: String?)? {
+    private static func dataFile(in folder: FolderHandle, bundleName: String, hashing: HashLimit?, calls: FileSystemCalls)
+        -> (name: String, status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
         guard case .success(let listing) = calls.listFolder(folder.descriptor) else { return nil }
         let names = listing.entries.compactMap { entry in
             entry.kind == .regular ? entry.name.flatMap { AppContainerLayout.isPartialFile(name: $0, parentName: bundleName) ? $0 : nil } : nil
@@ -90,6 +92,11 @@ package struct SafariDownloadBundle: Sendable {
         let evidence = FolderEvidence(readLimit: 0, calls: calls)
         var member = FolderEvidence.Member(file: TreeWalker.File(path: name, folder: folder, name: name, isPartialFile: true), descriptor: descriptor)
         guard (try? evidence.size(of: &member)) != nil else { return nil }
-        return (name, evidence.status(of: &member).status, evidence.digest(of: &member))
+        let status = evidence.status(of: &member).status
+        // A sparse file, or one above the limit, is described, not read: `truncate -s 1T` makes
+        // a terabyte of holes in no time, and reading it took minutes.
+        guard let hashing else { return (name, status, nil, nil) }
+        if let skipped = hashing.skip(size: status.size, allocatedSize: status.allocatedSize) { return (name, status, nil, skipped) }
+        return (name, status, evidence.digest(of: &member), nil)
     }
 }

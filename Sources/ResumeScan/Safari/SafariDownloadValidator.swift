@@ -38,6 +38,11 @@ package enum SafariDownloadValidator {
                 findings.append(.init(.warning, .missingBytesReceived,
                                       "Info.plist says no bytes received: the partial file's \(file.status.size) bytes are all there is to go by", key: receivedKey))
             }
+            if let allocated = file.status.allocatedSize,
+               HashLimit.standard.skip(size: file.status.size, allocatedSize: allocated)?.reason == .sparse {
+                findings.append(.init(.note, .sparsePartialFile,
+                                      "the partial file \(name) is sparse: \(file.status.size) bytes apparent, \(allocated) allocated; its holes read as zeros, and it was not hashed (\(HashSkip.remedy))"))
+            }
         } else {
             findings.append(.init(.error, .tempFileMissing, "the bundle holds no partial file: there is nothing to resume"))
         }

@@ -19,11 +19,13 @@ final class UploadSource: Sendable {
     private let calls: FileSystemCalls
     private let status: FileSystemCalls.Status
 
-    /// Opens `path`: a regular file (a link is followed, as `curl -T` does).
+    /// Opens `path`: a regular file (a link is followed, as `curl -T` does). Opened with
+    /// `O_NONBLOCK`, so that a FIFO with no writer is refused at once instead of blocking the
+    /// open; a regular file's reads ignore the flag.
     /// - Throws: ``UploadError/unreadableFile(_:)``.
     init(path: String, calls: FileSystemCalls = .system) throws(UploadError) {
         let descriptor: Int32
-        switch calls.open(path, O_RDONLY | O_CLOEXEC, 0) {
+        switch calls.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0) {
         case .success(let value): descriptor = value
         case .failure(let failure): throw .unreadableFile("\(path): \(failure)")
         }
@@ -34,9 +36,10 @@ final class UploadSource: Sendable {
             _ = calls.close(descriptor)
             throw .unreadableFile("\(path): \(failure)")
         }
-        guard status.kind == .regular else {
+        if case .other(let kind) = PartialFileResolution.entry(status) {
             _ = calls.close(descriptor)
-            throw .unreadableFile("\(path) is not a regular file")
+            // Said as `explain --file` says it of the same file.
+            throw .unreadableFile("\(path): it is \(kind), not a regular file")
         }
         self.path = path
         self.size = max(status.size, 0)
