@@ -57,13 +57,18 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        // Intel's ISA-L as the system provides it (Debian ships its libisal.pc): gzip files are
+        // inflated by it on a thread of CArchiveShim's own, faster than libarchive's zlib filter
+        // (CArchiveInflater.h); only C includes it.
+        .systemLibrary(
+            name: "CLibISAL",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
         // One streaming pass over an archive: an opaque reader and plain structs, as CXMLShim.
-        // Gzip files are inflated by Intel's ISA-L (Debian libisal-dev) on a thread of the shim's
-        // own, faster than libarchive's zlib filter (CArchiveInflater.h); only C includes it.
         .target(
             name: "CArchiveShim",
-            dependencies: ["CLibArchive"],
-            linkerSettings: [.linkedLibrary("isal")]
+            dependencies: ["CLibArchive", "CLibISAL"]
         ),
         // libcrypto (OpenSSL) as the system provides it: AES-CBC in bulk for encrypted backups.
         .systemLibrary(

@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        // CBCBenchmark: the swift-crypto the root package pins.
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         .executableTarget(
@@ -33,6 +35,20 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // AES-CBC in bulk: swift-crypto's AES._CBC against the system's libcrypto, whose shim's
+        // source (Sources/CCryptoShim) is linked here, since the root package does not export it.
+        .target(
+            name: "CBCLibCrypto",
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
+        .executableTarget(
+            name: "CBCBenchmark",
+            dependencies: [
+                "CBCLibCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
     ],

@@ -9,7 +9,7 @@ import Glibc
 /// the exact words for the faults that come after the work is done, and the black-box sweep's
 /// short form (`Scripts/fault-sweep.py --short`: downloads from nginx on the direct path, with
 /// two connections, continuing, and by a host name whose resolution reads a faulty /etc/hosts,
-/// `convert`, `repair` and `rebuild`, each fault at the first and last call). strace and nginx are Debian packages that `.ci/run` installs.
+/// `convert`, `repair` and `rebuild`, each fault at the first and last call). strace and nginx are Debian packages that `Scripts/setup.sh --tests` installs.
 @Suite(.serialized) struct StraceFaultTests {
     static let strace = "strace -f -qq -o /dev/null"
 

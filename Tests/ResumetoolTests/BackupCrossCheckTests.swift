@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The encrypted backups of the tests are Apple's format, as an independent reader sees it:
-/// `iphone-backup-decrypt` (PyPI, 0.11.2; `.ci/run` installs it for the tests only) opens the
+/// `iphone-backup-decrypt` (PyPI, 0.11.2; `Scripts/setup.sh --tests` installs it) opens the
 /// generator's encrypted backup with the password and every file it decrypts is, byte for byte,
 /// the file of the plain backup built from the same content. Without this, the generator and the
 /// scanner could share one misreading of forensic-formats §2 and still agree with each other.
@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: [(1000, 100), (10_000_000, 10_000)])
     func anIndependentReaderDecryptsTheGeneratorsEncryptedBackup(dpic: Int, iterations: Int) throws {
         let installed = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import iphone_backup_decrypt"])
-        try #require(installed.status == 0, "the cross-check needs iphone-backup-decrypt: python3 -m pip install iphone-backup-decrypt==0.11.2 (.ci/run does)")
+        try #require(installed.status == 0, "the cross-check needs iphone-backup-decrypt: Scripts/setup.sh --tests installs it")
         // The password-derived counts iOS itself uses (10,000,000 and 10,000) as well as the
         // tests' small ones: the independent reader derives the key from what the keybag says.
         let plain = try BackupScanTests.Backup()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ResumeDataCodec
 
-/// `scan --html` opened in a real browser (Debian's chromium, headless; .ci/run installs it):
+/// `scan --html` opened in a real browser (Debian's chromium, headless; Scripts/setup.sh --tests installs it):
 /// blobs whose URL and key hold a script, an `onerror` image and a `javascript:` link show as
 /// text and run nothing. A control page with the same payloads as markup shows that this browser
 /// does run them, so the test can fail; the report is opened with its Content-Security-Policy

@@ -46,7 +46,8 @@ enum BackupCipher {
     /// One call into the system's libcrypto (``CCryptoShim``), which expands the key once and
     /// decrypts at the processor's AES speed: swift-crypto offers CBC only block by block, each
     /// block expanding the key again, and that took most of an encrypted scan's time beside the
-    /// key derivation (a `Manifest.db` of tens of MiB, a first block of every file).
+    /// key derivation (a `Manifest.db` of tens of MiB, a first block of every file); its
+    /// `AES._CBC` costs 55 times libcrypto's CPU on 48 MiB (Benchmarks/RESULTS.md).
     static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey, iv: Data) -> Data? {
         guard ciphertext.count % blockSize == 0, iv.count == blockSize, [128, 192, 256].contains(key.bitCount) else { return nil }
         guard !ciphertext.isEmpty else { return Data() }

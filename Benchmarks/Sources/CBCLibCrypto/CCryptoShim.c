@@ -1,0 +1,1 @@
+../../../Sources/CCryptoShim/CCryptoShim.c

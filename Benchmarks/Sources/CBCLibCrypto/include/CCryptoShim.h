@@ -1,0 +1,1 @@
+../../../../Sources/CCryptoShim/include/CCryptoShim.h
