@@ -36,5 +36,5 @@ struct ResumeTool: AsyncParsableCommand {
     }
 
     /// What `resumetool --version` prints.
-    static let version = "resumetool 0.3.0"
+    static let version = "resumetool 0.4.0"
 }

@@ -106,7 +106,7 @@ import Testing
             let noURL = try await runToolCapturing(["download"], in: directory)
             #expect(noURL.status == 64)
             let version = try await runToolCapturing(["--version"], in: directory)
-            #expect(version == ToolResult(status: 0, stdout: "resumetool 0.3.0\n", stderr: ""))
+            #expect(version == ToolResult(status: 0, stdout: "resumetool 0.4.0\n", stderr: ""))
         }
     }
 
