@@ -132,7 +132,8 @@ import Testing
         }
     }
 
-    /// `--max-time 3` against a server that never answers: an error within 10 s, as a stall ends.
+    /// `--max-time 3` against a server that never answers: an error long before the stall
+    /// timeout, as a stall ends.
     @Test func maxTimeEndsASilentServersTransfer() async throws {
         let server = try await RawServer.start([[.hold]])
         try await withTemporaryDirectory { directory in
@@ -141,7 +142,9 @@ import Testing
             let took = ContinuousClock.now - started
             #expect(result.status == 1)
             #expect(result.stderr.hasPrefix("x.bin: error: the download took longer than the 3 s allowed\n"), "\(result.stderr)")
-            #expect(took < .seconds(10), "\(took)")
+            // 3.2 s when run alone here; the bound leaves room for a suite's load and is still far
+            // below the 30 s stall timeout that would end the transfer without --max-time.
+            #expect(took < .seconds(25), "\(took)")
             #expect(took >= .seconds(3), "\(took)")
         }
         await server.stop()
