@@ -56,10 +56,9 @@ struct BlobList {
         } catch {
             throw Diagnostic(file: path, message: "cannot list the folder: \(error.localizedDescription)")
         }
-        let prefix = path.hasSuffix("/") ? path : path + "/"
         return entries.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
             var isSubfolder: ObjCBool = false
-            let full = prefix + name
+            let full = FilePathText.joined(path, name)
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isSubfolder), !isSubfolder.boolValue else { return nil }
             return full
         }

@@ -102,7 +102,7 @@ public struct PartialFileResolution: Sendable, Equatable {
 
     /// `folder/name`, without doubling a `/`.
     public func path(of name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        FilePathText.joined(folder, name)
     }
 
     /// The verdict, given what is at each candidate's path (`entry` is asked in candidate order,
