@@ -169,20 +169,21 @@ private func rangeStart(_ request: TestServer.Request) -> Int64? {
             #expect(whole.claim(from: 0, count: 1 << 40) == 1 << 40)
             #expect(await whole.shrink(to: 10) == nil)
             // Their threads close the wake pipes: each fails to connect to a port nobody listens on.
-            let closed = try #require(unusedLoopbackPort())
-            let route = try #require(HTTPURL("http://127.0.0.1:\(closed)/file.bin").flatMap(DirectRoute.init(url:)))
-            receiver.start(route: route, headers: [])
-            whole.start(route: route, headers: [])
-            var ends: [Int: ResponseEvent] = [:]
-            while ends.count < 2 {
-                let (tag, event) = await events.next()
-                if event.isLast { ends[tag] = event }
-            }
-            #expect(ends[3] == .failed(.cancelled))
-            if case .failed(.connection(.cannotConnect(let host, let port, _)))? = ends[4] {
-                #expect(host == "127.0.0.1" && port == closed)
-            } else {
-                Issue.record("\(String(describing: ends[4]))")
+            try await withRefusingLoopbackPort { closed in
+                let route = try #require(HTTPURL("http://127.0.0.1:\(closed)/file.bin").flatMap(DirectRoute.init(url:)))
+                receiver.start(route: route, headers: [])
+                whole.start(route: route, headers: [])
+                var ends: [Int: ResponseEvent] = [:]
+                while ends.count < 2 {
+                    let (tag, event) = await events.next()
+                    if event.isLast { ends[tag] = event }
+                }
+                #expect(ends[3] == .failed(.cancelled))
+                if case .failed(.connection(.cannotConnect(let host, let port, _)))? = ends[4] {
+                    #expect(host == "127.0.0.1" && port == closed)
+                } else {
+                    Issue.record("\(String(describing: ends[4]))")
+                }
             }
         }
     }

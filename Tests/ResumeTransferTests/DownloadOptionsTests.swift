@@ -21,7 +21,7 @@ import Testing
 
     @Test func aListOfURLsInParallelIntoAFolderWithJSONEvents() async throws {
         try await withServer(oneMiB) { server, _, directory in
-            let base = "http://127.0.0.1:\(server.port)"
+            let base = "http://\(server.authority)"
             // Five URLs, two with the same file name; comments, blank lines and CR LF.
             let list = "# mirrors\r\n\(base)/a.bin\r\n\n  \(base)/b.bin\n\(base)/c.bin\n# done soon\n\(base)/d.bin\n\(base)/x/a.bin\n"
             try Data(list.utf8).write(to: URL(fileURLWithPath: directory + "/urls.txt"))

@@ -204,13 +204,14 @@ import Testing
     /// and the exit status (3) says the probe failed.
     @Test func anUnreachableServerIsSaidSoAndExits3() async throws {
         try await withTemporaryDirectory { directory in
-            let port = try #require(unusedLoopbackPort())
-            // By name: an address refused through AsyncHTTPClient (the probe's path) is not named.
-            try Self.writeBlob(url: "http://localhost:\(port)/file.bin", entityTag: "\"t\"", lastModified: nil, in: directory)
-            let result = try await runToolCapturing(["explain", "app.resumedata", "--tmp-dir", ".", "--probe"], in: directory)
-            #expect(result.status == 3)
-            #expect(result.stdout.hasPrefix("continue at byte \(Self.received), as far as the blob tells: the server could not be asked\n"), "\(result.stdout)")
-            #expect(result.stdout.contains("  [probe-failed] the server could not be asked: connection failed: connect to localhost port \(port): Connection refused\n"), "\(result.stdout)")
+            try await withRefusingLoopbackPort { port in
+                // By name: an address refused through AsyncHTTPClient (the probe's path) is not named.
+                try Self.writeBlob(url: "http://localhost:\(port)/file.bin", entityTag: "\"t\"", lastModified: nil, in: directory)
+                let result = try await runToolCapturing(["explain", "app.resumedata", "--tmp-dir", ".", "--probe"], in: directory)
+                #expect(result.status == 3)
+                #expect(result.stdout.hasPrefix("continue at byte \(Self.received), as far as the blob tells: the server could not be asked\n"), "\(result.stdout)")
+                #expect(result.stdout.contains("  [probe-failed] the server could not be asked: connection failed: connect to localhost port \(port): Connection refused\n"), "\(result.stdout)")
+            }
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
     func withProxy(username: String? = nil, password: String? = nil, tls: Bool = false,
                    _ body: (TestServer, TestProxy, String) async throws -> Void) async throws {
         let server = try await TestServer.start(serving: oneMiB, tls: tls)
-        let proxy = try await TestProxy.start(username: username, password: password)
+        let proxy = try await TestProxy.start(username: username, password: password, tunnelHost: server.host)
         do {
             try await withTemporaryDirectory { directory in try await body(server, proxy, directory) }
         } catch {
@@ -21,7 +21,7 @@ import Testing
         await server.stop()
     }
 
-    /// A host that does not resolve: only the proxy, which tunnels every host to 127.0.0.1, can reach it.
+    /// A host that does not resolve: only the proxy, which tunnels every host to the server's address, can reach it.
     func unresolvable(_ server: TestServer) -> String {
         "http://origin.invalid:\(server.port)/file.bin"
     }

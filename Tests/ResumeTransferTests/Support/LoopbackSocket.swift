@@ -26,11 +26,37 @@ func boundLoopbackSocket(listening: Bool = false) -> (descriptor: Int32, port: I
     return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }
 
-/// A port on 127.0.0.1 that was free a moment ago: nothing listens on it.
+/// A port on 127.0.0.1 that was free a moment ago: nothing listens on it. Only for a server that
+/// binds it at once (nginx); a test that needs a port nobody answers on takes
+/// ``withRefusingLoopbackPort(_:)``.
 func unusedLoopbackPort() -> Int? {
     guard let socket = boundLoopbackSocket() else { return nil }
     close(socket.descriptor)
     return socket.port
+}
+
+/// Runs `body` with a port on 127.0.0.1 (and ::1, where there is one) that refuses every
+/// connection for as long as `body` runs: bound, never listening. A port merely closed again is
+/// handed to the next server that asks for any port (a fresh-clone CI run connected to "nobody" and
+/// downloaded another test's file); a bound one is handed to none.
+func withRefusingLoopbackPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    guard let held = boundLoopbackSocket() else { throw POSIXError(.EADDRNOTAVAIL) }
+    defer { close(held.descriptor) }
+    let six = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    defer { if six >= 0 { close(six) } }
+    if six >= 0 {
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        address.sin6_port = UInt16(held.port).bigEndian
+        // No ::1 (IPv6 off) is no matter: then nothing can listen there either.
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(six, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
+    }
+    return try await body(held.port)
 }
 
 /// A loopback address of the test's own (127.x.y.z: all of 127/8 is the loopback interface on

@@ -6,8 +6,11 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// An HTTP/1.1 server on 127.0.0.1 (port chosen by the system) that serves one file and can
-/// misbehave on purpose, request by request.
+/// An HTTP/1.1 server (port chosen by the system) that serves one file and can misbehave on
+/// purpose, request by request. Plain http listens on a loopback address of its own
+/// (``privateLoopbackAddress()``), so that no other test's stray connection reaches it and takes a
+/// scripted answer or adds a request a test counts (fresh-clone CI runs failed so); https on
+/// 127.0.0.1, the address its certificate names.
 final class TestServer: Sendable {
     /// The file being served.
     struct File: Sendable {
@@ -72,9 +75,13 @@ final class TestServer: Sendable {
 
     private let scheme: String
 
-    private let host: String
+    /// The address it listens on.
+    let host: String
 
-    var url: String { "\(self.scheme)://\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.port)/file.bin" }
+    /// What a client sends as `Host`: the address (in brackets for IPv6) and the port.
+    var authority: String { "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.port)" }
+
+    var url: String { "\(self.scheme)://\(self.authority)/file.bin" }
 
     /// The test certificate authority that signed the HTTPS server's certificate (tls/ca.pem).
     static let certificateAuthorityFile = URL(fileURLWithPath: #filePath)
@@ -85,8 +92,9 @@ final class TestServer: Sendable {
     /// `certificate` names another pair in tls/ (`NAME.pem`, `NAME-key.pem`).
     static func start(
         serving data: Data, tls: Bool = false, minimumTLSVersion: TLSVersion? = nil, maximumTLSVersion: TLSVersion? = nil,
-        host: String = "127.0.0.1", certificate: String = "server"
+        host: String? = nil, certificate: String = "server"
     ) async throws -> TestServer {
+        let host = host ?? (tls ? "127.0.0.1" : privateLoopbackAddress())
         let file = File(data: data, etag: "\"v1-\(data.count)\"", lastModified: "Sun, 01 Nov 2026 10:00:01 GMT")
         let core = ServerCore(file: file)
         let context: NIOSSLContext?
