@@ -113,6 +113,35 @@ package struct FileSystemCalls: Sendable {
         var info = emptyStat()
         return retryingOnInterrupt { system_stat(path, &info) }.map { _ in status(info) }
     }
+    /// `stat` of a path given as bytes (one that need not be UTF-8), following links.
+    package var statFollowingLinksBytes: @Sendable (_ path: [UInt8]) -> Result<Status, Failure> = { path in
+        var info = emptyStat()
+        return FileSystemCalls.withCPath(path) { cPath in
+            retryingOnInterrupt { system_stat(cPath, &info) }.map { _ in status(info) }
+        }
+    }
+    /// `realpath(3)` of a path given as bytes: the path with every link, `.` and `..` resolved,
+    /// as the bytes the system gave (not `String(cString:)`, which would make a name holding
+    /// byte FF and one holding U+FFFD the same path).
+    package var resolvedPathBytes: @Sendable (_ path: [UInt8]) -> Result<[UInt8], Failure> = { path in
+        FileSystemCalls.withCPath(path) { cPath in
+            guard let resolved = realpath(cPath, nil) else { return .failure(Failure(errno)) }
+            defer { free(resolved) }
+            return .success(Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
+        }
+    }
+    /// `mkdtemp(3)` of a template given as bytes (ending in `XXXXXX`): the folder made, mode
+    /// 0700, under a name no one else holds.
+    package var makeTemporaryFolder: @Sendable (_ template: [UInt8]) -> Result<[UInt8], Failure> = { template in
+        guard !template.contains(0) else { return .failure(Failure(EINVAL)) }
+        var buffer = template.map { CChar(bitPattern: $0) } + [0]
+        let made = buffer.withUnsafeMutableBufferPointer { pointer -> Bool in
+            guard let base = pointer.baseAddress else { return false }
+            return mkdtemp(base) != nil
+        }
+        guard made else { return .failure(Failure(errno)) }
+        return .success(buffer.dropLast().map { UInt8(bitPattern: $0) })
+    }
     /// `access(path, W_OK)`: whether this user may create and replace files in the folder
     /// `path` (an upload keeps its checkpoint beside its file only where it may).
     package var mayWrite: @Sendable (_ path: String) -> Bool = { path in
@@ -404,6 +433,7 @@ private func system_fsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
 private func system_rename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 private func system_unlink(_ path: String) -> Int32 { unlink(path) }
 private func system_stat(_ path: String, _ info: inout stat) -> Int32 { stat(path, &info) }
+private func system_stat(_ path: UnsafePointer<CChar>, _ info: inout stat) -> Int32 { stat(path, &info) }
 private func system_access(_ path: String, _ mode: Int32) -> Int32 { access(path, mode) }
 private func system_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
 private func system_openat(_ folder: Int32, _ name: String, _ flags: Int32) -> Int32 { openat(folder, name, flags) }

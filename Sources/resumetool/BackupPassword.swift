@@ -38,13 +38,11 @@ enum BackupPassword {
     }
 }
 
-/// One byte from a descriptor, retried on EINTR; nil at the end or on an error.
-private func readByte(_ descriptor: Int32) -> UInt8? {
+/// One byte from a descriptor (through the seam, which retries on EINTR); nil at the end or on
+/// an error.
+private func readByte(_ descriptor: Int32, calls: FileSystemCalls = .system) -> UInt8? {
     var byte: UInt8 = 0
-    while true {
-        let count = read(descriptor, &byte, 1)
-        if count == 1 { return byte }
-        if count < 0, errno == EINTR { continue }
-        return nil
-    }
+    let count = withUnsafeMutableBytes(of: &byte) { calls.read(descriptor, $0) }
+    guard case .success(1) = count else { return nil }
+    return byte
 }

@@ -7,7 +7,7 @@ import Darwin
 
 /// `upload -`: the engine reads the body at any offset, and again from the server's offset after
 /// a dropped connection, which a pipe cannot give, so standard input is first copied whole into
-/// a ``PrivateFolder`` and uploaded from there, its checkpoint beside it. The folder goes when
+/// a ``PrivateTemporaryFolder`` and uploaded from there, its checkpoint beside it. The folder goes when
 /// the command ends: within the run the upload resumes as any other, but a killed run cannot be
 /// continued (the bytes are gone with the pipe), unlike `upload FILE`.
 ///
@@ -15,14 +15,14 @@ import Darwin
 /// appends need the bytes from the server's offset, which only a copy has. The copy is bounded
 /// by the disk: a full one is an error, and the folder is removed.
 struct StagedInput {
-    let folder: PrivateFolder
+    let folder: PrivateTemporaryFolder
 
     /// The copy of standard input, uploaded as the file.
-    var path: String { folder.path + "/stdin" }
+    var path: String { FilePathText.joined(folder.path, "stdin") }
 
     /// Copies `descriptor` (standard input) to its end into a new private folder.
     static func make(from descriptor: Int32 = STDIN_FILENO, calls: FileSystemCalls = .system) throws(Diagnostic) -> StagedInput {
-        let staged = StagedInput(folder: try PrivateFolder.make(for: "upload -"))
+        let staged = StagedInput(folder: try PrivateTemporaryFolder.make(for: "upload -"))
         do throws(Diagnostic) {
             try staged.copy(from: descriptor, calls: calls)
         } catch {

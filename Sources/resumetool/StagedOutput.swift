@@ -7,19 +7,19 @@ import Darwin
 #endif
 
 /// `-o -` for `download` and `resume`: the engine needs a file to checkpoint, verify and rename,
-/// so the download goes to a ``PrivateFolder`` and the finished file is copied
+/// so the download goes to a ``PrivateTemporaryFolder`` and the finished file is copied
 /// to standard output, then the folder is removed, whatever the outcome. Unlike `-o FILE`,
 /// nothing is left to continue after a failure or a pause.
 struct StagedOutput {
-    let folder: PrivateFolder
+    let folder: PrivateTemporaryFolder
 
     /// The file the download is written to.
-    var destination: String { folder.path + "/payload" }
+    var destination: String { FilePathText.joined(folder.path, "payload") }
 
     /// Makes the folder, refusing first a terminal as standard output, as for any binary output.
     static func make() throws(Diagnostic) -> StagedOutput {
         try OutputFile(nil).checkCanReceive(binary: true)
-        return StagedOutput(folder: try PrivateFolder.make(for: "-o -"))
+        return StagedOutput(folder: try PrivateTemporaryFolder.make(for: "-o -"))
     }
 
     /// Copies the finished file to standard output; a short write (a full disk, a closed pipe)

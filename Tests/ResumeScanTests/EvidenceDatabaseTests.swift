@@ -97,7 +97,9 @@ import Testing
         let folder = try self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let database = try EvidenceDatabase(path: try walDatabase(in: folder))
-        let copy = try #require(database.folder)
+        let copy = try #require(database.folder?.path)
+        let name = FilePathText.lastName(of: copy)
+        #expect(name.hasPrefix("resumetool-evidence.") && name.utf8.count == "resumetool-evidence.XXXXXX".utf8.count)
         let attributes = try FileManager.default.attributesOfItem(atPath: copy)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
         #expect(try database.read(names).count == 4)

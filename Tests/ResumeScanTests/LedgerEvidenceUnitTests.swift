@@ -27,7 +27,7 @@ import Testing
         #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM session_tasks") } == 3)
         #expect(!database.readFromWALAlone)
         // With a WAL the two are files in a private folder (only SQLite's file code applies a WAL).
-        let folder = try #require(database.folder)
+        let folder = try #require(database.folder?.path)
         #expect(FileManager.default.fileExists(atPath: folder))
         database.close()
         #expect(!FileManager.default.fileExists(atPath: folder))

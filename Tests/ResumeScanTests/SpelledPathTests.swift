@@ -55,6 +55,19 @@ import Darwin
         close(descriptor)
     }
 
+    /// Both questions go through the seam: a failing `stat` or `realpath` is "not a file" and
+    /// "cannot be resolved", whatever is on disk.
+    @Test func theSystemsAnswersComeThroughTheSeam() throws {
+        let tree = try Tree()
+        var failing = FileSystemCalls.system
+        failing.statFollowingLinksBytes = { _ in .failure(.init(EIO)) }
+        failing.resolvedPathBytes = { _ in .failure(.init(EIO)) }
+        #expect(SpelledPath.isRegularFile(tree.file))
+        #expect(!SpelledPath.isRegularFile(tree.file, calls: failing))
+        #expect(SpelledPath.resolved(tree.link) != nil)
+        #expect(SpelledPath.resolved(tree.link, calls: failing) == nil)
+    }
+
     /// A link named as a root is followed, and its target is spelled from its bytes.
     @Test func aLinkIsResolvedToItsTargetsSpelling() throws {
         let tree = try Tree()

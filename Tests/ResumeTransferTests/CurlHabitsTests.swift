@@ -35,6 +35,18 @@ import Testing
         }
     }
 
+    /// The staging folder is made under TMPDIR; one that is not there is said, with the folder
+    /// and the option, before any request.
+    @Test func aTemporaryFolderThatIsNotThereIsSaidBeforeAnyRequest() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            let result = try await runToolCapturing(["download", server.url, "-o", "-", "--quiet"], in: directory,
+                                                    environment: ["TMPDIR": directory + "/gone"])
+            #expect(result == ToolResult(status: 1, stdout: "", stderr: "\(directory)/gone: error: cannot make a folder for -o -: No such file or directory\n"))
+            #expect(server.getRequests.isEmpty)
+            #expect(Self.names(in: directory) == [])
+        }
+    }
+
     @Test func resumeToStandardOutputWithHeaders() async throws {
         try await withServer(Self.data) { server, _, directory in
             try Self.blob(for: server, in: directory)

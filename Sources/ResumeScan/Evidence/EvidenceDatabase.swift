@@ -33,7 +33,7 @@ final class EvidenceDatabase {
     let evidencePath: String
     /// The private folder holding the copy, nil for a database read in memory; internal so tests
     /// can see it is gone.
-    let folder: String?
+    let folder: PrivateTemporaryFolder?
     private var queue: DatabaseQueue?
     /// Whether the database file was empty and everything was read from its WAL, under a
     /// stand-in first page.
@@ -81,7 +81,7 @@ final class EvidenceDatabase {
             var total: Int64 = 0
             for suffix in ["", "-wal", "-shm"] {
                 let copied = try Self.copy(
-                    from: location, suffix: suffix, to: folder + "/" + Self.copyName + suffix,
+                    from: location, suffix: suffix, to: FilePathText.joined(folder.path, Self.copyName + suffix),
                     required: suffix.isEmpty, evidencePath: path,
                     // The shm is an index SQLite rebuilds; it does not count towards the limit
                     // but is bounded by it all the same.
@@ -91,7 +91,7 @@ final class EvidenceDatabase {
             }
             try self.init(folder: folder, evidencePath: path)
         } catch {
-            Self.removeFolder(folder)
+            folder.remove()
             throw error
         }
     }
@@ -115,19 +115,19 @@ final class EvidenceDatabase {
         }
         let folder = try Self.makePrivateFolder(evidencePath: name)
         do {
-            try Self.write(bytes, to: folder + "/" + Self.copyName, evidencePath: name)
-            try Self.write(wal, to: folder + "/" + Self.copyName + "-wal", evidencePath: name)
+            try Self.write(bytes, to: FilePathText.joined(folder.path, Self.copyName), evidencePath: name)
+            try Self.write(wal, to: FilePathText.joined(folder.path, Self.copyName + "-wal"), evidencePath: name)
             try self.init(folder: folder, evidencePath: name)
         } catch {
-            Self.removeFolder(folder)
+            folder.remove()
             throw error
         }
     }
 
-    private init(folder: String, evidencePath: String) throws(EvidenceDatabaseError) {
+    private init(folder: PrivateTemporaryFolder, evidencePath: String) throws(EvidenceDatabaseError) {
         self.folder = folder
         self.evidencePath = evidencePath
-        let copy = folder + "/" + Self.copyName
+        let copy = FilePathText.joined(folder.path, Self.copyName)
         // An empty database file whose WAL holds everything (the daemon killed before its first
         // checkpoint, or a file system extraction that caught it so): SQLite deletes a WAL beside
         // an empty file, so the copy gets a stand-in first page the WAL's own page 1 replaces.
@@ -185,7 +185,7 @@ final class EvidenceDatabase {
 
     deinit {
         try? queue?.close()
-        if let folder { Self.removeFolder(folder) }
+        if let folder { folder.remove() }
     }
 
     /// Runs `body` on the database, read-only. A SQLite error it throws becomes an
@@ -205,7 +205,7 @@ final class EvidenceDatabase {
     func close() {
         try? queue?.close()
         queue = nil
-        if let folder { Self.removeFolder(folder) }
+        if let folder { folder.remove() }
     }
 
     /// Opens the database at `path`, runs `body`, and removes the copy whatever happens.
@@ -236,26 +236,12 @@ final class EvidenceDatabase {
     private static let copyName = "evidence.sqlite"
     private static let chunkSize = 1 << 20
 
-    private static func makePrivateFolder(evidencePath: String) throws(EvidenceDatabaseError) -> String {
-        var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        if base.isEmpty { base = "/tmp" }
-        while base.count > 1, base.hasSuffix("/") { base.removeLast() }
-        var template = Array((base + "/resumetool-evidence.XXXXXX").utf8CString)
-        // mkdtemp creates the folder with mode 0700 and a name no one else holds.
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let start = buffer.baseAddress else { return false }
-            return mkdtemp(start) != nil
+    private static func makePrivateFolder(evidencePath: String) throws(EvidenceDatabaseError) -> PrivateTemporaryFolder {
+        switch PrivateTemporaryFolder.make(prefix: "resumetool-evidence.") {
+        case .success(let folder): return folder
+        case .failure(let failure):
+            throw EvidenceDatabaseError(path: evidencePath, message: "cannot make a private temporary folder in \(failure.base): \(failure.failure)")
         }
-        guard made else {
-            throw EvidenceDatabaseError(
-                path: evidencePath, message: "cannot make a private temporary folder in \(base): \(String(cString: strerror(errno)))"
-            )
-        }
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func removeFolder(_ folder: String) {
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Copies one file of the evidence, reading it with `O_NOFOLLOW` and never writing it.

@@ -28,23 +28,15 @@ enum SpelledPath {
     /// `path` with its links resolved (`realpath(3)`), spelled from the bytes it gives (not
     /// `String(cString:)`, which would make a folder named by byte FF and one named U+FFFD the
     /// same path); nil when it cannot be resolved.
-    static func resolved(_ path: String) -> String? {
-        let resolved = bytes(of: path).flatMap { bytes in
-            FileSystemCalls.withCPath(bytes) { realpath($0, nil).map { .success($0) } ?? .failure(FileSystemCalls.Failure(errno)) }
-        }
-        guard case .success(let resolved) = resolved else { return nil }
-        defer { free(resolved) }
-        return EvidenceName.text(ofPath: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    static func resolved(_ path: String, calls: FileSystemCalls = .system) -> String? {
+        guard case .success(let resolved) = bytes(of: path).flatMap(calls.resolvedPathBytes) else { return nil }
+        return EvidenceName.text(ofPath: resolved)
     }
 
     /// Whether `path` names a regular file, following links (the user named it).
-    static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        let found = bytes(of: path).flatMap { bytes in
-            FileSystemCalls.withCPath(bytes) { stat($0, &status) == 0 ? .success(()) : .failure(FileSystemCalls.Failure(errno)) }
-        }
-        guard case .success = found else { return false }
-        return (status.st_mode & S_IFMT) == S_IFREG
+    static func isRegularFile(_ path: String, calls: FileSystemCalls = .system) -> Bool {
+        guard case .success(let status) = bytes(of: path).flatMap(calls.statFollowingLinksBytes) else { return false }
+        return status.kind == .regular
     }
 
     /// The bytes `path`'s spelling stands for; ENOENT for text that is no path's spelling (no
