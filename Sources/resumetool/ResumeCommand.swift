@@ -1,6 +1,7 @@
 import Foundation
 import ResumeSystemCalls
 import ResumeDataCodec
+import ResumeReports
 import ArgumentParser
 import ResumeTransfer
 import ResumeScan
@@ -193,7 +194,11 @@ struct ResumeCommand: AsyncParsableCommand {
         let checkpoint = try UploadRunner.checkpoint(for: file, stateDirectory: self.stateDirectory, quiet: settings.quiet)
         let job = UploadJob(file: file, continuing: upload, as: continuation, given: given, configuration: configuration,
                             checkpoint: checkpoint, input: UploadCheckpoint(blobPath: self.blob))
-        try await UploadRunner.run(job, settings: settings, continueHint: "resumetool resume '\(checkpoint.blobPath)' --file '\(file)'")
+        // A new upload needs the URL that creates it: the blob's original request, when it has one.
+        let startOver = continuation.creationURL.map { "resumetool upload \(ShellWord.quoted(file)) \(ShellWord.quoted($0.string))" }
+        try await UploadRunner.run(
+            job, settings: settings, continueHint: "resumetool resume \(ShellWord.quoted(checkpoint.blobPath)) --file \(ShellWord.quoted(file))",
+            startOverHint: startOver)
     }
 
     private static func folder(of path: String) -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResumeDataCodec
+import ResumeReports
 import ResumeTransfer
 
 /// `resumetool upload FILE URL [-H 'K: V']... [--draft N] [--limit-rate R] [--retries N] [-v]`
@@ -59,7 +60,9 @@ struct UploadCommand: AsyncParsableCommand {
         guard self.file == "-" else {
             let checkpoint = try UploadRunner.checkpoint(for: self.file, stateDirectory: self.options.stateDirectory, quiet: settings.quiet)
             let job = UploadJob(file: self.file, url: url, configuration: configuration, checkpoint: checkpoint)
-            try await UploadRunner.run(job, settings: settings, continueHint: "the same command again")
+            try await UploadRunner.run(
+                job, settings: settings, continueHint: "the same command again",
+                startOverHint: "remove \(ShellWord.quoted(checkpoint.blobPath)) and \(ShellWord.quoted(checkpoint.identityPath)), then run the same command again")
             return
         }
         let staged: StagedInput

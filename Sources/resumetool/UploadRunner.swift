@@ -28,7 +28,9 @@ enum UploadRunner {
     ///   - label: what the messages call the file (`<stdin>` for `upload -`); the job's file by default.
     ///   - continueHint: the command that continues the upload after a failure it can be continued
     ///     from; nil when none can (`upload -`).
-    static func run(_ job: UploadJob, settings: UploadSettings, label: String? = nil, continueHint: String?) async throws {
+    ///   - startOverHint: what uploads the file as it is now, once it changed since the upload
+    ///     started; nil when nothing can.
+    static func run(_ job: UploadJob, settings: UploadSettings, label: String? = nil, continueHint: String?, startOverHint: String? = nil) async throws {
         let quiet = settings.quiet
         let verbose = settings.verbose && !quiet
         let file = label ?? job.file
@@ -50,10 +52,7 @@ enum UploadRunner {
         defer { signals.stop() }
         do {
             let outcome = try await work.value
-            if !quiet {
-                let resumed = outcome.resumptions == 0 ? "" : ", continued \(outcome.resumptions) time\(outcome.resumptions == 1 ? "" : "s")"
-                StandardStream.write("\(VisibleText.escaping(file)): uploaded to \(VisibleText.escaping(job.url.string)) (HTTP \(outcome.status), \(outcome.bytesSent) bytes sent\(resumed))\n")
-            }
+            if !quiet { StandardStream.write(UploadConsoleText.finished(file: file, url: job.url, outcome: outcome)) }
         } catch {
             if let signal = signals.received {
                 let kept = FileManager.default.fileExists(atPath: job.checkpoint.blobPath)
@@ -72,6 +71,9 @@ enum UploadRunner {
                 (status, continuable) = (.failure, true)
             }
             Diagnostic(file: file, message: error.description).emit()
+            if case .fileChanged = error, let startOverHint, !quiet {
+                StandardStream.write("to upload the file as it is now: \(startOverHint)\n")
+            }
             if continuable, let continueHint, FileManager.default.fileExists(atPath: job.checkpoint.blobPath), !quiet {
                 StandardStream.write("continue with: \(continueHint)\n")
             }

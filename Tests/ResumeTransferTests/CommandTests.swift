@@ -277,6 +277,42 @@ import Glibc
         #expect(UploadConsoleText.text(for: .notResumable("no \u{202E}Location"), file: "f\u{7}") == "f\\u{7}: not resumable: no \\u{202e}Location\n")
     }
 
+    /// The last line of an upload: the bytes as sent when they are the file, both counts when a
+    /// run finished an earlier one's upload or resent bytes, and the resume URL when it took the
+    /// rest to another origin (scheme, host or port), escaped.
+    @Test func theLastLineOfAnUpload() throws {
+        let url = try HTTPURL(validating: "http://a.example/files")
+        func line(_ sent: Int64, _ resumptions: Int, at resume: String?) throws -> String {
+            let continued = try resume.map { try HTTPURL(validating: $0) }
+            let outcome = ResumableUploader.Outcome(status: 201, bytesSent: sent, resumptions: resumptions, fileSize: 3_000_000, continuedAt: continued)
+            return UploadConsoleText.finished(file: "f\u{7}", url: url, outcome: outcome)
+        }
+        #expect(try line(3_000_000, 0, at: nil) == "f\\u{7}: uploaded to http://a.example/files (HTTP 201, 3000000 bytes sent)\n")
+        #expect(try line(1_000, 1, at: "http://a.example/up/1")
+            == "f\\u{7}: uploaded to http://a.example/files (HTTP 201, 1000 of 3000000 bytes sent in this run, continued 1 time)\n")
+        #expect(try line(6_000_000, 2, at: "http://a.example:80/up/1")
+            == "f\\u{7}: uploaded to http://a.example/files (HTTP 201, 6000000 bytes sent for a 3000000-byte file, resent ones included, continued 2 times)\n")
+        for other in ["http://b.example/up/1", "http://a.example:8080/up/1", "https://a.example/up/1"] {
+            #expect(try line(3_000_000, 1, at: other)
+                == "f\\u{7}: uploaded to http://a.example/files, the rest to \(other) (the server's resume URL, on another origin) (HTTP 201, 3000000 bytes sent, continued 1 time)\n")
+        }
+    }
+
+    /// A word of a hint: as it is when no shell treats it specially, else single-quoted with
+    /// its quotes closed and reopened; controls escaped first, so a hint never rewrites the terminal.
+    @Test func hintsQuoteEachWordForTheShell() {
+        #expect(ShellWord.quoted("photo.bin") == "photo.bin")
+        #expect(ShellWord.quoted("http://h:8080/a?b=1") == "'http://h:8080/a?b=1'")
+        #expect(ShellWord.quoted("/tmp/a-b_c/d.e,f+g@h%i=j") == "/tmp/a-b_c/d.e,f+g@h%i=j")
+        #expect(ShellWord.quoted("") == "''")
+        #expect(ShellWord.quoted("my photo.bin") == "'my photo.bin'")
+        #expect(ShellWord.quoted("it's.bin") == #"'it'\''s.bin'"#)
+        #expect(ShellWord.quoted("'") == #"''\'''"#)
+        #expect(ShellWord.quoted("$(rm -rf ~)`x`") == "'$(rm -rf ~)`x`'")
+        #expect(ShellWord.quoted("a\u{1B}[2Jb\n") == #"'a\u{1b}[2Jb\n'"#)
+        #expect(ShellWord.quoted("café") == "'café'")
+    }
+
     /// Numbers a hostile server can cause (a total near 2^63) or a clock can (a rate of infinity,
     /// a negative estimate) print plainly instead of trapping in Int64 arithmetic or conversion.
     @Test func progressLinesWithHostileNumbers() {

@@ -52,7 +52,7 @@ import Glibc
             let run = try await runToolCapturing(arguments, in: folder)
             #expect(run.status == 0)
             #expect(run.stderr.hasPrefix("photo.bin: continuing the upload at \(resumeURL)\nphoto.bin: uploaded to \(url) (HTTP 201, "))
-            #expect(run.stderr.hasSuffix(" bytes sent, continued 1 time)\n"))
+            #expect(run.stderr.hasSuffix(" of \(size) bytes sent in this run, continued 1 time)\n"), Comment(rawValue: run.stderr))
             #expect(server.stored("/files/photo.bin") == bytes)
             let heads = server.heads
             try #require(heads.count == 3)
@@ -134,10 +134,22 @@ import Glibc
             let run = try await runToolCapturing(["upload", "photo.bin", url], in: folder)
             #expect(run == ToolResult(
                 status: 1, stdout: "",
-                stderr: "photo.bin: error: the file changed: photo.bin: its size is \(size + 3) bytes, it was \(size) when the upload started\n"))
+                stderr: "photo.bin: error: the file changed: photo.bin: its size is \(size + 3) bytes, it was \(size) when the upload started\n"
+                    + "to upload the file as it is now: remove photo.bin.uploadresume and photo.bin.uploadresume.identity, then run the same command again\n"))
             // Nothing was sent, and the checkpoint stays for the original file.
             #expect(server.heads.count == 1)
             #expect(FileManager.default.fileExists(atPath: blob))
+            // The way out it names uploads the file as it is now.
+            try FileManager.default.removeItem(atPath: blob)
+            try FileManager.default.removeItem(atPath: blob + ".identity")
+            let again = try await runToolCapturing(["upload", "photo.bin", url, "--quiet"], in: folder)
+            #expect(again == ToolResult(status: 0, stdout: "", stderr: ""))
+            // A new upload (POST) of the whole file; the test server's record of a path adds
+            // each upload's bytes to the last, so the new file is what it ends with.
+            #expect(server.heads.last?.hasPrefix("POST ") == true)
+            let stored = server.stored("/files/photo.bin") ?? []
+            let endsWithTheNewFile = Array(stored.suffix(size + 3)) == bytes + [1, 2, 3]
+            #expect(endsWithTheNewFile, "stored \(stored.count) bytes")
         }
         await server.stop()
     }
@@ -159,7 +171,8 @@ import Glibc
                 })
             #expect(run == ToolResult(
                 status: 1, stdout: "",
-                stderr: "photo.bin: error: the file changed: photo.bin ends at byte 1048576, it had \(size) bytes when the upload started\n"))
+                stderr: "photo.bin: error: the file changed: photo.bin ends at byte 1048576, it had \(size) bytes when the upload started\n"
+                    + "to upload the file as it is now: remove photo.bin.uploadresume and photo.bin.uploadresume.identity, then run the same command again\n"))
             #expect(FileManager.default.fileExists(atPath: folder + "/photo.bin.uploadresume"))
         }
         await server.stop()
@@ -232,9 +245,11 @@ import Glibc
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/body.bin"))
 
             let differs = try await runToolCapturing(["resume", data, "--file", "other.bin"], in: folder)
-            #expect(differs == ToolResult(status: 1, stdout: "", stderr: "other.bin: error: the file changed: other.bin: the file's bytes are not the blob's body (uploadData, 4096 bytes)\n"))
+            #expect(differs == ToolResult(status: 1, stdout: "", stderr: "other.bin: error: the file changed: other.bin: the file's bytes are not the blob's body (uploadData, 4096 bytes)\n"
+                + "to upload the file as it is now: resumetool upload other.bin \(server.origin)/files/body.bin\n"))
             let length = try await runToolCapturing(["resume", stream, "--file", "body.bin"], in: folder)
-            #expect(length == ToolResult(status: 1, stdout: "", stderr: "body.bin: error: the file changed: body.bin: the file has 4096 bytes, and the blob's stream (streamLength) had 4000\n"))
+            #expect(length == ToolResult(status: 1, stdout: "", stderr: "body.bin: error: the file changed: body.bin: the file has 4096 bytes, and the blob's stream (streamLength) had 4000\n"
+                + "to upload the file as it is now: resumetool upload body.bin \(server.origin)/files/body.bin\n"))
             #expect(server.stored("/files/body.bin") == nil)
             // The device's blobs are inputs: left as they were.
             #expect(FileManager.default.fileExists(atPath: data) && FileManager.default.fileExists(atPath: stream))
@@ -269,7 +284,7 @@ import Glibc
             let run = try await runToolCapturing(["resume", "device.resumedata", "--file", "body.bin", "-H", "Authorization: Bearer t0ken"], in: folder)
             let story = Comment(rawValue: "\(run.stderr)\nserver:\n\(server.journal)")
             #expect(run.status == 0, story)
-            #expect(run.stderr.hasSuffix("body.bin: uploaded to \(server.origin)/up/1 (HTTP 201, \(size - kept) bytes sent, continued 1 time)\n"), story)
+            #expect(run.stderr.hasSuffix("body.bin: uploaded to \(server.origin)/up/1 (HTTP 201, \(size - kept) of \(size) bytes sent in this run, continued 1 time)\n"), story)
             let requests = server.requests
             try #require(requests.count == 2, story)
             #expect(requests[0].hasPrefix("HEAD /up/1 HTTP/1.1\r\n"))

@@ -174,6 +174,32 @@ import Testing
         await server.stop()
     }
 
+    /// A 104 may send the rest of the upload to any host (the draft allows it, and the resume
+    /// URL is followed as a redirect is): the last line says where the bytes went, not only the
+    /// URL given.
+    @Test func theLastLineNamesTheHostTheRestWentTo() async throws {
+        let kept = 1000
+        let other = try await RawServer.start([
+            [.text(Self.offset(kept))],
+            [.drain(Self.size - kept), .text(Self.status("201 Created", fields: "Upload-Complete: ?1\r\nUpload-Offset: \(Self.size)\r\n"))],
+        ], host: privateLoopbackAddress())
+        let given = try await RawServer.start([[.text(Self.resumptionSupported("\(other.origin)/up/1")), .drain(kept)]], host: privateLoopbackAddress())
+        try await withTemporaryDirectory { folder in
+            _ = try UploadTesting.write(UploadTesting.bytes(Self.size), in: folder)
+            let run = try await runToolCapturing(["upload", "photo.bin", "\(given.origin)/files"], in: folder)
+            let story = Comment(rawValue: "\(run.stderr)\ngiven:\n\(given.journal)\nother:\n\(other.journal)")
+            #expect(run.status == 0, story)
+            // What the creation request put on the wire before the server closed depends on the
+            // socket's buffers: the count of bytes sent is not the test's.
+            #expect(run.stderr.contains(
+                "photo.bin: uploaded to \(given.origin)/files, the rest to \(other.origin)/up/1 (the server's resume URL, on another origin) (HTTP 201, "), story)
+            #expect(run.stderr.hasSuffix(", continued 1 time)\n"), story)
+            #expect(other.requests.count == 2, story)
+        }
+        await other.stop()
+        await given.stop()
+    }
+
     /// A 2xx to the request that sent the rest must carry the file's length as its offset, if
     /// any: the creation's answer and an append's alike.
     @Test(arguments: [Self.size + 1, Self.size - 1])

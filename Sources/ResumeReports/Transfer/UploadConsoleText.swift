@@ -19,6 +19,27 @@ package enum UploadConsoleText {
         }
     }
 
+    /// The last line of an upload that ended well: where it went (and where the rest went, when
+    /// the server's resume URL is on another origin than `url`, the one the user gave), the
+    /// final status, and the bytes: those sent when they are the file, else both counts, so that
+    /// resent bytes or a run that only finished an earlier one's upload are not read as the size.
+    package static func finished(file: String, url: HTTPURL, outcome: ResumableUploader.Outcome) -> String {
+        var line = "\(VisibleText.escaping(file)): uploaded to \(VisibleText.escaping(url.string))"
+        if let other = outcome.continuedAt, !other.hasSameOrigin(as: url) {
+            line += ", the rest to \(VisibleText.escaping(other.string)) (the server's resume URL, on another origin)"
+        }
+        let bytes: String
+        if outcome.bytesSent == outcome.fileSize {
+            bytes = "\(outcome.bytesSent) bytes sent"
+        } else if outcome.bytesSent < outcome.fileSize {
+            bytes = "\(outcome.bytesSent) of \(outcome.fileSize) bytes sent in this run"
+        } else {
+            bytes = "\(outcome.bytesSent) bytes sent for a \(outcome.fileSize)-byte file, resent ones included"
+        }
+        let resumed = outcome.resumptions == 0 ? "" : ", continued \(outcome.resumptions) time\(outcome.resumptions == 1 ? "" : "s")"
+        return line + " (HTTP \(outcome.status), \(bytes)\(resumed))\n"
+    }
+
     /// The line that says an earlier run's upload goes on at `url`.
     package static func continuing(file: String, at url: String) -> String {
         "\(VisibleText.escaping(file)): continuing the upload at \(VisibleText.escaping(url))\n"

@@ -68,6 +68,12 @@ package final class ResumableUploader: Sendable {
         package var bytesSent: Int64
         /// Times the upload was continued (`HEAD` then `PATCH`).
         package var resumptions: Int
+        /// The file's size: what the server has now.
+        package var fileSize: Int64
+        /// The resume URL the upload was continued at, nil when the creation request carried
+        /// the whole body: where the rest of the bytes went, which may be another host than the
+        /// URL given (a 104's `Location` may name any).
+        package var continuedAt: HTTPURL?
     }
 
     /// Uploads `source` to `url`, or continues it at `resumeURL` when an earlier run left one.
@@ -169,7 +175,7 @@ package final class ResumableUploader: Sendable {
         switch result {
         case .answered(let status, let fields, let bodyComplete) where (200...299).contains(status) && bodyComplete:
             if let refusal = draft.finalOffsetRefusal(fields: fields, end: size, size: size) { throw refusal }
-            return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
+            return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions, fileSize: size, continuedAt: nil)
         case .answered(let status, let fields, _):
             let error = DownloadError.unexpectedStatus(status)
             guard (200...299).contains(status) || RetryPolicy.retries(status: status) else { throw .transfer(error) }
@@ -211,7 +217,7 @@ package final class ResumableUploader: Sendable {
             case .incomplete(let value):
                 offset = value
             case .complete:
-                return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
+                return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions, fileSize: source.size, continuedAt: resume)
             case .gone(let status):
                 try self.forgotten(status: status, run: &run, onEvent: onEvent)
                 return nil
@@ -250,7 +256,7 @@ package final class ResumableUploader: Sendable {
             case .done where bodyComplete:
                 if let refusal = draft.finalOffsetRefusal(fields: fields, end: end, size: source.size) { throw refusal }
                 if !completes { return nil }
-                return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions)
+                return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions, fileSize: source.size, continuedAt: resume)
             case .done, .conflict:
                 // A 2xx before the whole body went is checked by asking again, as a 409 is.
                 try await self.failed(.unexpectedStatus(status), run: &run, retryAfter: nil, onEvent: onEvent)

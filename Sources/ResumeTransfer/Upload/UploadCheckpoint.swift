@@ -62,7 +62,7 @@ package struct UploadCheckpoint: Sendable {
     }
 
     /// The identity record's path.
-    var identityPath: String { self.blobPath + ".identity" }
+    package var identityPath: String { self.blobPath + ".identity" }
 
     /// The most bytes a blob or record of ours is read up to (a blob holds a request, not a body).
     static let maximumSize = 16 << 20

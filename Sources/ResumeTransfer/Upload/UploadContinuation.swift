@@ -16,6 +16,10 @@ package struct UploadContinuation: Sendable, Equatable {
     /// The blob's original request; nil when the blob has none.
     var creation: Creation?
 
+    /// The URL that created the upload (and would create it again); nil when the blob has no
+    /// original request.
+    package var creationURL: HTTPURL? { self.creation?.url }
+
     /// The request that created the upload, as the blob archived it.
     struct Creation: Sendable, Equatable {
         var url: HTTPURL
