@@ -9,7 +9,7 @@ public enum HTTPHeadText {
 
     /// `> GET URL` and one `> Name: value` line per field.
     public static func request(method: String, url: HTTPURL, headers: [HTTPHeaderField]) -> String {
-        lines("> \(method) \(url.string)", headers, prefix: "> ")
+        lines("> \(method) \(url.shown)", headers, prefix: "> ")
     }
 
     /// `< STATUS` and one `< Name: value` line per field.

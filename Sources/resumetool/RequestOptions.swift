@@ -60,7 +60,8 @@ struct RequestOptions: ParsableArguments {
         }
     }
 
-    /// The headers for a download of `url`: -H, --user-agent, then the login for its host. An
+    /// The headers for a download of `url`: -H, --user-agent, then the login for its host (-u,
+    /// else the netrc file, else the URL's user information). An
     /// unreadable netrc file is a diagnostic (exit status 2); a host it does not name, a warning.
     func fields(for url: HTTPURL?) throws -> [HTTPHeaderField] {
         var fields = headers.compactMap { try? HeaderArgument.parse($0).get() }
@@ -81,6 +82,9 @@ struct RequestOptions: ParsableArguments {
             } else {
                 Diagnostic(file: file, severity: .warning, message: "no login for \(host); sending none").emit()
             }
+        } else if let login = url?.login {
+            // curl's order: -u, then the netrc file, then the URL's own user and password.
+            fields.append(try basicAuthorization(login))
         }
         return fields
     }

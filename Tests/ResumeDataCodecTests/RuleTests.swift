@@ -22,6 +22,33 @@ import Testing
         #expect(HTTPURL.problemMessage(for: text) == nil)
     }
 
+    /// What is printed of a URL: the password masked, everything else as given; an `@` or `:`
+    /// in the path or query is not user information.
+    @Test(arguments: [
+        ("http://example.com/a.bin", "http://example.com/a.bin"),
+        ("http://ann:s3cr3t@example.com/a", "http://ann:***@example.com/a"),
+        ("https://ann:p%40ss:w@h:8443/", "https://ann:***@h:8443/"),
+        ("http://ann@example.com/a", "http://ann@example.com/a"),
+        ("http://:pw@example.com", "http://:***@example.com"),
+        ("http://ann:@example.com/", "http://ann:***@example.com/"),
+        ("http://example.com/a@b:c", "http://example.com/a@b:c"),
+        ("http://example.com?x=a:b@c", "http://example.com?x=a:b@c"),
+        ("http://example.com#u:p@h", "http://example.com#u:p@h"),
+        ("http://u:p@[::1]:8080/x", "http://u:***@[::1]:8080/x"),
+    ])
+    func shownWithoutItsPassword(_ text: String, _ shown: String) throws {
+        #expect(try HTTPURL(validating: text).shown == shown)
+    }
+
+    /// The login curl sends for a URL's user information: decoded, the password empty when absent.
+    @Test func theLoginInAURL() throws {
+        #expect(try HTTPURL(validating: "http://example.com/a").login == nil)
+        #expect(try HTTPURL(validating: "http://ann:s3cr3t@example.com/a").login == "ann:s3cr3t")
+        #expect(try HTTPURL(validating: "http://ann%40corp:p%3Aw%20d@h/").login == "ann@corp:p:w d")
+        #expect(try HTTPURL(validating: "http://ann@h/").login == "ann:")
+        #expect(try HTTPURL(validating: "http://h/a@b").login == nil)
+    }
+
     @Test(arguments: [
         ("http://", HTTPURL.Problem.noHost),
         ("http:/a", .noHost),

@@ -122,6 +122,24 @@ import Testing
         }
     }
 
+    /// A password in the URL is sent (Basic, as curl sends it) but never printed: not in `-v`'s
+    /// request line, not in a JSON line; the user is kept so the reader knows who asked.
+    @Test func aPasswordInTheURLIsNeverPrinted() async throws {
+        try await withServer(Self.data) { server, _, directory in
+            let url = server.url.replacingOccurrences(of: "http://", with: "http://ann:s3cr3t@")
+            let shown = server.url.replacingOccurrences(of: "http://", with: "http://ann:***@")
+            let verbose = try await runToolCapturing(["download", url, "-o", "a.bin", "-v"], in: directory)
+            #expect(verbose.status == 0)
+            #expect(verbose.stderr.split(separator: "\n").contains("> GET \(shown)"), "\(verbose.stderr)")
+            let json = try await runToolCapturing(["download", url, "-o", "b.bin", "--json"], in: directory)
+            #expect(json.status == 0)
+            #expect(json.stdout.hasPrefix("{\"event\":\"start\",\"url\":\"\(shown.replacingOccurrences(of: "/", with: "\\/"))\",\"file\":\"b.bin\"}\n")
+                || json.stdout.hasPrefix("{\"event\":\"start\",\"url\":\"\(shown)\",\"file\":\"b.bin\"}\n"), "\(json.stdout)")
+            for output in [verbose.stdout, verbose.stderr, json.stdout, json.stderr] { #expect(!output.contains("s3cr3t")) }
+            #expect(server.getRequests.allSatisfy { $0.headers["authorization"] == "Basic YW5uOnMzY3IzdA==" })
+        }
+    }
+
     /// curl's spellings work: `--retry`, `-C -`, `-L`, `-f`/`--fail`, `--max-redirs`, `--max-time`.
     @Test func curlsSpellingsAreAccepted() async throws {
         try await withServer(Self.data) { server, _, directory in

@@ -101,6 +101,27 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
         scheme == other.scheme && host == other.host && port == other.port
     }
 
+    /// The URL as a log or a line of progress shows it: a password in its user information
+    /// replaced by `***`, the user kept, as curl keeps passwords out of what it prints. A
+    /// transcript of a transfer is pasted into bug reports; the URL given is still what is
+    /// requested and what a checkpoint records.
+    public var shown: String {
+        let bytes = Array(string.utf8)
+        guard let separator = bytes.firstRange(of: Array("://".utf8)) else { return string }
+        let authorityStart = separator.upperBound
+        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        guard let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")),
+              let colon = bytes[authorityStart..<at].firstIndex(of: UInt8(ascii: ":")) else { return string }
+        return String(decoding: bytes[..<(colon + 1)] + Array("***".utf8) + bytes[at...], as: UTF8.self)
+    }
+
+    /// The user information as `USER:PASSWORD`, percent-escapes decoded, as curl sends it for
+    /// Basic authorization; nil when the URL names no user.
+    public var login: String? {
+        guard let components = URLComponents(string: string), let user = components.user else { return nil }
+        return user + ":" + (components.password ?? "")
+    }
+
     /// `scheme://host:port`, the origin as people read it.
     public var origin: String { "\(scheme)://\(host):\(port)" }
 

@@ -3,7 +3,8 @@ import ResumeTransfer
 
 /// `download --json`'s lines for one task: JSON objects, one per line, `start`, `progress` (at
 /// most every 0.5 s: `bytes`, `total`, `rate`), `warning`, `retry`, `restart`, then `done`,
-/// `failed` (with `reason`) or `paused`. Every line carries `url` (empty for a URL that was
+/// `failed` (with `reason`) or `paused`. Every line carries `url` (a password in it shown as
+/// `***`, ``HTTPURL/shown``; empty for a URL that was
 /// refused; the `failed` line's `reason` names it) and `file`. Pure: the caller feeds events
 /// with the time they came and writes what it gets.
 package struct TransferJSONLines: Sendable {
@@ -63,7 +64,7 @@ package struct TransferJSONLines: Sendable {
     }
 
     private func line(_ event: String, _ fields: [(String, JSONValue)]) -> [UInt8] {
-        let object = JSONValue.object([("event", .string(event)), ("url", .string(self.url?.string ?? "")), ("file", .string(self.file))] + fields)
+        let object = JSONValue.object([("event", .string(event)), ("url", .string(self.url?.shown ?? "")), ("file", .string(self.file))] + fields)
         var bytes: [UInt8] = []
         object.writeCompact(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))

@@ -11,7 +11,7 @@ package enum UploadConsoleText {
         return switch event {
         case .request(let method, let url, let headers): HTTPHeadText.request(method: method, url: url, headers: headers)
         case .response(let status, let headers): HTTPHeadText.response(status: status, headers: headers)
-        case .resumable(let url): "\(label): resumable at \(VisibleText.escaping(url.string))\n"
+        case .resumable(let url): "\(label): resumable at \(VisibleText.escaping(url.shown))\n"
         case .notResumable(let reason): "\(label): not resumable: \(VisibleText.escaping(reason))\n"
         case .offset(let offset): "\(label): the server has \(offset) bytes; sending from there\n"
         case .retrying(let attempt, let delay, let reason): TransferLineText.retrying(label: file, reason: "\(reason)", attempt: attempt, delay: delay)
@@ -24,9 +24,9 @@ package enum UploadConsoleText {
     /// final status, and the bytes: those sent when they are the file, else both counts, so that
     /// resent bytes or a run that only finished an earlier one's upload are not read as the size.
     package static func finished(file: String, url: HTTPURL, outcome: ResumableUploader.Outcome) -> String {
-        var line = "\(VisibleText.escaping(file)): uploaded to \(VisibleText.escaping(url.string))"
+        var line = "\(VisibleText.escaping(file)): uploaded to \(VisibleText.escaping(url.shown))"
         if let other = outcome.continuedAt, !other.hasSameOrigin(as: url) {
-            line += ", the rest to \(VisibleText.escaping(other.string)) (the server's resume URL, on another origin)"
+            line += ", the rest to \(VisibleText.escaping(other.shown)) (the server's resume URL, on another origin)"
         }
         let bytes: String
         if outcome.bytesSent == outcome.fileSize {
