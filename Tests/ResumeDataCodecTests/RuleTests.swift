@@ -214,4 +214,26 @@ import Testing
     @Test func noTagIsNotStrong() {
         #expect(!EntityTag.isStrong(nil))
     }
+
+    /// What `If-Range` may carry: a strong tag in its quotes, etagc bytes only, 1024 bytes at most.
+    @Test(arguments: [
+        ("\"a\"", true),
+        ("\"\"", true),
+        ("\"caf\u{e9}\"", true),
+        ("\"!#~\"", true),
+        ("\"" + String(repeating: "x", count: 1022) + "\"", true),
+        ("\"" + String(repeating: "x", count: 1023) + "\"", false),
+        ("v1", false),
+        ("\"v1", false),
+        ("v1\"", false),
+        ("\"", false),
+        ("\"a\"b\"", false),
+        ("\"a b\"", false),
+        ("\"a\u{7f}\"", false),
+        ("W/\"a\"", false),
+        ("", false),
+    ])
+    func ifRange(_ tag: String, _ sendable: Bool) {
+        #expect(EntityTag.canGoInIfRange(tag) == sendable)
+    }
 }

@@ -58,6 +58,11 @@ private let url = "http://127.0.0.1:8080/file.bin"
         ("\"a\u{0}\"", nil, nil),
         ("\"a\"", "Tue\n", "\"a\""),
         (nil, "Tue\r\nX: y", nil),
+        // No entity-tag without its quotes, none longer than 1024 bytes, no date of a blob's noise.
+        ("v1", "Tue, 17 Nov 2026 09:12:44 GMT", "Tue, 17 Nov 2026 09:12:44 GMT"),
+        ("v1", nil, nil),
+        ("\"" + String(repeating: "a", count: 200_000) + "\"", nil, nil),
+        (nil, String(repeating: "T", count: 65), nil),
     ] as [(String?, String?, String?)])
     func ifRangeCarriesOnlyAStrongTag(_ entityTag: String?, _ lastModified: String?, _ ifRange: String?) {
         let checkpoint = DownloadCheckpoint(originalURL: url, currentURL: url, entityTag: entityTag, lastModified: lastModified)

@@ -116,6 +116,21 @@ import Testing
         #expect(Self.codes(object) == ["weak-etag-only"])
     }
 
+    /// A tag without its quotes, or of 200 KB, cannot go in If-Range: the bytes are compared,
+    /// as resume does, and explain says which it is.
+    @Test(arguments: [("v1", "not an entity-tag (it needs its quotes)"), ("\"" + String(repeating: "a", count: 200_000) + "\"", "longer than the 1024 bytes resumetool sends")])
+    func anETagIfRangeCannotCarryContinuesAfterComparingBytes(tag: String, why: String) throws {
+        var resume = try ResumeData(data: try EndToEnd.sample("ios9-xml.plist"))
+        resume.entityTag = tag
+        resume.serverDownloadDate = nil
+        let (status, object) = try Self.json(["-"], stdin: try resume.encoded())
+        #expect(status == 0)
+        #expect(object["verdict"] as? String == "continue")
+        #expect(Self.codes(object) == ["etag-not-sendable"])
+        let message = try #require((object["reasons"] as? [[String: Any]])?.first?["message"] as? String)
+        #expect(message.contains(", \(why), which If-Range cannot carry: " + ResumeExplanation.tailProof), "\(message.prefix(300))")
+    }
+
     @Test func aBlobForAnotherURLSaysSoAndHowToFix() throws {
         var resume = try ResumeData(data: try EndToEnd.sample("ios9-xml.plist"))
         resume.downloadURL = "https://old.example.com/Example.dmg"

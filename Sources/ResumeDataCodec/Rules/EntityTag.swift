@@ -13,4 +13,23 @@ public enum EntityTag {
         guard let value, !value.isEmpty else { return false }
         return !value.hasPrefix("W/")
     }
+
+    /// The longest tag `If-Range` carries, quotes included. Servers refuse a whole head for one
+    /// long field (nginx's 8 KiB line buffers, 431 elsewhere), and real tags are hashes and
+    /// versions of at most a few dozen bytes: a longer one in a blob is noise or an attack, not
+    /// a validator to send.
+    public static let maximumSentLength = 1024
+
+    /// Whether `value` may go back to the server in `If-Range`: a strong tag in RFC 9110's form,
+    /// `"` opaque-tag `"` with only etagc bytes (0x21, 0x23–0x7E, 0x80–0xFF) between, at most
+    /// ``maximumSentLength`` bytes. A tag without its quotes is no entity-tag: a server reads it
+    /// as a date it cannot parse and answers with the whole file, so where it is the only
+    /// validator the bytes on disk are compared with the server's instead.
+    public static func canGoInIfRange(_ value: String?) -> Bool {
+        guard isStrong(value), let bytes = value?.utf8, bytes.count >= 2, bytes.count <= maximumSentLength,
+              bytes.first == quote, bytes.last == quote else { return false }
+        return bytes.dropFirst().dropLast().allSatisfy { $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }
+    }
+
+    private static let quote = UInt8(ascii: "\"")
 }

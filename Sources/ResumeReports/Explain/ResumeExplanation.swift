@@ -139,6 +139,14 @@ package struct ResumeExplanation: Sendable, Equatable {
                 message: "the only validator is the weak ETag \(tag), which If-Range cannot carry (a device starts over): "
                     + Self.tailProof,
                 remedy: .rebuild(url: url, validator: .lastModified), effect: .continue, short: "a weak ETag only"))
+        } else if let tag = entityTag, EntityTag.isStrong(tag), !EntityTag.canGoInIfRange(tag), lastModified == nil {
+            let why = tag.utf8.count > EntityTag.maximumSentLength
+                ? "longer than the \(EntityTag.maximumSentLength) bytes resumetool sends" : "not an entity-tag (it needs its quotes)"
+            reasons.append(Reason(
+                code: "etag-not-sendable",
+                message: "the only validator is the ETag \(VisibleText.escaping(String(tag.prefix(64))))\(tag.count > 64 ? "…" : ""), \(why), which If-Range cannot carry: "
+                    + Self.tailProof,
+                remedy: .rebuild(url: url, validator: .lastModified), effect: .continue, short: "an ETag If-Range cannot carry"))
         }
 
         // 3. Ranges, from the stored response unless the probe asks.

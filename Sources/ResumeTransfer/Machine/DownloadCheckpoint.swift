@@ -24,19 +24,22 @@ struct DownloadCheckpoint: Equatable, Sendable {
     /// the blob under ``ResumeCheckpoint/finishedRangesKey``; flushed like the prefix.
     var finishedRanges: [Range<Int64>] = []
 
-    /// The ETag that proves the bytes on disk are the server's: a strong one (the codec's
-    /// `EntityTag` rule) that can go back in `If-Range` (`HTTPHeaderField`'s rule: a blob's tag
-    /// with a CR, LF or NUL proves nothing, and its bytes are compared instead).
+    /// The ETag that proves the bytes on disk are the server's: a strong one that can go back in
+    /// `If-Range` (the codec's `EntityTag.canGoInIfRange`: quoted, bounded; and `HTTPHeaderField`'s
+    /// rule: no CR, LF or NUL). Any other tag proves nothing, and the bytes are compared instead.
     var provingEntityTag: String? {
-        guard EntityTag.isStrong(self.entityTag), let tag = self.entityTag, Self.canBeSent(tag) else { return nil }
+        guard EntityTag.canGoInIfRange(self.entityTag), let tag = self.entityTag, Self.canBeSent(tag) else { return nil }
         return tag
     }
 
     /// What `If-Range` carries: the proving ETag, else Last-Modified (weak tags cannot be used
     /// there), when it can be sent.
     var ifRangeValidator: String? {
-        self.provingEntityTag ?? self.lastModified.flatMap { Self.canBeSent($0) ? $0 : nil }
+        self.provingEntityTag ?? self.lastModified.flatMap { Self.canBeSent($0) && $0.utf8.count <= Self.maximumDateLength ? $0 : nil }
     }
+
+    /// An HTTP-date is 29 bytes; room for the obsolete forms, none for a blob's noise.
+    static let maximumDateLength = 64
 
     private static func canBeSent(_ validator: String) -> Bool {
         HTTPHeaderField.engine("If-Range", validator) != nil
