@@ -268,6 +268,22 @@ import Testing
                                   ("bodyType", .integer(2)), ("streamLength", .integer(PropertyListInteger(Int64.min)))])
         #expect(upload.body == .stream(length: Int64.min))
     }
+
+    /// A stream's length that no `Upload-Length` can carry is an error, as `resume` refuses it;
+    /// the largest one RFC 9651 allows, and 0, are not.
+    @Test(arguments: [
+        (Int64(-5), ["error[upload-body] streamLength: -5 is no stream length: it is negative"]),
+        (Int64.min, ["error[upload-body] streamLength: -9223372036854775808 is no stream length: it is negative"]),
+        (Int64.max, ["error[upload-body] streamLength: 9223372036854775807 bytes cannot be uploaded: Upload-Length and Upload-Offset carry at most 999999999999999 (RFC 9651's largest integer)"]),
+        (Int64(1_000_000_000_000_000), ["error[upload-body] streamLength: 1000000000000000 bytes cannot be uploaded: Upload-Length and Upload-Offset carry at most 999999999999999 (RFC 9651's largest integer)"]),
+        (Int64(999_999_999_999_999), []),
+        (Int64(0), []),
+    ])
+    func streamLengths(_ length: Int64, _ messages: [String]) {
+        let upload = Self.upload([("draftVersion", .string("6")), ("resumeURL", .url(.init(relativeString: Self.resumeURL))),
+                                  ("bodyType", .integer(2)), ("streamLength", .integer(PropertyListInteger(length)))])
+        #expect(Self.messages(upload).filter { $0.contains("upload-body") } == messages)
+    }
 }
 
 /// Writing upload resume data: the same entries and mask read back; an edit keeps the mask.

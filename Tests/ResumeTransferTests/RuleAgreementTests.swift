@@ -129,7 +129,7 @@ import Testing
                     .filter { $0.code == .tempFileMissing || $0.code == .tempFileSize }
                 switch item.expected {
                 case .file(let path, let size, _):
-                    #expect(findings.map(\.message) == (size == 5 ? [] : ["the partial file \(path) has \(size) bytes, more than the 5 received; the rest will be downloaded again"]), "\(item.name)")
+                    #expect(findings.map(\.message) == (size == 5 ? [] : ["the partial file \(path) has \(size) bytes, more than the 5 received; resume keeps them when its last 64 KiB match the server's (it compares them before appending), else starts over"]), "\(item.name)")
                 case .refused(let path, _, let reason):
                     #expect(findings.map(\.message) == ["the partial file \(path) cannot be used: \(reason)"], "\(item.name)")
                 case .missing(let expected):

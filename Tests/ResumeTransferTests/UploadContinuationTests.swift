@@ -88,6 +88,12 @@ import Testing
         }
         let notFile = blob.replacing(UploadResumeKey.uploadFile, with: .url(ArchivedURL(relativeString: "https://example.com/x")))
         #expect(refusal(notFile)?.hasPrefix("uploadFile: ") == true, "\(refusal(notFile) ?? "accepted")")
+        // A stream's length no Upload-Length can carry: what validate calls an error is refused.
+        for length in [Int64(-5), Int64.max] {
+            let stream = blob.replacing(UploadResumeKey.bodyType, with: .integer(2))
+                .replacing(UploadResumeKey.streamLength, with: .integer(PropertyListInteger(length)))
+            #expect(refusal(stream)?.hasPrefix("streamLength: \(length)") == true, "\(length): \(refusal(stream) ?? "accepted")")
+        }
     }
 
     @Test func theOffsetAnswersRulesValueByValue() throws {

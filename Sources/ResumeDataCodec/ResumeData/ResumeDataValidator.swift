@@ -205,6 +205,6 @@ public struct ResumeDataValidator: Sendable {
         if size < received {
             return [.init(.error, .tempFileSize, "the partial file \(path) has \(size) bytes, fewer than the \(received) received", key: key)]
         }
-        return [.init(.warning, .tempFileSize, "the partial file \(path) has \(size) bytes, more than the \(received) received; the rest will be downloaded again", key: key)]
+        return [.init(.warning, .tempFileSize, "the partial file \(path) has \(size) bytes, more than the \(received) received; resume keeps them when its last 64 KiB match the server's (it compares them before appending), else starts over", key: key)]
     }
 }

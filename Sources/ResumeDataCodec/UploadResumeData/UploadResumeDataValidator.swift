@@ -101,6 +101,9 @@ public struct UploadResumeDataValidator: Sendable {
         }
     }
 
+    /// RFC 9651's largest Integer, the most an `Upload-Length` or `Upload-Offset` field can say.
+    static let largestLength: Int64 = 999_999_999_999_999
+
     private func checkBody(_ upload: UploadResumeData, into findings: inout [ResumeDataFinding]) {
         let key = UploadResumeKey.bodyType
         if let value = upload[key], value.integerValue == nil {
@@ -120,6 +123,12 @@ public struct UploadResumeDataValidator: Sendable {
             findings.append(.init(.error, .uploadBody, "\(VisibleText.escaping(url.absoluteString)) is not a file: URL: a background session refuses it", key: UploadResumeKey.uploadFile))
         case .stream(length: nil):
             findings.append(.init(.note, .uploadBody, "a stream body of unknown length: the app must supply the stream again from the server's offset", key: key))
+        case .stream(length: let length?) where length < 0:
+            findings.append(.init(.error, .uploadBody, "\(length) is no stream length: it is negative", key: UploadResumeKey.streamLength))
+        case .stream(length: let length?) where length > Self.largestLength:
+            findings.append(.init(.error, .uploadBody,
+                "\(length) bytes cannot be uploaded: Upload-Length and Upload-Offset carry at most \(Self.largestLength) (RFC 9651's largest integer)",
+                key: UploadResumeKey.streamLength))
         case .data, .file, .stream:
             break
         }

@@ -31,7 +31,7 @@ package enum SafariDownloadValidator {
                                           key: receivedKey))
                 } else if file.status.size > received {
                     findings.append(.init(.warning, .tempFileSize,
-                                          "the partial file \(name) has \(file.status.size) bytes, more than the \(received) received; the rest will be downloaded again",
+                                          "the partial file \(name) has \(file.status.size) bytes, more than the \(received) received; resume keeps them when its last 64 KiB match the server's (it compares them before appending), else starts over",
                                           key: receivedKey))
                 }
             } else {
