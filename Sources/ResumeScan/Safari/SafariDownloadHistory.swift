@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// Safari's list of downloads, `~/Library/Safari/Downloads.plist` (Safari 15 and later may keep
 /// it in `~/Library/Containers/com.apple.Safari/Data/Library/Safari/`): a dictionary whose
@@ -10,6 +11,9 @@ import ResumeDataCodec
 public struct SafariDownloadHistory: Sendable, Hashable {
     /// The entries, in the plist's order.
     public var entries: [SafariDownloadInfo]
+    /// Where each of ``entries`` is in the plist: `DownloadHistory[3]`, or `[3]` where the array
+    /// is the root (older Safari); the entries left out keep their places.
+    public var keyPaths: [String] = []
     /// Entries left out, and entries past ``maximumEntries``, each in a sentence.
     public var problems: [String] = []
 
@@ -32,7 +36,9 @@ public struct SafariDownloadHistory: Sendable, Hashable {
             throw .notADownload("Downloads.plist has no DownloadHistory array: not Safari's list of downloads")
         }
         var entries: [SafariDownloadInfo] = []
+        var keyPaths: [String] = []
         var problems: [String] = []
+        let arrayPath = root.dictionaryValue?["DownloadHistory"]?.arrayValue != nil ? "DownloadHistory" : ""
         for (index, value) in list.prefix(Self.maximumEntries).enumerated() {
             guard let dictionary = value.dictionaryValue else {
                 problems.append("entry \(index) is of type \(value.typeName), not dictionary")
@@ -42,6 +48,7 @@ public struct SafariDownloadHistory: Sendable, Hashable {
                 var entry = try SafariDownloadInfo(dictionary: dictionary, what: "entry \(index)")
                 entry.problems = entry.problems.map { "entry \(index): \($0)" }
                 entries.append(entry)
+                keyPaths.append("\(arrayPath)[\(index)]")
             } catch {
                 problems.append(error.description)
             }
@@ -50,6 +57,17 @@ public struct SafariDownloadHistory: Sendable, Hashable {
             problems.append("\(list.count - Self.maximumEntries) entries past the first \(Self.maximumEntries) are not read")
         }
         self.entries = entries
+        self.keyPaths = keyPaths
         self.problems = problems
+    }
+
+    /// The index in ``entries`` of the download a `NAME.download` bundle holds: the entry with
+    /// the identifier its `Info.plist` has, else the one whose `DownloadEntryPath` is the bundle
+    /// (Safari points an unfinished download's entry at its bundle); nil when none is.
+    package func entryIndex(forBundle bundleName: String, identifier: String?) -> Int? {
+        if let identifier, let index = entries.firstIndex(where: { $0.identifier == identifier }) { return index }
+        return entries.firstIndex { entry in
+            entry.path.map { FilePathText.lastName(of: $0).utf8.elementsEqual(bundleName.utf8) } ?? false
+        }
     }
 }
