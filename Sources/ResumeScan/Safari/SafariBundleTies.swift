@@ -30,12 +30,13 @@ struct SafariBundleTies {
             if names[folder] == nil { folders.append(folder) }
             names[folder, default: []].append(FilePathText.lastName(of: file.path))
         }
+        let lookups = histories.map { SafariDownloadHistory.EntryLookup($0.history) }
         for folder in folders {
             let bundleName = FilePathText.lastName(of: folder)
             let info = infos[folder]
             var entry: ScanInventory.SafariHistoryEntry?
-            for history in histories {
-                guard let index = history.history.entryIndex(forBundle: bundleName, identifier: info?.identifier) else { continue }
+            for (history, lookup) in zip(histories, lookups) {
+                guard let index = lookup.entryIndex(forBundle: bundleName, identifier: info?.identifier) else { continue }
                 entry = ScanInventory.SafariHistoryEntry(path: history.path, index: index, keyPath: history.history.keyPaths[index])
                 break
             }

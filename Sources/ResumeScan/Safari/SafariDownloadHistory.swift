@@ -61,13 +61,36 @@ public struct SafariDownloadHistory: Sendable, Hashable {
         self.problems = problems
     }
 
-    /// The index in ``entries`` of the download a `NAME.download` bundle holds: the entry with
-    /// the identifier its `Info.plist` has, else the one whose `DownloadEntryPath` is the bundle
-    /// (Safari points an unfinished download's entry at its bundle); nil when none is.
+    /// The index in ``entries`` of the download a `NAME.download` bundle holds:
+    /// ``EntryLookup/entryIndex(forBundle:identifier:)``.
     package func entryIndex(forBundle bundleName: String, identifier: String?) -> Int? {
-        if let identifier, let index = entries.firstIndex(where: { $0.identifier == identifier }) { return index }
-        return entries.firstIndex { entry in
-            entry.path.map { FilePathText.lastName(of: $0).utf8.elementsEqual(bundleName.utf8) } ?? false
+        EntryLookup(self).entryIndex(forBundle: bundleName, identifier: identifier)
+    }
+
+    /// The entries by identifier and by the last name of their `DownloadEntryPath`, each the
+    /// first entry that has it: made once, so that a scan asking for each of its bundles costs
+    /// one look-up each, not a pass over up to ``maximumEntries`` entries.
+    package struct EntryLookup: Sendable {
+        private var byIdentifier: [String: Int] = [:]
+        /// By bytes: `String`'s equality takes canonically equivalent names for one.
+        private var byPathName: [[UInt8]: Int] = [:]
+
+        package init(_ history: SafariDownloadHistory) {
+            for (index, entry) in history.entries.enumerated() {
+                if let identifier = entry.identifier, byIdentifier[identifier] == nil { byIdentifier[identifier] = index }
+                if let path = entry.path {
+                    let name = Array(FilePathText.lastName(of: path).utf8)
+                    if byPathName[name] == nil { byPathName[name] = index }
+                }
+            }
+        }
+
+        /// The entry with the identifier the bundle's `Info.plist` has, else the one whose
+        /// `DownloadEntryPath` is the bundle (Safari points an unfinished download's entry at its
+        /// bundle); nil when none is.
+        package func entryIndex(forBundle bundleName: String, identifier: String?) -> Int? {
+            if let identifier, let index = byIdentifier[identifier] { return index }
+            return byPathName[Array(bundleName.utf8)]
         }
     }
 }
