@@ -13,6 +13,7 @@ package enum SafariDownloadReport {
             ("bytesReceived", info.bytesReceived.map(JSONValue.integer) ?? .null),
             ("totalBytes", info.totalBytes.map(JSONValue.integer) ?? .null),
             ("entityTag", .optionalString(info.entityTag)),
+            ("lastModified", .optionalString(info.lastModified)),
             ("path", .optionalString(info.path)),
             ("identifier", .optionalString(info.identifier)),
             ("sandboxIdentifier", .optionalString(info.sandboxIdentifier)),
@@ -21,6 +22,12 @@ package enum SafariDownloadReport {
             ("errorCode", info.errorCode.map(JSONValue.integer) ?? .null),
             ("problems", .array(info.problems.map(JSONValue.string))),
         ])
+    }
+
+    /// Where a bundle's entry is in a `Downloads.plist`: `path`, `index` (in that file's
+    /// `entries` in `scan --json`), `keyPath` (in the plist).
+    package static func json(for entry: ScanInventory.SafariHistoryEntry) -> JSONValue {
+        .object([("path", .string(entry.path)), ("index", .integer(Int64(entry.index))), ("keyPath", .string(entry.keyPath))])
     }
 
     /// `Safari download history PATH: N entries`, then one line per entry (URL, bytes, when
@@ -54,7 +61,8 @@ package enum SafariDownloadReport {
         let received = info.bytesReceived.map(ByteCount.describe) ?? "-"
         field("bytes received", received + (info.totalBytes.map { " of " + ByteCount.describe($0) } ?? ""))
         if info.layout == .legacy {
-            field("validator", info.entityTag.map { "ETag " + $0 } ?? "none")
+            let validators = [info.entityTag.map { "ETag " + $0 }, info.lastModified.map { "Last-Modified " + $0 }].compactMap { $0 }
+            field("validator", validators.isEmpty ? "none" : validators.joined(separator: ", "))
         } else {
             field("validator", "none (no key of the modern layout is known to hold one)")
         }

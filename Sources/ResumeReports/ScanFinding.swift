@@ -3,8 +3,8 @@ import ResumeDataCodec
 import ResumeScan
 
 /// One finding of a scan, as the reports that give each its own line or row see it: a blob (in a
-/// file of its own, or embedded as data in another), the partial file a blob names, or a partial
-/// file no blob names.
+/// file of its own, or embedded as data in another), the partial file a blob names, a partial
+/// file no blob names, a Safari bundle's partial file, or an entry of Safari's list of downloads.
 struct ScanFinding {
     /// What the finding is; the raw value is its name in JSON Lines, CSV and the timeline.
     enum Kind: String, Sendable {
@@ -12,6 +12,8 @@ struct ScanFinding {
         case embeddedBlob = "embedded-blob"
         case partialFile = "partial-file"
         case orphanPartialFile = "orphan-partial-file"
+        case safariPartialFile = "safari-partial-file"
+        case safariHistoryEntry = "safari-history-entry"
     }
 
     let kind: Kind
@@ -23,11 +25,20 @@ struct ScanFinding {
     let bundleID: String?
     /// The blob itself, or for a partial file the blob that names it; nil for an orphan.
     let blob: ScanInventory.Blob?
-    /// The orphan partial file itself; nil for the other kinds.
+    /// The partial file itself, for an orphan or a Safari bundle's; nil for the other kinds.
     var orphan: ScanInventory.PartialFile?
+    /// For an entry of Safari's list of downloads: the list (``path`` and ``file`` are its) and
+    /// the entry's index in it.
+    var historyEntry: (history: ScanInventory.SafariHistoryFile, index: Int)?
+
+    /// The entry of Safari's list of downloads, for ``Kind/safariHistoryEntry``.
+    var safariEntry: SafariDownloadInfo? {
+        historyEntry.map { $0.history.history.entries[$0.index] }
+    }
 
     /// Every finding in the inventory's order: each blob followed by its partial file, then the
-    /// orphan partial files. A partial file two blobs name is listed after each (each line is
+    /// orphan partial files, the Safari bundles' partial files and the entries of each of
+    /// Safari's lists of downloads. A partial file two blobs name is listed after each (each line is
     /// self-contained, so it names its blob).
     static func all(in inventory: ScanInventory) -> [ScanFinding] {
         var findings: [ScanFinding] = []
@@ -46,6 +57,16 @@ struct ScanFinding {
         for orphan in inventory.orphanPartialFiles {
             findings.append(ScanFinding(kind: .orphanPartialFile, path: orphan.path, file: orphan.file,
                                         appContainer: orphan.appContainer, bundleID: orphan.bundleID, blob: nil, orphan: orphan))
+        }
+        for partial in inventory.safariPartialFiles {
+            findings.append(ScanFinding(kind: .safariPartialFile, path: partial.path, file: partial.file,
+                                        appContainer: partial.appContainer, bundleID: partial.bundleID, blob: nil, orphan: partial))
+        }
+        for history in inventory.safariHistories {
+            for index in history.history.entries.indices {
+                findings.append(ScanFinding(kind: .safariHistoryEntry, path: history.path, file: history.file,
+                                            appContainer: nil, bundleID: nil, blob: nil, historyEntry: (history, index)))
+            }
         }
         return findings
     }

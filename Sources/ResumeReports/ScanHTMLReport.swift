@@ -5,7 +5,8 @@ import ResumeScan
 
 /// `scan --html FILE`: one self-contained page an examiner can attach to a case: the device of
 /// each backup, a summary per app, then each blob with its URL, bytes, partial file, findings,
-/// hashes and times, the orphan partial files and what could not be read.
+/// hashes and times, the orphan partial files, the Safari bundles' partial files, Safari's lists
+/// of downloads and what could not be read.
 ///
 /// Evidence is hostile, so the page is built with Plot and every string from it goes through
 /// ``evidence(_:)`` into a text node, never into an attribute or raw HTML: the page holds no
@@ -43,6 +44,8 @@ package struct ScanHTMLReport {
                 .if(inventory.blobs.isEmpty, .p(.text("No resume blob was found."))),
                 .forEach(inventory.blobs.enumerated()) { index, blob in Self.blob(blob, number: index + 1) },
                 .if(!inventory.orphanPartialFiles.isEmpty, orphans),
+                .if(!inventory.safariPartialFiles.isEmpty, safariPartialFiles),
+                .forEach(inventory.safariHistories) { history in Self.safariHistory(history) },
                 .if(!inventory.errors.isEmpty, errors)
             )
         )
@@ -199,6 +202,45 @@ package struct ScanHTMLReport {
                         .td(Self.time(orphan.file.modified)), .td(Self.time(orphan.file.changed)), .td(Self.time(orphan.file.created)))
                 })
             )
+        )
+    }
+
+    private var safariPartialFiles: Node<HTML.BodyContext> {
+        .group(
+            .h2(.text("Safari bundles' partial files")),
+            .p(.code(.text("resumetool resume NAME.download")), .text(" continues one.")),
+            .table(
+                .class("safari"),
+                .thead(.tr(.th(.text("Path")), .th(.text("URL")), .th(.text("Size")), .th(.text("Bytes received")), .th(.text("SHA-256")),
+                           .th(.text("Modified")), .th(.text("Added")), .th(.text("In history")))),
+                .tbody(.forEach(inventory.safariPartialFiles) { partial in
+                    .tr(.td(.code(Self.evidence(partial.path))), .td(.code(Self.evidence(partial.safariDownload?.url))),
+                        .td(.text(ByteCount.describe(partial.file.size))),
+                        .td(.text(partial.safariDownload?.bytesReceived.map(ByteCount.describe) ?? "-")),
+                        .td(.code(.text(partial.file.sha256 ?? partial.file.hashSkipped.map(HashSkipText.sentence) ?? "-"))),
+                        .td(Self.time(partial.file.modified)), .td(Self.time(partial.safariDownload?.dateAdded)),
+                        .td(Self.evidence(partial.safariHistoryEntry.map { $0.path + ", " + $0.keyPath })))
+                })
+            )
+        )
+    }
+
+    private static func safariHistory(_ history: ScanInventory.SafariHistoryFile) -> Node<HTML.BodyContext> {
+        .section(
+            .class("safari-history"),
+            .h2(.text("Safari download history "), .code(evidence(history.path))),
+            .table(
+                .thead(.tr(.th(.text("Entry")), .th(.text("URL")), .th(.text("Bytes")), .th(.text("Added")), .th(.text("Finished")),
+                           .th(.text("Destination")))),
+                .tbody(.forEach(Array(zip(history.history.entries, history.history.keyPaths))) { entry, keyPath in
+                    .tr(.td(.code(.text(keyPath))), .td(.code(evidence(entry.url))),
+                        .td(.text((entry.bytesReceived.map(ByteCount.describe) ?? "-") + (entry.totalBytes.map { " of " + ByteCount.describe($0) } ?? ""))),
+                        .td(time(entry.dateAdded)), .td(time(entry.dateFinished)), .td(.code(evidence(entry.path))))
+                })
+            ),
+            .if(!history.history.problems.isEmpty, .ul(.class("errors"), .forEach(history.history.problems) { problem in
+                .li(.class("warning"), evidence(problem))
+            }))
         )
     }
 

@@ -3,7 +3,7 @@ import ResumeDataCodec
 import ResumeScan
 
 /// `scan --jsonl`: one JSON object per line and per finding (blob, embedded blob, partial file,
-/// orphan partial file), each self-contained so that a line can be ingested alone (a SIEM, `jq
+/// orphan partial file, Safari bundle's partial file, entry of Safari's list of downloads), each self-contained so that a line can be ingested alone (a SIEM, `jq
 /// -c`, Timesketch's JSONL importer): it says what it is, where it was read, the app, hashes,
 /// sizes and times, and for a blob its URL, bytes and findings.
 package struct ScanJSONLinesReport {
@@ -24,7 +24,9 @@ package struct ScanJSONLinesReport {
     }
 
     /// A blob as `scan --json` has it; a partial file as an orphan has it plus `size` and the blob
-    /// naming it; an orphan as `scan --json` has it. `finding` first, `device` last for a backup.
+    /// naming it; an orphan or a Safari bundle's partial file as `scan --json` has it; an entry of
+    /// Safari's list of downloads as the list's file (path, hashes, times), `keyPath` and the
+    /// entry as `scan --json` has it. `finding` first, `device` last for a backup.
     func line(for finding: ScanFinding) -> JSONValue {
         var members: [(String, JSONValue)] = [("finding", .string(finding.kind.rawValue))]
         switch finding.kind {
@@ -46,7 +48,13 @@ package struct ScanJSONLinesReport {
                     ("bytesReceived", blob.found.resumeData?.bytesReceived.map(JSONValue.integer) ?? .null),
                 ])))
             }
-        case .orphanPartialFile:
+        case .safariHistoryEntry:
+            members += [("path", .string(finding.path))] + ScanReport.evidenceMembers(finding.file)
+            if let entry = finding.historyEntry {
+                members += [("keyPath", .string(entry.history.history.keyPaths[entry.index])),
+                            ("safariDownload", SafariDownloadReport.json(for: entry.history.history.entries[entry.index]))]
+            }
+        case .orphanPartialFile, .safariPartialFile:
             if let orphan = finding.orphan, case .object(let orphanMembers) = ScanReport.json(for: orphan) {
                 members += orphanMembers
             }

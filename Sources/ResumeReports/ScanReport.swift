@@ -45,10 +45,15 @@ package struct ScanReport {
         }))]
     }
 
-    /// `safariDownloadHistory`, only when a `Safari/Downloads.plist` was found.
+    /// `safariPartialFiles` (Safari bundles' data files, tied to their bundle), only when there
+    /// are some, and `safariDownloadHistory`, only when a `Safari/Downloads.plist` was found.
     private var safariMembers: [(String, JSONValue)] {
-        guard !inventory.safariHistories.isEmpty else { return [] }
-        return [("safariDownloadHistory", .array(inventory.safariHistories.map { history in
+        var members: [(String, JSONValue)] = []
+        if !inventory.safariPartialFiles.isEmpty {
+            members.append(("safariPartialFiles", .array(inventory.safariPartialFiles.map(Self.json(for:)))))
+        }
+        guard !inventory.safariHistories.isEmpty else { return members }
+        return members + [("safariDownloadHistory", .array(inventory.safariHistories.map { history in
             .object([("path", .string(history.path))] + Self.evidenceMembers(history.file) + [
                 ("entries", .array(history.history.entries.map(SafariDownloadReport.json(for:)))),
                 ("problems", .array(history.history.problems.map(JSONValue.string))),
@@ -82,7 +87,8 @@ package struct ScanReport {
             ("bundleID", .optionalString(file.bundleID)),
         ] + Self.evidenceMembers(file.file)
             // Only for a Safari bundle's data file: every other partial file keeps its shape.
-            + (file.safariDownload.map { [("safariDownload", SafariDownloadReport.json(for: $0))] } ?? []))
+            + (file.safariDownload.map { [("safariDownload", SafariDownloadReport.json(for: $0))] } ?? [])
+            + (file.safariHistoryEntry.map { [("safariHistoryEntry", SafariDownloadReport.json(for: $0))] } ?? []))
     }
 
     package static func json(for device: BackupDevice) -> JSONValue {
@@ -161,7 +167,8 @@ package struct ScanReport {
         var lines: [String] = []
         // The folders' blocks as before, then each backup's: its device, then its domains.
         appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind == .folder },
-                     orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind == .folder }, backupRoot: nil)
+                     orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind == .folder },
+                     safari: inventory.safariPartialFiles.filter { $0.file.source.kind == .folder }, backupRoot: nil)
         for backup in inventory.backups {
             if !lines.isEmpty { lines.append("") }
             lines.append("backup \(VisibleText.escaping(backup.root)): " + Self.describe(backup))
@@ -173,6 +180,7 @@ package struct ScanReport {
             lines += Self.missingFiles(backup)
             appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
                          orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
+                         safari: inventory.safariPartialFiles.filter { $0.file.source.kind != .folder && $0.file.source.kind != .archive && $0.file.source.root == backup.root },
                          backupRoot: backup.root)
         }
         for archive in inventory.archives {
@@ -183,6 +191,7 @@ package struct ScanReport {
             for warning in archive.warnings { lines.append("  warning: " + VisibleText.escaping(warning)) }
             appendBlocks(to: &lines, blobs: inventory.blobs.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
                          orphans: inventory.orphanPartialFiles.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
+                         safari: inventory.safariPartialFiles.filter { $0.file.source.kind == .archive && $0.file.source.root == archive.root },
                          backupRoot: archive.root)
         }
         for ledger in inventory.ledgers {
@@ -262,9 +271,10 @@ package struct ScanReport {
 
     /// Blocks in the order of their container's path, files outside any container last; paths
     /// inside a block are relative to its container. A backup's containers are its domains.
-    private func appendBlocks(to lines: inout [String], blobs: [ScanInventory.Blob], orphans: [ScanInventory.PartialFile], backupRoot: String?) {
+    private func appendBlocks(to lines: inout [String], blobs: [ScanInventory.Blob], orphans: [ScanInventory.PartialFile],
+                              safari: [ScanInventory.PartialFile], backupRoot: String?) {
         var containers: [String?] = []
-        for container in blobs.map(\.appContainer) + orphans.map(\.appContainer)
+        for container in blobs.map(\.appContainer) + orphans.map(\.appContainer) + safari.map(\.appContainer)
         where !containers.contains(container) {
             containers.append(container)
         }
@@ -312,17 +322,31 @@ package struct ScanReport {
                 if let skipped = file.file.hashSkipped { lines.append("    SHA-256: " + HashSkipText.sentence(skipped)) }
                 if let info = file.safariDownload { lines += SafariDownloadReport.lines(for: info, indent: "    ") }
             }
+            for file in safari where file.appContainer == container {
+                lines.append("  Safari bundle's partial file: \(shown(file.path)), \(ByteCount.describe(file.status.size)), modified \(DateText.text(file.status.modified))"
+                             + (file.safariDownload?.bytesReceived.map { Self.comparison(file.status.size, $0) } ?? ""))
+                if let skipped = file.file.hashSkipped { lines.append("    SHA-256: " + HashSkipText.sentence(skipped)) }
+                if let info = file.safariDownload { lines += SafariDownloadReport.lines(for: info, indent: "    ") }
+                if let entry = file.safariHistoryEntry {
+                    lines.append("    " + "in history:".padding(toLength: 18, withPad: " ", startingAt: 0)
+                                 + VisibleText.escaping(entry.path) + ", " + VisibleText.escaping(entry.keyPath))
+                }
+            }
         }
     }
 
-    /// `12 files scanned: 3 blobs, 1 orphan partial file, 1 error`, with `, 4 ledger tasks` after the blobs when a ledger was found.
+    /// `12 files scanned: 3 blobs, 1 orphan partial file, 1 error`, with `, 4 ledger tasks` after
+    /// the blobs when a ledger was found and `, 2 Safari bundle partial files` after them when
+    /// Safari bundles were.
     var summary: String {
         func counted(_ count: Int, _ noun: String) -> String {
             "\(ByteCount.grouping(Int64(count))) \(noun)\(count == 1 ? "" : "s")"
         }
         let ledgerTasks = inventory.ledgers.isEmpty
             ? "" : ", \(counted(inventory.ledgers.reduce(0) { $0 + $1.tasks.count }, "ledger task"))"
-        return "\(counted(inventory.fileCount, "file")) scanned: \(counted(inventory.blobs.count, "blob"))\(ledgerTasks), "
+        let safari = inventory.safariPartialFiles.isEmpty
+            ? "" : ", \(counted(inventory.safariPartialFiles.count, "Safari bundle partial file"))"
+        return "\(counted(inventory.fileCount, "file")) scanned: \(counted(inventory.blobs.count, "blob"))\(ledgerTasks)\(safari), "
             + "\(counted(inventory.orphanPartialFiles.count, "orphan partial file")), \(counted(inventory.errors.count, "error"))"
     }
 

@@ -3,8 +3,10 @@ import ResumeDataCodec
 import ResumeScan
 
 /// `scan --csv` and `scan --tsv`: a header row, then one row per blob (its partial file in the
-/// same row) and one per orphan partial file, with every field issue 25 asks of a finding: the
-/// source, the app, SHA-256, size and times of the file and of its partial file.
+/// same row), one per orphan partial file, one per Safari bundle's partial file (its URL and
+/// bytes received from the bundle's `Info.plist`) and one per entry of Safari's list of
+/// downloads (the list's file, the entry's key path, URL and bytes), with every field of a
+/// finding: the source, the app, SHA-256, size and times of the file and of its partial file.
 package struct ScanTable {
     let inventory: ScanInventory
 
@@ -53,6 +55,30 @@ package struct ScanTable {
                 "", "", "", "", ScanFinding.Kind.orphanPartialFile.rawValue,
                 HashSkipText.field(file.hashSkipped),
             ])
+        }
+        for partial in inventory.safariPartialFiles {
+            let file = partial.file, info = partial.safariDownload
+            rows.append([
+                partial.path, "", partial.appContainer ?? "", "", info?.url ?? "", info?.bytesReceived.map(String.init) ?? "", "", "", "", "",
+                DateText.text(partial.status.modified), "",
+                partial.bundleID ?? "", file.source.kind.rawValue, file.source.root, file.source.inner,
+                file.sha256 ?? "", String(file.size), time(file.changed), time(file.created),
+                "", "", "", "", ScanFinding.Kind.safariPartialFile.rawValue,
+                HashSkipText.field(file.hashSkipped),
+            ])
+        }
+        for history in inventory.safariHistories {
+            let file = history.file
+            for (entry, keyPath) in zip(history.history.entries, history.history.keyPaths) {
+                rows.append([
+                    history.path, keyPath, "", "", entry.url ?? "", entry.bytesReceived.map(String.init) ?? "", "", "", "", "",
+                    time(file.modified), "",
+                    "", file.source.kind.rawValue, file.source.root, file.source.inner,
+                    file.sha256 ?? "", String(file.size), time(file.changed), time(file.created),
+                    "", "", "", "", ScanFinding.Kind.safariHistoryEntry.rawValue,
+                    HashSkipText.field(file.hashSkipped),
+                ])
+            }
         }
         return rows
     }

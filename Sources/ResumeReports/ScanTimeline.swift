@@ -5,8 +5,10 @@ import ResumeScan
 /// `scan --timeline`: a CSV that Timesketch imports as it is (`message`, `datetime`,
 /// `timestamp_desc` first), with one row per time of every finding, sorted by time: the times
 /// of each blob's file and of its partial file (modified, status changed, created, as the source
-/// has them), of each orphan partial file, and the dates a blob records itself (the server's
-/// `Last-Modified`, the time its archived response was made).
+/// has them), of each orphan partial file and Safari bundle's partial file, the dates a blob
+/// records itself (the server's `Last-Modified`, the time its archived response was made), and
+/// when Safari says each download was added and finished (its list of downloads, a bundle's
+/// `Info.plist`).
 package struct ScanTimeline {
     let inventory: ScanInventory
 
@@ -35,10 +37,17 @@ package struct ScanTimeline {
             events.append(Event(date: date, description: description, finding: finding))
         }
         for finding in ScanFinding.all(in: inventory) {
+            if let entry = finding.safariEntry {
+                // The list's own times are the file's, not the download's: only its dates are events.
+                add(entry.dateAdded, "Safari download added", finding)
+                add(entry.dateFinished, "Safari download finished", finding)
+                continue
+            }
             let noun = switch finding.kind {
             case .blob, .embeddedBlob: "blob"
             case .partialFile: "partial file"
             case .orphanPartialFile: "orphan partial file"
+            case .safariPartialFile, .safariHistoryEntry: "Safari bundle's partial file"
             }
             add(finding.file.modified, noun + " modified", finding)
             add(finding.file.changed, noun + " status changed", finding)
@@ -46,6 +55,10 @@ package struct ScanTimeline {
             if finding.kind == .blob || finding.kind == .embeddedBlob, let resume = finding.blob?.found.resumeData {
                 add(resume.effectiveServerDownloadDate.flatMap(Self.httpDate), "server Last-Modified (in the blob)", finding)
                 add(resume.response?.date, "response received (in the blob)", finding)
+            }
+            if let info = finding.orphan?.safariDownload {
+                add(info.dateAdded, "Safari download added (Info.plist)", finding)
+                add(info.dateFinished, "Safari download finished (Info.plist)", finding)
             }
         }
         return events.enumerated()
@@ -58,12 +71,14 @@ package struct ScanTimeline {
         events.map { event in
             let finding = event.finding
             let resume = finding.blob?.found.resumeData
+            let safari = finding.safariEntry ?? finding.orphan?.safariDownload
+            let keyPath = finding.historyEntry.map { $0.history.history.keyPaths[$0.index] } ?? finding.blob?.keyPath
             return [
                 Self.message(event), DateText.text(event.date), event.description,
                 Self.microseconds(event.date),
-                finding.kind.rawValue, finding.path, finding.kind == .orphanPartialFile ? "" : finding.blob?.keyPath ?? "",
+                finding.kind.rawValue, finding.path, finding.kind == .orphanPartialFile ? "" : keyPath ?? "",
                 finding.bundleID ?? "", finding.file.source.kind.rawValue, finding.file.source.root, finding.file.source.inner,
-                resume?.downloadURL ?? "", resume?.bytesReceived.map(String.init) ?? "",
+                resume?.downloadURL ?? safari?.url ?? "", (resume?.bytesReceived ?? safari?.bytesReceived).map(String.init) ?? "",
                 finding.file.sha256 ?? "", String(finding.file.size), HashSkipText.field(finding.file.hashSkipped),
             ]
         }
@@ -88,6 +103,13 @@ package struct ScanTimeline {
             if let received = resume.bytesReceived { text += ", \(received) bytes received" }
         } else if finding.kind == .orphanPartialFile {
             text += ", \(finding.file.size) bytes, no blob names it"
+        } else if let entry = finding.safariEntry {
+            if let keyPath = finding.historyEntry.map({ $0.history.history.keyPaths[$0.index] }) { text += " at " + keyPath }
+            if let url = entry.url { text += ", " + url }
+            if let path = entry.path { text += ", to " + path }
+        } else if finding.kind == .safariPartialFile {
+            text += ", \(finding.file.size) bytes, in its Safari bundle"
+            if let url = finding.orphan?.safariDownload?.url { text += ", " + url }
         }
         return VisibleText.escaping(text)
     }

@@ -31,7 +31,9 @@ public struct ScanInventory: Sendable {
         public let partialFileEvidence: EvidenceFile?
     }
 
-    /// A partial download (`CFNetworkDownload_*.tmp`, or a WebKit `.download` folder's data) that no blob names.
+    /// A partial download (`CFNetworkDownload_*.tmp`, or a WebKit `.download` folder's data) that
+    /// no blob names; or a Safari bundle's data file, which its bundle names
+    /// (``ScanInventory/safariPartialFiles``).
     public struct PartialFile: Sendable {
         /// Its path.
         public let path: String
@@ -46,6 +48,19 @@ public struct ScanInventory: Sendable {
         /// What the `Info.plist` beside it says, when it is the data file of a Safari
         /// `NAME.download` bundle: the URL, bytes so far and total, dates.
         public var safariDownload: SafariDownloadInfo? = nil
+        /// The entry of Safari's list of downloads (`Downloads.plist`) that names its bundle,
+        /// when the scan found that list and it does.
+        public var safariHistoryEntry: SafariHistoryEntry? = nil
+    }
+
+    /// An entry of a `Downloads.plist` the scan found: which file, and where in it.
+    public struct SafariHistoryEntry: Sendable, Hashable {
+        /// The `Downloads.plist` file's path.
+        public let path: String
+        /// The entry's index in that file's ``SafariDownloadHistory/entries``.
+        public let index: Int
+        /// Where the entry is in the plist: `DownloadHistory[3]`.
+        public let keyPath: String
     }
 
     /// Safari's list of downloads (`Safari/Downloads.plist`) as found.
@@ -65,6 +80,11 @@ public struct ScanInventory: Sendable {
     public private(set) var blobs: [Blob] = []
     /// The partial files no blob and no ledger task names, sorted by path.
     public private(set) var orphanPartialFiles: [PartialFile] = []
+    /// The data files of Safari `NAME.download` bundles, each tied to its bundle's `Info.plist`
+    /// (``PartialFile/safariDownload``) and the `Downloads.plist` entry that names the bundle
+    /// (``PartialFile/safariHistoryEntry``), when the scan found them: not orphans, as their
+    /// bundle names them. Sorted by path.
+    public private(set) var safariPartialFiles: [PartialFile] = []
     /// nsurlsessiond's ledgers (`tasks.sqlite`) found by content, sorted by path.
     public private(set) var ledgers: [TaskLedger] = []
     /// What could not be read or was skipped, sorted by path.
@@ -110,6 +130,7 @@ public struct ScanInventory: Sendable {
         fileCount = folders?.fileCount ?? 0
         blobs = folders?.blobs ?? []
         orphanPartialFiles = folders?.orphanPartialFiles ?? []
+        safariPartialFiles = folders?.safariPartialFiles ?? []
         ledgers = folders?.ledgers ?? []
         safariHistories = folders?.safariHistories ?? []
         for backup in backups {
@@ -198,14 +219,19 @@ public struct ScanInventory: Sendable {
             }
         }
         for file in sorted { if let history = file.safariHistory { safariHistories.append(SafariHistoryFile(path: file.path, file: evidence(file), history: history)) } }
-        // A Safari bundle's Info.plist, by the bundle's folder: its data file is told with it.
-        var safariDownloads: PathMap<SafariDownloadInfo> = [:]
-        for file in sorted { if let info = file.safariDownload { safariDownloads[FilePathText.folder(of: file.path)] = info } }
-        for file in sorted where file.isPartialFile && !paired.contains(file.path) {
+        let unpaired = sorted.filter { $0.isPartialFile && !paired.contains($0.path) }
+        let bundles = SafariBundleTies(found: sorted, partialFiles: unpaired, histories: safariHistories)
+        for file in unpaired {
             let container = space.container(of: file.path)
-            orphanPartialFiles.append(PartialFile(path: file.path, appContainer: container, status: file.status,
-                                                  file: evidence(file), bundleID: space.bundleID(of: container),
-                                                  safariDownload: safariDownloads[FilePathText.folder(of: file.path)]))
+            var partial = PartialFile(path: file.path, appContainer: container, status: file.status,
+                                      file: evidence(file), bundleID: space.bundleID(of: container))
+            if let tie = bundles.tie(of: file.path) {
+                partial.safariDownload = tie.info
+                partial.safariHistoryEntry = tie.historyEntry
+                safariPartialFiles.append(partial)
+            } else {
+                orphanPartialFiles.append(partial)
+            }
         }
     }
 

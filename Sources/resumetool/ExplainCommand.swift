@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResumeDataCodec
 import ResumeReports
+import ResumeScan
 import ResumeSystemCalls
 import ResumeTransfer
 
@@ -15,6 +16,8 @@ struct ExplainCommand: AsyncParsableCommand {
 
             With --probe the server is asked as `resume` would ask it (credentials only to the blob's origin, redirects bounded): a HEAD, then a one-byte range at the blob's offset with If-Range and the blob's headers.
 
+            A Safari NAME.download bundle is explained as `resume NAME.download` would continue it: the resume data its Info.plist makes (URL, and the legacy layout's entity tag and Last-Modified) and the partial file in the bundle (or --partial).
+
             An upload blob (a device's, or upload's FILE.uploadresume) holds no offset: its checks are the keys URLSession reads (draft-version, resume-url, original-request, body), then file (--file FILE, the file to upload on this machine) and server. With --probe the draft's offset request (HEAD of the resume URL) is sent as `resume BLOB --file` sends it: the blob's headers, credentials only to its original request's origin, never over http for an upload begun over https, and nothing for a blob that fails on its own. The server's offset N is `continue at byte N of the file`; a 404 or 410 is `restart from zero` (resume creates the upload again and sends the whole file); another refusal or an answer that breaks the draft is `fail`; an upload already complete is said so.
 
             Example:
@@ -25,7 +28,7 @@ struct ExplainCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The resume blob; - reads standard input.", completion: .file())
+    @Argument(help: "The resume blob, or a Safari NAME.download bundle; - reads standard input.", completion: .file())
     var blob: String
 
     @Option(help: "The partial file (default: the one the blob names, inside --tmp-dir).")
@@ -67,6 +70,9 @@ struct ExplainCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if blob != "-", SafariDownloadBundle.isBundle(blob) {
+            return try await self.explainBundle()
+        }
         let input: BlobFile
         do {
             switch try BlobFile.read(blob, options: reading.options) {
@@ -98,6 +104,12 @@ struct ExplainCommand: AsyncParsableCommand {
             partialFile = .notLooked
         }
 
+        try await self.explain(resume, blobSize: input.bytes.count, name: input.input.displayName, partialFile: partialFile)
+    }
+
+    /// Explains download resume data: the checks, with `--probe` the server's answers, the
+    /// verdict, and the exit status that carries it.
+    func explain(_ resume: ResumeData, blobSize: Int, name blob: String, partialFile: ResumeExplanation.PartialFile) async throws {
         var probed: Result<ResumeProbe, DownloadError>?
         if probe {
             var offset = resume.container.isNetworkFramework ? nil : resume.bytesReceived
@@ -111,8 +123,7 @@ struct ExplainCommand: AsyncParsableCommand {
             try? await downloader.shutdown()
         }
 
-        let explanation = ResumeExplanation(resume, blobSize: input.bytes.count, partialFile: partialFile, probe: probed)
-        let blob = input.input.displayName
+        let explanation = ResumeExplanation(resume, blobSize: blobSize, partialFile: partialFile, probe: probed)
         let text = json ? ExplainReport.json(explanation, blob: blob) : ExplainReport.text(explanation, blob: blob)
         StandardStream.write(text, to: STDOUT_FILENO)
         if explanation.verdict != .continue { throw ExitStatus.failure.code }

@@ -5,7 +5,7 @@ import ResumeScan
 
 extension InspectCommand {
     /// A Safari `NAME.download` bundle's report, text or JSON: not a resume blob, but what an
-    /// examiner inspects beside them (issue 34).
+    /// examiner inspects beside them.
     static func safariBundle(_ path: String, json: Bool, indent: Int) throws(Diagnostic) -> [UInt8] {
         // Hashed within the limit scan has by default: a sparse or huge partial file is described.
         let bundle = try readBundle(path, hashing: .standard)

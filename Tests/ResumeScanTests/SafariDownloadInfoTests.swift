@@ -39,6 +39,25 @@ import Testing
         #expect(info.url == "https://example.com/resume")
         #expect(info.bytesReceived == 7)
         #expect(info.entityTag == "\"e\"")
+        #expect(info.lastModified == nil)
+    }
+
+    /// `NSURLDownloadServerModificationDate` is the server's Last-Modified text, kept as written;
+    /// of another type it is left out and said.
+    @Test func legacyServerModificationDate() throws {
+        let info = try SafariDownloadInfo(propertyList: Self.plist("""
+            <dict><key>DownloadEntryResumeInformation</key><dict>
+            <key>DownloadEntryURL</key><string>http://example.com/a.pkg</string>
+            <key>NSURLDownloadServerModificationDate</key><string>Tue, 15 Nov 2016 08:12:31 GMT</string></dict></dict>
+            """))
+        #expect(info.lastModified == "Tue, 15 Nov 2016 08:12:31 GMT")
+        #expect(info.entityTag == nil)
+        let wrong = try SafariDownloadInfo(propertyList: Self.plist("""
+            <dict><key>DownloadEntryResumeInformation</key><dict>
+            <key>NSURLDownloadServerModificationDate</key><date>2016-11-15T08:12:31Z</date></dict></dict>
+            """))
+        #expect(wrong.lastModified == nil)
+        #expect(wrong.problems == ["NSURLDownloadServerModificationDate is of type date, not string"])
     }
 
     @Test func valuesLeftOut() throws {

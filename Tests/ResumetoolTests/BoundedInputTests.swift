@@ -92,9 +92,10 @@ import Glibc
 
         let json = try Self.run(["scan", "--json", "Downloads"], in: directory.url)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        let orphan = try #require((document["orphanPartialFiles"] as? [[String: Any]])?.first)
-        #expect(orphan["sha256"] is NSNull)
-        let skipped = try #require(orphan["hashSkipped"] as? [String: Any])
+        // The bundle's Info.plist names it: a Safari bundle's partial file, no orphan.
+        let partial = try #require((document["safariPartialFiles"] as? [[String: Any]])?.first)
+        #expect(partial["sha256"] is NSNull)
+        let skipped = try #require(partial["hashSkipped"] as? [String: Any])
         #expect(skipped["reason"] as? String == "sparse")
         #expect(skipped["allocatedSize"] as? Int64 == 0)
 
@@ -102,7 +103,7 @@ import Glibc
         let objects = try lines.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
-        let line = try #require(objects.first { $0["finding"] as? String == "orphan-partial-file" })
+        let line = try #require(objects.first { $0["finding"] as? String == "safari-partial-file" })
         #expect((line["hashSkipped"] as? [String: Any])?["reason"] as? String == "sparse")
 
         let field = "sparse: 1099511627776 bytes apparent, 0 allocated, limit 4294967296"

@@ -42,4 +42,31 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("dictionary (4 entries)\n  CFBundleIdentifier: string \"com.example.player\"\n"))
     }
+
+    /// nsurlsessiond's tasks.plist shape, a keyed archive of a dictionary keyed by task number,
+    /// written by the codec tests' plistlib script: a valid archive, not resume data.
+    static let tasksScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../ResumeDataCodecTests/Fixtures/archives/make_number_keyed_tasks.py").standardized
+
+    @Test(arguments: [["inspect"], ["validate"], ["explain"]])
+    func anArchiveKeyedByNumbersIsNotResumeData(_ command: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let made = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.tasksScript.path, directory.path("tasks.plist")])
+        try #require(made.status == 0)
+        let result = try ToolRunner.run(command + ["tasks.plist"], in: directory.url)
+        #expect(result == ToolRunner.Result(status: 2, stdout: "", stderr: """
+            tasks.plist: error: not resume data: the root NSMutableDictionary has keys that are not strings (93, 94); a resume blob's keys are strings
+
+            """), "\(command)")
+    }
+
+    @Test func theArchiveCommandStillShowsIt() throws {
+        let directory = try TemporaryDirectory()
+        let made = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.tasksScript.path, directory.path("tasks.plist")])
+        try #require(made.status == 0)
+        let result = try ToolRunner.run(["archive", "tasks.plist"], in: directory.url)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout.contains("__NSCFURLSessionTaskInfo"))
+    }
 }

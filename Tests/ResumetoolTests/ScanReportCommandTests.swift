@@ -21,7 +21,7 @@ import Testing
         let lines = try Self.jsonLines(result.stdout)
         #expect(lines.map { $0["finding"] as? String } == [
             "blob", "partial-file", "embedded-blob", "partial-file", "embedded-blob", "partial-file", "blob", "partial-file", "blob",
-            "orphan-partial-file", "orphan-partial-file",
+            "orphan-partial-file", "safari-partial-file",
         ])
         for line in lines {
             for key in ["path", "bundleID", "sha256", "size", "modified", "changed", "created", "mode", "source"] {
@@ -54,7 +54,7 @@ import Testing
         // The tree's odd name and URL hold commas and quotes but no tab, line break or backslash.
         let rows = tsv.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         #expect(rows == (try ScanTests.parseCSV(csv.stdout)))
-        #expect(tsv.stdout.hasSuffix("\torphan-partial-file\t\n"))
+        #expect(tsv.stdout.hasSuffix("\tsafari-partial-file\t\n"))
     }
 
     @Test func timelineOfTheTree() throws {
@@ -77,7 +77,8 @@ import Testing
         #expect(counts["blob status changed"] == 5)
         #expect(counts["partial file modified"] == 4)
         #expect(counts["partial file status changed"] == 4)
-        #expect(counts["orphan partial file modified"] == 2)
+        #expect(counts["orphan partial file modified"] == 1)
+        #expect(counts["Safari bundle's partial file modified"] == 1)
         #expect(counts["blob created"] == nil)
         // The blobs' own dates: the iOS 26 sample's archived response (Last-Modified of 2017)
         // first of all, and the NSUserDefaults blob's NSURLSessionResumeServerDownloadDate.

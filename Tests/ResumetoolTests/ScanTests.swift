@@ -93,7 +93,7 @@ import Testing
             // B: a Network-framework blob (the iOS 26 sample), its partial file named by tempFileName.
             try write(Data(contentsOf: EndToEnd.samples.appendingPathComponent("nwurlsession-ios26.resumedata")), "\(b)/Library/Caches/nw/f00d")
             try write(Data(repeating: 5, count: 3000), "\(b)/tmp/CFNetworkDownload_Occ2S2.tmp")
-            // A WebKit download folder: its data file is an orphan too.
+            // A WebKit download folder: its data file is tied to its bundle, no orphan.
             try write(Data(repeating: 4, count: 500), "\(b)/Downloads/movie.mov.download/movie.mov")
             try write(PropertyListWriter().write(["DownloadEntryURL": "https://example.com/movie.mov"], as: .xml),
                       "\(b)/Downloads/movie.mov.download/Info.plist")
@@ -201,7 +201,7 @@ import Testing
             partial file:     tmp/CFNetworkDownload_Occ2S2.tmp, 3,000 bytes (2.9 KiB)
             modified:         2026-01-02T03:04:05Z
             findings:         none
-          orphan partial file: Downloads/movie.mov.download/movie.mov, 500 bytes, modified 2026-01-02T03:04:05Z
+          Safari bundle's partial file: Downloads/movie.mov.download/movie.mov, 500 bytes, modified 2026-01-02T03:04:05Z
             Safari download:  Info.plist (modern layout)
             download URL:     https://example.com/movie.mov
             bytes received:   -
@@ -220,7 +220,7 @@ import Testing
               error[temp-file-missing] NSURLSessionResumeInfoTempFileName: the partial file CFNetworkDownload_L00se.tmp was not looked for: the blob is in no app container, whose tmp/ folder would hold it
 
         No blob names the orphan partial files; `resumetool rebuild --partial FILE --url URL` makes one.
-        19 files scanned: 5 blobs, 2 orphan partial files, 2 errors
+        19 files scanned: 5 blobs, 1 Safari bundle partial file, 1 orphan partial file, 2 errors
 
         """
 
@@ -230,7 +230,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let top = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        #expect(Set(top.keys) == ["blobs", "orphanPartialFiles", "errors"])
+        #expect(Set(top.keys) == ["blobs", "orphanPartialFiles", "errors", "safariPartialFiles"])
         let blobs = try #require(top["blobs"] as? [[String: Any]])
         try #require(blobs.count == 5)
         let fields: Set<String> = ["path", "keyPath", "appContainer", "container", "downloadURL", "bytesReceived", "tempFileName",
@@ -337,22 +337,26 @@ import Testing
         #expect(looseFindings.map { $0["code"] as? String } == ["temp-file-missing"])
         #expect(looseFindings.map { $0["message"] as? String } == ["the partial file CFNetworkDownload_L00se.tmp was not looked for: the blob is in no app container, whose tmp/ folder would hold it"])
 
+        // The orphan and the WebKit folder's data file, tied to its bundle: the same members, and
+        // what its Info.plist says.
         let orphans = try #require(top["orphanPartialFiles"] as? [[String: Any]])
-        #expect(orphans.map { $0["path"] as? String } == [
+        let safari = try #require(top["safariPartialFiles"] as? [[String: Any]])
+        let files = orphans + safari
+        #expect(files.map { $0["path"] as? String } == [
             "\(Self.containerA)/tmp/CFNetworkDownload_0rphan.tmp",
             "\(Self.containerB)/Downloads/movie.mov.download/movie.mov",
         ])
-        #expect(orphans.map { $0["size"] as? Int } == [1000, 500])
-        #expect(orphans.map { $0["modified"] as? String } == [Self.modifiedText, Self.modifiedText])
-        #expect(orphans.map { $0["appContainer"] as? String } == [Self.containerA, Self.containerB])
-        #expect(orphans.map { $0["sha256"] as? String } == [
+        #expect(orphans.count == 1)
+        #expect(files.map { $0["size"] as? Int } == [1000, 500])
+        #expect(files.map { $0["modified"] as? String } == [Self.modifiedText, Self.modifiedText])
+        #expect(files.map { $0["appContainer"] as? String } == [Self.containerA, Self.containerB])
+        #expect(files.map { $0["sha256"] as? String } == [
             "62923de3afb82e5f258f64af6e47a62706a63680e3fd398e2806e1a4d576809c",
             "5b633ef5eee73982ec9aad478cb3612342e14de01a974b7ac6554dd26d59ba52",
         ])
-        // The WebKit folder's data file carries what its Info.plist says; the other keeps its shape.
         let keys: Set<String> = ["path", "appContainer", "size", "modified", "bundleID", "sha256", "changed", "created", "mode", "source", "hashSkipped"]
-        #expect(orphans.map { Set($0.keys) } == [keys, keys.union(["safariDownload"])])
-        #expect((orphans.last?["safariDownload"] as? [String: Any])?["url"] as? String == "https://example.com/movie.mov")
+        #expect(files.map { Set($0.keys) } == [keys, keys.union(["safariDownload"])])
+        #expect((safari.last?["safariDownload"] as? [String: Any])?["url"] as? String == "https://example.com/movie.mov")
 
         let errors = try #require(top["errors"] as? [[String: Any]])
         #expect(errors.map { $0["path"] as? String } == ["\(Self.containerA)/Documents/locked", "\(Self.containerA)/Documents/secret.plist"])
@@ -373,10 +377,10 @@ import Testing
         let changedColumn = 18
         for row in rows.dropFirst() { #expect(row.count == 26 && row[changedColumn].hasPrefix("20") && row.last == "") }
         func inner(_ path: String) -> String { String(path.dropFirst("tree/".count)) }
-        // The blobs, then the orphan partial files.
+        // The blobs, then the orphan partial file and the Safari bundle's.
         try #require(rows.count == 1 + 5 + 2)
         let blobRows = Array(rows[1...5])
-        #expect(rows.dropFirst().map { $0[24] } == ["blob", "embedded-blob", "embedded-blob", "blob", "blob", "orphan-partial-file", "orphan-partial-file"])
+        #expect(rows.dropFirst().map { $0[24] } == ["blob", "embedded-blob", "embedded-blob", "blob", "blob", "orphan-partial-file", "safari-partial-file"])
         // The partial file's times: modified as written, changed when written, no birth time on Linux.
         #expect(blobRows.map { $0[21] } == [Self.modifiedText, Self.modifiedText, Self.modifiedText, Self.modifiedText, ""])
         #expect(blobRows.map { $0[22].hasPrefix("20") } == [true, true, true, true, false])
@@ -385,7 +389,7 @@ import Testing
             ["\(Self.containerA)/tmp/CFNetworkDownload_0rphan.tmp", "", Self.containerA, "", "", "", "", "", "", "", Self.modifiedText, "",
              "", "folder", "tree", inner("\(Self.containerA)/tmp/CFNetworkDownload_0rphan.tmp"),
              "62923de3afb82e5f258f64af6e47a62706a63680e3fd398e2806e1a4d576809c", "1000", "", "", "", "", ""],
-            ["\(Self.containerB)/Downloads/movie.mov.download/movie.mov", "", Self.containerB, "", "", "", "", "", "", "", Self.modifiedText, "",
+            ["\(Self.containerB)/Downloads/movie.mov.download/movie.mov", "", Self.containerB, "", "https://example.com/movie.mov", "", "", "", "", "", Self.modifiedText, "",
              "", "folder", "tree", inner("\(Self.containerB)/Downloads/movie.mov.download/movie.mov"),
              "5b633ef5eee73982ec9aad478cb3612342e14de01a974b7ac6554dd26d59ba52", "500", "", "", "", "", ""],
         ])

@@ -28,6 +28,10 @@ public enum ArchivedValue: Sendable, Hashable {
     case array([ArchivedValue])
     /// An `NSDictionary`/`NSMutableDictionary` with string keys, in archive order.
     case dictionary([DictionaryEntry])
+    /// An `NSDictionary`/`NSMutableDictionary` with a key that is not a string (a number, as in
+    /// nsurlsessiond's `tasks.plist`): a valid archive, but no property-list dictionary, whose
+    /// keys are strings. Every key is kept as decoded, in archive order.
+    case objectKeyedDictionary([ArchivedPair])
     /// An `NSURL` (`NS.relative` against `NS.base`).
     case url(ArchivedURL)
     /// An object of a class this library does not interpret, kept raw.
@@ -107,6 +111,8 @@ extension ArchivedValue {
                 }
             }
             return .dictionary(dictionary)
+        case .objectKeyedDictionary(let pairs):
+            throw KeyedArchiveError(.unrepresentable, "a dictionary with \(Self.describeKeys(of: pairs)) has no property-list form", keyPath: keyPath)
         case .null:
             throw KeyedArchiveError(.unrepresentable, "nil has no property-list form", keyPath: keyPath)
         case .url(let url):
@@ -114,6 +120,13 @@ extension ArchivedValue {
         case .object(let object):
             throw KeyedArchiveError(.unrepresentable, "object of class \(object.className) has no property-list form", keyPath: keyPath)
         }
+    }
+
+    /// `keys that are not strings (93, 94, 95, …)`: the first three such keys, for a message.
+    package static func describeKeys(of pairs: [ArchivedPair]) -> String {
+        let others = pairs.filter { $0.key.stringValue == nil }
+        let shown = others.prefix(3).map(\.key.description).joined(separator: ", ")
+        return "keys that are not strings (\(shown)\(others.count > 3 ? ", …" : ""))"
     }
 
     package static func join(_ path: String, _ key: String) -> String {
@@ -156,6 +169,7 @@ extension ArchivedValue {
         case .date: "a date"
         case .array: "an array"
         case .dictionary: "a dictionary"
+        case .objectKeyedDictionary: "a dictionary with keys that are not strings"
         case .url: "an NSURL"
         case .object(let object): "an \(object.className)"
         }
@@ -189,6 +203,7 @@ extension ArchivedValue: CustomStringConvertible {
         case .date(let date): ISO8601DateText.text(date, fractionalSeconds: false)
         case .array(let elements): "(" + elements.map(\.description).joined(separator: ", ") + ")"
         case .dictionary(let entries): "{" + entries.map { "\($0.key) = \($0.value)" }.joined(separator: "; ") + "}"
+        case .objectKeyedDictionary(let pairs): "{" + pairs.map { "\($0.key) = \($0.value)" }.joined(separator: "; ") + "}"
         case .url(let url): "<\(url.absoluteString)>"
         case .object(let object): object.description
         }

@@ -75,15 +75,20 @@ struct KeyedArchiveDecoder {
             }
             var entries: [ArchivedValue.DictionaryEntry] = []
             entries.reserveCapacity(keys.count)
+            // Filled only once a key is not a string (nsurlsessiond keys tasks by NSNumber): the
+            // string-keyed dictionaries of every resume blob never pay for it.
+            var pairs: [ArchivedPair]?
             for index in keys.indices {
-                func keyPath() -> String { "\(path()).NS.keys[\(index)]" }
-                let key = try decode(uid: keys[index], keyPath: keyPath())
-                guard case .string(let name) = key else {
-                    throw KeyedArchiveError(.unexpectedType, "dictionary key is \(key), not a string", keyPath: keyPath())
-                }
+                let key = try decode(uid: keys[index], keyPath: "\(path()).NS.keys[\(index)]")
                 let value = try decode(uid: values[index], keyPath: "\(path()).NS.objects[\(index)]")
-                entries.append(.init(key: name, value: value))
+                if pairs == nil, case .string(let name) = key {
+                    entries.append(.init(key: name, value: value))
+                    continue
+                }
+                if pairs == nil { pairs = entries.map { ArchivedPair(key: .string($0.key), value: $0.value) } }
+                pairs?.append(ArchivedPair(key: key, value: value))
             }
+            if let pairs { return .objectKeyedDictionary(pairs) }
             return .dictionary(entries)
         case "NSArray", "NSMutableArray":
             let elements = try uidArray(dictionary, "NS.objects", path: path())

@@ -6,8 +6,9 @@ extension KeyedArchive {
     /// Decodes an archive whose root is an `NSDictionary`/`NSMutableDictionary` into a plain
     /// dictionary (nested dictionaries and arrays allowed).
     /// - Throws: ``KeyedArchiveError``: `KeyedArchiveError.Code.unexpectedClass` when the root
-    ///   is not a dictionary, `KeyedArchiveError.Code.unrepresentable` (with the key path) for
-    ///   nil values, URLs or objects of other classes inside it.
+    ///   is not a dictionary, `KeyedArchiveError.Code.nonStringKeys` when a key of it is not a
+    ///   string, `KeyedArchiveError.Code.unrepresentable` (with the key path) for nil values,
+    ///   URLs, objects of other classes or dictionaries keyed otherwise than by strings inside it.
     static func decodeDictionary(_ propertyList: PropertyListValue, options: KeyedArchiveOptions = .default) throws -> PropertyListDictionary {
         try KeyedArchive(propertyList, options: options).decodeRootDictionary()
     }
@@ -42,7 +43,11 @@ extension KeyedArchive {
         guard rootClass.chain.contains("NSDictionary") || ["NSDictionary", "NSMutableDictionary"].contains(rootClass.name) else {
             throw KeyedArchiveError(.unexpectedClass, "the root is an \(rootClass.name), not an NSDictionary", keyPath: "$objects[\(rootUID)]")
         }
-        guard case .dictionary(let dictionary) = try decodeRoot().plainValue() else {
+        let root = try decodeRoot()
+        if case .objectKeyedDictionary(let pairs) = root {
+            throw KeyedArchiveError(.nonStringKeys, "the root \(rootClass.name) has \(ArchivedValue.describeKeys(of: pairs))", keyPath: "$objects[\(rootUID)]")
+        }
+        guard case .dictionary(let dictionary) = try root.plainValue() else {
             throw KeyedArchiveError(.unexpectedClass, "the root of class \(rootClass.name) is not decoded as a dictionary", keyPath: "$objects[\(rootUID)]")
         }
         return dictionary

@@ -32,6 +32,14 @@ struct KeyedArchiveEncoder {
             return try encodeArray(elements, chain: Self.mutableArrayChain, keyPath: keyPath)
         case .dictionary(let entries):
             return try encodeDictionary(entries, chain: Self.mutableDictionaryChain, keyPath: keyPath)
+        case .objectKeyedDictionary(let pairs):
+            return try encodeObject(className: Self.mutableDictionaryChain[0], chain: Self.mutableDictionaryChain) { encoder in
+                // Keys first, then values, as for string keys (and as Apple's writer lays them out).
+                var keys: [PropertyListValue] = [], values: [PropertyListValue] = []
+                for pair in pairs { keys.append(.uid(try encoder.encode(pair.key, keyPath: "\(keyPath).NS.keys[\(keys.count)]"))) }
+                for pair in pairs { values.append(.uid(try encoder.encode(pair.value, keyPath: ArchivedValue.join(keyPath, pair.keyText)))) }
+                return ["NS.keys": .array(keys), "NS.objects": .array(values)]
+            }
         case .url(let url):
             return try encodeObject(className: "NSURL", chain: ["NSURL", "NSObject"]) { encoder in
                 let base = try url.baseString.map {

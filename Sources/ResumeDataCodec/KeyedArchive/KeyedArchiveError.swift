@@ -44,6 +44,9 @@ extension DiagnosticCode where Domain == KeyedArchiveErrorDomain {
     public static var tooDeep: Self { Self("too-deep") }
     /// Shared objects expand to more than ``KeyedArchiveOptions/maximumValueCount`` values.
     public static var tooManyValues: Self { Self("too-many-values") }
+    /// The root is asked for as a plain dictionary and has keys that are not strings: the
+    /// archive is valid, but a property list keys its dictionaries by strings.
+    public static var nonStringKeys: Self { Self("non-string-keys") }
     /// A value that cannot be written where it was asked to go.
     public static var unrepresentable: Self { Self("unrepresentable") }
     /// A rename would overwrite a key that is already present.

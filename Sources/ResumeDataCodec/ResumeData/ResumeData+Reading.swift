@@ -48,7 +48,8 @@ extension ResumeData {
 
     /// Reads a blob from a property list already parsed (`scan` parses a file once, then decides
     /// whether it is a blob or holds some).
-    /// - Throws: ``ResumeDataError``: `not-a-dictionary`, `invalid-archive`.
+    /// - Throws: ``ResumeDataError``: `not-a-dictionary`, `invalid-archive`; `not-resume-data`
+    ///   for a valid archive of a dictionary whose keys are not strings.
     package init(propertyList: PropertyListValue, format: PropertyListFormat, options: PropertyListReadOptions = .default,
          archiveOptions: KeyedArchiveOptions = .default) throws {
         guard case .dictionary(let top) = propertyList else {
@@ -60,6 +61,10 @@ extension ResumeData {
             do {
                 archive = try KeyedArchive(propertyList, options: archiveOptions)
                 dictionary = try archive.decodeRootDictionary()
+            } catch let error as KeyedArchiveError where error.code == .nonStringKeys {
+                // A valid archive of something else (nsurlsessiond's tasks.plist keys its tasks by
+                // number): the archive is sound, only it is no resume blob.
+                throw ResumeDataError(.notResumeData, "not resume data: \(error.reason); a resume blob's keys are strings")
             } catch {
                 throw ResumeDataError(.invalidArchive, "\(error)")
             }

@@ -85,11 +85,12 @@ package enum AppContainerLayout {
         return candidates
     }
 
-    /// A partial file CFNetwork leaves (`CFNetworkDownload_XXXXXX.tmp`), or the data file in a
-    /// WebKit `NAME.download` folder (anything there but its `Info.plist` and hidden files).
+    /// A partial file CFNetwork leaves (`CFNetworkDownload_XXXXXX.tmp`), or a file that may be
+    /// the data file of a WebKit `NAME.download` folder (``SafariBundleDataFile/isCandidate(_:)``:
+    /// not its `Info.plist`, nor Finder's files).
     static func isPartialFile(name: String, parentName: String) -> Bool {
         if name.hasPrefix("CFNetworkDownload_"), name.hasSuffix(".tmp"), name.utf8.count > 22 { return true }
-        return isDownloadBundle(parentName) && name != "Info.plist" && !name.hasPrefix(".")
+        return isDownloadBundle(parentName) && SafariBundleDataFile.isCandidate(name)
     }
 
     /// Whether a folder's name is a Safari (WebKit) unfinished download's, `NAME.download`.

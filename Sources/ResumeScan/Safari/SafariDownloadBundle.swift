@@ -55,12 +55,12 @@ package struct SafariDownloadBundle: Sendable {
             throw .unreadable("cannot read Info.plist: \(TreeWalker.describe(failure.code))")
         }
         self.info = try SafariDownloadInfo(propertyList: info)
-        self.partialFile = Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), hashing: hashing, calls: calls)
+        self.partialFile = Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), info: self.info, hashing: hashing, calls: calls)
     }
 
     /// Resume data that continues the bundle's download, and its partial file's path: the URL,
-    /// the entity tag when the legacy layout kept one, and the partial file's bytes as those
-    /// received. With no validator (the modern layout keeps none) the engine proves the partial
+    /// the entity tag and the server's Last-Modified when the legacy layout kept them, and the
+    /// partial file's bytes as those received. With no validator (the modern layout keeps none) the engine proves the partial
     /// file against the server's bytes before appending (its overlap check), so a file changed
     /// on the server is fetched whole, never spliced.
     /// - Throws: ``SafariDownloadError`` when the bundle names no URL or holds no partial file.
@@ -69,23 +69,20 @@ package struct SafariDownloadBundle: Sendable {
         guard let file = partialFile else { throw .unreadable("the bundle holds no partial file: there is nothing to resume") }
         let partialPath = AppContainerLayout.join(path, file.name)
         do {
-            let resume = try ResumeDataRebuilder(url: url, entityTag: info.entityTag).rebuild(fromPartialFile: partialPath)
+            let resume = try ResumeDataRebuilder(url: url, entityTag: info.entityTag, lastModified: info.lastModified).rebuild(fromPartialFile: partialPath)
             return (try resume.encoded(), partialPath)
         } catch {
             throw .unreadable("\(error)")
         }
     }
 
-    /// The bundle's data file: the one named as the bundle without `.download` (as Safari names
-    /// it), else the first by name that the scan would call the bundle's partial file.
-    private static func dataFile(in folder: FolderHandle, bundleName: String, hashing: HashLimit?, calls: FileSystemCalls)
+    /// The bundle's data file, as ``SafariBundleDataFile`` chooses it among the bundle's regular
+    /// files.
+    private static func dataFile(in folder: FolderHandle, bundleName: String, info: SafariDownloadInfo, hashing: HashLimit?, calls: FileSystemCalls)
         -> (name: String, status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
         guard case .success(let listing) = calls.listFolder(folder.descriptor) else { return nil }
-        let names = listing.entries.compactMap { entry in
-            entry.kind == .regular ? entry.name.flatMap { AppContainerLayout.isPartialFile(name: $0, parentName: bundleName) ? $0 : nil } : nil
-        }.sorted { TreeWalker.byteOrder($0, $1) }
-        let expected = String(bundleName.dropLast(".download".count))
-        guard let name = names.contains(expected) ? expected : names.first,
+        let names = listing.entries.compactMap { entry in entry.kind == .regular ? entry.name : nil }.sorted { TreeWalker.byteOrder($0, $1) }
+        guard let name = SafariBundleDataFile.choose(among: names, info: info, bundleName: bundleName),
               case .success(let descriptor) = calls.openEvidence(in: folder.descriptor, name) else { return nil }
         defer { _ = calls.close(descriptor) }
         // Hashed as it is read, never held: the readLimit of a folder scan does not apply.

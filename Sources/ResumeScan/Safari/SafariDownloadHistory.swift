@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// Safari's list of downloads, `~/Library/Safari/Downloads.plist` (Safari 15 and later may keep
 /// it in `~/Library/Containers/com.apple.Safari/Data/Library/Safari/`): a dictionary whose
@@ -10,6 +11,9 @@ import ResumeDataCodec
 public struct SafariDownloadHistory: Sendable, Hashable {
     /// The entries, in the plist's order.
     public var entries: [SafariDownloadInfo]
+    /// Where each of ``entries`` is in the plist: `DownloadHistory[3]`, or `[3]` where the array
+    /// is the root (older Safari); the entries left out keep their places.
+    public var keyPaths: [String] = []
     /// Entries left out, and entries past ``maximumEntries``, each in a sentence.
     public var problems: [String] = []
 
@@ -32,7 +36,9 @@ public struct SafariDownloadHistory: Sendable, Hashable {
             throw .notADownload("Downloads.plist has no DownloadHistory array: not Safari's list of downloads")
         }
         var entries: [SafariDownloadInfo] = []
+        var keyPaths: [String] = []
         var problems: [String] = []
+        let arrayPath = root.dictionaryValue?["DownloadHistory"]?.arrayValue != nil ? "DownloadHistory" : ""
         for (index, value) in list.prefix(Self.maximumEntries).enumerated() {
             guard let dictionary = value.dictionaryValue else {
                 problems.append("entry \(index) is of type \(value.typeName), not dictionary")
@@ -42,6 +48,7 @@ public struct SafariDownloadHistory: Sendable, Hashable {
                 var entry = try SafariDownloadInfo(dictionary: dictionary, what: "entry \(index)")
                 entry.problems = entry.problems.map { "entry \(index): \($0)" }
                 entries.append(entry)
+                keyPaths.append("\(arrayPath)[\(index)]")
             } catch {
                 problems.append(error.description)
             }
@@ -50,6 +57,40 @@ public struct SafariDownloadHistory: Sendable, Hashable {
             problems.append("\(list.count - Self.maximumEntries) entries past the first \(Self.maximumEntries) are not read")
         }
         self.entries = entries
+        self.keyPaths = keyPaths
         self.problems = problems
+    }
+
+    /// The index in ``entries`` of the download a `NAME.download` bundle holds:
+    /// ``EntryLookup/entryIndex(forBundle:identifier:)``.
+    package func entryIndex(forBundle bundleName: String, identifier: String?) -> Int? {
+        EntryLookup(self).entryIndex(forBundle: bundleName, identifier: identifier)
+    }
+
+    /// The entries by identifier and by the last name of their `DownloadEntryPath`, each the
+    /// first entry that has it: made once, so that a scan asking for each of its bundles costs
+    /// one look-up each, not a pass over up to ``maximumEntries`` entries.
+    package struct EntryLookup: Sendable {
+        private var byIdentifier: [String: Int] = [:]
+        /// By bytes: `String`'s equality takes canonically equivalent names for one.
+        private var byPathName: [[UInt8]: Int] = [:]
+
+        package init(_ history: SafariDownloadHistory) {
+            for (index, entry) in history.entries.enumerated() {
+                if let identifier = entry.identifier, byIdentifier[identifier] == nil { byIdentifier[identifier] = index }
+                if let path = entry.path {
+                    let name = Array(FilePathText.lastName(of: path).utf8)
+                    if byPathName[name] == nil { byPathName[name] = index }
+                }
+            }
+        }
+
+        /// The entry with the identifier the bundle's `Info.plist` has, else the one whose
+        /// `DownloadEntryPath` is the bundle (Safari points an unfinished download's entry at its
+        /// bundle); nil when none is.
+        package func entryIndex(forBundle bundleName: String, identifier: String?) -> Int? {
+            if let identifier, let index = byIdentifier[identifier] { return index }
+            return byPathName[Array(bundleName.utf8)]
+        }
     }
 }

@@ -9,8 +9,9 @@ import ResumeDataCodec
 ///   `DownloadEntryProgressBytesSoFar`, `DownloadEntryProgressTotalToLoad`; the key list comes
 ///   from third-party parsers and write-ups, not from a bundle this project has seen, and no key
 ///   that would hold resume data is known: so no validator.
-/// - ``Layout/legacy`` (Safari 1–5, `NSURLDownload`), XML: `DownloadEntryResumeInformation` =
-///   {`NSURLDownloadBytesReceived`, `NSURLDownloadEntityTag`, `DownloadEntryURL`}.
+/// - ``Layout/legacy`` (Safari 1–5, `NSURLDownload`), binary or XML (a real 2016 bundle's is
+///   binary): `DownloadEntryResumeInformation` = {`NSURLDownloadBytesReceived`,
+///   `NSURLDownloadEntityTag`, `NSURLDownloadServerModificationDate`, `DownloadEntryURL`}.
 ///
 /// A value of the wrong type, or a negative count, is kept out and said in ``problems``.
 public struct SafariDownloadInfo: Sendable, Hashable {
@@ -38,6 +39,10 @@ public struct SafariDownloadInfo: Sendable, Hashable {
     public var totalBytes: Int64?
     /// The legacy `NSURLDownloadEntityTag`: the validator a resumed request sends (`If-Range`).
     public var entityTag: String?
+    /// The legacy `NSURLDownloadServerModificationDate`: the server's `Last-Modified` text, as
+    /// `NSURLDownload` kept it (the `NSURLSessionResumeServerDownloadDate` of resume data), the
+    /// validator a resumed request sends when there is no entity tag.
+    public var lastModified: String?
     /// `DownloadEntryDateAddedKey`.
     public var dateAdded: Date?
     /// `DownloadEntryDateFinishedKey`, when Safari wrote one.
@@ -114,6 +119,7 @@ public struct SafariDownloadInfo: Sendable, Hashable {
         self.bytesReceived = count("NSURLDownloadBytesReceived", in: resume) ?? count("DownloadEntryProgressBytesSoFar", in: top)
         self.totalBytes = count("DownloadEntryProgressTotalToLoad", in: top)
         self.entityTag = text("NSURLDownloadEntityTag", in: resume)
+        self.lastModified = text("NSURLDownloadServerModificationDate", in: resume)
         self.dateAdded = date("DownloadEntryDateAddedKey")
         self.dateFinished = date("DownloadEntryDateFinishedKey")
         if let value = top["DownloadEntryErrorCodeDictionaryKey"] {

@@ -1,6 +1,6 @@
 import ResumeDataCodec
 
-/// What `validate NAME.download` says of a Safari bundle (issue 34), as `inspect NAME.download`
+/// What `validate NAME.download` says of a Safari bundle, as `inspect NAME.download`
 /// reads it (``SafariDownloadBundle``), in the findings a blob's validation gives: the same
 /// codes and severities where a blob's rule is the same (a URL that is not http or https, a
 /// partial file missing or shorter than the bytes received), so that a bundle and a blob are
@@ -50,10 +50,10 @@ package enum SafariDownloadValidator {
             findings.append(.init(.warning, .invalidSize, "\(received) bytes received, more than the \(total) Safari expected in all",
                                   key: "DownloadEntryProgressTotalToLoad"))
         }
-        if info.entityTag == nil {
+        if info.entityTag == nil, info.lastModified == nil {
             // Safari keeps no validator in the modern layout: not the bundle's fault, but worth knowing.
             let message = isLegacy
-                ? "no entity tag: no one can prove the server's file unchanged since the partial file was written"
+                ? "no entity tag and no Last-Modified: no one can prove the server's file unchanged since the partial file was written"
                 : "the modern layout keeps no validator: no one can prove the server's file unchanged since the partial file was written"
             findings.append(.init(.note, .missingValidator, message, key: isLegacy ? "NSURLDownloadEntityTag" : nil))
         }

@@ -148,6 +148,11 @@ public struct ResumeBlobSearch: Sendable {
                 guard state.found.count < maximumBlobs else { return }
                 walk(entry.value, keyPath: ArchivedValue.join(keyPath, entry.key), nesting: nesting, state: &state)
             }
+        case .objectKeyedDictionary(let pairs):
+            for pair in pairs {
+                guard state.found.count < maximumBlobs else { return }
+                walk(pair.value, keyPath: ArchivedValue.join(keyPath, pair.keyText), nesting: nesting, state: &state)
+            }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
                 guard state.found.count < maximumBlobs else { return }

@@ -15,6 +15,11 @@ OUT/Downloads/ holds:
   DownloadEntryURL, cancelled (DownloadEntryErrorCodeDictionaryKey -999); report.zip, 1,000 bytes;
 - odd.bin.download/: values of the wrong type (bytes so far a string, total -5, date a string);
 - empty.download/: a partial file and no Info.plist.
+OUT/Desktop/setup.pkg.download/ is a legacy bundle as a real one from 2016 is on disk: a binary
+Info.plist whose DownloadEntryResumeInformation holds NSURLDownloadBytesReceived 2048 and
+NSURLDownloadServerModificationDate (no entity tag), the partial file setup.pkg (2,048 bytes), and
+Finder's files beside them: `Icon\r` (empty, its icon in a resource fork), `.DS_Store` and the
+AppleDouble `._setup.pkg`.
 OUT/Library/Safari/Downloads.plist (binary) holds DownloadHistory: the modern bundle's entry, a
 finished download, an entry that is a string and one with no DownloadEntry key.
 Every file is modified 2026-01-02T03:04:05Z.
@@ -72,6 +77,23 @@ def main():
         "DownloadEntryDateAddedKey": "yesterday",
     }, b"odd\n", plistlib.FMT_BINARY)
     bundle(out, "empty", None, b"no Info.plist here\n", plistlib.FMT_BINARY)
+    desktop = os.path.join(sys.argv[1], "Desktop")
+    bundle(desktop, "setup.pkg", {
+        "DownloadEntryPath": "/Users/examiner/Desktop/setup.pkg",
+        "DownloadEntryResumeInformation": {
+            "NSURLDownloadBytesReceived": 2048,
+            "NSURLDownloadServerModificationDate": "Tue, 15 Nov 2016 08:12:31 GMT",
+            "DownloadEntryURL": "http://downloads.example.net/setup.pkg",
+        },
+        "DownloadEntryErrorCodeDictionaryKey": -999,
+        "DownloadEntryErrorDomainDictionaryKey": "NSURLErrorDomain",
+    }, bytes(range(256)) * 8, plistlib.FMT_BINARY)
+    real = os.path.join(desktop, "setup.pkg.download")
+    for name, data in (("Icon\r", b""), (".DS_Store", b"\x00\x00\x00\x01Bud1" + bytes(26)),
+                       ("._setup.pkg", b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        " + bytes(8))):
+        with open(os.path.join(real, name), "wb") as handle:
+            handle.write(data)
+        os.utime(os.path.join(real, name), (MODIFIED, MODIFIED))
     safari = os.path.join(sys.argv[1], "Library", "Safari")
     os.makedirs(safari, exist_ok=True)
     history = os.path.join(safari, "Downloads.plist")
