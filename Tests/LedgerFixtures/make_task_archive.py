@@ -82,7 +82,7 @@ def task_info(objects, identifier, url=None, download=None, received=None, expec
         fields["bundleID"] = objects.add(bundle)
     if session is not None:
         fields["sessionID"] = objects.add(session)
-    fields["$class"] = objects.cls("__NSCFURLSessionTaskInfo", "__NSCFURLSessionTaskInfo", "NSObject")
+    fields["$class"] = objects.cls("__NSCFURLSessionTaskInfo", "NSObject")
     objects.objects[uid.data] = fields
     return uid
 
@@ -114,7 +114,7 @@ def task_list(entries):
         keys.append(objects.add(key))
         values.append(build(objects))
     objects.objects[root.data] = {"NS.keys": keys, "NS.objects": values,
-                                  "$class": objects.cls("NSMutableDictionary", "NSMutableDictionary", "NSDictionary", "NSObject")}
+                                  "$class": objects.cls("NSMutableDictionary", "NSDictionary", "NSObject")}
     return make_ledger.archive(objects.objects)
 
 
@@ -128,7 +128,7 @@ def names_array(names):
     objects = make_ledger.Objects()
     root = objects.reserve()
     values = [objects.add(name) for name in names]
-    objects.objects[root.data] = {"NS.objects": values, "$class": objects.cls("NSArray", "NSArray", "NSObject")}
+    objects.objects[root.data] = {"NS.objects": values, "$class": objects.cls("NSArray", "NSObject")}
     return make_ledger.archive(objects.objects)
 
 
@@ -182,7 +182,7 @@ def main():
             uid = task_info(objects, 11, bundle=PLAYER, session=PLAYER_SESSION)
             objects.objects[uid.data]["originalRequest"] = uid
             request = objects.reserve()
-            objects.objects[request.data] = {"$0": 2, "$1": UID(request.data), "$class": objects.cls("NSURLRequest", "NSURLRequest", "NSObject")}
+            objects.objects[request.data] = {"$0": 2, "$1": UID(request.data), "$class": objects.cls("NSURLRequest", "NSObject")}
             objects.objects[uid.data]["originalRequest"] = request
             return uid
         player_tasks += [

@@ -156,8 +156,8 @@ import Testing
         ])
         #expect(ledger.tasks.map(\.identifier) == [7, 9, 12, 13])
         #expect(ledger.skippedRows.map(\.description) == [
-            "row 3 (session com.example.player.background, task 11): originalRequest: $objects[5].$1: UID 5 refers back to $objects[5], which contains it (cycle)",
-            "row 6 (session com.example.player.background, task 14): NS.objects[5]: $objects[0]: \"not a task\" is not an object dictionary",
+            "row 3 (session com.example.player.background, task 11): originalRequest: $objects[138].$1: UID 138 refers back to $objects[138], which contains it (cycle)",
+            "row 6 (session com.example.player.background, task 14): NS.objects[5]: $objects[263]: \"not a task\" is not an object dictionary",
         ])
         let climbing = try #require(ledger.tasks.first { $0.identifier == 12 })
         #expect(climbing.partialFile?.problem == "holds '..', which could leave the extraction")
