@@ -43,7 +43,9 @@ struct FolderTaskArchives {
             return .found(FileProbe.Finding(path: file.path, status: FileStatus(status), blobs: [], isPartialFile: false,
                                             sha256: EvidenceHash.hex(of: data), ledger: ledger))
         } catch let error as EvidenceDatabaseError {
-            return .failed(ScanProblem(path: file.path, message: "nsurlsessiond's task list: " + error.message))
+            // The reader's own message names the list when the file is none.
+            let named = error.message.hasPrefix("not nsurlsessiond's task list")
+            return .failed(ScanProblem(path: file.path, message: named ? error.message : "nsurlsessiond's task list: " + error.message))
         } catch {
             return .failed(ScanProblem(path: file.path, message: "nsurlsessiond's task list: \(error)"))
         }
