@@ -18,7 +18,9 @@ Library/Caches/com.apple.nsurlsessiond/Downloads/, one not written) and one of c
 whose task names neither its bundle nor its session. hostile: the player's list holds a task whose
 request refers to itself (a cycle), one whose downloadFileURL climbs out with '..', one whose
 partial file is outside any home, and one whose value is not a task; the mail session's
-tasks.plist is not a keyed archive. many: one session whose list holds 10,001 tasks.
+tasks.plist is not a keyed archive. many: one session whose list holds 10,001 tasks. bomb: 9,000
+tasks that all share one task whose description is 20 levels of arrays each holding the one below
+twice (2^20 values), and one task whose description expands to 8,191 values given 600 times.
 """
 import argparse
 import hashlib
@@ -146,7 +148,7 @@ MAIL, MAIL_SESSION = "com.example.mail", "com.example.mail.sync"
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("home")
-    parser.add_argument("--scenario", default="standard", choices=["standard", "hostile", "many"])
+    parser.add_argument("--scenario", default="standard", choices=["standard", "hostile", "many", "bomb"])
     args = parser.parse_args()
     home = args.home
     player = os.path.join(DAEMON, sha1(PLAYER), sha1(PLAYER_SESSION))
@@ -159,6 +161,28 @@ def main():
     partial = DEVICE_HOME + "/" + DOWNLOADS + "/CFNetworkDownload_Xy12Ab.tmp"
     gone = DEVICE_HOME + "/" + DOWNLOADS + "/CFNetworkDownload_Gone99.tmp"
     write(home, DOWNLOADS + "/CFNetworkDownload_Xy12Ab.tmp", b"\x00" * 4096)
+    if args.scenario == "bomb":
+        objects = make_ledger.Objects()
+        root = objects.reserve()
+        array = objects.cls("NSArray", "NSObject")
+
+        def doubling(levels):
+            level = objects.add("x")
+            for _ in range(levels):
+                uid = objects.reserve()
+                objects.objects[uid.data] = {"NS.objects": [level, level], "$class": array}
+                level = uid
+            return level
+
+        klass = objects.cls("__NSCFURLSessionTaskInfo", "NSObject")
+        huge, large = objects.reserve(), objects.reserve()
+        objects.objects[huge.data] = {"identifier": 1, "taskDescription": doubling(20), "$class": klass}
+        objects.objects[large.data] = {"identifier": 2, "taskDescription": doubling(12), "$class": klass}
+        keys = [objects.add(n) for n in range(1, 9_601)]
+        objects.objects[root.data] = {"NS.keys": keys, "NS.objects": [huge] * 9_000 + [large] * 600,
+                                      "$class": objects.cls("NSMutableDictionary", "NSDictionary", "NSObject")}
+        write(home, os.path.join(player, "tasks.plist"), make_ledger.archive(objects.objects))
+        return
     if args.scenario == "many":
         def small(objects, n=[0]):
             n[0] += 1

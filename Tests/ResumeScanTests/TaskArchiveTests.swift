@@ -178,6 +178,32 @@ import Testing
         #expect(ledger.warnings == ["10001 tasks, more than 10000: the rest were not read"])
     }
 
+    /// Tasks that share one object expanding to millions of values are refused from one count
+    /// of the graph, not decoded each to the limit; the file's budget stops the rest.
+    @Test func sharedExpansionIsCountedOnceAndBounded() throws {
+        let home = try self.home(["--scenario", "bomb"])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let clock = ContinuousClock()
+        var ledger: TaskLedger?
+        let elapsed = try clock.measure {
+            ledger = try TaskLedger.read(path: "\(home)/\(Self.daemon)/\(Self.playerFolder)/\(Self.playerSession)/tasks.plist")
+        }
+        let read = try #require(ledger)
+        // 8,192 values each (the task and its description, 2^13 - 1 arrays and strings counted
+        // at every reference): 512 fit in 2^22 and are decoded (a description that is no string
+        // skips them), the 88 after them are not.
+        #expect(read.tasks.isEmpty)
+        #expect(read.skippedRows.count == 9_600)
+        #expect(read.skippedRows[9_000].description.hasPrefix("row 9001 (session com.example.player.background, task 9001): taskDescription: (((((((((((("))
+        #expect(read.skippedRows[9_511].description.hasSuffix("… is not a string"))
+        #expect(read.skippedRows[9_512].description
+            == "row 9513 (session com.example.player.background): NS.objects[9512]: the tasks before it expand to 4194304 values: more than 4194304 are not decoded")
+        #expect(read.skippedRows.first?.description == "row 1 (session com.example.player.background): NS.objects[0]: the task expands to more than 16384 values")
+        #expect(read.skippedRows.last?.description
+            == "row 9600 (session com.example.player.background): NS.objects[9599]: the tasks before it expand to 4194304 values: more than 4194304 are not decoded")
+        #expect(elapsed < .seconds(60))
+    }
+
     @Test func aFolderThatIsNotTheDaemonsIsRefused() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("task-archive-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

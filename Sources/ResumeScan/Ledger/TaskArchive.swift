@@ -28,6 +28,12 @@ enum TaskArchive {
     static let maximumSize = 16 << 20
     /// The most tasks read from one file; the rest are reported as not read.
     static let maximumTasks = 10_000
+    /// The most values one task may expand to: a real one, a request and a response with their
+    /// headers, is a few hundred.
+    static let maximumTaskValues = 1 << 14
+    /// The most values all the tasks of one file may expand to together.
+    static let maximumFileValues = 1 << 22
+
     /// The decoding bounds: objects as many as 16 MiB can hold, each task's values far above a
     /// real one's (a request with its headers is a few hundred), so that many tasks sharing one
     /// large object cannot multiply the work.
@@ -131,8 +137,22 @@ enum TaskArchive {
         if keys.count > maximumTasks {
             contents.warnings.append("\(keys.count) tasks, more than \(maximumTasks): the rest were not read")
         }
+        var expansion = ArchiveExpansion(reader: reader, cap: maximumTaskValues + 1)
+        var budget = maximumFileValues
         for index in 0..<count {
             let entry = TaskArchiveEntry(reader: reader, position: Int64(index + 1), keyUID: keys[index], valueUID: values[index])
+            // Counted before decoding, so that work is bounded by the file, not by the number
+            // of tasks that share one large object.
+            let expands = expansion.count(values[index])
+            if expands > maximumTaskValues || expands > budget {
+                let why = expands > maximumTaskValues
+                    ? "the task expands to more than \(maximumTaskValues) values"
+                    : "the tasks before it expand to \(maximumFileValues - budget) values: more than \(maximumFileValues) are not decoded"
+                contents.skipped.append(TaskLedger.SkippedRow(rowID: Int64(index + 1), sessionID: owner.sessionID, identifier: nil,
+                                                              column: "NS.objects[\(index)]", message: why))
+                continue
+            }
+            budget -= expands
             switch entry.decoded(owner: owner, placement: placement) {
             case .success(let task): contents.tasks.append(task)
             case .failure(let row): contents.skipped.append(row)
