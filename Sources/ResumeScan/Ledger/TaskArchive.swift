@@ -217,10 +217,11 @@ private struct TaskArchiveEntry {
         var identifier: Int64?
         var sessionID: String?
         do {
-            identifier = try taskNumber()
+            let number = try taskNumber()
+            identifier = number
             let fields = try taskFields()
             sessionID = (try? string(fields, "sessionID")) ?? owner.sessionID
-            return .success(try task(fields, identifier: identifier!, owner: owner, placement: placement))
+            return .success(try task(fields, identifier: number, owner: owner, placement: placement))
         } catch {
             return .failure(TaskLedger.SkippedRow(rowID: position, sessionID: sessionID ?? owner.sessionID, identifier: identifier,
                                                   column: error.column, message: error.message))
