@@ -204,6 +204,23 @@ import Testing
         #expect(elapsed < .seconds(60))
     }
 
+    /// Only a file's start decides its layout: a `tasks.sqlite` over the task list's 16 MiB
+    /// bound is still read as SQLite, and a property list over it is refused by size.
+    @Test func theLayoutIsToldFromTheStartOfTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("task-archive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let large = folder.appendingPathComponent("large.sqlite").path
+        #expect(FileManager.default.createFile(atPath: large, contents: Data("SQLite format 3\u{0}".utf8) + Data(count: TaskArchive.maximumSize)))
+        #expect(TaskLedger.startOfFile(atPath: large, calls: .system)?.count == 256)
+        #expect(try TaskLedger.readArchives(path: large, root: nil, limits: TaskLedger.Limits()) == nil)
+        let plist = folder.appendingPathComponent("tasks.plist").path
+        #expect(FileManager.default.createFile(atPath: plist, contents: Data("bplist00".utf8) + Data(count: TaskArchive.maximumSize)))
+        #expect(throws: EvidenceDatabaseError(path: plist, message: "16777224 bytes, over the limit of 16777216 for a task list")) {
+            try TaskLedger.read(path: plist)
+        }
+    }
+
     @Test func aFolderThatIsNotTheDaemonsIsRefused() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("task-archive-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

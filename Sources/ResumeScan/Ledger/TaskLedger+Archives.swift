@@ -49,9 +49,10 @@ extension TaskLedger {
             }
             return try readDaemonFolder(path: path, root: root, calls: calls)
         case .regular:
-            let data = try readEvidenceFile(atPath: path, calls: calls)
-            guard TaskArchive.isPropertyList(data) else { return nil }
-            return try readTaskFile(data, path: path, root: root, calls: calls)
+            // Only the start is read to tell a property list: `tasks.sqlite` may be far larger
+            // than a task list may be.
+            guard let start = startOfFile(atPath: path, calls: calls), TaskArchive.isPropertyList(start) else { return nil }
+            return try readTaskFile(readEvidenceFile(atPath: path, calls: calls), path: path, root: root, calls: calls)
         case .symbolicLink, .other:
             return nil
         }
@@ -169,6 +170,20 @@ extension TaskLedger {
                                 warnings: contents.warnings)
         ledger.layout = .keyedArchives
         return ledger
+    }
+
+    /// The first 256 bytes of a file named by the user (fewer when shorter), opened without
+    /// following a final link; nil when it cannot be read.
+    static func startOfFile(atPath path: String, calls: FileSystemCalls) -> Data? {
+        guard case .success(let descriptor) = calls.openEvidence(atPath: path) else { return nil }
+        defer { _ = calls.close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = bytes.withUnsafeMutableBytes { buffer -> Int? in
+            guard case .success(let got) = calls.pread(descriptor, buffer, 0) else { return nil }
+            return got
+        }
+        guard let count else { return nil }
+        return Data(bytes.prefix(max(0, min(count, 256))))
     }
 
     /// A file named by the user, opened without following a final link, whole within the bound.
