@@ -76,8 +76,8 @@ enum TaskArchive {
         var description: String { "\(keyPath): \(message)" }
     }
 
-    /// The top dictionary's entries as UIDs, and the reader; nil when the bytes are no keyed
-    /// archive of a dictionary.
+    /// The top dictionary's entries as UIDs, and the reader.
+    /// - Throws: ``FrameError`` or the codec's error when the bytes are no keyed archive of a dictionary.
     private static func frame(_ data: Data) throws -> (reader: KeyedArchiveObjectReader, keys: [UInt64], values: [UInt64]) {
         let reader = try KeyedArchiveObjectReader(data: data, options: options)
         let root = reader.rootUID
