@@ -204,7 +204,7 @@ package struct ScanReport {
                 }
                 place = " in \(kind) \(VisibleText.escaping(source.root))"
             }
-            lines.append("nsurlsessiond ledger \(VisibleText.escaping(ledger.path))\(place) (schema version \(ledger.schemaVersion)):")
+            lines.append("nsurlsessiond ledger \(VisibleText.escaping(ledger.path))\(place) (\(ledger.layoutDescription)):")
             for task in ledger.tasks {
                 var line = "  \(task.bundleID.map(VisibleText.escaping) ?? "no bundle ID"), session \(VisibleText.escaping(task.sessionID)), task \(task.identifier)"
                 line += " (\(task.kind?.name ?? "kind unknown"), \(task.state?.name ?? "state unknown")): \(task.url.map(VisibleText.escaping) ?? "no URL")"

@@ -13,7 +13,8 @@ package struct TasksReport {
 
     // MARK: JSON
 
-    /// `{database, schemaVersion, root, warnings, tasks, skippedRows}`.
+    /// `{database, schemaVersion, root, warnings, tasks, skippedRows}`; the older layout's has
+    /// `schemaVersion` null and `layout` `"keyed archives"` after it.
     package var json: JSONValue {
         .object(head + [
             ("tasks", .array(ledger.tasks.map(Self.json(for:)))),
@@ -24,7 +25,8 @@ package struct TasksReport {
     private var head: [(String, JSONValue)] {
         [
             ("database", .string(ledger.path)),
-            ("schemaVersion", .integer(ledger.schemaVersion)),
+            ("schemaVersion", ledger.layout == .sqlite ? .integer(ledger.schemaVersion) : .null),
+        ] + (ledger.layout == .keyedArchives ? [("layout", .string("keyed archives"))] : []) + [
             ("root", .optionalString(ledger.root)),
             ("warnings", .array(ledger.warnings.map(JSONValue.string))),
         ] + (ledger.sessions.map { [("sessions", .array($0.map(Self.json(for:))))] } ?? [])
@@ -130,7 +132,7 @@ package struct TasksReport {
             ("url", .optionalString(task.url)),
             ("originalURL", .optionalString(task.originalURL)),
             ("method", .optionalString(task.method)),
-            ("requestHeaders", .array(task.requestHeaders.map { .array([.string($0.name), .string($0.value)]) })),
+            ("requestHeaders", .array(task.requestHeaders.map { .array([.string($0.name), .string(shownValue($0))]) })),
             ("requestBodySize", task.requestBodySize.map(JSONValue.integer) ?? .null),
             ("statusCode", integer(task.statusCode)),
             ("entityTag", .optionalString(task.entityTag)),
@@ -212,7 +214,7 @@ package struct TasksReport {
             if let begins = task.earliestBeginDate { field("begins", DateText.text(begins)) }
             field("request", task.url.map { (task.method ?? "GET") + " " + $0 })
             if let original = task.originalURL { field("original URL", original) }
-            for header in task.requestHeaders { field("  header", "\(header.name): \(header.value)") }
+            for header in task.requestHeaders { field("  header", "\(header.name): \(Self.shownValue(header))") }
             if let body = task.requestBodySize { field("  body", ByteCount.describe(Int64(body))) }
             field("response", Self.response(task))
             if let error = task.error { field("error", error.description) }
@@ -233,8 +235,16 @@ package struct TasksReport {
     var summary: String {
         let apps = Set(ledger.tasks.map { $0.bundleID ?? "" }).count
         func counted(_ count: Int, _ noun: String) -> String { "\(ByteCount.grouping(Int64(count))) \(noun)\(count == 1 ? "" : "s")" }
-        return "\(counted(ledger.tasks.count, "task")) in \(counted(apps, "app")) (schema version \(ledger.schemaVersion)), "
+        return "\(counted(ledger.tasks.count, "task")) in \(counted(apps, "app")) (\(ledger.layoutDescription)), "
             + "\(counted(ledger.skippedRows.count, "row")) skipped"
+    }
+
+    /// A request header's value as the report shows it: a credential's (`Authorization`,
+    /// `Cookie`, ``HTTPHeaderField/isCredential(_:)``) is withheld, its length told, for a
+    /// ledger is someone's device and its report is passed on; `rebuild --from-task` still
+    /// carries the header into the blob it is asked to make.
+    package static func shownValue(_ header: (name: String, value: String)) -> String {
+        HTTPHeaderField.isCredential(header.name) ? "(withheld: \(header.value.utf8.count) bytes)" : header.value
     }
 
     private static func response(_ task: LedgerTask) -> String? {

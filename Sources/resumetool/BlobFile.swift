@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResumeDataCodec
+import ResumeScan
 
 /// A resume blob read from a file or standard input, with what was needed to report on it.
 struct BlobFile {
@@ -40,10 +41,23 @@ struct BlobFile {
             }
             return .download(BlobFile(input: input, bytes: bytes, resume: try ResumeData(data: bytes, options: options)))
         } catch let error as ResumeDataError {
+            try refuseTaskArchive(bytes, name: input.displayName)
             throw Diagnostic(file: input.displayName, position: error.locationDescription, message: error.message).unreadableInput
         } catch {
+            try refuseTaskArchive(bytes, name: input.displayName)
             throw Diagnostic(file: input.displayName, message: "\(error)").unreadableInput
         }
+    }
+
+    /// What a file that is nsurlsessiond's older task list is, and which commands read it.
+    static let taskArchiveMessage = "nsurlsessiond's task list (a session's tasks.plist, the ledger before tasks.sqlite), not resume data: "
+        + "`resumetool tasks` lists its tasks and `resumetool rebuild --from-task FILE --task N` makes a resume blob from one"
+
+    /// Refuses bytes that did not read as resume data and are nsurlsessiond's older task list,
+    /// saying so instead of the decoder's error.
+    private static func refuseTaskArchive(_ bytes: Data, name: String) throws(Diagnostic) {
+        guard TaskLedger.isTaskArchive(bytes) else { return }
+        throw Diagnostic(file: name, message: taskArchiveMessage).unreadableInput
     }
 
     /// What reading let through (keys given twice), for standard error.

@@ -17,7 +17,7 @@ struct RebuildCommand: AsyncParsableCommand {
                   --url https://example.com/big.dmg --etag '"afda885a"' \\
                   --to keyed-archive -o big.resumedata
 
-            With --from-task, the URL, the request headers and the validators come from a task in nsurlsessiond's ledger (see `resumetool tasks`):
+            With --from-task, the URL, the request headers and the validators come from a task in nsurlsessiond's ledger, tasks.sqlite or the older tasks.plist (see `resumetool tasks`):
               resumetool rebuild --from-task tasks.sqlite --task 7 \\
                   --session com.example.player.background \\
                   --partial CFNetworkDownload_d8md6s.tmp -o episode.resumedata
@@ -36,7 +36,7 @@ struct RebuildCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The URL being downloaded (http or https).")
     var url: String?
 
-    @Option(name: .customLong("from-task"), help: ArgumentHelp("nsurlsessiond's ledger (tasks.sqlite): take the URL, headers and validators from a task in it.", valueName: "DB"))
+    @Option(name: .customLong("from-task"), help: ArgumentHelp("nsurlsessiond's ledger (tasks.sqlite, or a tasks.plist of the older layout): take the URL, headers and validators from a task in it.", valueName: "DB"))
     var fromTask: String?
 
     @Option(name: .long, help: ArgumentHelp("With --from-task: the task identifier.", valueName: "ID"))

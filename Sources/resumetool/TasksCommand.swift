@@ -7,14 +7,17 @@ import ResumeScan
 struct TasksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tasks",
-        abstract: "List the background tasks in nsurlsessiond's ledger (tasks.sqlite).",
+        abstract: "List the background tasks in nsurlsessiond's ledger (tasks.sqlite, or the older tasks.plist).",
         discussion: """
             Reads DB from a private copy with its -wal and -shm (the evidence is never written or locked) and prints every task by app: session, identifier, kind, state, description, creation and earliest begin times, the request's method, URL and headers, the response's status, ETag, Last-Modified and length, the error, the byte counters, and the partial file mapped into the extraction (its /.nofollow prefix stripped) with its size beside the bytes received. Rows whose values are corrupt or hostile are reported with the column and key path at fault, and skipped.
+
+            DB may also be the older layout (macOS 10.11 to 10.13, iOS before the SQLite store): a session's tasks.plist, or nsurlsessiond's folder (com.apple.nsurlsessiond) with its bundles.plist and <bundle SHA-1>/<session SHA-1>/tasks.plist files, read without following a link. Each task's bundle and session come from the task, else from bundles.plist and sessions.plist; a skipped task's "row" is its place in its tasks.plist. Without --root, partial files are looked for below the folder above private/ in DB's path, else below the home folder that holds Library/com.apple.nsurlsessiond (a device path /Users/NAME/... is taken as inside it).
 
             Example:
               resumetool tasks --json --root ~/extraction tasks.sqlite > tasks.json
               cd ~/extraction && resumetool tasks \\
                   private/var/mobile/Library/com.apple.nsurlsessiond/tasks.sqlite
+              resumetool tasks ~/case/home/Library/com.apple.nsurlsessiond
 
             \(ExitStatus.help(success: "the database was read (skipped rows are reported)", failure: nil))
             """
@@ -32,7 +35,7 @@ struct TasksCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The extraction's top folder, where partial files are looked for (default: the folder above private/ in DB's path).", valueName: "EXTRACTION"), completion: .directory)
     var root: String?
 
-    @Argument(help: ArgumentHelp("The ledger, tasks.sqlite.", valueName: "DB"), completion: .file())
+    @Argument(help: ArgumentHelp("The ledger: tasks.sqlite, a tasks.plist, or nsurlsessiond's folder.", valueName: "DB"), completion: .file())
     var database: String
 
     func validate() throws {

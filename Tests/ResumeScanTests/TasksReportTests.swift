@@ -6,6 +6,14 @@ import Testing
 
 /// The `tasks` report written a task at a time is the report built whole, byte for byte.
 @Suite struct TasksReportTests {
+    /// A credential header's value is withheld, its length told; any other is shown as it is.
+    @Test func credentialHeadersAreWithheld() {
+        #expect(TasksReport.shownValue((name: "Authorization", value: "Bearer secret")) == "(withheld: 13 bytes)")
+        #expect(TasksReport.shownValue((name: "cookie", value: "a=b")) == "(withheld: 3 bytes)")
+        #expect(TasksReport.shownValue((name: "Proxy-Authorization", value: "Basic eDp5")) == "(withheld: 10 bytes)")
+        #expect(TasksReport.shownValue((name: "Accept", value: "*/*")) == "*/*")
+    }
+
     @Test(arguments: ["standard", "hostile"])
     func streamedEqualsWhole(scenario: String) throws {
         let fixture = try LedgerFixture(["--version", "3", "--scenario", scenario])

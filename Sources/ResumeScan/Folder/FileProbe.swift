@@ -60,6 +60,8 @@ struct FileProbe: Sendable {
             return .failed(ScanProblem(path: file.path, message: "cannot open: \(TreeWalker.describe(failure.code))"))
         }
         defer { _ = calls.close(descriptor) }
+        if FolderTaskArchives.mayBeTaskArchive(file),
+           let outcome = FolderTaskArchives(calls: calls, walkRoots: walkRoots).probe(file, descriptor: descriptor) { return outcome }
         var member = FolderEvidence.Member(file: file, descriptor: descriptor)
         switch EvidenceProbe(search: search, hashLimit: hashLimit).probe(&member, in: FolderEvidence(readLimit: readLimit, calls: calls)) {
         case .nothing: return .nothing

@@ -78,6 +78,14 @@ public struct LedgerPartialFile: Sendable, Equatable {
     /// look-ups made afterwards, in order, by one ``PartialFileLookUp``.
     /// - Parameter root: the extraction's top folder; `nil` leaves the file unmapped.
     init(column: String, recorded: String, isURL: Bool, root: String?) {
+        self.init(column: column, recorded: recorded, isURL: isURL, placement: LedgerPlacement(root: root))
+    }
+
+    /// Maps a stored path (or `file:` URL string) as ``init(column:recorded:isURL:root:)`` does,
+    /// below the placement's folder: below it as the device's `/`, or, for a home, the path
+    /// past the device's home folder (``LedgerPlacement/homeLength(of:)``) below it.
+    init(column: String, recorded: String, isURL: Bool, placement: LedgerPlacement) {
+        let root = placement.root
         self.column = column
         self.recorded = recorded
         var device: String
@@ -100,7 +108,7 @@ public struct LedgerPartialFile: Sendable, Equatable {
             refusal = "holds a NUL byte"
             return
         }
-        let components = FilePathText.names(of: device).filter { $0 != "." }
+        var components = FilePathText.names(of: device).filter { $0 != "." }
         guard !components.contains("..") else {
             refusal = "holds '..', which could leave the extraction"
             return
@@ -112,6 +120,13 @@ public struct LedgerPartialFile: Sendable, Equatable {
         guard let root else {
             refusal = Self.noRoot
             return
+        }
+        if placement.isHome {
+            guard let length = LedgerPlacement.homeLength(of: components) else {
+                refusal = "not in a user's home folder (/Users/NAME or /private/var/NAME), which \(root) stands for"
+                return
+            }
+            components.removeFirst(length)
         }
         let base = root == "/" ? "" : root
         // Spelled as the walk spells the files it finds, so it names the file with these bytes.

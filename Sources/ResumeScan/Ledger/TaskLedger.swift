@@ -73,6 +73,8 @@ public struct TaskLedger: Sendable {
     public var source: FindingSource? = nil
     /// The `sessions` table of schema version 3, by bundle ID and session ID; nil without one.
     public var sessions: [LedgerSession]? = nil
+    /// How the ledger is stored: `tasks.sqlite`, or the older keyed archives.
+    public var layout: Layout = .sqlite
 
     /// Rows decoded together on all cores.
     static let batchSize = 256
@@ -80,18 +82,21 @@ public struct TaskLedger: Sendable {
     /// The versions whose schema is known (spec §1.2).
     static let knownVersions: [Int64] = [2, 3]
 
-    /// Reads the ledger at `path`.
+    /// Reads the ledger at `path`, in either layout.
     /// - Parameters:
-    ///   - path: the ledger (`tasks.sqlite`); a `-wal` beside it is read too.
+    ///   - path: the ledger: `tasks.sqlite` (a `-wal` beside it is read too), a session's
+    ///     `tasks.plist` of the older layout, or nsurlsessiond's folder of either.
     ///   - root: the extraction's top folder for partial files; `nil` for the default (the
     ///     folder above `private/` in `path`).
     ///   - limits: the bounds on what is read.
     /// - Throws: ``EvidenceDatabaseError`` when the file is not a readable SQLite database or
-    ///   has no `session_tasks` table with `identifier` and `session_id`.
+    ///   has no `session_tasks` table with `identifier` and `session_id`, or is a property list
+    ///   that is no task list, or the folder is not nsurlsessiond's.
     public static func read(path: String, root: String? = nil, limits: Limits = Limits()) throws -> TaskLedger {
+        if let archives = try readArchives(path: path, root: root, limits: limits) { return archives }
         // Partial files are looked up below `root` as a scan looks them up below its roots, from
         // their spelling (``EvidenceName``); a path that is UTF-8 without `\x{` is its own.
-        try read(.path(path), path: EvidenceName.text(ofPath: path.utf8), root: root.map { EvidenceName.text(ofPath: $0.utf8) }, limits: limits)
+        return try read(.path(path), path: EvidenceName.text(ofPath: path.utf8), root: root.map { EvidenceName.text(ofPath: $0.utf8) }, limits: limits)
     }
 
     /// Reads the ledger at `location`, which `path` names in messages and whose folders give
