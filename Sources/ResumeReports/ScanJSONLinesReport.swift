@@ -5,7 +5,9 @@ import ResumeScan
 /// `scan --jsonl`: one JSON object per line and per finding (blob, embedded blob, partial file,
 /// orphan partial file, Safari bundle's partial file, entry of Safari's list of downloads), each self-contained so that a line can be ingested alone (a SIEM, `jq
 /// -c`, Timesketch's JSONL importer): it says what it is, where it was read, the app, hashes,
-/// sizes and times, and for a blob its URL, bytes and findings.
+/// sizes and times, and for a blob its URL, bytes and findings. What could not be read follows,
+/// one `error` line each (path and message), so that a file of these lines holds the examiner's
+/// whole account of the scan; standard error says them too, as for every format but `--json`.
 package struct ScanJSONLinesReport {
     let inventory: ScanInventory
 
@@ -13,11 +15,16 @@ package struct ScanJSONLinesReport {
         self.inventory = inventory
     }
 
-    /// The lines, each ending with a newline; nothing at all when nothing was found.
+    /// The lines, each ending with a newline; nothing at all when nothing was found and all was read.
     package var bytes: [UInt8] {
         var out: [UInt8] = []
         for finding in ScanFinding.all(in: inventory) {
             line(for: finding).writeCompact(to: &out)
+            out.append(UInt8(ascii: "\n"))
+        }
+        for problem in inventory.errors {
+            JSONValue.object([("finding", .string("error")), ("path", .string(problem.path)), ("message", .string(problem.message))])
+                .writeCompact(to: &out)
             out.append(UInt8(ascii: "\n"))
         }
         return out

@@ -48,14 +48,27 @@ import Testing
     static let tasksScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../ResumeDataCodecTests/Fixtures/archives/make_number_keyed_tasks.py").standardized
 
+    /// A keyed archive of an NSMutableDictionary from 93 and 94 to strings, written with
+    /// plistlib as NSKeyedArchiver lays one out: a valid archive, neither resume data nor a task list.
+    static let numberKeyedScript = """
+        import plistlib, sys
+        objects = ["$null",
+            {"NS.keys": [plistlib.UID(2), plistlib.UID(3)], "NS.objects": [plistlib.UID(4), plistlib.UID(5)], "$class": plistlib.UID(6)},
+            93, 94, "first", "second",
+            {"$classname": "NSMutableDictionary", "$classes": ["NSMutableDictionary", "NSDictionary", "NSObject"]}]
+        archive = {"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {"root": plistlib.UID(1)}, "$objects": objects}
+        with open(sys.argv[1], "wb") as f:
+            plistlib.dump(archive, f, fmt=plistlib.FMT_BINARY, sort_keys=False)
+        """
+
     @Test(arguments: [["inspect"], ["validate"], ["explain"]])
     func anArchiveKeyedByNumbersIsNotResumeData(_ command: [String]) throws {
         let directory = try TemporaryDirectory()
-        let made = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.tasksScript.path, directory.path("tasks.plist")])
+        let made = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.numberKeyedScript, directory.path("numbers.plist")])
         try #require(made.status == 0)
-        let result = try ToolRunner.run(command + ["tasks.plist"], in: directory.url)
+        let result = try ToolRunner.run(command + ["numbers.plist"], in: directory.url)
         #expect(result == ToolRunner.Result(status: 2, stdout: "", stderr: """
-            tasks.plist: error: not resume data: the root NSMutableDictionary has keys that are not strings (93, 94); a resume blob's keys are strings
+            numbers.plist: error: not resume data: the root NSMutableDictionary has keys that are not strings (93, 94); a resume blob's keys are strings
 
             """), "\(command)")
     }

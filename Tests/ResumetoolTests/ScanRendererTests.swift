@@ -76,11 +76,15 @@ import Testing
         try EndToEnd.checkExpected(text, "scan/renderers.jsonl")
         // Each line is one JSON object of its own.
         let lines = text.split(separator: "\n")
-        #expect(lines.count == 4)
+        #expect(lines.count == 5)
         let kinds = try lines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["finding"] as? String
         }
-        #expect(kinds == ["blob", "partial-file", "embedded-blob", "orphan-partial-file"])
+        #expect(kinds == ["blob", "partial-file", "embedded-blob", "orphan-partial-file", "error"])
+        // What could not be read is the last line, path and message.
+        let error = try JSONSerialization.jsonObject(with: Data(lines[4].utf8)) as? [String: String]
+        #expect(error == ["finding": "error", "path": "tree/Containers/Data/Application/0A1B2C3D-0000-4000-8000-00000000000A/Documents/locked",
+                          "message": "cannot read the folder: Permission denied"])
     }
 
     @Test func csv() throws {

@@ -15,15 +15,19 @@ import Testing
         let tree = try ScanTests.Tree()
         let result = try tree.run(["scan", "--jsonl", "tree"])
         #expect(result.status == 0)
-        // As --csv: what could not be read goes to standard error.
+        // As --csv: what could not be read goes to standard error; and it ends the lines.
         #expect(result.stderr == ScanTests.lockedError)
         #expect(result.stdout.hasSuffix("}\n"))
         let lines = try Self.jsonLines(result.stdout)
         #expect(lines.map { $0["finding"] as? String } == [
             "blob", "partial-file", "embedded-blob", "partial-file", "embedded-blob", "partial-file", "blob", "partial-file", "blob",
-            "orphan-partial-file", "safari-partial-file",
+            "orphan-partial-file", "safari-partial-file", "error", "error",
         ])
-        for line in lines {
+        #expect(lines.suffix(2).map { $0 as? [String: String] } == [
+            ["finding": "error", "path": "\(ScanTests.containerA)/Documents/locked", "message": "cannot read the folder: Permission denied"],
+            ["finding": "error", "path": "\(ScanTests.containerA)/Documents/secret.plist", "message": "cannot open: Permission denied"],
+        ])
+        for line in lines.dropLast(2) {
             for key in ["path", "bundleID", "sha256", "size", "modified", "changed", "created", "mode", "source"] {
                 #expect(line.keys.contains(key), "\(key) missing from \(line)")
             }

@@ -26,14 +26,25 @@ struct EvidenceProbe: Sendable {
             let isPartialFile = source.isPartialFile(member)
             let verdict = EvidenceTriage.verdict(prefix: first.bytes, isPartialFile: isPartialFile, size: first.size,
                                                  wal: source.wal(beside: member))
-            if verdict == .ledger { return .ledger }
-            guard verdict != .skip, let size = try source.size(of: &member) else { return .nothing }
+            let name = source.name(of: member), parentName = source.parentName(of: member)
+            // A file named as Safari's is read whatever its first bytes say: one that does not
+            // read as Safari's is reported, not passed over (an empty or a foreign Info.plist
+            // leaves its bundle's data file an orphan, and the examiner must know why).
+            let safariRole = SafariEvidence.Role(name: name, parentName: parentName)
+            if verdict == .ledger, safariRole == nil { return .ledger }
+            guard verdict != .skip || safariRole != nil, let size = try source.size(of: &member) else { return .nothing }
             var held: Data?
-            if verdict.mayHoldBlobs, size <= Int64(source.readLimit) { held = try source.whole(of: &member, size: size) }
+            if verdict.mayHoldBlobs || safariRole != nil, size <= Int64(source.readLimit) { held = try source.whole(of: &member, size: size) }
+            if safariRole != nil, held == nil {
+                throw ScanProblem(path: source.path(of: member), message: "not read as Safari's: larger than \(source.readLimit) bytes")
+            }
             var content = HeldContent()
             // A verdict from a hopeful first block is made again from the decrypted start.
-            if let held, first.isWhole || ScanContentKind(prefix: held.prefix(ScanContentKind.prefixLength)).isCandidate {
-                content = HeldContent(held, name: source.name(of: member), parentName: source.parentName(of: member), search: search)
+            if let held, first.isWhole || safariRole != nil || ScanContentKind(prefix: held.prefix(ScanContentKind.prefixLength)).isCandidate {
+                content = HeldContent(held, name: name, parentName: parentName, search: search)
+            }
+            if let problem = content.safari.problem, content.blobs.isEmpty {
+                throw ScanProblem(path: source.path(of: member), message: "not read as Safari's: \(problem)")
             }
             guard content.isFound || isPartialFile else { return .nothing }
             let (status, note) = source.status(of: &member)

@@ -172,8 +172,14 @@ package struct TreeWalker {
             switch entry.kind {
             case .regular: listing.files.append(name)
             case .directory: listing.folders.append(name)
-            // Links, devices, sockets, pipes, and entries gone before their type was asked.
-            case .symbolicLink, .other, nil: continue
+            // Links, devices, sockets, pipes, and entries gone before their type was asked, are
+            // never opened; one in the place of a file read by its name is said.
+            case .symbolicLink, .other:
+                if let reason = UnreadableEntry.reason(for: entry.kind),
+                   UnreadableEntry.isReadByName(name.text, parentName: FilePathText.lastName(of: folder.path)) {
+                    errors.append(ScanProblem(path: AppContainerLayout.join(folder.path, name.text), message: "not read: it \(reason)"))
+                }
+            case nil: continue
             }
         }
         if let failure = entries.failure {

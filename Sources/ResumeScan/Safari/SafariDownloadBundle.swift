@@ -48,9 +48,12 @@ package struct SafariDownloadBundle: Sendable {
                                                descriptor: descriptor)
             let size: Int64?
             do { size = try evidence.size(of: &member) } catch { throw .unreadable("Info.plist: \(error.message)") }
-            guard let size else { throw .unreadable("Info.plist is not a regular file") }
+            guard let size else { throw .unreadable("Info.plist \(UnreadableEntry.notRegularFile)") }
             guard size <= Int64(evidence.readLimit) else { throw .unreadable("Info.plist is larger than \(evidence.readLimit) bytes") }
             do { info = try evidence.whole(of: &member, size: size) ?? Data() } catch { throw .unreadable("Info.plist: \(error.message)") }
+        // O_NOFOLLOW's ELOOP is a link in Info.plist's place, not a loop of links.
+        case .failure(let failure) where failure.code == ELOOP:
+            throw .unreadable("Info.plist \(UnreadableEntry.symbolicLink)")
         case .failure(let failure):
             throw .unreadable("cannot read Info.plist: \(TreeWalker.describe(failure.code))")
         }
