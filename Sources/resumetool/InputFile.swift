@@ -58,16 +58,13 @@ struct InputFile {
         case .success(let found): status = found
         case .failure(let error): throw failure(error.code)
         }
-        guard status.kind != .directory else { throw Diagnostic(file: displayName, message: "is a directory") }
-        if status.kind == .other {
-            // A pipe is an input (`<(cmd)`, a named FIFO), read to its end as standard input
-            // is, blocking again; a device or socket is none, said as `explain --file` says it.
-            guard status.mode & UInt32(S_IFMT) == UInt32(S_IFIFO) else {
-                guard case .other(let kind) = PartialFileResolution.entry(status) else { throw Diagnostic(file: displayName, message: "is not a regular file") }
-                throw Diagnostic(file: displayName, message: "it is \(kind), not a regular file")
-            }
-            if case .failure(let error) = calls.clearNonBlocking(descriptor) { throw failure(error.code) }
+        // A pipe is an input (`<(cmd)`, a named FIFO), read to its end as standard input is,
+        // blocking again; a folder, a device or a socket is none, said as `explain --file` says it.
+        let isPipe = status.kind == .other && status.mode & UInt32(S_IFMT) == UInt32(S_IFIFO)
+        if status.kind != .regular, !isPipe, case .other(let kind) = PartialFileResolution.entry(status) {
+            throw Diagnostic(file: displayName, message: "it is \(kind), not a regular file")
         }
+        if isPipe, case .failure(let error) = calls.clearNonBlocking(descriptor) { throw failure(error.code) }
         let size = Int(status.size)
         if size > limit {
             throw Diagnostic(file: displayName, message: "file is \(size) bytes, larger than the limit of \(limit)")
@@ -104,7 +101,7 @@ struct InputFile {
         switch code {
         case ENOENT: Diagnostic(file: displayName, message: "no such file")
         // Standard input redirected from a folder: fstat is not checked there.
-        case EISDIR: Diagnostic(file: displayName, message: "is a directory")
+        case EISDIR: Diagnostic(file: displayName, message: "it is a folder, not a regular file")
         default: Diagnostic(file: displayName, message: "cannot read: \(String(cString: strerror(code)))")
         }
     }

@@ -142,6 +142,18 @@ import Glibc
         #expect(refused.stderr.contains("--hash-limit takes a size (4G, 512M, 1073741824) or none, not lots"))
     }
 
+    /// A folder where a blob or a property list is read is named as what it is, as `upload` and
+    /// `explain --file` name a FIFO, not with the system's bare "Is a directory".
+    @Test(arguments: [["explain"], ["repair"], ["archive"], ["resume"], ["plist", "print"], ["convert", "--to", "xml"]])
+    func aFolderGivenAsABlobIsSaidToBeOne(_ command: [String]) throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("dd"), withIntermediateDirectories: true)
+        let result = try Self.run(command + ["dd"], in: directory.url)
+        #expect(result.stdout == "", "\(command)")
+        #expect(result.stderr == "dd: error: it is a folder, not a regular file\n", "\(command)")
+        #expect(result.status == 2, "\(command)")
+    }
+
     @Test func uploadRefusesAFIFOAtOnce() throws {
         let directory = try TemporaryDirectory()
         try #require(mkfifo(directory.path("pipe"), 0o600) == 0)

@@ -189,7 +189,7 @@ import Testing
         ("../../../Samples/broken-truncated.resumedata", "../../../Samples/broken-truncated.resumedata: byte 0x1183: error: object-reference size is 214; it must be 1 to 8 (the last 32 bytes are not a trailer: is the file truncated?)"),
         ("real/README.md", "real/README.md:1:1: error: not a property list: expected XML (<plist> or a value) or binary data starting with bplist00"),
         ("no-such.plist", "no-such.plist: error: no such file"),
-        ("libplist", "libplist: error: is a directory"),
+        ("libplist", "libplist: error: it is a folder, not a regular file"),
     ]
 
     @Test(arguments: rejected.map(\.name))
