@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import json
 import os
+import plistlib
 import re
 import shutil
 import signal
@@ -33,7 +34,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -62,6 +65,98 @@ http {{
     }}
 }}
 """
+
+
+class UploadServer:
+    """The server side of the resumable-upload draft (interop version 6) as far as `resumetool
+    upload` goes: a POST answered with 104 and its resume URL, then 201 once the body is whole;
+    HEAD answering the offset the server holds; PATCH appending at it. What a killed client sent
+    stays, so a rerun continues. The finished uploads are kept; the last one is checked."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.parts = {}
+        self.finished = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *arguments):
+                pass
+
+            def answer(self, status, fields=()):
+                self.send_response_only(status)
+                for name, value in list(fields) + [("Upload-Draft-Interop-Version", "6"), ("Content-Length", "0")]:
+                    self.send_header(name, value)
+                self.end_headers()
+
+            def upload(self):
+                match = re.match(r"^/up/(\d+)$", self.path)
+                with server.lock:
+                    return int(match.group(1)) if match and int(match.group(1)) in server.parts else None
+
+            def receive(self, number):
+                """Appends the body as it arrives: a client killed midway leaves what it sent."""
+                length = int(self.headers.get("Content-Length", "0"))
+                while length > 0:
+                    chunk = self.rfile.read(min(length, 65536))
+                    if not chunk:
+                        return False
+                    with server.lock:
+                        server.parts[number] += chunk
+                    length -= len(chunk)
+                return True
+
+            def finish_upload(self, number, status):
+                complete = self.headers.get("Upload-Complete", "?1") == "?1"
+                with server.lock:
+                    offset = len(server.parts[number])
+                    if complete:
+                        server.finished.append(bytes(server.parts[number]))
+                self.answer(status if complete else 204, [("Upload-Complete", "?1" if complete else "?0"), ("Upload-Offset", str(offset))])
+
+            def do_POST(self):
+                with server.lock:
+                    number = len(server.parts) + 1
+                    server.parts[number] = bytearray()
+                self.wfile.write(("HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: 6\r\n"
+                                  "Location: /up/%d\r\n\r\n" % number).encode())
+                self.wfile.flush()
+                if self.receive(number):
+                    self.finish_upload(number, 201)
+
+            def do_HEAD(self):
+                number = self.upload()
+                if number is None:
+                    return self.answer(404)
+                with server.lock:
+                    offset = len(server.parts[number])
+                self.answer(204, [("Upload-Complete", "?0"), ("Upload-Offset", str(offset)), ("Cache-Control", "no-store")])
+
+            def do_PATCH(self):
+                number = self.upload()
+                if number is None:
+                    return self.answer(404)
+                with server.lock:
+                    offset = len(server.parts[number])
+                if self.headers.get("Upload-Offset") != str(offset):
+                    return self.answer(409, [("Upload-Offset", str(offset))])
+                if self.receive(number):
+                    self.finish_upload(number, 201)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def last(self):
+        with self.lock:
+            return self.finished[-1] if self.finished else None
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
 
 
 def free_port():
@@ -111,10 +206,15 @@ class Scenario:
     `expected` its right bytes; `blob` the checkpoint it may leave; `streams` where its standard
     output and error go; `aim` the only paths its faults hit, when not its own files."""
 
-    def __init__(self, name, arguments, output, expected, seed=None, blob=None, partial=None, source=None, stdout=None, aim=None):
+    def __init__(self, name, arguments, output, expected, seed=None, blob=None, partial=None, source=None, stdout=None, aim=None,
+                 evidence=(), uploads=None):
         self.name, self.arguments, self.output, self.expected = name, arguments, output, expected
         self.seed, self.blob, self.partial, self.source, self.stdout = seed, blob, partial, source, stdout
         self.aim = aim
+        # Files the command reads and must leave byte for byte (a bundle, the file uploaded).
+        self.evidence = evidence
+        # An upload's server: what it holds of each finished upload is checked after a success.
+        self.uploads = uploads
 
 
 class Sweep:
@@ -151,7 +251,7 @@ class Sweep:
             aim = ["-P", streams] if streams else []
             if scenario.aim:
                 for path in scenario.aim:
-                    aim += ["-P", path]
+                    aim += ["-P", path.replace("{dir}", folder)]
             elif strace[1] in ("trace=openat", "trace=close"):
                 # The command's own files and its folder: an unaimed openat fault also hits the
                 # Swift runtime's libdispatch, which traps when it cannot open /proc/PID/stat
@@ -242,6 +342,11 @@ class Sweep:
             self.violation(scenario, fault, "exit %d with no message" % status)
         if status == 0 and scenario.output and output is None:
             self.violation(scenario, fault, "exit 0 without the output")
+        for name in scenario.evidence:
+            if read(os.path.join(folder, name)) != read(os.path.join(scenario.seed, name)):
+                self.violation(scenario, fault, "%s, which it only reads, changed" % name)
+        if status == 0 and scenario.uploads is not None and scenario.uploads.last() != scenario.source:
+            self.violation(scenario, fault, "exit 0, and the server's last finished upload is not the file")
         if injected and status == 0 and not killed_on_purpose and not quiet_allowed and scenario.output \
                 and any(self.touches_output(l, scenario) for l in injected):
             # The fault hit the command's own files and it still says success: only true when the
@@ -265,15 +370,28 @@ class Sweep:
                     self.violation(scenario, fault, "the blob counts %d bytes; the partial file holds %d true ones" % (
                         received, len(os.path.commonprefix([part, scenario.source[:len(part)]]))))
         # A clean rerun finishes byte-identical and leaves nothing beside the file.
-        if scenario.arguments[0] in ("download", "convert", "repair", "rebuild"):
+        # A finished `resume` is not run again: the file it made has no checkpoint beside it, and
+        # `resume` never replaces a file it cannot prove its own (exit 1, by design).
+        finished = scenario.arguments[0] == "resume" and output == scenario.expected and not self.leftovers(folder, scenario) - {scenario.output}
+        if scenario.arguments[0] in ("download", "convert", "repair", "rebuild", "resume") and not finished:
             again, _, err = self.run(scenario, folder)
             if again != 0:
                 self.violation(scenario, fault, "the clean rerun exits %s: %s" % (again, err.decode(errors="replace")[-300:]))
             elif read(os.path.join(folder, scenario.output)) != scenario.expected:
                 self.violation(scenario, fault, "the clean rerun's output differs")
             extra = {n for n in self.leftovers(folder, scenario) if n != scenario.output}
-            if scenario.arguments[0] == "download":
+            if scenario.arguments[0] in ("download", "resume"):
                 extra |= {n for n in os.listdir(folder) if TEMPORARY.match(n)}
+            if extra:
+                self.violation(scenario, fault, "left beside the file after the rerun: %s" % ", ".join(sorted(extra)))
+        elif scenario.arguments[0] == "upload":
+            # A clean rerun continues (or starts again) and sends the file whole; its checkpoint goes.
+            again, _, err = self.run(scenario, folder)
+            if again != 0:
+                self.violation(scenario, fault, "the clean rerun exits %s: %s" % (again, err.decode(errors="replace")[-300:]))
+            elif scenario.uploads.last() != scenario.source:
+                self.violation(scenario, fault, "the clean rerun's upload is not the file")
+            extra = self.leftovers(folder, scenario) | {n for n in os.listdir(folder) if TEMPORARY.match(n)}
             if extra:
                 self.violation(scenario, fault, "left beside the file after the rerun: %s" % ", ".join(sorted(extra)))
         if self.verbose:
@@ -316,7 +434,8 @@ def main():
     parser.add_argument("--faults", default=None, metavar="SYSCALL:HOW,...",
                         help="inject only these faults (e.g. pwritev:error=EIO) into every scenario that takes faults")
     parser.add_argument("--scenarios", default=None, metavar="NAME,...",
-                        help="run only these scenarios (download, download-name, download-2, download-continue, convert, repair, rebuild, full)")
+                        help="run only these scenarios (download, download-name, download-2, download-continue, convert, repair, rebuild, "
+                             "bundle-resume, bundle-inspect, bundle-validate, bundle-explain, upload, full)")
     args = parser.parse_args()
     chosen = set(args.scenarios.split(",")) if args.scenarios else None
     override = None
@@ -400,6 +519,32 @@ def main():
         repair = Scenario("repair", repair_args, "out.plist", expected(repair_args), seed=samples)
         rebuild = Scenario("rebuild", rebuild_args, "out.plist", expected(rebuild_args), seed=samples)
 
+        # A Safari bundle holding the file's first quarter, modern layout: `resume` continues it
+        # into out.bin and never writes inside the bundle; inspect, validate and explain read it.
+        bundle_seed = os.path.join(work, "seed-bundle")
+        os.makedirs(os.path.join(bundle_seed, "file.bin.download"))
+        with open(os.path.join(bundle_seed, "file.bin.download", "Info.plist"), "wb") as f:
+            plistlib.dump({"DownloadEntryURL": url, "DownloadEntryIdentifier": "5A4D2C1B-0000-4000-8000-000000000001",
+                           "DownloadEntryPath": "/Users/examiner/Downloads/file.bin.download"}, f)
+        with open(os.path.join(bundle_seed, "file.bin.download", "file.bin"), "wb") as f:
+            f.write(source[:size // 4])
+        bundle_files = ("file.bin.download/Info.plist", "file.bin.download/file.bin")
+        bundle = Scenario("bundle-resume", ["resume", "file.bin.download", "-o", "{dir}/out.bin"] + common, "out.bin", source,
+                          seed=bundle_seed, blob="out.bin.resume", partial="out.bin.part", source=source, evidence=bundle_files)
+        # Read-only commands: their faults are aimed at the bundle's two files.
+        readers = [Scenario("bundle-" + command, [command, "file.bin.download"], None, None, seed=bundle_seed,
+                            aim=["{dir}/" + name for name in bundle_files + ("file.bin.download",)], evidence=bundle_files)
+                   for command in ("inspect", "validate", "explain")]
+        # An upload to the draft's server: the file is read, never written; the checkpoint beside it
+        # is the blob and its identity record.
+        uploads = UploadServer()
+        upload_seed = os.path.join(work, "seed-upload")
+        os.makedirs(upload_seed)
+        with open(os.path.join(upload_seed, "file.bin"), "wb") as f:
+            f.write(source)
+        upload = Scenario("upload", ["upload", "file.bin", "http://127.0.0.1:%d/files" % uploads.port, "--retries", "0"], None, None,
+                          seed=upload_seed, source=source, evidence=("file.bin",), uploads=uploads)
+
         data = [("pwrite64", "error=ENOSPC"), ("pwrite64", "error=EIO"), ("splice", "error=ENOSPC"), ("splice", "error=EIO"),
                 ("fsync", "error=EIO"), ("rename", "error=EXDEV"), ("rename", "error=EIO"), ("rename", "error=ENOSPC"),
                 ("openat", "error=ENOSPC"), ("unlink", "error=EACCES"), ("ftruncate", "error=EIO"), ("close", "error=EIO"),
@@ -425,6 +570,19 @@ def main():
         for scenario in (convert, repair, rebuild):
             if wanted(scenario):
                 sweep.sweep(scenario, override or files)
+        if wanted(bundle):
+            sweep.sweep(bundle, override or data)
+        reading = [("read", "error=EIO"), ("getdents64", "error=EIO"), ("openat", "error=EACCES")]
+        for scenario in readers:
+            if wanted(scenario):
+                sweep.sweep(scenario, override or (reading[:2] if args.short else reading))
+        # The file is read with pread64; the checkpoint written with pwrite64, fsync and rename
+        # (whose first path, a random temporary name, -P cannot aim at).
+        if wanted(upload):
+            sweep.sweep(upload, override or ([("pread64", "error=EIO"), ("rename", "error=EXDEV"), ("rename", "signal=SIGKILL")] if args.short
+                                             else [("pread64", "error=EIO"), ("pwrite64", "error=ENOSPC"), ("fsync", "error=EIO"),
+                                                   ("rename", "error=EXDEV"), ("rename", "signal=SIGKILL"), ("fsync", "signal=SIGKILL"),
+                                                   ("pread64", "signal=SIGKILL"), ("unlink", "error=EACCES")]))
         # Standard output and error on a full disk: the work stands, nothing traps.
         for arguments in (() if chosen is not None and "full" not in chosen else (["inspect", "ios9-xml.plist"], ["repair", "ios10-corrupted-requests.plist", "--target", "ios10", "-o", "out.plist"],
                           ["validate", "broken-missing-validator.resumedata"], ["download", url, "-o", "out.bin", "--retries", "0"])):
@@ -439,6 +597,8 @@ def main():
             shutil.rmtree(folder, ignore_errors=True)
     finally:
         nginx.stop()
+        if "uploads" in locals():
+            uploads.stop()
         shutil.rmtree(work, ignore_errors=True)
     # What was injected, per scenario and fault: the evidence that the sweep tested something.
     per_call = {}

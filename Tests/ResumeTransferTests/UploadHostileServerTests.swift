@@ -350,7 +350,7 @@ import Testing
             // The first attempt's 104 is always read and refused. The retry's connection may be
             // closed by the scripted server (it has one answer) before its request is read on a
             // loaded machine, so how many refusals follow is the machine's, not the client's.
-            let refusal = "the 104's Location cannot be used: refusing a redirect from https to http://127.0.0.1:9/up/1 (allowsInsecureRedirects is off)"
+            let refusal = "the 104's Location cannot be used: refusing a redirect from https to http://127.0.0.1:9/up/1: a transfer begun over https never goes on over plain http"
             #expect(log.refusals.first == refusal)
             #expect(log.refusals.allSatisfy { $0 == refusal })
             #expect(log.resumeURLs.isEmpty)

@@ -58,7 +58,7 @@ package struct SafariDownloadBundle: Sendable {
             throw .unreadable("cannot read Info.plist: \(TreeWalker.describe(failure.code))")
         }
         self.info = try SafariDownloadInfo(propertyList: info)
-        self.partialFile = Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), info: self.info, hashing: hashing, calls: calls)
+        self.partialFile = try Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), info: self.info, hashing: hashing, calls: calls)
     }
 
     /// Resume data that continues the bundle's download, and its partial file's path: the URL,
@@ -81,9 +81,16 @@ package struct SafariDownloadBundle: Sendable {
 
     /// The bundle's data file, as ``SafariBundleDataFile`` chooses it among the bundle's regular
     /// files.
+    /// - Throws: ``SafariDownloadError`` when the bundle cannot be listed: "holds no partial
+    ///   file" would then be a guess.
     private static func dataFile(in folder: FolderHandle, bundleName: String, info: SafariDownloadInfo, hashing: HashLimit?, calls: FileSystemCalls)
-        -> (name: String, status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
-        guard case .success(let listing) = calls.listFolder(folder.descriptor) else { return nil }
+        throws(SafariDownloadError) -> (name: String, status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
+        let listing: FileSystemCalls.FolderListing
+        switch calls.listFolder(folder.descriptor) {
+        case .success(let found): listing = found
+        case .failure(let failure): throw .unreadable("cannot list the bundle: \(TreeWalker.describe(failure.code))")
+        }
+        if let failure = listing.failure { throw .unreadable("cannot list the whole bundle: \(TreeWalker.describe(failure.code))") }
         let names = listing.entries.compactMap { entry in entry.kind == .regular ? entry.name : nil }.sorted { TreeWalker.byteOrder($0, $1) }
         guard let name = SafariBundleDataFile.choose(among: names, info: info, bundleName: bundleName),
               case .success(let descriptor) = calls.openEvidence(in: folder.descriptor, name) else { return nil }

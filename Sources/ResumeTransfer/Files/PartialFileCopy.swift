@@ -70,6 +70,37 @@ extension FileSystem {
         return copied
     }
 
+    /// Whether `target` begins with the first bytes of `source` (its first `count`, or all of a
+    /// shorter one): what a ``copyPrefix(of:count:to:)`` leaves when its run stopped before its
+    /// first checkpoint (a kill, a full disk, a checkpoint that could not be written), the bytes
+    /// that run fetched after them unproven. Such a file may be copied again; any other `target`
+    /// is someone's and is left. Both are opened read-only, not through a link.
+    func isPrefixCopy(_ target: String, of source: String, count: Int64) -> Bool {
+        guard case .success(let copy) = self.calls.openEvidence(atPath: target) else { return false }
+        defer { _ = self.calls.close(copy) }
+        guard case .success(let original) = self.calls.openEvidence(atPath: source) else { return false }
+        defer { _ = self.calls.close(original) }
+        guard case .success(let copied) = self.calls.fstat(copy), copied.kind == .regular,
+              case .success(let given) = self.calls.fstat(original), given.kind == .regular else { return false }
+        // Up to the prefix: a copy cut short is its beginning; one the run appended to begins with
+        // it. An empty prefix proves nothing of a file that is not empty.
+        let prefix = min(copied.size, count, given.size)
+        guard prefix > 0 || copied.size == 0 else { return false }
+        let left = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        let right = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { left.deallocate(); right.deallocate() }
+        guard let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else { return false }
+        var offset: Int64 = 0
+        while offset < prefix {
+            let step = Int(min(prefix - offset, Int64(left.count)))
+            guard case .success(let a) = self.calls.pread(copy, UnsafeMutableRawBufferPointer(rebasing: left[..<step]), offset), a > 0,
+                  case .success(let b) = self.calls.pread(original, UnsafeMutableRawBufferPointer(rebasing: right[..<a]), offset), b == a,
+                  memcmp(leftBytes, rightBytes, a) == 0 else { return false }
+            offset += Int64(a)
+        }
+        return true
+    }
+
     /// `pread`/`pwrite` from `start` to `end`: the offset reached.
     private func copyThroughBuffer(
         _ input: Int32, _ output: Int32, from start: Int64, upTo end: Int64, source: String, target: String

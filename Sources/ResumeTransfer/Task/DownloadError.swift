@@ -67,7 +67,7 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
         case .tooManyRedirects(let limit): return "more than \(limit) redirects"
         case .invalidRedirect(let location): return "the server redirected to an unusable location: \(location)"
         case .insecureRedirect(let target):
-            return "refusing a redirect from https to \(target) (allowsInsecureRedirects is off)"
+            return "refusing a redirect from https to \(target): a transfer begun over https never goes on over plain http"
         case .untrustedFile(let message): return "refusing \(message)"
         case .destinationExists(let path, let size):
             let what = size.map { "a file of \($0) byte\($0 == 1 ? "" : "s")" } ?? "a symbolic link"

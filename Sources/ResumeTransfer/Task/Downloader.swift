@@ -163,7 +163,14 @@ public final class Downloader: Sendable {
         }
         let inputs = given + [(partial, "the partial file")]
         let own = destination + ".part"
-        if !consumingPartialFile, FilePathText.absolute(partial) != FilePathText.absolute(own) {
+        if !consumingPartialFile, FilePathText.absolute(partial) != FilePathText.absolute(own),
+           let earlier = self.earlierRun(of: decoded.checkpoint, to: destination) {
+            // This same resume was stopped (kill -9, power loss) after its copy: its own partial
+            // file and checkpoint continue it, as a rerun of `download` continues, and the input's
+            // bytes are not copied again.
+            decoded.checkpoint = earlier
+            partial = own
+        } else if !consumingPartialFile, FilePathText.absolute(partial) != FilePathText.absolute(own) {
             // Nothing is copied beside a destination the task will leave or refuse: it says why
             // when it runs, before any request.
             let verdict = OutputFileRule.verdict(self.files.outputFacts(
@@ -171,6 +178,12 @@ public final class Downloader: Sendable {
                 inputs: inputs, replacesExisting: self.configuration.replacesExistingFiles, expectedSHA256: nil))
             if verdict == .fetch {
                 let count = decoded.offsetFromPartialFile ? Int64.max : decoded.checkpoint.bytesReceived
+                // A copy that an earlier run of this resume left without its checkpoint holds
+                // nothing but the input's bytes: it is made again. Any other `.part` is left.
+                if self.files.exists(own), !self.files.exists(destination + ".resume"),
+                   self.files.isPrefixCopy(own, of: partial, count: count) {
+                    self.files.remove(own)
+                }
                 decoded.checkpoint.bytesReceived = try self.files.copyPrefix(of: partial, count: count, to: own)
             }
             partial = own
@@ -181,6 +194,18 @@ public final class Downloader: Sendable {
             inputs: inputs, calls: self.files.calls)
         task.start(clients: self.clients, slots: self.slots)
         return task
+    }
+
+    /// The checkpoint an earlier run of the same download left beside `destination`
+    /// (`destination.resume`, with `destination.part`), carrying the headers given now; nil when
+    /// there is none, or it is another download's (another URL): a `.part` is then never
+    /// overwritten, and the copy says so.
+    private func earlierRun(of checkpoint: DownloadCheckpoint, to destination: String) -> DownloadCheckpoint? {
+        guard self.files.exists(destination + ".part"), let blob = self.files.contents(of: destination + ".resume"),
+              var earlier = try? ResumeCheckpoint.decode(blob).checkpoint,
+              let url = checkpoint.originalURL.checked, DownloadTask.sameURL(earlier.originalURL, url) else { return nil }
+        earlier.extraHeaders = checkpoint.extraHeaders
+        return earlier
     }
 
     /// Continues from the resume blob at `blobPath`. Without `destination`, the file goes to the

@@ -102,12 +102,14 @@ package struct UploadCheckpoint: Sendable {
         try self.write(data, to: self.blobPath)
     }
 
-    /// Removes both records (the upload is complete); one already gone is no error.
+    /// Removes both records (the upload is complete), and what a writer of either killed
+    /// mid-write left beside it (`.NAME.tmp-PID-RANDOM`); one already gone is no error.
     func remove() throws(UploadError) {
         for path in [self.blobPath, self.identityPath] {
             if case .failure(let failure) = self.calls.unlink(path), failure.code != ENOENT {
                 throw .checkpoint("\(path): cannot remove: \(failure)")
             }
+            _ = AtomicFile.removeStaleTemporaries(in: FilePathText.folder(of: path), for: FilePathText.lastName(of: path), calls: self.calls)
         }
     }
 
