@@ -34,6 +34,17 @@ package struct TreeWalker {
         var nameBytes: [UInt8] { rawName ?? Array(name.utf8) }
     }
 
+    /// A backup folder met in the walk (``BackupScan/kind(holdingRegularFile:)`` says so of
+    /// the names listed): read as `scan BACKUP` reads it, none of its files or folders walked.
+    struct FoundBackup: Sendable {
+        /// The backup folder, below the root as the walk spells paths.
+        let path: String
+        /// The folder, open: the backup is read through it, not by its path.
+        let folder: FolderHandle
+        /// `.backup` or `.mbdbBackup`.
+        let kind: BackupScan.RootKind
+    }
+
     /// Folders below a root deeper than this are skipped and reported: each level keeps its
     /// folder open while its subfolders wait to be listed.
     static let maximumDepth = 256
@@ -67,9 +78,11 @@ package struct TreeWalker {
     }
 
     /// Walks one root (followed if it is itself a link: the user named it), calling `visit` with
-    /// at most `batchSize` files at a time, until `shouldStop` says so (asked before each folder).
+    /// at most `batchSize` files at a time, until `shouldStop` says so (asked before each folder),
+    /// and `backup` with each backup folder met, whose files are left to ``BackupScan``.
     /// - Returns: false when the root itself could not be read (the error is in ``errors``).
-    mutating func walk(root: String, batchSize: Int = 1024, shouldStop: () -> Bool = { false }, visit: ([File]) -> Void) -> Bool {
+    mutating func walk(root: String, batchSize: Int = 1024, shouldStop: () -> Bool = { false }, visit: ([File]) -> Void,
+                       backup: (FoundBackup) -> Void = { _ in }) -> Bool {
         var pending: [File] = []
         var foldersInBatch = 0
         var stack = [PendingFolder(path: root, parent: nil, depth: 0)]
@@ -81,6 +94,14 @@ package struct TreeWalker {
             case .seenBefore: continue
             case .failed:
                 if folder.parent == nil { return false }
+                continue
+            }
+            // Decided from the names just listed, without a system call: a plain folder costs a
+            // binary search or two. A backup's stored files are not walked, so a backup inside
+            // them is never met.
+            let kind = BackupScan.kind(holdingRegularFile: listing.holdsFile(named:))
+            if kind != .folder {
+                backup(FoundBackup(path: folder.path, folder: listing.handle, kind: kind))
                 continue
             }
             let parentName = FilePathText.lastName(of: folder.path)
@@ -116,10 +137,29 @@ package struct TreeWalker {
         return true
     }
 
+    /// Counts the folder at `path` (a root read as a backup) as walked: met again below another
+    /// root, it is skipped and said to be, not read twice.
+    mutating func markScanned(folderAt path: String) {
+        guard case .success(let folder) = SpelledPath.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) else { return }
+        defer { _ = calls.close(folder) }
+        if case .success(let status) = calls.fstat(folder) { visited.insert(FolderIdentity(device: status.device, inode: status.inode)) }
+    }
+
     private struct Listing {
         let handle: FolderHandle
         var files: [FolderEntryName] = []
         var folders: [FolderEntryName] = []
+
+        /// Whether a regular file of this UTF-8 name is listed: ``files`` are sorted by bytes.
+        func holdsFile(named name: String) -> Bool {
+            var low = 0
+            var high = files.count
+            while low < high {
+                let middle = (low + high) / 2
+                if TreeWalker.byteOrder(files[middle].text, name) { low = middle + 1 } else { high = middle }
+            }
+            return low < files.count && files[low].bytes == nil && files[low].text == name
+        }
     }
 
     private enum ListingOutcome {
@@ -167,14 +207,24 @@ package struct TreeWalker {
             return .failed
         }
         var listing = Listing(handle: handle)
+        var linksInPlaceOfBackup: [String] = []
         for entry in entries.entries {
             guard let name = FolderEntryName(entry) else { continue }
             switch entry.kind {
             case .regular: listing.files.append(name)
             case .directory: listing.folders.append(name)
-            // Links, devices, sockets, pipes, and entries gone before their type was asked.
-            case .symbolicLink, .other, nil: continue
+            case .symbolicLink:
+                if BackupScan.isLinkInPlaceOfBackup(name: name.text, parentName: FilePathText.lastName(of: folder.path)) {
+                    linksInPlaceOfBackup.append(name.text)
+                }
+            // Devices, sockets, pipes, and entries gone before their type was asked.
+            case .other, nil: continue
             }
+        }
+        for name in linksInPlaceOfBackup.sorted(by: Self.byteOrder) {
+            let why = name == "Backup" ? "the backups behind it are not scanned (scan the folder it points to)"
+                : "the folder is not read as a backup (its \(name) must be a regular file)"
+            errors.append(ScanProblem(path: AppContainerLayout.join(folder.path, name), message: "skipped: a symbolic link, not followed: " + why))
         }
         if let failure = entries.failure {
             errors.append(ScanProblem(path: folder.path, message: "cannot read the whole folder: \(Self.describe(failure.code))"))
