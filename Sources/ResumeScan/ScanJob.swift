@@ -7,7 +7,8 @@ import ResumeSupport
 /// the number of blobs, not of files.
 ///
 /// The walk never follows a symbolic link below a root, never enters a folder twice, and reads
-/// every file read-only; see ``ScanInventory`` for what it reports.
+/// every file read-only; a backup folder it meets is read as a backup root is, its files not
+/// walked. See ``ScanInventory`` for what it reports.
 public struct ScanJob: Sendable {
     /// The folders, backups and archives to scan (a root that is itself a link is followed: the
     /// caller named it), as the report names them: spelled as the scan spells every path, a path
