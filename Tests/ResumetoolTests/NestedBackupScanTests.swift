@@ -92,6 +92,38 @@ import Testing
         #expect(try Self.withoutRoots(Self.blobs(try BackupScanTests.json(folder), kind: "backup")) == Self.withoutRoots(directBlobs))
     }
 
+    /// A real device's backup rows (``RealBackupTests``: no `Manifest.plist` or `Info.plist`, a
+    /// WAL-mode `Manifest.db`, the device's own `MBFile` records) below a home folder: the planted
+    /// blob with its bundle ID, key path and the record's times, as `scan BACKUP` gives it, and the
+    /// copy left as it was.
+    @Test func realBackupBelowTheFolder() throws {
+        let copy = try RealBackupTests.Copy()
+        try copy.plantBlob()
+        let nested = copy.directory.url.appendingPathComponent(Self.nested)
+        try FileManager.default.createDirectory(at: nested.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: copy.root, to: nested)
+        let before = try BackupScanTests.snapshot(of: nested)
+        let direct = try copy.scan(["--json"])
+        let result = try ToolRunner.run(["scan", "--json", "home"], in: copy.directory.url)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let top = try BackupScanTests.json(result)
+        let blobs = try #require(top["blobs"] as? [[String: Any]])
+        #expect(blobs.map { $0["path"] as? String } == [RealBackupTests.preferences])
+        #expect(blobs.map { $0["keyPath"] as? String } == ["pendingDownloadResumeData"])
+        #expect(blobs.map { $0["bundleID"] as? String } == ["com.google.Translate"])
+        #expect(blobs.map { $0["modified"] as? String } == [RealBackupTests.recordTime])
+        #expect(blobs.map { $0["created"] as? String } == [RealBackupTests.recordTime])
+        #expect(blobs.map { ($0["source"] as? [String: Any])?["root"] as? String } == [Self.nested])
+        #expect(try Self.withoutRoots(blobs) == Self.withoutRoots(try #require(try BackupScanTests.json(direct)["blobs"] as? [[String: Any]])))
+        let backups = try #require(top["backups"] as? [[String: Any]])
+        #expect(backups.map { $0["root"] as? String } == [Self.nested])
+        #expect(backups.first?["warnings"] as? [String] == [RealBackupTests.noPlists])
+        // The record's size mismatch, named as `scan BACKUP` names it.
+        #expect((top["errors"] as? [[String: Any]])?.map { $0["path"] as? String } == [RealBackupTests.preferences])
+        #expect(try BackupScanTests.snapshot(of: nested) == before)
+    }
+
     /// The text report heads the backup's blocks with its device, as `scan BACKUP` does, and
     /// counts its listed files (7) and the home's one loose file, not the backup's stored copies.
     @Test func textReport() throws {
