@@ -1,5 +1,10 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `resumetool scan HOME` on a home folder holding a backup where Finder keeps them
 /// (`Library/Application Support/MobileSync/Backup/UDID`): the backup is read as a backup, with
@@ -122,6 +127,34 @@ import Testing
         // The record's size mismatch, named as `scan BACKUP` names it.
         #expect((top["errors"] as? [[String: Any]])?.map { $0["path"] as? String } == [RealBackupTests.preferences])
         #expect(try BackupScanTests.snapshot(of: nested) == before)
+    }
+
+    /// A backup below a folder whose name is not UTF-8 (byte E9): read through the folder the
+    /// walk opened, its root spelled as every path of the walk is.
+    @Test func backupBelowAFolderNamedByItsBytes() throws {
+        let home = try Home()
+        defer {
+            // Foundation's removal is not given names that are not UTF-8.
+            _ = try? ToolRunner.capture(URL(fileURLWithPath: "/bin/rm"), ["-rf", home.directory.appendingPathComponent("home").path])
+        }
+        let parent = Array(home.directory.appendingPathComponent("home/caf").path.utf8) + [0xE9]
+        let moved = (parent.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { folder -> Bool in
+            guard mkdir(folder.baseAddress!, 0o755) == 0 else { return false }
+            let target = (parent + Array("/\(Self.udid)".utf8)).map { CChar(bitPattern: $0) } + [0]
+            return target.withUnsafeBufferPointer { rename(home.nestedRoot.path, $0.baseAddress!) == 0 }
+        }
+        try #require(moved)
+        let result = try home.run(["scan", "--json", "home"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let top = try BackupScanTests.json(result)
+        let root = "home/caf\\x{e9}/\(Self.udid)"
+        #expect((top["backups"] as? [[String: Any]])?.map { $0["root"] as? String } == [root])
+        let blobs = Self.blobs(top, kind: "backup")
+        #expect(blobs.map { $0["path"] as? String } == [BackupScanTests.downloadsBlob, BackupScanTests.preferences, BackupScanTests.groupPreferences])
+        #expect(blobs.map { ($0["source"] as? [String: Any])?["root"] as? String } == Array(repeating: root, count: 3))
+        #expect(blobs.map { $0["bundleID"] as? String } == ["com.example.app", "com.example.app", "group.com.example.shared"])
+        #expect((top["errors"] as? [Any])?.isEmpty == true)
     }
 
     /// The text report heads the backup's blocks with its device, as `scan BACKUP` does, and
