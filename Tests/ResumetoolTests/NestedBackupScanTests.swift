@@ -268,6 +268,12 @@ import Darwin
 
             """))
         #expect(locked.stdout.hasSuffix("\n1 file scanned: 1 blob, 0 orphan partial files, 0 errors\n"))
+
+        // A wrong password is an error naming that backup; the home's own files are still scanned.
+        let wrong = try home.run(["scan", "--password-file", try home.backup.writePassword("pass Word"), "home"])
+        #expect(wrong.status == 0)
+        #expect(wrong.stderr == "\(Self.nested): error: wrong password: it does not unlock the backup's keybag\n")
+        #expect(wrong.stdout.hasSuffix("\n1 file scanned: 1 blob, 0 orphan partial files, 1 error\n"))
     }
 
     /// A `Manifest.db` that is not SQLite: an error naming that backup; the home's other files
