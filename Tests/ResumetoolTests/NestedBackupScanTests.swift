@@ -276,6 +276,43 @@ import Darwin
         #expect(wrong.stdout.hasSuffix("\n1 file scanned: 1 blob, 0 orphan partial files, 1 error\n"))
     }
 
+    /// Typed at a terminal: the password is asked when the walk meets the encrypted backup, on a
+    /// line of its own (the progress line cleared first), and the backup is decrypted with it.
+    @Test func passwordTypedWhenTheWalkMeetsTheBackup() throws {
+        let home = try Home(["--password", BackupScanTests.password, "--dpic", "1000", "--iter", "100"])
+        let program = """
+            import os, pty, sys
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], [sys.argv[1], "scan", "home"])
+            seen = b""
+            typed = False
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+                if not typed and seen.endswith(b"Password of the encrypted backup: "):
+                    os.write(fd, sys.argv[2].encode() + b"\\n")
+                    typed = True
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.buffer.write(seen)
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let output = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"),
+                                            ["python3", "-c", program, ToolRunner.executable.path, BackupScanTests.password], in: home.directory)
+        let text = String(decoding: output.stdout, as: UTF8.self)
+        #expect(output.status == 0, "\(text) \(String(decoding: output.stderr, as: UTF8.self))")
+        #expect(text.contains("\r\u{1B}[KPassword of the encrypted backup: "))
+        // The terminal turns each line feed into CR LF.
+        #expect(text.contains("backup \(Self.nested): encrypted, Examiner's iPhone (iPhone17,1, iOS 18.2 22C152, serial F17ZX0EXAMPL)\r\n\r\nAppDomain-com.example.app:"))
+        #expect(text.hasSuffix("4 blobs, 0 orphan partial files, 0 errors\r\n"))
+        #expect(!text.contains(BackupScanTests.password))
+    }
+
     /// A `Manifest.db` that is not SQLite: an error naming that backup; the home's other files
     /// are still scanned, and the backup's stored files are not read as loose files.
     @Test func damagedManifestDatabaseBelowTheFolder() throws {
