@@ -23,12 +23,23 @@ import Testing
     }
 
     @Test func linksWhereABackupWouldBe() {
-        #expect(BackupScan.isLinkInPlaceOfBackup(name: "Manifest.db", parentName: "anything"))
-        #expect(BackupScan.isLinkInPlaceOfBackup(name: "Manifest.mbdb", parentName: "anything"))
-        #expect(BackupScan.isLinkInPlaceOfBackup(name: "Backup", parentName: "MobileSync"))
-        #expect(!BackupScan.isLinkInPlaceOfBackup(name: "Backup", parentName: "Documents"))
-        #expect(!BackupScan.isLinkInPlaceOfBackup(name: "Info.plist", parentName: "MobileSync"))
-        #expect(!BackupScan.isLinkInPlaceOfBackup(name: "Manifest.plist", parentName: "Backup"))
+        let cases: [(String, String, BackupScan.LinkInPlaceOfBackup?)] = [
+            ("Manifest.db", "anything", .list),
+            ("Manifest.mbdb", "home/x", .list),
+            ("Backup", "home/Library/Application Support/MobileSync", .backupsFolder),
+            ("Backup", "MobileSync", .backupsFolder),
+            ("00008140-001A2B3C4D5E6F70", "home/Library/Application Support/MobileSync/Backup", .backupFolder),
+            ("anything", "MobileSync/Backup", .backupFolder),
+            ("Backup", "home/Documents", nil),
+            ("Info.plist", "home/MobileSync", nil),
+            ("Manifest.plist", "home/Backup", nil),
+            ("x", "home/Other/Backup", nil),
+            ("x", "Backup", nil),
+            ("manifest.db", "home", nil),
+        ]
+        for (name, folder, kind) in cases {
+            #expect(BackupScan.linkInPlaceOfBackup(name: name, folder: folder) == kind, "\(folder)/\(name)")
+        }
     }
 
     /// A tree with a backup of each kind below it, and a folder whose `Manifest.db` is a link.

@@ -345,6 +345,19 @@ import Darwin
         #expect(errors.map { $0["message"] as? String } == [
             "skipped: a symbolic link, not followed: the backups behind it are not scanned (scan the folder it points to)",
         ])
+
+        // One backup of the folder a link to a backup elsewhere: not followed either.
+        try FileManager.default.removeItem(at: backupFolder)
+        try FileManager.default.createDirectory(at: backupFolder, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: home.nestedRoot.path, withDestinationPath: "../../../../../elsewhere/\(Self.udid)")
+        #expect(FileManager.default.fileExists(atPath: home.nestedRoot.appendingPathComponent("Manifest.db").path))
+        let one = try BackupScanTests.json(try home.run(["scan", "--json", "home"]))
+        #expect(one["backups"] == nil)
+        #expect((one["blobs"] as? [[String: Any]])?.map { $0["path"] as? String } == [Self.looseBlob])
+        #expect((one["errors"] as? [[String: Any]])?.map { $0["path"] as? String } == [Self.nested])
+        #expect((one["errors"] as? [[String: Any]])?.map { $0["message"] as? String } == [
+            "skipped: a symbolic link, not followed: the backup behind it is not scanned (scan the folder it points to)",
+        ])
     }
 
     /// A `Manifest.db` that is a link does not make its folder a backup (at the root neither):

@@ -86,11 +86,24 @@ struct BackupScan: Sendable {
         }
     }
 
-    /// Whether a symbolic link named `name` in a folder named `parentName` stands where a
-    /// backup would be (its list, or the `Backup` folder of `MobileSync`): the walk does not
-    /// follow it, and says so rather than pass over it in silence.
-    static func isLinkInPlaceOfBackup(name: String, parentName: String) -> Bool {
-        listNames.contains(name) || (name == "Backup" && parentName == "MobileSync")
+    /// Where a symbolic link stands in place of a backup: the walk does not follow it, and says
+    /// so rather than pass over it in silence.
+    enum LinkInPlaceOfBackup: Sendable, Equatable {
+        /// `Manifest.db` or `Manifest.mbdb`: its folder is not read as a backup.
+        case list
+        /// `MobileSync/Backup` itself.
+        case backupsFolder
+        /// A folder of `MobileSync/Backup`, where each backup is.
+        case backupFolder
+    }
+
+    /// What a symbolic link named `name` in the folder at `folder` stands in place of, if a backup.
+    static func linkInPlaceOfBackup(name: String, folder: String) -> LinkInPlaceOfBackup? {
+        if listNames.contains(name) { return .list }
+        let parentName = FilePathText.lastName(of: folder)
+        if name == "Backup", parentName == "MobileSync" { return .backupsFolder }
+        if parentName == "Backup", FilePathText.lastName(of: FilePathText.folder(of: folder)) == "MobileSync" { return .backupFolder }
+        return nil
     }
 
     /// One row of `Files` that names a regular file.

@@ -207,23 +207,26 @@ package struct TreeWalker {
             return .failed
         }
         var listing = Listing(handle: handle)
-        var linksInPlaceOfBackup: [String] = []
+        var linksInPlaceOfBackup: [(name: String, kind: BackupScan.LinkInPlaceOfBackup)] = []
         for entry in entries.entries {
             guard let name = FolderEntryName(entry) else { continue }
             switch entry.kind {
             case .regular: listing.files.append(name)
             case .directory: listing.folders.append(name)
             case .symbolicLink:
-                if BackupScan.isLinkInPlaceOfBackup(name: name.text, parentName: FilePathText.lastName(of: folder.path)) {
-                    linksInPlaceOfBackup.append(name.text)
+                if let kind = BackupScan.linkInPlaceOfBackup(name: name.text, folder: folder.path) {
+                    linksInPlaceOfBackup.append((name.text, kind))
                 }
             // Devices, sockets, pipes, and entries gone before their type was asked.
             case .other, nil: continue
             }
         }
-        for name in linksInPlaceOfBackup.sorted(by: Self.byteOrder) {
-            let why = name == "Backup" ? "the backups behind it are not scanned (scan the folder it points to)"
-                : "the folder is not read as a backup (its \(name) must be a regular file)"
+        for (name, kind) in linksInPlaceOfBackup.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
+            let why = switch kind {
+            case .list: "the folder is not read as a backup (its \(name) must be a regular file)"
+            case .backupsFolder: "the backups behind it are not scanned (scan the folder it points to)"
+            case .backupFolder: "the backup behind it is not scanned (scan the folder it points to)"
+            }
             errors.append(ScanProblem(path: AppContainerLayout.join(folder.path, name), message: "skipped: a symbolic link, not followed: " + why))
         }
         if let failure = entries.failure {
