@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// Walks folder trees for `scan`: every regular file under each root, handed over in batches,
-/// and what the folders say about app containers.
+/// and what the folders say about app containers. A backup folder is handed over whole, open
+/// (``FoundBackup``), and nothing in it is walked.
 ///
 /// Never follows a symbolic link: every folder and file below a root is opened relative to its
 /// open parent (`openat` with `O_NOFOLLOW`), so not even a link swapped in during the walk is
