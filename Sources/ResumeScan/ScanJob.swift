@@ -7,7 +7,8 @@ import ResumeSupport
 /// the number of blobs, not of files.
 ///
 /// The walk never follows a symbolic link below a root, never enters a folder twice, and reads
-/// every file read-only; see ``ScanInventory`` for what it reports.
+/// every file read-only; a backup folder it meets is read as a backup root is, its files not
+/// walked. See ``ScanInventory`` for what it reports.
 public struct ScanJob: Sendable {
     /// The folders, backups and archives to scan (a root that is itself a link is followed: the
     /// caller named it), as the report names them: spelled as the scan spells every path, a path
@@ -82,6 +83,7 @@ public struct ScanJob: Sendable {
 
     private enum WalkEvent: Sendable {
         case files([TreeWalker.File])
+        case backup(TreeWalker.FoundBackup)
         case finished(TreeWalker, allRootsRead: Bool)
     }
 
@@ -89,7 +91,8 @@ public struct ScanJob: Sendable {
     /// each batch of files.
     /// - Returns: the inventory, and whether every root could be read.
     public func run(progress: (Progress) -> Void = { _ in }) -> (inventory: ScanInventory, allRootsRead: Bool) {
-        // Each root is decided by content: a backup folder holds Manifest.db.
+        // Each root is decided by content: a backup folder holds Manifest.db. A folder below a
+        // root is decided alike by the walk (``TreeWalker/FoundBackup``).
         var folderRoots: [String] = []
         var backups: [BackupScan.Outcome] = []
         var archives: [ArchiveScan.Outcome] = []
@@ -116,21 +119,30 @@ public struct ScanJob: Sendable {
         var allRootsRead = backups.allSatisfy { $0.failure == nil } && archives.allSatisfy(\.summary.isComplete)
         var folders: ScanInventory?
         if !folderRoots.isEmpty {
-            let walked = walk(folderRoots, progress: progress)
+            let walked = walk(folderRoots, backupRoots: backups.map(\.summary.root), progress: progress)
             folders = walked.inventory
+            // A backup below a root that cannot be read is an error of that root's scan, as an
+            // unreadable folder below it is, not an unread root.
+            backups += walked.backups
             if !walked.allRootsRead { allRootsRead = false }
         }
         return (ScanInventory(folders: folders, backups: backups, archives: archives), allRootsRead)
     }
 
-    private func walk(_ roots: [String], progress: (Progress) -> Void) -> (inventory: ScanInventory, allRootsRead: Bool) {
+    /// Walks the folder roots, and reads each backup met below them as a backup root is read.
+    /// - Parameter backupRoots: the roots read as backups already: not read again when met below
+    ///   another root.
+    private func walk(_ roots: [String], backupRoots: [String], progress: (Progress) -> Void)
+        -> (inventory: ScanInventory, backups: [BackupScan.Outcome], allRootsRead: Bool) {
         let queue = BatchQueue<WalkEvent>(capacity: 4)
         let shouldStop = self.shouldStop
         let walkThread = Thread {
             var walker = TreeWalker()
+            for root in backupRoots { walker.markScanned(folderAt: root) }
             var allRootsRead = true
             for root in roots where !shouldStop() {
-                let read = walker.walk(root: root, shouldStop: shouldStop) { queue.put(.files($0)) }
+                let read = walker.walk(root: root, shouldStop: shouldStop, visit: { queue.put(.files($0)) },
+                                       backup: { queue.put(.backup($0)) })
                 if !read { allRootsRead = false }
             }
             queue.put(.finished(walker, allRootsRead: allRootsRead))
@@ -139,6 +151,7 @@ public struct ScanJob: Sendable {
         walkThread.start()
 
         var found: [FileProbe.Finding] = []
+        var backups: [BackupScan.Outcome] = []
         var probeErrors: [ScanProblem] = []
         var blobCount = 0
         var fileCount = 0
@@ -161,13 +174,24 @@ public struct ScanJob: Sendable {
                     }
                 }
                 progress(Progress(files: fileCount, blobs: blobCount, currentPath: batch.last?.path ?? ""))
+            case .backup(let nested):
+                // The same reading as a backup given as a root, through the folder the walk opened.
+                var scan = BackupScan(root: nested.path, password: password)
+                scan.probe = self.probe
+                scan.isMBDB = nested.kind == .mbdbBackup
+                scan.openFolder = nested.folder
+                let outcome = scan.run()
+                backups.append(outcome)
+                fileCount += outcome.summary.fileCount
+                blobCount += outcome.findings.reduce(0) { $0 + $1.blobs.count }
+                progress(Progress(files: fileCount, blobs: blobCount, currentPath: nested.path))
             case .finished(let walker, let allRootsRead):
                 result = (walker, allRootsRead)
             }
         }
         guard let (walker, allRootsRead) = result else { preconditionFailure("the walk thread always ends with .finished") }
         let errors = (walker.errors + probeErrors).sorted { TreeWalker.byteOrder($0.path, $1.path) }
-        return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors, hashLimit: probe.hashLimit), allRootsRead)
+        return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors, hashLimit: probe.hashLimit), backups, allRootsRead)
     }
 
     /// `DIR/` → `DIR`, so paths print once with one slash; `/` stays.

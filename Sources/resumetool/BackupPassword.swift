@@ -20,7 +20,6 @@ enum BackupPassword {
     /// (a script gets the encrypted files counted as unread, not a hang).
     static func prompt() -> Data? {
         guard isatty(STDIN_FILENO) == 1 else { return nil }
-        StandardStream.write("Password of the encrypted backup: ")
         var settings = termios()
         let haveSettings = tcgetattr(STDIN_FILENO, &settings) == 0
         if haveSettings {
@@ -28,6 +27,9 @@ enum BackupPassword {
             quiet.c_lflag &= ~tcflag_t(ECHO)
             _ = tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
         }
+        // Echo is off before the prompt shows: nothing typed at once is echoed. A backup below a
+        // folder is met mid-walk: the progress line is cleared, not run into.
+        StandardStream.write((isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[K" : "") + "Password of the encrypted backup: ")
         defer {
             if haveSettings { _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
             StandardStream.write("\n")

@@ -74,7 +74,7 @@ import Testing
     }
 
     /// The blobs as both kinds of backup must report them, `kind` and all.
-    static func checkBlobs(_ top: [String: Any], kind: String, preferencesSHA256: String, groupSHA256: String) throws {
+    static func checkBlobs(_ top: [String: Any], kind: String, preferencesSHA256: String, groupSHA256: String, root: String = "backup") throws {
         let blobs = try #require(top["blobs"] as? [[String: Any]])
         #expect(blobs.map { $0["path"] as? String } == [downloadsBlob, preferences, groupPreferences])
         #expect(blobs.map { $0["keyPath"] as? String } == [nil, "pending[0].resumeData", "lastTask.resumeData"])
@@ -91,7 +91,7 @@ import Testing
         for blob in blobs {
             let source = try #require(blob["source"] as? [String: Any])
             #expect(source["kind"] as? String == kind)
-            #expect(source["root"] as? String == "backup")
+            #expect(source["root"] as? String == root)
             #expect(source["inner"] as? String == blob["path"] as? String)
         }
         #expect(blobs.map { $0["downloadURL"] as? String } == [
@@ -117,7 +117,7 @@ import Testing
         #expect((top["orphanPartialFiles"] as? [Any])?.isEmpty == true)
     }
 
-    static func checkDevice(_ top: [String: Any], encrypted: Bool, files: Int, unread: Int) throws {
+    static func checkDevice(_ top: [String: Any], encrypted: Bool, files: Int, unread: Int, root: String = "backup") throws {
         let device = try #require(top["device"] as? [String: Any])
         #expect(device["name"] as? String == "Examiner's iPhone")
         #expect(device["model"] as? String == "iPhone17,1")
@@ -127,7 +127,7 @@ import Testing
         #expect(device["udid"] as? String == "00008140-001A2B3C4D5E6F70")
         let backups = try #require(top["backups"] as? [[String: Any]])
         try #require(backups.count == 1)
-        #expect(backups[0]["root"] as? String == "backup")
+        #expect(backups[0]["root"] as? String == root)
         #expect(backups[0]["encrypted"] as? Bool == encrypted)
         #expect(backups[0]["files"] as? Int == files)
         #expect(backups[0]["unreadFiles"] as? Int == unread)

@@ -169,14 +169,14 @@ import Darwin
         try Data("x".utf8).write(to: URL(fileURLWithPath: directory.path("backup/Manifest.plist")))
         try FileManager.default.createSymbolicLink(atPath: directory.path("backup/Manifest.db"), withDestinationPath: "Manifest.plist")
         try FileManager.default.createSymbolicLink(atPath: directory.path("backup/Manifest.mbdb"), withDestinationPath: "/nonexistent")
-        let message = "not read: it is a symbolic link, which is never followed inside evidence"
+        let message = "skipped: a symbolic link, not followed: the folder is not read as a backup"
         for root in ["backup", "."] {
             let prefix = root == "." ? "./backup" : "backup"
             let result = try ToolRunner.run(["scan", "--jsonl", root], in: directory.url)
             #expect(result.status == 0, "\(root)")
             #expect(result.stdout == """
-                {"finding":"error","path":"\(prefix)/Manifest.db","message":"\(message)"}
-                {"finding":"error","path":"\(prefix)/Manifest.mbdb","message":"\(message)"}
+                {"finding":"error","path":"\(prefix)/Manifest.db","message":"\(message) (its Manifest.db must be a regular file)"}
+                {"finding":"error","path":"\(prefix)/Manifest.mbdb","message":"\(message) (its Manifest.mbdb must be a regular file)"}
 
                 """, "\(root)")
         }

@@ -31,6 +31,11 @@ struct BackupScan: Sendable {
     /// Whether the file list is `Manifest.mbdb` (iOS 9 and earlier) rather than `Manifest.db`.
     var isMBDB = false
 
+    /// The backup folder already open, for one the walk met below a scanned folder: it is
+    /// reopened through this handle (`.` relative to it), never by ``root``'s path, so a link
+    /// swapped in on the way since the walk listed it is not followed.
+    var openFolder: FolderHandle?
+
     init(root: String, password: @escaping @Sendable () -> Data?) {
         self.root = root
         self.password = password
@@ -59,12 +64,46 @@ struct BackupScan: Sendable {
         case mbdbBackup
     }
 
+    /// The names whose regular file makes a folder a backup, in the order asked.
+    static let listNames = ["Manifest.db", "Manifest.mbdb"]
+
+    /// What a folder is, from whether it holds a regular file of each name (a link does not
+    /// count: it is never followed): the one answer for a root given to `scan` and for a folder
+    /// the walk lists below it.
+    static func kind(holdingRegularFile holds: (String) -> Bool) -> RootKind {
+        if holds("Manifest.db") { return .backup }
+        if holds("Manifest.mbdb") { return .mbdbBackup }
+        return .folder
+    }
+
+    /// What the folder at `root` is (``kind(holdingRegularFile:)``), asked of its entries.
     static func kind(of root: String, calls: FileSystemCalls = .system) -> RootKind {
         guard case .success(let folder) = SpelledPath.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) else { return .folder }
         defer { _ = calls.close(folder) }
-        if case .success(let status) = calls.fstatat(folder, "Manifest.db"), status.kind == .regular { return .backup }
-        if case .success(let status) = calls.fstatat(folder, "Manifest.mbdb"), status.kind == .regular { return .mbdbBackup }
-        return .folder
+        return kind { name in
+            if case .success(let status) = calls.fstatat(folder, name), status.kind == .regular { return true }
+            return false
+        }
+    }
+
+    /// Where a symbolic link stands in place of a backup: the walk does not follow it, and says
+    /// so rather than pass over it in silence.
+    enum LinkInPlaceOfBackup: Sendable, Equatable {
+        /// `Manifest.db` or `Manifest.mbdb`: its folder is not read as a backup.
+        case list
+        /// `MobileSync/Backup` itself.
+        case backupsFolder
+        /// A folder of `MobileSync/Backup`, where each backup is.
+        case backupFolder
+    }
+
+    /// What a symbolic link named `name` in the folder at `folder` stands in place of, if a backup.
+    static func linkInPlaceOfBackup(name: String, folder: String) -> LinkInPlaceOfBackup? {
+        if listNames.contains(name) { return .list }
+        let parentName = FilePathText.lastName(of: folder)
+        if name == "Backup", parentName == "MobileSync" { return .backupsFolder }
+        if parentName == "Backup", FilePathText.lastName(of: FilePathText.folder(of: folder)) == "MobileSync" { return .backupFolder }
+        return nil
     }
 
     /// One row of `Files` that names a regular file.
@@ -119,7 +158,10 @@ struct BackupScan: Sendable {
             return outcome
         }
         let folder: Int32
-        switch SpelledPath.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) {
+        // A descriptor of its own: the walk's has been listed to its end, and listing shares the offset.
+        let opened = openFolder.map { calls.openat($0.descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            ?? SpelledPath.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls)
+        switch opened {
         case .success(let opened): folder = opened
         case .failure(let failure): return fail(.unreadable("cannot read the backup folder: \(TreeWalker.describe(failure.code))"))
         }

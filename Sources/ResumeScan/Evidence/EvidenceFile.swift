@@ -17,7 +17,8 @@ public struct FindingSource: Sendable, Hashable {
 
     /// The kind of the root.
     public var kind: Kind
-    /// The path given to `scan`, as it was spelled (a trailing `/` dropped).
+    /// The path given to `scan`, as it was spelled (a trailing `/` dropped); for a backup found
+    /// below a folder given, the backup folder's path below it.
     public var root: String
     /// The path inside the root: relative to a folder, `DOMAIN/relativePath` in a backup, a member
     /// name in an archive.
@@ -69,7 +70,8 @@ public struct EvidenceFile: Sendable, Hashable {
 
 /// A backup scanned: its device, and how much of it could be read.
 public struct BackupSummary: Sendable, Hashable {
-    /// The backup folder as given.
+    /// The backup folder as given, or, for one found below a folder given, its path below it
+    /// as the walk spells paths.
     public var root: String
     /// Whether its files are encrypted.
     public var isEncrypted: Bool

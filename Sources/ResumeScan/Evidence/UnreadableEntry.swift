@@ -1,8 +1,8 @@
 import ResumeSystemCalls
 
 /// What is said of a file that evidence is read from by its name (a bundle's `Info.plist`,
-/// `Downloads.plist`, a backup's manifest) when it is not a regular file: `scan`'s problem and
-/// `inspect`'s error word it alike. Neither ever follows a link below the folder it was given,
+/// `Downloads.plist`) when it is not a regular file: `scan`'s problem and `inspect`'s error word
+/// it alike (a link in the place of a backup's manifest or folder is ``BackupScan``'s to word). Neither ever follows a link below the folder it was given,
 /// nor opens a FIFO or a device, so the file is left unread and the reason named.
 enum UnreadableEntry {
     /// A link's reason, after its name.
@@ -22,8 +22,8 @@ enum UnreadableEntry {
     }
 
     /// Whether a file of this name in a folder of that name is read by its name, so that a link
-    /// or a FIFO in its place means a bundle, a history or a backup the scan cannot read.
+    /// or a FIFO in its place means a bundle or a history the scan cannot read.
     static func isReadByName(_ name: String, parentName: String) -> Bool {
-        SafariEvidence.Role(name: name, parentName: parentName) != nil || name == "Manifest.db" || name == "Manifest.mbdb"
+        SafariEvidence.Role(name: name, parentName: parentName) != nil
     }
 }

@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// Walks folder trees for `scan`: every regular file under each root, handed over in batches,
-/// and what the folders say about app containers.
+/// and what the folders say about app containers. A backup folder is handed over whole, open
+/// (``FoundBackup``), and nothing in it is walked.
 ///
 /// Never follows a symbolic link: every folder and file below a root is opened relative to its
 /// open parent (`openat` with `O_NOFOLLOW`), so not even a link swapped in during the walk is
@@ -32,6 +33,17 @@ package struct TreeWalker {
         /// The bytes that open it in ``folder`` (a copy: the probe of every file opens by
         /// ``name`` or ``rawName`` without one).
         var nameBytes: [UInt8] { rawName ?? Array(name.utf8) }
+    }
+
+    /// A backup folder met in the walk (``BackupScan/kind(holdingRegularFile:)`` says so of
+    /// the names listed): read as `scan BACKUP` reads it, none of its files or folders walked.
+    struct FoundBackup: Sendable {
+        /// The backup folder, below the root as the walk spells paths.
+        let path: String
+        /// The folder, open: the backup is read through it, not by its path.
+        let folder: FolderHandle
+        /// `.backup` or `.mbdbBackup`.
+        let kind: BackupScan.RootKind
     }
 
     /// Folders below a root deeper than this are skipped and reported: each level keeps its
@@ -67,9 +79,11 @@ package struct TreeWalker {
     }
 
     /// Walks one root (followed if it is itself a link: the user named it), calling `visit` with
-    /// at most `batchSize` files at a time, until `shouldStop` says so (asked before each folder).
+    /// at most `batchSize` files at a time, until `shouldStop` says so (asked before each folder),
+    /// and `backup` with each backup folder met, whose files are left to ``BackupScan``.
     /// - Returns: false when the root itself could not be read (the error is in ``errors``).
-    mutating func walk(root: String, batchSize: Int = 1024, shouldStop: () -> Bool = { false }, visit: ([File]) -> Void) -> Bool {
+    mutating func walk(root: String, batchSize: Int = 1024, shouldStop: () -> Bool = { false }, visit: ([File]) -> Void,
+                       backup: (FoundBackup) -> Void = { _ in }) -> Bool {
         var pending: [File] = []
         var foldersInBatch = 0
         var stack = [PendingFolder(path: root, parent: nil, depth: 0)]
@@ -81,6 +95,14 @@ package struct TreeWalker {
             case .seenBefore: continue
             case .failed:
                 if folder.parent == nil { return false }
+                continue
+            }
+            // Decided from the names just listed, without a system call: a plain folder costs a
+            // binary search or two. A backup's stored files are not walked, so a backup inside
+            // them is never met.
+            let kind = BackupScan.kind(holdingRegularFile: listing.holdsFile(named:))
+            if kind != .folder {
+                backup(FoundBackup(path: folder.path, folder: listing.handle, kind: kind))
                 continue
             }
             let parentName = FilePathText.lastName(of: folder.path)
@@ -116,10 +138,29 @@ package struct TreeWalker {
         return true
     }
 
+    /// Counts the folder at `path` (a root read as a backup) as walked: met again below another
+    /// root, it is skipped and said to be, not read twice.
+    mutating func markScanned(folderAt path: String) {
+        guard case .success(let folder) = SpelledPath.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) else { return }
+        defer { _ = calls.close(folder) }
+        if case .success(let status) = calls.fstat(folder) { visited.insert(FolderIdentity(device: status.device, inode: status.inode)) }
+    }
+
     private struct Listing {
         let handle: FolderHandle
         var files: [FolderEntryName] = []
         var folders: [FolderEntryName] = []
+
+        /// Whether a regular file of this UTF-8 name is listed: ``files`` are sorted by bytes.
+        func holdsFile(named name: String) -> Bool {
+            var low = 0
+            var high = files.count
+            while low < high {
+                let middle = (low + high) / 2
+                if TreeWalker.byteOrder(files[middle].text, name) { low = middle + 1 } else { high = middle }
+            }
+            return low < files.count && files[low].bytes == nil && files[low].text == name
+        }
     }
 
     private enum ListingOutcome {
@@ -167,20 +208,38 @@ package struct TreeWalker {
             return .failed
         }
         var listing = Listing(handle: handle)
+        var linksInPlaceOfBackup: [(name: String, kind: BackupScan.LinkInPlaceOfBackup)] = []
+        var unreadByName: [(name: String, reason: String)] = []
         for entry in entries.entries {
             guard let name = FolderEntryName(entry) else { continue }
             switch entry.kind {
             case .regular: listing.files.append(name)
             case .directory: listing.folders.append(name)
-            // Links, devices, sockets, pipes, and entries gone before their type was asked, are
-            // never opened; one in the place of a file read by its name is said.
-            case .symbolicLink, .other:
-                if let reason = UnreadableEntry.reason(for: entry.kind),
-                   UnreadableEntry.isReadByName(name.text, parentName: FilePathText.lastName(of: folder.path)) {
-                    errors.append(ScanProblem(path: AppContainerLayout.join(folder.path, name.text), message: "not read: it \(reason)"))
+            case .symbolicLink:
+                if let kind = BackupScan.linkInPlaceOfBackup(name: name.text, folder: folder.path) {
+                    linksInPlaceOfBackup.append((name.text, kind))
+                } else if UnreadableEntry.isReadByName(name.text, parentName: FilePathText.lastName(of: folder.path)) {
+                    unreadByName.append((name.text, UnreadableEntry.symbolicLink))
+                }
+            // Devices, sockets, pipes, and entries gone before their type was asked, are never
+            // opened; one in the place of a file read by its name is said.
+            case .other:
+                if UnreadableEntry.isReadByName(name.text, parentName: FilePathText.lastName(of: folder.path)) {
+                    unreadByName.append((name.text, UnreadableEntry.notRegularFile))
                 }
             case nil: continue
             }
+        }
+        for (name, kind) in linksInPlaceOfBackup.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
+            let why = switch kind {
+            case .list: "the folder is not read as a backup (its \(name) must be a regular file)"
+            case .backupsFolder: "the backups behind it are not scanned (scan the folder it points to)"
+            case .backupFolder: "the backup behind it is not scanned (scan the folder it points to)"
+            }
+            errors.append(ScanProblem(path: AppContainerLayout.join(folder.path, name), message: "skipped: a symbolic link, not followed: " + why))
+        }
+        for (name, reason) in unreadByName.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
+            errors.append(ScanProblem(path: AppContainerLayout.join(folder.path, name), message: "not read: it \(reason)"))
         }
         if let failure = entries.failure {
             errors.append(ScanProblem(path: folder.path, message: "cannot read the whole folder: \(Self.describe(failure.code))"))
