@@ -24,6 +24,7 @@ import argparse
 import http.server
 import json
 import os
+import plistlib
 import shutil
 import stat
 import subprocess
@@ -54,6 +55,17 @@ DEVICES = {"DEVFULL": (1, 7), "DEVNULL": (1, 3)}
 # Positional arguments walked by these values but only where the command does not then read the
 # whole machine: a scan or recover of "/" or ".." is a long walk, not a bug.
 WHOLE_TREE = {"/", ".."}
+
+# More good command lines for the inputs a command reads besides a download blob: a Safari
+# bundle, an upload blob and the file it sends. Only their positional arguments are walked (the
+# options are the base's, walked there).
+MORE_BASES = {
+    "inspect": [["BUNDLE"], ["UPLOADBLOB"]],
+    "validate": [["BUNDLE"], ["UPLOADBLOB"]],
+    "explain": [["BUNDLE"], ["UPLOADBLOB", "--file", "UPLOADFILE"]],
+    "resume": [["BUNDLE", "-o", "bundle.out", "--retries", "0"], ["UPLOADBLOB", "--file", "UPLOADFILE", "--retries", "0"]],
+    "upload": [["UPLOADFILE", "SERVER", "--retries", "0"]],
+}
 
 # A good command line for each command; PLACEHOLDERS are filled in per run.
 BASES = {
@@ -94,6 +106,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(PAYLOAD)))
         self.send_header("ETag", '"t"')
         self.end_headers()
+
+    def do_POST(self):
+        """An upload's creation: the draft's 104 with a resume URL, then the connection closes,
+        so `upload --retries 0` stops and keeps its checkpoint (the template's upload blob)."""
+        self.wfile.write(b"HTTP/1.1 104 Upload Resumption Supported\r\nUpload-Draft-Interop-Version: 6\r\n"
+                         b"Location: /up/1\r\n\r\n")
+        self.wfile.flush()
+        self.close_connection = True
 
     def log_message(self, *args):
         pass
@@ -150,6 +170,19 @@ class Sweep:
         subprocess.run([self.binary, "rebuild", "--partial", os.path.join(folder, "got.bin.part"), "--url", server,
                         "--etag", '"t"', "-o", os.path.join(folder, "got.bin.resume")],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30, check=True)
+        # A Safari bundle (modern layout) holding the first 1000 bytes of the server's file.
+        os.makedirs(os.path.join(folder, "got.bin.download"))
+        with open(os.path.join(folder, "got.bin.download", "Info.plist"), "wb") as f:
+            plistlib.dump({"DownloadEntryURL": server, "DownloadEntryIdentifier": "5A4D2C1B-0000-4000-8000-000000000001"}, f)
+        with open(os.path.join(folder, "got.bin.download", "got.bin"), "wb") as f:
+            f.write(PAYLOAD[:1000])
+        # An upload stopped after the server's 104: its blob and identity record beside the file.
+        with open(os.path.join(folder, "upfile"), "wb") as f:
+            f.write(PAYLOAD[:5000])
+        subprocess.run([self.binary, "upload", "upfile", server, "--retries", "0", "--quiet"], cwd=folder,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+        if not os.path.exists(os.path.join(folder, "upfile.uploadresume")):
+            raise SystemExit("argument-fuzz: the template's upload left no blob")
         self.seeded = folder
 
     def seed(self, server):
@@ -170,7 +203,8 @@ class Sweep:
         return paths
 
     def fill(self, arguments, server, devices):
-        table = {"BLOB": "blob", "PARTIAL": "partial", "SERVER": server, "CHECKPOINT": "got.bin.resume"}
+        table = {"BLOB": "blob", "PARTIAL": "partial", "SERVER": server, "CHECKPOINT": "got.bin.resume",
+                 "BUNDLE": "got.bin.download", "UPLOADBLOB": "upfile.uploadresume", "UPLOADFILE": "upfile"}
         table.update(devices)
         return [table.get(a, a) for a in arguments]
 
@@ -218,6 +252,12 @@ class Sweep:
                 continue
             base = BASES[name]
             options, positionals = value_slots(arguments)
+            for more in MORE_BASES.get(name, []):
+                for value in self.values:
+                    for index, token in enumerate(more):
+                        if token.startswith("-") or (index > 0 and more[index - 1].startswith("-") and more[index - 1] != "--file"):
+                            continue
+                        self.run(name, more[:index] + [value] + more[index + 1:], server)
             for value in self.values:
                 # Positionals: each placeholder of the base replaced in turn.
                 for index, token in enumerate(base):

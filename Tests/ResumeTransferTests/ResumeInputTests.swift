@@ -127,6 +127,71 @@ import Testing
         }
     }
 
+    /// A run killed (or failed) after copying the input and before its first checkpoint leaves a
+    /// `.part` that begins with the input's bytes, cut short or with fetched bytes after them: the
+    /// rerun makes the copy again and continues where the input ends.
+    @Test(arguments: [1000, received, received + 70_000])
+    func aCopyLeftWithoutItsCheckpointIsMadeAgain(_ left: Int) async throws {
+        let data = testData(count: 1 << 20, seed: 39)
+        try await withServer(data) { server, _, directory in
+            let (folder, partial) = try await Self.device(data, server: server, in: directory)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let before = Identity(partial)
+            try data.prefix(left).write(to: URL(fileURLWithPath: directory + "/out.bin.part"))
+            let resumed = try await runToolCapturing(
+                ["resume", "device.resumedata", "--partial", partial, "-o", "out.bin", "--quiet"], in: directory)
+            #expect(resumed == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/out.bin") == data)
+            #expect(server.getRequests.map { $0.headers["range"] } == ["bytes=\(Self.received)-"])
+            #expect(Identity(partial) == before)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["device.resumedata", "out.bin"])
+        }
+    }
+
+    /// A run stopped after a checkpoint: its own `.part` and `.resume` continue it, from where
+    /// they are, not from the input again.
+    @Test func anEarlierRunsCheckpointContinuesIt() async throws {
+        let data = testData(count: 1 << 20, seed: 40)
+        try await withServer(data) { server, _, directory in
+            let (folder, partial) = try await Self.device(data, server: server, in: directory)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let reached = 700_000
+            try data.prefix(reached).write(to: URL(fileURLWithPath: directory + "/out.bin.part"))
+            let rebuilt = try await runToolCapturing(
+                ["rebuild", "--from", "out.bin.part", "--url", server.url, "--etag", "\"v1-\(data.count)\"", "-o", "out.bin.resume"], in: directory)
+            #expect(rebuilt.status == 0)
+            let resumed = try await runToolCapturing(
+                ["resume", "device.resumedata", "--partial", partial, "-o", "out.bin", "--quiet"], in: directory)
+            #expect(resumed == ToolResult(status: 0, stdout: "", stderr: ""))
+            #expect(contents(directory + "/out.bin") == data)
+            #expect(server.getRequests.map { $0.headers["range"] } == ["bytes=\(reached)-"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["device.resumedata", "out.bin"])
+        }
+    }
+
+    /// A `.part` with another download's checkpoint beside it is that download's: left, and said.
+    @Test func anotherDownloadsPartialFileAndCheckpointAreLeft() async throws {
+        let data = testData(count: 1 << 20, seed: 41)
+        try await withServer(data) { server, _, directory in
+            let (folder, partial) = try await Self.device(data, server: server, in: directory)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try data.prefix(Self.received).write(to: URL(fileURLWithPath: directory + "/out.bin.part"))
+            let rebuilt = try await runToolCapturing(
+                ["rebuild", "--from", "out.bin.part", "--url", server.url + "?another", "--etag", "\"v1\"", "-o", "out.bin.resume"], in: directory)
+            #expect(rebuilt.status == 0)
+            let blob = contents(directory + "/out.bin.resume")
+            let resumed = try await runToolCapturing(
+                ["resume", "device.resumedata", "--partial", partial, "-o", "out.bin", "--quiet"], in: directory)
+            #expect(resumed == ToolResult(
+                status: 1, stdout: "",
+                stderr: "device.resumedata: error: file error: out.bin.part exists (left by an earlier run?): "
+                    + "continue it with its blob, out.bin.resume, or remove it\n"))
+            #expect(contents(directory + "/out.bin.part") == data.prefix(Self.received))
+            #expect(contents(directory + "/out.bin.resume") == blob)
+            #expect(server.getRequests.isEmpty)
+        }
+    }
+
     @Test func consumePartialMovesTheFileItself() async throws {
         let data = testData(count: 1 << 20, seed: 38)
         try await withServer(data) { server, _, directory in

@@ -18,6 +18,19 @@ import Testing
             stateDirectory: stateDirectory, stateHome: stateHome, home: home)
     }
 
+    /// A finished upload's checkpoint goes with what a writer of it killed mid-write left (the
+    /// atomic write's `.NAME.tmp-PID-RANDOM`); other files beside it stay.
+    @Test func removingTheCheckpointTakesAKilledWritersTemporaries() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("upload-checkpoint-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let names = ["file.bin", "file.bin.uploadresume", "file.bin.uploadresume.identity", ".file.bin.uploadresume.tmp-4242-17",
+                     ".file.bin.uploadresume.identity.tmp-4242-18", ".other.tmp-4242-19", ".file.bin.uploadresume.tmp-x"]
+        for name in names { try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        try UploadCheckpoint.beside(file: folder + "/file.bin").remove()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".file.bin.uploadresume.tmp-x", ".other.tmp-4242-19", "file.bin"])
+    }
+
     @Test func besideTheFileWhereItCanBe() {
         #expect(UploadCheckpointPlace.verdict(Self.facts(writable: true)) == .beside)
         // An earlier run's checkpoint beside it is continued there, writable or not.

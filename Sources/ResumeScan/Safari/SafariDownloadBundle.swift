@@ -92,8 +92,14 @@ package struct SafariDownloadBundle: Sendable {
         }
         if let failure = listing.failure { throw .unreadable("cannot list the whole bundle: \(TreeWalker.describe(failure.code))") }
         let names = listing.entries.compactMap { entry in entry.kind == .regular ? entry.name : nil }.sorted { TreeWalker.byteOrder($0, $1) }
-        guard let name = SafariBundleDataFile.choose(among: names, info: info, bundleName: bundleName),
-              case .success(let descriptor) = calls.openEvidence(in: folder.descriptor, name) else { return nil }
+        guard let name = SafariBundleDataFile.choose(among: names, info: info, bundleName: bundleName) else { return nil }
+        let descriptor: Int32
+        switch calls.openEvidence(in: folder.descriptor, name) {
+        case .success(let opened): descriptor = opened
+        // Replaced by a link since the listing: not the bundle's file any more.
+        case .failure(let failure) where failure.code == ELOOP: return nil
+        case .failure(let failure): throw .unreadable("cannot open \(name): \(TreeWalker.describe(failure.code))")
+        }
         defer { _ = calls.close(descriptor) }
         // Hashed as it is read, never held: the readLimit of a folder scan does not apply.
         let evidence = FolderEvidence(readLimit: 0, calls: calls)
