@@ -146,6 +146,24 @@ import Testing
     }
 
 
+    /// An https download redirected to http is refused before anything is written: the error
+    /// says why in words, and no "continue with" names a checkpoint that is not there.
+    @Test func anHTTPSRedirectToHTTPIsRefusedAndNothingIsKept() async throws {
+        let redirect = "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:9/file.bin\r\nContent-Length: 0\r\n\r\n"
+        let server = try await RawServer.start([[.text(redirect)]], tls: true)
+        try await withTemporaryDirectory { directory in
+            let result = try await runToolCapturing(
+                ["download", "https://127.0.0.1:\(server.port)/file.bin", "-o", "a.bin", "--cacert", TestServer.certificateAuthorityFile,
+                 "--retries", "0", "--quiet"], in: directory)
+            #expect(result == ToolResult(status: 1, stdout: "", stderr: """
+                a.bin: error: refusing a redirect from https to http://127.0.0.1:9/file.bin: a transfer begun over https never goes on over plain http
+
+                """))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+        }
+        await server.stop()
+    }
+
     @Test func httpsWithACertificateAuthorityFileOrInsecure() async throws {
         let server = try await TestServer.start(serving: oneMiB, tls: true)
         try await withTemporaryDirectory { directory in

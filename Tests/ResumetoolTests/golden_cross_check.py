@@ -355,8 +355,13 @@ def check_renderers(folder, failures):
     header = lines[0].split("\t")
     tsv = [dict(zip(header, line.split("\t"))) for line in lines[1:]]
     # The tables have a row per blob or orphan; a blob's partial file is in its row's columns.
+    # What could not be read ends the JSON lines (path and message); the tables leave it to
+    # standard error.
     partials = [r for r in rows if r["finding"] == "partial-file"]
-    rows = [r for r in rows if r["finding"] != "partial-file"]
+    errors = [r for r in rows if r["finding"] == "error"]
+    failures.check(all(set(r) == {"finding", "path", "message"} for r in errors), "renderers.jsonl: an error line is not {finding, path, message}")
+    failures.check(rows[len(rows) - len(errors):] == errors, "renderers.jsonl: an error line before a finding")
+    rows = [r for r in rows if r["finding"] not in ("partial-file", "error")]
     failures.check(len(table) == len(rows) == len(tsv), "renderers: %d JSON lines, %d CSV rows, %d TSV rows" % (len(rows), len(table), len(tsv)))
     failures.check(all(p.get("path") in {r.get("partialFilePath") for r in table} for p in partials),
                    "renderers.csv: a partial file of the JSON lines is in no row")
