@@ -151,3 +151,30 @@ extension String {
             }
     }
 }
+
+extension LedgerTask {
+    /// The order tasks are listed in, whichever layout of the ledger they came from: by app (a
+    /// task no app is known for last), then session, identifier and row.
+    static func isListedBefore(_ a: LedgerTask, _ b: LedgerTask) -> Bool {
+        if a.bundleID != b.bundleID {
+            guard let left = a.bundleID else { return false }
+            guard let right = b.bundleID else { return true }
+            return TreeWalker.byteOrder(left, right)
+        }
+        if a.sessionID != b.sessionID { return TreeWalker.byteOrder(a.sessionID, b.sessionID) }
+        return a.identifier != b.identifier ? a.identifier < b.identifier : a.rowID < b.rowID
+    }
+
+    /// The URL, method, headers and body size of the task's current request, else its original
+    /// one, with the name `columns` gives the one read (the ledger's column, or the archive's
+    /// key), and the original URL where a redirect changed it.
+    mutating func take(original: URLRequestArchive?, current: URLRequestArchive?, columns: (original: String, current: String)) {
+        guard let request = current ?? original else { return }
+        requestColumn = current != nil ? columns.current : columns.original
+        url = request.urlString
+        method = request.method
+        requestHeaders = request.headers
+        requestBodySize = request.body?.count
+        if let original, current != nil, original.urlString != request.urlString { originalURL = original.urlString }
+    }
+}

@@ -372,16 +372,9 @@ private struct TaskArchiveEntry {
         task.bytesReceived = try integer(fields, "countOfBytesReceived")
         task.bytesExpected = try integer(fields, "countOfBytesExpectedToReceive")
 
-        let original = try decoded(fields, "originalRequest") { try reader.request(at: $0) }
-        let current = try decoded(fields, "currentRequest") { try reader.request(at: $0) }
-        if let request = current ?? original {
-            task.requestColumn = current != nil ? "currentRequest" : "originalRequest"
-            task.url = request.urlString
-            task.method = request.method
-            task.requestHeaders = request.headers
-            task.requestBodySize = request.body?.count
-            if let original, current != nil, original.urlString != request.urlString { task.originalURL = original.urlString }
-        }
+        task.take(original: try decoded(fields, "originalRequest") { try reader.request(at: $0) },
+                  current: try decoded(fields, "currentRequest") { try reader.request(at: $0) },
+                  columns: ("originalRequest", "currentRequest"))
         if let response = try decoded(fields, "response", { try reader.response(at: $0) }) {
             task.statusCode = response.statusCode
             task.entityTag = response.entityTag

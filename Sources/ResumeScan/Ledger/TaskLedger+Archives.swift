@@ -157,15 +157,7 @@ extension TaskLedger {
                 tasks[index].partialFile = partial
             }
         }
-        tasks.sort { a, b in
-            if a.bundleID != b.bundleID {
-                guard let left = a.bundleID else { return false }
-                guard let right = b.bundleID else { return true }
-                return TreeWalker.byteOrder(left, right)
-            }
-            if a.sessionID != b.sessionID { return TreeWalker.byteOrder(a.sessionID, b.sessionID) }
-            return a.identifier != b.identifier ? a.identifier < b.identifier : a.rowID < b.rowID
-        }
+        tasks.sort(by: LedgerTask.isListedBefore)
         var ledger = TaskLedger(path: path, schemaVersion: 0, root: placement.root, tasks: tasks, skippedRows: contents.skipped,
                                 warnings: contents.warnings)
         ledger.layout = .keyedArchives

@@ -253,16 +253,7 @@ public struct TaskLedger: Sendable {
         }
         decode(batch)
         // Sorted through their keys: moving whole tasks about is most of a sort's time.
-        let order = tasks.indices.sorted { i, j in
-            let a = tasks[i], b = tasks[j]
-            if a.bundleID != b.bundleID {
-                guard let left = a.bundleID else { return false }
-                guard let right = b.bundleID else { return true }
-                return TreeWalker.byteOrder(left, right)
-            }
-            if a.sessionID != b.sessionID { return TreeWalker.byteOrder(a.sessionID, b.sessionID) }
-            return a.identifier != b.identifier ? a.identifier < b.identifier : a.rowID < b.rowID
-        }
+        let order = tasks.indices.sorted { LedgerTask.isListedBefore(tasks[$0], tasks[$1]) }
         tasks.rearrange(by: order)
         let sessions = try LedgerSession.read(db, limits: limits, warnings: &warnings)
         return TaskLedger(path: path, schemaVersion: version, root: root, tasks: tasks, skippedRows: skipped,
@@ -471,16 +462,9 @@ struct RowValues: Sendable {
         task.bytesReceived = try integer("count_of_bytes_received")
         task.bytesExpected = try integer("count_of_bytes_expected_to_receive")
 
-        let original = try archive("original_request") { try URLRequestArchive(archiveData: $0) }
-        let current = try archive("current_request") { try URLRequestArchive(archiveData: $0) }
-        if let request = current ?? original {
-            task.requestColumn = current != nil ? "current_request" : "original_request"
-            task.url = request.urlString
-            task.method = request.method
-            task.requestHeaders = request.headers
-            task.requestBodySize = request.body?.count
-            if let original, current != nil, original.urlString != request.urlString { task.originalURL = original.urlString }
-        }
+        task.take(original: try archive("original_request") { try URLRequestArchive(archiveData: $0) },
+                  current: try archive("current_request") { try URLRequestArchive(archiveData: $0) },
+                  columns: ("original_request", "current_request"))
         if let response = try archive("response", { try ArchivedURLResponse(archiveData: $0) }) {
             task.statusCode = response.statusCode
             task.entityTag = response.entityTag

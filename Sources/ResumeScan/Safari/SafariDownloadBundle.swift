@@ -21,10 +21,10 @@ package struct SafariDownloadBundle: Sendable {
     package var partialFile: (name: String, status: FileStatus, sha256: String?, hashSkipped: HashSkip?)?
 
     /// Whether `path` names a folder called `NAME.download` (following a link: the user named it).
-    package static func isBundle(_ path: String) -> Bool {
-        var status = stat()
-        guard AppContainerLayout.isDownloadBundle(FilePathText.lastName(of: path)), stat(path, &status) == 0 else { return false }
-        return (status.st_mode & S_IFMT) == S_IFDIR
+    package static func isBundle(_ path: String, calls: FileSystemCalls = .system) -> Bool {
+        guard AppContainerLayout.isDownloadBundle(FilePathText.lastName(of: path)),
+              case .success(let status) = calls.statFollowingLinks(path) else { return false }
+        return status.kind == .directory
     }
 
     /// Reads the bundle at `path`, hashing its partial file within `hashing` (nil: not at all,
