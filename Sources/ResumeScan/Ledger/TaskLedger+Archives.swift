@@ -14,7 +14,7 @@ extension TaskLedger {
         /// `tasks.sqlite` (spec §1).
         case sqlite
         /// The older keyed archives: `bundles.plist`, `<bundle SHA-1>/sessions.plist` and
-        /// `<bundle SHA-1>/<session SHA-1>/tasks.plist` (``TaskArchive``).
+        /// `<bundle SHA-1>/<session SHA-1>/tasks.plist`.
         case keyedArchives
 
         /// `schema version N` or `keyed archives (tasks.plist)`, for people.
