@@ -31,6 +31,12 @@ public struct ScanJob: Sendable {
         public let currentPath: String
     }
 
+    /// Whether each zip or tar archive met in a walked folder is read as a root archive is
+    /// (`scan --open-archives`), once the walk is over: opened read-only relative to its folder
+    /// without following a link, within the same bounds, its findings' source naming it and the
+    /// member. An archive met inside a backup or an archive is listed, never opened.
+    public var opensArchives = false
+
     /// Called at most once, when the first encrypted backup is met: the backups' password, or
     /// nil to leave their files unread.
     public var password: @Sendable () -> Data? = { nil }
@@ -121,6 +127,7 @@ public struct ScanJob: Sendable {
         if !folderRoots.isEmpty {
             let walked = walk(folderRoots, backupRoots: backups.map(\.summary.root), progress: progress)
             folders = walked.inventory
+            archives += walked.archives
             // A backup below a root that cannot be read is an error of that root's scan, as an
             // unreadable folder below it is, not an unread root.
             backups += walked.backups
@@ -133,7 +140,7 @@ public struct ScanJob: Sendable {
     /// - Parameter backupRoots: the roots read as backups already: not read again when met below
     ///   another root.
     private func walk(_ roots: [String], backupRoots: [String], progress: (Progress) -> Void)
-        -> (inventory: ScanInventory, backups: [BackupScan.Outcome], allRootsRead: Bool) {
+        -> (inventory: ScanInventory, backups: [BackupScan.Outcome], archives: [ArchiveScan.Outcome], allRootsRead: Bool) {
         let queue = BatchQueue<WalkEvent>(capacity: 4)
         let shouldStop = self.shouldStop
         let walkThread = Thread {
@@ -190,8 +197,45 @@ public struct ScanJob: Sendable {
             }
         }
         guard let (walker, allRootsRead) = result else { preconditionFailure("the walk thread always ends with .finished") }
+        var archives: [ArchiveScan.Outcome] = []
+        if opensArchives {
+            let met = found.filter { $0.archiveKind != nil && $0.source == nil }.sorted { TreeWalker.byteOrder($0.path, $1.path) }
+            for archive in met where !shouldStop() {
+                let outcome = readArchive(archive.path, roots: roots, progress: { files, blobs, current in
+                    progress(Progress(files: fileCount + files, blobs: blobCount + blobs, currentPath: current))
+                })
+                switch outcome {
+                case .read(let read):
+                    archives.append(read)
+                    fileCount += read.summary.fileCount
+                    blobCount += read.findings.reduce(0) { $0 + $1.blobs.count }
+                case .failed(let problem):
+                    probeErrors.append(problem)
+                }
+            }
+        }
         let errors = (walker.errors + probeErrors).sorted { TreeWalker.byteOrder($0.path, $1.path) }
-        return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors, hashLimit: probe.hashLimit), backups, allRootsRead)
+        return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors, hashLimit: probe.hashLimit), backups, archives, allRootsRead)
+    }
+
+    private enum OpenedArchive {
+        case read(ArchiveScan.Outcome)
+        case failed(ScanProblem)
+    }
+
+    /// Reads an archive met in the walk as a root archive is read, opened read-only from the walk
+    /// root that holds it one folder at a time, never following a link.
+    private func readArchive(_ path: String, roots: [String], progress: (_ files: Int, _ blobs: Int, _ current: String) -> Void) -> OpenedArchive {
+        guard let descriptor = TreeWalker.openFile(atPath: path, roots: roots, calls: probe.calls) else {
+            return .failed(ScanProblem(path: path, message: "not read as an archive: it cannot be opened (gone, or replaced by a link)"))
+        }
+        var scan = ArchiveScan(root: path)
+        scan.probe = probe
+        scan.descriptor = descriptor
+        guard let outcome = scan.run(progress: progress) else {
+            return .failed(ScanProblem(path: path, message: "not read as an archive: libarchive recognises no zip or tar in it"))
+        }
+        return .read(outcome)
     }
 
     /// `DIR/` → `DIR`, so paths print once with one slash; `/` stays.

@@ -32,6 +32,9 @@ struct ArchiveScan: Sendable {
     var readLimit = 32 << 20
     /// Members in `tmp/` folders, containers and UUID folders remembered at most (each).
     var maximumRemembered = 200_000
+    /// The archive, already open (an archive met in a walked folder, opened without following a
+    /// link): read instead of opening ``root``, and closed once read.
+    var descriptor: Int32? = nil
 
     init(root: String) {
         self.root = root
@@ -85,7 +88,11 @@ struct ArchiveScan: Sendable {
         let path = SpelledPath.resolved(root) ?? root
         let reader: ArchiveReader
         do {
-            reader = try ArchiveReader(path: path, limits: limits, calls: probe.calls)
+            if let descriptor {
+                reader = try ArchiveReader(descriptor: descriptor, limits: limits, calls: probe.calls)
+            } else {
+                reader = try ArchiveReader(path: path, limits: limits, calls: probe.calls)
+            }
         } catch {
             if case .notAnArchive = error { return nil }
             var outcome = Outcome(summary: ArchiveSummary(root: root, format: "", memberCount: 0, fileCount: 0, isComplete: false))
