@@ -91,6 +91,12 @@ import Testing
             ["case/extraction.zip", "archive", "23883", "extraction.zip"],
         ])
 
+        let timeline = try folder.scan(["--timeline", "case"])
+        #expect(timeline.status == 0)
+        #expect(timeline.stdout.components(separatedBy: "\r\n\"archive modified: ").count == 3)
+        #expect(timeline.stdout.contains("\r\n\"archive modified: case/extraction.tar.gz, tar.gz, 14734 bytes, not read\""))
+        #expect(timeline.stdout.contains("archive modified: case/extraction.zip, zip, 23883 bytes, not read\""))
+
         let page = try folder.scan(["--html", "-", "case"])
         #expect(page.status == 0)
         #expect(page.stdout.contains("<h2>Archives found</h2>"))
@@ -165,6 +171,8 @@ import Testing
         let folder = try Case { directory in
             try FileManager.default.moveItem(at: directory.url.appendingPathComponent("case/extraction.zip"),
                                              to: directory.url.appendingPathComponent("case/blob.dat"))
+            // A link is never followed by the walk, to an archive or anything else.
+            try FileManager.default.createSymbolicLink(atPath: directory.path("case/link.zip"), withDestinationPath: "blob.dat")
         }
         let top = try folder.json(["case"])
         let archives = try #require(top["foundArchives"] as? [[String: Any]])
