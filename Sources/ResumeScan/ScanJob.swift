@@ -103,8 +103,9 @@ public struct ScanJob: Sendable {
         var backups: [BackupScan.Outcome] = []
         var archives: [ArchiveScan.Outcome] = []
         for root in self.roots.map(Self.normalized) where !shouldStop() {
-            // A file is read as a zip or tar extraction when libarchive recognises it.
-            if ArchiveScan.isRegularFile(root) {
+            // A file is read as a zip or tar extraction when its first bytes say it is one (the
+            // test a file met in a folder passes to be listed) and libarchive reads it.
+            if ArchiveScan.isRegularFile(root), ArchiveScan.mayBeArchive(root, calls: probe.calls) {
                 var scan = ArchiveScan(root: root)
                 scan.probe = probe
                 if let outcome = scan.run(progress: { progress(Progress(files: $0, blobs: $1, currentPath: $2)) }) {

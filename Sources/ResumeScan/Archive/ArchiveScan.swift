@@ -450,4 +450,22 @@ struct ArchiveScan: Sendable {
     static func isRegularFile(_ path: String) -> Bool {
         SpelledPath.isRegularFile(path)
     }
+
+    /// Whether the file at `path` (a root: a link is followed, the user named it) is worth
+    /// handing to libarchive: its first bytes are a zip's or a tar's by ``ArchiveSignature``, the
+    /// one test a file met in a folder passes to be listed as an archive. A file that cannot be
+    /// opened or read is handed on, so that the reader says why.
+    static func mayBeArchive(_ path: String, calls: FileSystemCalls = .system) -> Bool {
+        guard case .success(let descriptor) = SpelledPath.openEvidence(SpelledPath.resolved(path, calls: calls) ?? path, calls: calls) else { return true }
+        defer { _ = calls.close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: ScanContentKind.prefixLength)
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer in calls.read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) }
+            guard case .success(let count) = got else { return true }
+            if count == 0 { break }
+            filled += count
+        }
+        return ArchiveSignature.kind(prefix: bytes.prefix(filled)) != nil
+    }
 }
