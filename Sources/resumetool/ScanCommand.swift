@@ -29,7 +29,7 @@ struct ScanCommand: ParsableCommand {
               resumetool scan --json --password-file pw.txt \\
                   ~/backups/00008140-001A2B3C4D5E6F70
 
-            Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file, Safari bundle's partial file, Safari history entry), --csv or --tsv (one row per blob, per orphan partial file, per Safari bundle's partial file and per Safari history entry), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
+            Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file, Safari bundle's partial file, Safari history entry, archive found), --csv or --tsv (one row per blob, per orphan partial file, per Safari bundle's partial file, per Safari history entry and per archive found), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
 
             Every file reported is hashed (SHA-256) unless it is sparse (at least 64 MiB of holes, more than half of it) or above --hash-limit (default 4G): such a file is reported with its apparent and allocated sizes and "not hashed" in every format (hashSkipped in JSON, CSV and the timeline); --hash-limit none hashes every file.
 

@@ -166,6 +166,25 @@ import Testing
         #expect(text.stderr.contains("case/cut.tar.gz: "))
     }
 
+    /// A bzip2 stream is listed by its signature (its first block cannot be decompressed from the
+    /// first kilobyte); `--open-archives` says so when it holds no tar, and reads on.
+    @Test func aCompressedFileThatHoldsNoTarIsSaidSo() throws {
+        let folder = try Case { directory in
+            try Data(String(repeating: "a log line\n", count: 200).utf8).write(to: directory.url.appendingPathComponent("case/log.txt"))
+            let made = try ToolRunner.capture(URL(fileURLWithPath: "/usr/bin/env"), ["bzip2", directory.path("case/log.txt")])
+            try #require(made.status == 0)
+        }
+        let listed = try folder.json(["case"])
+        #expect((listed["foundArchives"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["tar.gz", "zip", "tar.bz2"])
+        let opened = try folder.json(["--open-archives", "case"])
+        #expect(opened["errors"] as? [[String: String]] == [
+            ["path": "case/log.txt.bz2", "message": "not read as an archive: libarchive recognises no zip or tar in it"],
+        ])
+        #expect((opened["archives"] as? [[String: Any]])?.map { $0["root"] as? String } == ["case/extraction.tar.gz", "case/extraction.zip"])
+        #expect((opened["foundArchives"] as? [[String: Any]])?.map { $0["opened"] as? Bool } == [true, true, false])
+        #expect((opened["blobs"] as? [Any])?.count == 8)
+    }
+
     /// Content decides: a text file named `.zip` is no archive, and a zip named `.dat` is one.
     @Test func contentNotNameDecides() throws {
         let folder = try Case { directory in
