@@ -230,6 +230,11 @@ public struct ScanJob: Sendable {
         guard let descriptor = TreeWalker.openFile(atPath: path, roots: roots, calls: probe.calls) else {
             return .failed(ScanProblem(path: path, message: "not read as an archive: it cannot be opened (gone, or replaced by a link)"))
         }
+        // Replaced by a FIFO or a device since it was probed: never handed to libarchive.
+        guard case .success(let status) = probe.calls.fstat(descriptor), status.kind == .regular else {
+            _ = probe.calls.close(descriptor)
+            return .failed(ScanProblem(path: path, message: "not read as an archive: no longer a regular file"))
+        }
         var scan = ArchiveScan(root: path)
         scan.probe = probe
         scan.descriptor = descriptor
