@@ -36,6 +36,10 @@ public struct ScanJob: Sendable {
     /// without following a link, within the same bounds, its findings' source naming it and the
     /// member. An archive met inside a backup or an archive is listed, never opened.
     public var opensArchives = false
+    /// Members `--open-archives` reads in all: an archive is opened only while the ones opened
+    /// before it hold fewer (each is bounded by ``ArchiveReader/Limits`` too), so a folder of a
+    /// thousand archives costs at most what a root archive of twice the bound would.
+    var openedArchiveMemberBudget = ArchiveReader.Limits().maximumMembers
 
     /// Called at most once, when the first encrypted backup is met: the backups' password, or
     /// nil to leave their files unread.
@@ -201,13 +205,20 @@ public struct ScanJob: Sendable {
         var archives: [ArchiveScan.Outcome] = []
         if opensArchives {
             let met = found.filter { $0.archiveKind != nil && $0.source == nil }.sorted { TreeWalker.byteOrder($0.path, $1.path) }
+            var membersRead = 0
             for archive in met where !shouldStop() {
+                guard membersRead < openedArchiveMemberBudget else {
+                    probeErrors.append(ScanProblem(path: archive.path, message: "not read as an archive: the archives opened before it hold "
+                        + "\(membersRead) members, at least the \(openedArchiveMemberBudget) that --open-archives reads in all; scan it by itself"))
+                    continue
+                }
                 let outcome = readArchive(archive.path, roots: roots, progress: { files, blobs, current in
                     progress(Progress(files: fileCount + files, blobs: blobCount + blobs, currentPath: current))
                 })
                 switch outcome {
                 case .read(let read):
                     archives.append(read)
+                    membersRead += read.summary.memberCount
                     fileCount += read.summary.fileCount
                     blobCount += read.findings.reduce(0) { $0 + $1.blobs.count }
                 case .failed(let problem):

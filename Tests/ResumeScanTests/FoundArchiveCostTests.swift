@@ -46,6 +46,35 @@ import Testing
         return (job.run().inventory, counts)
     }
 
+    /// `--open-archives` opens an archive only while the ones opened before it hold fewer members
+    /// than its bound: the rest are listed, and said not read.
+    @Test func archivesOpenedCountAgainstOneBound() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("found-archive-bound-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["one.txt", "two.txt"] { try Data("plain text\n".utf8).write(to: folder.appendingPathComponent(name)) }
+        for archive in ["a.zip", "b.zip", "c.zip"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["zip", "-q", "-j", folder.appendingPathComponent(archive).path,
+                                 folder.appendingPathComponent("one.txt").path, folder.appendingPathComponent("two.txt").path]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0)
+        }
+        var job = ScanJob(roots: [folder.path])
+        job.opensArchives = true
+        job.openedArchiveMemberBudget = 3
+        let inventory = job.run().inventory
+        #expect(inventory.foundArchives.map { FilePathText.lastName(of: $0.path) } == ["a.zip", "b.zip", "c.zip"])
+        #expect(inventory.archives.map { FilePathText.lastName(of: $0.root) } == ["a.zip", "b.zip"])
+        #expect(inventory.archives.map(\.memberCount) == [2, 2])
+        #expect(inventory.errors.map(\.path) == [folder.path + "/c.zip"])
+        #expect(inventory.errors.map(\.message) == [
+            "not read as an archive: the archives opened before it hold 4 members, at least the 3 that --open-archives reads in all; scan it by itself",
+        ])
+    }
+
     @Test func listingAnArchiveOpensAndReadsNothingMore() throws {
         let plain = try Self.scan(withZip: false)
         let zip = try Self.scan(withZip: true)
