@@ -234,3 +234,20 @@ void carchive_inflater_stop(carchive_inflater *inflater) {
     for (int index = 0; index < SLOT_COUNT; index += 1) free(inflater->slots[index]);
     free(inflater);
 }
+
+long carchive_gunzip_start(const void *bytes, size_t count, void *out, size_t capacity) {
+    struct inflate_state *state = malloc(sizeof(struct inflate_state));
+    if (state == NULL) return -1;
+    isal_inflate_init(state);
+    state->crc_flag = ISAL_GZIP;
+    state->next_in = (unsigned char *)bytes;
+    state->avail_in = (uint32_t)count;
+    state->next_out = out;
+    state->avail_out = (uint32_t)capacity;
+    // Stops when `out` is full or the bytes end: a start cut short is no error here.
+    int status = isal_inflate(state);
+    long produced = (long)(capacity - state->avail_out);
+    free(state);
+    if (status != ISAL_DECOMP_OK && status != ISAL_END_INPUT && status != ISAL_OUT_OVERFLOW) return -1;
+    return produced;
+}

@@ -4,7 +4,8 @@ import ResumeScan
 
 /// One finding of a scan, as the reports that give each its own line or row see it: a blob (in a
 /// file of its own, or embedded as data in another), the partial file a blob names, a partial
-/// file no blob names, a Safari bundle's partial file, or an entry of Safari's list of downloads.
+/// file no blob names, a Safari bundle's partial file, an entry of Safari's list of downloads,
+/// or an archive met among the files.
 struct ScanFinding {
     /// What the finding is; the raw value is its name in JSON Lines, CSV and the timeline.
     enum Kind: String, Sendable {
@@ -14,6 +15,8 @@ struct ScanFinding {
         case orphanPartialFile = "orphan-partial-file"
         case safariPartialFile = "safari-partial-file"
         case safariHistoryEntry = "safari-history-entry"
+        /// A zip or tar archive met among the files (``ScanInventory/foundArchives``).
+        case archive
     }
 
     let kind: Kind
@@ -30,6 +33,8 @@ struct ScanFinding {
     /// For an entry of Safari's list of downloads: the list (``path`` and ``file`` are its) and
     /// the entry's index in it.
     var historyEntry: (history: ScanInventory.SafariHistoryFile, index: Int)?
+    /// The archive, for ``Kind/archive``.
+    var archive: ScanInventory.FoundArchive?
 
     /// The entry of Safari's list of downloads, for ``Kind/safariHistoryEntry``.
     var safariEntry: SafariDownloadInfo? {
@@ -38,7 +43,7 @@ struct ScanFinding {
 
     /// Every finding in the inventory's order: each blob followed by its partial file, then the
     /// orphan partial files, the Safari bundles' partial files and the entries of each of
-    /// Safari's lists of downloads. A partial file two blobs name is listed after each (each line is
+    /// Safari's lists of downloads, then the archives met. A partial file two blobs name is listed after each (each line is
     /// self-contained, so it names its blob).
     static func all(in inventory: ScanInventory) -> [ScanFinding] {
         var findings: [ScanFinding] = []
@@ -67,6 +72,10 @@ struct ScanFinding {
                 findings.append(ScanFinding(kind: .safariHistoryEntry, path: history.path, file: history.file,
                                             appContainer: nil, bundleID: nil, blob: nil, historyEntry: (history, index)))
             }
+        }
+        for archive in inventory.foundArchives {
+            findings.append(ScanFinding(kind: .archive, path: archive.path, file: archive.file,
+                                        appContainer: nil, bundleID: nil, blob: nil, archive: archive))
         }
         return findings
     }

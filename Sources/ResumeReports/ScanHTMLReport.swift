@@ -46,6 +46,7 @@ package struct ScanHTMLReport {
                 .if(!inventory.orphanPartialFiles.isEmpty, orphans),
                 .if(!inventory.safariPartialFiles.isEmpty, safariPartialFiles),
                 .forEach(inventory.safariHistories) { history in Self.safariHistory(history) },
+                .if(!inventory.foundArchives.isEmpty, foundArchives),
                 .if(!inventory.errors.isEmpty, errors)
             )
         )
@@ -200,6 +201,26 @@ package struct ScanHTMLReport {
                     .tr(.td(.code(Self.evidence(orphan.path))), .td(Self.evidence(orphan.bundleID)),
                         .td(.text(ByteCount.describe(orphan.file.size))), .td(.code(.text(orphan.file.sha256 ?? orphan.file.hashSkipped.map(HashSkipText.sentence) ?? "-"))),
                         .td(Self.time(orphan.file.modified)), .td(Self.time(orphan.file.changed)), .td(Self.time(orphan.file.created)))
+                })
+            )
+        )
+    }
+
+    /// The archives met among the files: a folder's is read only by `scan --open-archives`.
+    private var foundArchives: Node<HTML.BodyContext> {
+        .group(
+            .h2(.text("Archives found")),
+            .p(.code(.text("resumetool scan PATH")), .text(" reads one; "), .code(.text("--open-archives")),
+               .text(" reads every one found in a folder.")),
+            .table(
+                .class("archives"),
+                .thead(.tr(.th(.text("Path")), .th(.text("Kind")), .th(.text("Size")), .th(.text("Source")),
+                           .th(.text("Modified")), .th(.text("Read")))),
+                .tbody(.forEach(inventory.foundArchives) { archive in
+                    .tr(.td(.code(Self.evidence(archive.path))), .td(.text(archive.kind)),
+                        .td(.text(ByteCount.describe(archive.file.size))), .td(Self.source(archive.file.source)),
+                        .td(Self.time(archive.file.modified)),
+                        .td(.text(ScanReport.isOpened(archive, in: inventory) ? "yes (--open-archives)" : "no")))
                 })
             )
         )

@@ -3,7 +3,8 @@ import ResumeDataCodec
 import ResumeScan
 
 /// `scan --jsonl`: one JSON object per line and per finding (blob, embedded blob, partial file,
-/// orphan partial file, Safari bundle's partial file, entry of Safari's list of downloads), each self-contained so that a line can be ingested alone (a SIEM, `jq
+/// orphan partial file, Safari bundle's partial file, entry of Safari's list of downloads, archive
+/// met among the files), each self-contained so that a line can be ingested alone (a SIEM, `jq
 /// -c`, Timesketch's JSONL importer): it says what it is, where it was read, the app, hashes,
 /// sizes and times, and for a blob its URL, bytes and findings. What could not be read follows,
 /// one `error` line each (path and message), so that a file of these lines holds the examiner's
@@ -60,6 +61,10 @@ package struct ScanJSONLinesReport {
             if let entry = finding.historyEntry {
                 members += [("keyPath", .string(entry.history.history.keyPaths[entry.index])),
                             ("safariDownload", SafariDownloadReport.json(for: entry.history.history.entries[entry.index]))]
+            }
+        case .archive:
+            if let archive = finding.archive, case .object(let archiveMembers) = ScanReport.json(for: archive, in: inventory) {
+                members += archiveMembers
             }
         case .orphanPartialFile, .safariPartialFile:
             if let orphan = finding.orphan, case .object(let orphanMembers) = ScanReport.json(for: orphan) {

@@ -27,7 +27,56 @@ package struct ScanReport {
             ("errors", .array(inventory.errors.map { error in
                 .object([("path", .string(error.path)), ("message", .string(error.message))])
             })),
-        ] + backupMembers + archiveMembers + safariMembers)
+        ] + backupMembers + archiveMembers + safariMembers + foundArchiveMembers)
+    }
+
+    /// `foundArchives`, only when the scan met an archive among the files: a folder scan's
+    /// document without one keeps its members.
+    private var foundArchiveMembers: [(String, JSONValue)] {
+        guard !inventory.foundArchives.isEmpty else { return [] }
+        return [("foundArchives", .array(inventory.foundArchives.map { Self.json(for: $0, in: inventory) }))]
+    }
+
+    /// An archive met among the files: `path`, `kind` (`zip`, `tar`, `tar.gz`...), `size`,
+    /// `modified`, `source`, and `opened` (read by `--open-archives`: its findings are among the others).
+    static func json(for archive: ScanInventory.FoundArchive, in inventory: ScanInventory) -> JSONValue {
+        .object([
+            ("path", .string(archive.path)),
+            ("kind", .string(archive.kind)),
+            ("size", .integer(archive.file.size)),
+            ("modified", date(archive.file.modified)),
+            ("source", json(for: archive.file.source)),
+            ("opened", .bool(isOpened(archive, in: inventory))),
+        ])
+    }
+
+    /// Whether `--open-archives` read the archive: it is among the archives scanned.
+    static func isOpened(_ archive: ScanInventory.FoundArchive, in inventory: ScanInventory) -> Bool {
+        archive.file.source.kind == .folder && inventory.archives.contains { $0.root == archive.path }
+    }
+
+    /// The text report's lines for the archives met: each with its kind and size, and how to
+    /// read the ones not read.
+    private var foundArchiveLines: [String] {
+        guard !inventory.foundArchives.isEmpty else { return [] }
+        var lines = ["archives found among the files:"]
+        var unread = false
+        for archive in inventory.foundArchives {
+            var line = "  \(VisibleText.escaping(archive.path)): \(archive.kind), \(ByteCount.describe(archive.file.size))"
+            let source = archive.file.source
+            if source.kind != .folder {
+                line += " (in \(source.kind == .encryptedBackup ? "encrypted backup" : source.kind.rawValue) \(VisibleText.escaping(source.root)): not opened)"
+            } else if Self.isOpened(archive, in: inventory) {
+                line += ", read (see archive \(VisibleText.escaping(archive.path)) above)"
+            } else {
+                unread = true
+            }
+            lines.append(line)
+        }
+        if unread {
+            lines.append("Read an archive with `resumetool scan PATH`, or scan again with --open-archives to read every one found in a folder.")
+        }
+        return lines
     }
 
     /// `archives`, only when there were archives: a folder scan's document keeps its three members.
@@ -226,6 +275,11 @@ package struct ScanReport {
             if !lines.isEmpty { lines.append("") }
             lines += SafariDownloadReport.lines(for: history)
         }
+        let archiveLines = foundArchiveLines
+        if !archiveLines.isEmpty {
+            if !lines.isEmpty { lines.append("") }
+            lines += archiveLines
+        }
         if !lines.isEmpty { lines.append("") }
         if !inventory.orphanPartialFiles.isEmpty {
             lines.append("No blob names the orphan partial files; `resumetool rebuild --partial FILE --url URL` makes one.")
@@ -347,7 +401,9 @@ package struct ScanReport {
         let safari = inventory.safariPartialFiles.isEmpty
             ? "" : ", \(counted(inventory.safariPartialFiles.count, "Safari bundle partial file"))"
         return "\(counted(inventory.fileCount, "file")) scanned: \(counted(inventory.blobs.count, "blob"))\(ledgerTasks)\(safari), "
-            + "\(counted(inventory.orphanPartialFiles.count, "orphan partial file")), \(counted(inventory.errors.count, "error"))"
+            + "\(counted(inventory.orphanPartialFiles.count, "orphan partial file")), "
+            + (inventory.foundArchives.isEmpty ? "" : "\(counted(inventory.foundArchives.count, "archive")) found, ")
+            + "\(counted(inventory.errors.count, "error"))"
     }
 
     /// `, as received`, `, 96 fewer than received`, `, 5 more than received`.

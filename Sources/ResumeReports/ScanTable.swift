@@ -5,7 +5,8 @@ import ResumeScan
 /// `scan --csv` and `scan --tsv`: a header row, then one row per blob (its partial file in the
 /// same row), one per orphan partial file, one per Safari bundle's partial file (its URL and
 /// bytes received from the bundle's `Info.plist`) and one per entry of Safari's list of
-/// downloads (the list's file, the entry's key path, URL and bytes), with every field of a
+/// downloads (the list's file, the entry's key path, URL and bytes), one per archive met among
+/// the files (finding `archive`), with every field of a
 /// finding: the source, the app, SHA-256, size and times of the file and of its partial file.
 package struct ScanTable {
     let inventory: ScanInventory
@@ -79,6 +80,17 @@ package struct ScanTable {
                     HashSkipText.field(file.hashSkipped),
                 ])
             }
+        }
+        // The archive's kind has no column: its path, size, times and `archive` say what it is.
+        for archive in inventory.foundArchives {
+            let file = archive.file
+            rows.append([
+                archive.path, "", "", "", "", "", "", "", "", "",
+                time(file.modified), "",
+                "", file.source.kind.rawValue, file.source.root, file.source.inner,
+                "", String(file.size), time(file.changed), time(file.created),
+                "", "", "", "", ScanFinding.Kind.archive.rawValue, "",
+            ])
         }
         return rows
     }

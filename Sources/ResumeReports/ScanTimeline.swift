@@ -8,7 +8,7 @@ import ResumeScan
 /// has them), of each orphan partial file and Safari bundle's partial file, the dates a blob
 /// records itself (the server's `Last-Modified`, the time its archived response was made), and
 /// when Safari says each download was added and finished (its list of downloads, a bundle's
-/// `Info.plist`).
+/// `Info.plist`), and of each archive met among the files.
 package struct ScanTimeline {
     let inventory: ScanInventory
 
@@ -48,6 +48,7 @@ package struct ScanTimeline {
             case .partialFile: "partial file"
             case .orphanPartialFile: "orphan partial file"
             case .safariPartialFile, .safariHistoryEntry: "Safari bundle's partial file"
+            case .archive: "archive"
             }
             add(finding.file.modified, noun + " modified", finding)
             add(finding.file.changed, noun + " status changed", finding)
@@ -74,7 +75,7 @@ package struct ScanTimeline {
             let safari = finding.safariEntry ?? finding.orphan?.safariDownload
             let keyPath = finding.historyEntry.map { $0.history.history.keyPaths[$0.index] } ?? finding.blob?.keyPath
             return [
-                Self.message(event), DateText.text(event.date), event.description,
+                message(event), DateText.text(event.date), event.description,
                 Self.microseconds(event.date),
                 finding.kind.rawValue, finding.path, finding.kind == .orphanPartialFile ? "" : keyPath ?? "",
                 finding.bundleID ?? "", finding.file.source.kind.rawValue, finding.file.source.root, finding.file.source.inner,
@@ -90,7 +91,7 @@ package struct ScanTimeline {
     }
 
     /// `blob modified: tree/a/blob at tasks[0].resumeData (com.example.app), https://…, 4096 bytes received`.
-    private static func message(_ event: Event) -> String {
+    private func message(_ event: Event) -> String {
         let finding = event.finding
         var text = event.description + ": " + finding.path
         if finding.kind == .embeddedBlob, let keyPath = finding.blob?.keyPath { text += " at " + keyPath }
@@ -107,6 +108,8 @@ package struct ScanTimeline {
             if let keyPath = finding.historyEntry.map({ $0.history.history.keyPaths[$0.index] }) { text += " at " + keyPath }
             if let url = entry.url { text += ", " + url }
             if let path = entry.path { text += ", to " + path }
+        } else if let archive = finding.archive {
+            text += ", \(archive.kind), \(finding.file.size) bytes" + (ScanReport.isOpened(archive, in: inventory) ? ", read by --open-archives" : ", not read")
         } else if finding.kind == .safariPartialFile {
             text += ", \(finding.file.size) bytes, in its Safari bundle"
             if let url = finding.orphan?.safariDownload?.url { text += ", " + url }

@@ -73,6 +73,21 @@ public struct ScanInventory: Sendable {
         public let history: SafariDownloadHistory
     }
 
+    /// A zip or tar archive met among the files scanned (in a folder, a backup, or an archive),
+    /// told by its first bytes: listed so that the examiner knows it is there, read only by
+    /// `scan --open-archives` (a folder's) or `scan PATH`.
+    public struct FoundArchive: Sendable, Hashable {
+        /// Its path, as the scan spells paths.
+        public let path: String
+        /// `zip`, `tar`, `tar.gz`, `tar.bz2` or `tar.xz`.
+        public let kind: String
+        /// Where it is, its size and times (never hashed: it is not read past its first bytes).
+        public let file: EvidenceFile
+    }
+
+    /// The archives met, sorted by path within each evidence, in the order given.
+    public private(set) var foundArchives: [FoundArchive] = []
+
     /// Safari's lists of downloads, sorted by path within each evidence, in the order given.
     public private(set) var safariHistories: [SafariHistoryFile] = []
 
@@ -133,6 +148,7 @@ public struct ScanInventory: Sendable {
         safariPartialFiles = folders?.safariPartialFiles ?? []
         ledgers = folders?.ledgers ?? []
         safariHistories = folders?.safariHistories ?? []
+        foundArchives = folders?.foundArchives ?? []
         for backup in backups {
             // A listed file whose stored copy is absent was not scanned.
             fileCount += backup.summary.fileCount - backup.summary.unreadFileCount - backup.summary.missingFileCount
@@ -218,6 +234,7 @@ public struct ScanInventory: Sendable {
                 if let partial = task.partialFile, let path = partial.path, partial.size != nil { paired.insert(path) }
             }
         }
+        for file in sorted { if let kind = file.archiveKind { foundArchives.append(FoundArchive(path: file.path, kind: kind, file: evidence(file))) } }
         for file in sorted { if let history = file.safariHistory { safariHistories.append(SafariHistoryFile(path: file.path, file: evidence(file), history: history)) } }
         let unpaired = sorted.filter { $0.isPartialFile && !paired.contains($0.path) }
         let bundles = SafariBundleTies(found: sorted, partialFiles: unpaired, histories: safariHistories)

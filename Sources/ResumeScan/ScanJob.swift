@@ -31,6 +31,16 @@ public struct ScanJob: Sendable {
         public let currentPath: String
     }
 
+    /// Whether each zip or tar archive met in a walked folder is read as a root archive is
+    /// (`scan --open-archives`), once the walk is over: opened read-only relative to its folder
+    /// without following a link, within the same bounds, its findings' source naming it and the
+    /// member. An archive met inside a backup or an archive is listed, never opened.
+    public var opensArchives = false
+    /// Members `--open-archives` reads in all: an archive is opened only while the ones opened
+    /// before it hold fewer (each is bounded by ``ArchiveReader/Limits`` too), so a folder of a
+    /// thousand archives costs at most what a root archive of twice the bound would.
+    var openedArchiveMemberBudget = ArchiveReader.Limits().maximumMembers
+
     /// Called at most once, when the first encrypted backup is met: the backups' password, or
     /// nil to leave their files unread.
     public var password: @Sendable () -> Data? = { nil }
@@ -97,8 +107,9 @@ public struct ScanJob: Sendable {
         var backups: [BackupScan.Outcome] = []
         var archives: [ArchiveScan.Outcome] = []
         for root in self.roots.map(Self.normalized) where !shouldStop() {
-            // A file is read as a zip or tar extraction when libarchive recognises it.
-            if ArchiveScan.isRegularFile(root) {
+            // A file is read as a zip or tar extraction when its first bytes say it is one (the
+            // test a file met in a folder passes to be listed) and libarchive reads it.
+            if ArchiveScan.isRegularFile(root), ArchiveScan.mayBeArchive(root, calls: probe.calls) {
                 var scan = ArchiveScan(root: root)
                 scan.probe = probe
                 if let outcome = scan.run(progress: { progress(Progress(files: $0, blobs: $1, currentPath: $2)) }) {
@@ -121,6 +132,7 @@ public struct ScanJob: Sendable {
         if !folderRoots.isEmpty {
             let walked = walk(folderRoots, backupRoots: backups.map(\.summary.root), progress: progress)
             folders = walked.inventory
+            archives += walked.archives
             // A backup below a root that cannot be read is an error of that root's scan, as an
             // unreadable folder below it is, not an unread root.
             backups += walked.backups
@@ -133,7 +145,7 @@ public struct ScanJob: Sendable {
     /// - Parameter backupRoots: the roots read as backups already: not read again when met below
     ///   another root.
     private func walk(_ roots: [String], backupRoots: [String], progress: (Progress) -> Void)
-        -> (inventory: ScanInventory, backups: [BackupScan.Outcome], allRootsRead: Bool) {
+        -> (inventory: ScanInventory, backups: [BackupScan.Outcome], archives: [ArchiveScan.Outcome], allRootsRead: Bool) {
         let queue = BatchQueue<WalkEvent>(capacity: 4)
         let shouldStop = self.shouldStop
         let walkThread = Thread {
@@ -190,8 +202,57 @@ public struct ScanJob: Sendable {
             }
         }
         guard let (walker, allRootsRead) = result else { preconditionFailure("the walk thread always ends with .finished") }
+        var archives: [ArchiveScan.Outcome] = []
+        if opensArchives {
+            let met = found.filter { $0.archiveKind != nil && $0.source == nil }.sorted { TreeWalker.byteOrder($0.path, $1.path) }
+            var membersRead = 0
+            for archive in met where !shouldStop() {
+                guard membersRead < openedArchiveMemberBudget else {
+                    probeErrors.append(ScanProblem(path: archive.path, message: "not read as an archive: the archives opened before it hold "
+                        + "\(membersRead) members, at least the \(openedArchiveMemberBudget) that --open-archives reads in all; scan it by itself"))
+                    continue
+                }
+                let outcome = readArchive(archive.path, roots: roots, progress: { files, blobs, current in
+                    progress(Progress(files: fileCount + files, blobs: blobCount + blobs, currentPath: current))
+                })
+                switch outcome {
+                case .read(let read):
+                    archives.append(read)
+                    membersRead += read.summary.memberCount
+                    fileCount += read.summary.fileCount
+                    blobCount += read.findings.reduce(0) { $0 + $1.blobs.count }
+                case .failed(let problem):
+                    probeErrors.append(problem)
+                }
+            }
+        }
         let errors = (walker.errors + probeErrors).sorted { TreeWalker.byteOrder($0.path, $1.path) }
-        return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors, hashLimit: probe.hashLimit), backups, allRootsRead)
+        return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors, hashLimit: probe.hashLimit), backups, archives, allRootsRead)
+    }
+
+    private enum OpenedArchive {
+        case read(ArchiveScan.Outcome)
+        case failed(ScanProblem)
+    }
+
+    /// Reads an archive met in the walk as a root archive is read, opened read-only from the walk
+    /// root that holds it one folder at a time, never following a link.
+    private func readArchive(_ path: String, roots: [String], progress: (_ files: Int, _ blobs: Int, _ current: String) -> Void) -> OpenedArchive {
+        guard let descriptor = TreeWalker.openFile(atPath: path, roots: roots, calls: probe.calls) else {
+            return .failed(ScanProblem(path: path, message: "not read as an archive: it cannot be opened (gone, or replaced by a link)"))
+        }
+        // Replaced by a FIFO or a device since it was probed: never handed to libarchive.
+        guard case .success(let status) = probe.calls.fstat(descriptor), status.kind == .regular else {
+            _ = probe.calls.close(descriptor)
+            return .failed(ScanProblem(path: path, message: "not read as an archive: no longer a regular file"))
+        }
+        var scan = ArchiveScan(root: path)
+        scan.probe = probe
+        scan.descriptor = descriptor
+        guard let outcome = scan.run(progress: progress) else {
+            return .failed(ScanProblem(path: path, message: "not read as an archive: libarchive recognises no zip or tar in it"))
+        }
+        return .read(outcome)
     }
 
     /// `DIR/` → `DIR`, so paths print once with one slash; `/` stays.

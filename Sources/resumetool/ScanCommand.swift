@@ -16,6 +16,8 @@ struct ScanCommand: ParsableCommand {
 
             A FILE that is a zip or tar archive (gzip, bzip2 or xz compressed too) is read as a full-file-system extraction in one streaming pass, never unpacked: any leading folder (filesystem1/, a case number) is recognised by the private/var/ layout beneath it, blobs are paired with partial files inside the archive, and members with unsafe names, links, bombs and truncation are reported, never followed or written out.
 
+            A zip or tar archive (gzip, bzip2 or xz compressed too) met among the files of a DIR, told by its first bytes whatever its name, is listed in every report (its path, kind and size), not read: scan it with `resumetool scan PATH`, or give --open-archives to read each one found in a folder as a FILE given here is read (an archive inside it, or inside a backup, is listed, never opened).
+
             Example:
               resumetool scan ~/extraction/private/var/mobile/Containers/Data/Application
               resumetool scan --json ~/Library > downloads.json
@@ -23,10 +25,11 @@ struct ScanCommand: ParsableCommand {
               resumetool scan --jsonl --html case-42.html /mnt/image > findings.jsonl
               resumetool scan --timeline /mnt/image > timeline.csv
               resumetool scan --json ~/cases/42/filesystem1.zip
+              resumetool scan --open-archives ~/cases/42
               resumetool scan --json --password-file pw.txt \\
                   ~/backups/00008140-001A2B3C4D5E6F70
 
-            Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file, Safari bundle's partial file, Safari history entry), --csv or --tsv (one row per blob, per orphan partial file, per Safari bundle's partial file and per Safari history entry), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
+            Reports: text (the default), --json (one document), --jsonl (one finding per line: blob, embedded blob, partial file, orphan partial file, Safari bundle's partial file, Safari history entry, archive found), --csv or --tsv (one row per blob, per orphan partial file, per Safari bundle's partial file, per Safari history entry and per archive found), --timeline (CSV for Timesketch: one row per time of every finding), and --html FILE (a self-contained page for a case file, written in addition to any of the others). Ctrl-C stops the scan and prints the report of what was found so far (exit status 130); a second Ctrl-C ends it at once.
 
             Every file reported is hashed (SHA-256) unless it is sparse (at least 64 MiB of holes, more than half of it) or above --hash-limit (default 4G): such a file is reported with its apparent and allocated sizes and "not hashed" in every format (hashSkipped in JSON, CSV and the timeline); --hash-limit none hashes every file.
 
@@ -60,6 +63,9 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Hash no file above SIZE (bytes, or K, M, G, T: powers of 1024), nor any sparse file; none hashes every file (default: 4G).", valueName: "SIZE"))
     var hashLimit: String?
 
+    @Flag(name: .long, help: "Read each zip or tar archive found in a DIR as an archive given as a FILE is read (not one inside an archive or a backup).")
+    var openArchives = false
+
     @Argument(help: ArgumentHelp("Folders, backup folders or zip/tar archives to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
     var folders: [String] = []
 
@@ -82,6 +88,7 @@ struct ScanCommand: ParsableCommand {
         // Each DIR by its bytes: a folder whose name is not UTF-8 is scanned as it is named.
         var job = ScanJob(rootPaths: folders.map(RawArguments.bytes(of:))) { [password] in password ?? BackupPassword.prompt() }
         job.hashLimit = hashLimit.flatMap(HashLimit.init(argument:)) ?? .standard
+        job.opensArchives = openArchives
         let interruption = ScanInterruption()
         job.shouldStop = { interruption.wasInterrupted }
         let (inventory, allRootsRead) = job.run { progress.update($0) }

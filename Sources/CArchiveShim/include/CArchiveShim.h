@@ -58,4 +58,9 @@ int64_t carchive_compressed_position(carchive_reader *reader);
 
 void carchive_close(carchive_reader *reader);
 
+/// Inflates the start of a gzip stream given only its first `count` bytes (a file's first bytes,
+/// never the whole file): up to `capacity` bytes into `out`, stopping without error where the
+/// bytes end. The count inflated, or -1 when the bytes are no gzip stream.
+long carchive_gunzip_start(const void *bytes, size_t count, void *out, size_t capacity);
+
 #endif

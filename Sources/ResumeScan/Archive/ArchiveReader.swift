@@ -77,12 +77,17 @@ final class ArchiveReader {
 
     /// Opens `path` (spelled as the scan spells a root, ``SpelledPath``); throws when it cannot
     /// be opened or libarchive recognises no format.
-    init(path: String, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
+    convenience init(path: String, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
         switch SpelledPath.openEvidence(path, calls: calls) {
-        case .success(let value): self.descriptor = value
+        case .success(let value): try self.init(descriptor: value, limits: limits, calls: calls)
         case .failure(let failure):
             throw .cannotOpen(failure.code == ELOOP ? "it is a symbolic link" : failure.description)
         }
+    }
+
+    /// Reads the file open read-only at `descriptor`, which it closes (at once when it throws).
+    init(descriptor: Int32, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
+        self.descriptor = descriptor
         guard let reader = carchive_open_fd(self.descriptor, 1 << 16) else {
             _ = calls.close(self.descriptor)
             throw .notAnArchive("libarchive recognises no format")

@@ -32,6 +32,9 @@ struct ArchiveScan: Sendable {
     var readLimit = 32 << 20
     /// Members in `tmp/` folders, containers and UUID folders remembered at most (each).
     var maximumRemembered = 200_000
+    /// The archive, already open (an archive met in a walked folder, opened without following a
+    /// link): read instead of opening ``root``, and closed once read.
+    var descriptor: Int32? = nil
 
     init(root: String) {
         self.root = root
@@ -85,7 +88,11 @@ struct ArchiveScan: Sendable {
         let path = SpelledPath.resolved(root) ?? root
         let reader: ArchiveReader
         do {
-            reader = try ArchiveReader(path: path, limits: limits, calls: probe.calls)
+            if let descriptor {
+                reader = try ArchiveReader(descriptor: descriptor, limits: limits, calls: probe.calls)
+            } else {
+                reader = try ArchiveReader(path: path, limits: limits, calls: probe.calls)
+            }
         } catch {
             if case .notAnArchive = error { return nil }
             var outcome = Outcome(summary: ArchiveSummary(root: root, format: "", memberCount: 0, fileCount: 0, isComplete: false))
@@ -442,5 +449,23 @@ struct ArchiveScan: Sendable {
     /// Whether `path` names a regular file (following a link: the user named it).
     static func isRegularFile(_ path: String) -> Bool {
         SpelledPath.isRegularFile(path)
+    }
+
+    /// Whether the file at `path` (a root: a link is followed, the user named it) is worth
+    /// handing to libarchive: its first bytes are a zip's or a tar's by ``ArchiveSignature``, the
+    /// one test a file met in a folder passes to be listed as an archive. A file that cannot be
+    /// opened or read is handed on, so that the reader says why.
+    static func mayBeArchive(_ path: String, calls: FileSystemCalls = .system) -> Bool {
+        guard case .success(let descriptor) = SpelledPath.openEvidence(SpelledPath.resolved(path, calls: calls) ?? path, calls: calls) else { return true }
+        defer { _ = calls.close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: ScanContentKind.prefixLength)
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer in calls.read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) }
+            guard case .success(let count) = got else { return true }
+            if count == 0 { break }
+            filled += count
+        }
+        return ArchiveSignature.kind(prefix: bytes.prefix(filled)) != nil
     }
 }

@@ -32,6 +32,16 @@ struct EvidenceProbe: Sendable {
             // leaves its bundle's data file an orphan, and the examiner must know why).
             let safariRole = SafariEvidence.Role(name: name, parentName: parentName)
             if verdict == .ledger, safariRole == nil { return .ledger }
+            if verdict == .skip, safariRole == nil {
+                // A zip or tar archive is listed, told by the bytes already read; never read here
+                // (`--open-archives` reads a folder's as a root archive is read).
+                guard let kind = ArchiveSignature.kind(prefix: first.bytes), try source.size(of: &member) != nil else { return .nothing }
+                let (status, note) = source.status(of: &member)
+                var finding = FileProbe.Finding(path: source.path(of: member), status: status, blobs: [], isPartialFile: false,
+                                                source: source.findingSource(of: member))
+                finding.archiveKind = kind
+                return .found(finding, note: note)
+            }
             guard verdict != .skip || safariRole != nil, let size = try source.size(of: &member) else { return .nothing }
             var held: Data?
             if verdict.mayHoldBlobs || safariRole != nil, size <= Int64(source.readLimit) { held = try source.whole(of: &member, size: size) }

@@ -40,6 +40,8 @@ struct FileProbe: Sendable {
         var safariHistory: SafariDownloadHistory? = nil
         /// Why ``sha256`` is nil when the file was not hashed (sparse, or above the limit).
         var hashSkipped: HashSkip? = nil
+        /// `zip`, `tar`, `tar.gz`...: the file is an archive by its first bytes (``ArchiveSignature``).
+        var archiveKind: String? = nil
     }
 
     enum Outcome: Sendable {

@@ -342,7 +342,7 @@ package struct TreeWalker {
     /// `path` opened read-only, each folder below the root that holds it opened relative to the
     /// one before with `O_NOFOLLOW`, the file too (`O_NONBLOCK`: a FIFO must not block); nil when
     /// anything on the way is missing, a link, or `path` is under no root.
-    private static func openFile(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
+    static func openFile(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
         guard let (folder, last) = parentFolder(of: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(folder) }
         guard case .success(let descriptor) = calls.openEvidence(in: folder, bytes: last) else { return nil }
