@@ -85,6 +85,9 @@ package enum FilePathText {
     }
 
     private static func withoutTrailingSlashes(_ path: String) -> String {
+        // Most paths end with a name: returned as they are, without a copy (a scan asks this of
+        // every file it walks).
+        guard path.utf8.last == slashByte else { return path }
         let bytes = path.utf8
         var end = bytes.endIndex
         while end > bytes.startIndex, bytes[bytes.index(before: end)] == slashByte { end = bytes.index(before: end) }

@@ -26,11 +26,11 @@ struct EvidenceProbe: Sendable {
             let isPartialFile = source.isPartialFile(member)
             let verdict = EvidenceTriage.verdict(prefix: first.bytes, isPartialFile: isPartialFile, size: first.size,
                                                  wal: source.wal(beside: member))
-            let name = source.name(of: member), parentName = source.parentName(of: member)
+            let name = source.name(of: member)
             // A file named as Safari's is read whatever its first bytes say: one that does not
             // read as Safari's is reported, not passed over (an empty or a foreign Info.plist
             // leaves its bundle's data file an orphan, and the examiner must know why).
-            let safariRole = SafariEvidence.Role(name: name, parentName: parentName)
+            let safariRole = SafariEvidence.Role(name: name, parentName: { source.parentName(of: member) })
             if verdict == .ledger, safariRole == nil { return .ledger }
             if verdict == .skip, safariRole == nil {
                 // A zip or tar archive is listed, told by the bytes already read; never read here
@@ -51,7 +51,7 @@ struct EvidenceProbe: Sendable {
             var content = HeldContent()
             // A verdict from a hopeful first block is made again from the decrypted start.
             if let held, first.isWhole || safariRole != nil || ScanContentKind(prefix: held.prefix(ScanContentKind.prefixLength)).isCandidate {
-                content = HeldContent(held, name: name, parentName: parentName, search: search)
+                content = HeldContent(held, name: name, parentName: source.parentName(of: member), search: search)
             }
             if let problem = content.safari.problem, content.blobs.isEmpty {
                 throw ScanProblem(path: source.path(of: member), message: "not read as Safari's: \(problem)")

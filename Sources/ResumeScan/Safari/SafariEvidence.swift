@@ -14,9 +14,17 @@ struct SafariEvidence {
         case history
 
         init?(name: String, parentName: String) {
-            if AppContainerLayout.isDownloadBundleInfo(name: name, parentName: parentName) {
+            self.init(name: name, parentName: { parentName })
+        }
+
+        /// The folder's name is asked only of a file named as one of Safari's: a scan asks this
+        /// of every file it walks, and most are neither.
+        init?(name: String, parentName: () -> String) {
+            guard name == "Info.plist" || name == "Downloads.plist" else { return nil }
+            let parent = parentName()
+            if AppContainerLayout.isDownloadBundleInfo(name: name, parentName: parent) {
                 self = .bundleInfo
-            } else if AppContainerLayout.isDownloadHistory(name: name, parentName: parentName) {
+            } else if AppContainerLayout.isDownloadHistory(name: name, parentName: parent) {
                 self = .history
             } else {
                 return nil
