@@ -46,28 +46,21 @@ package struct ScanTable {
                 HashSkipText.field(partial?.hashSkipped),
             ])
         }
-        for orphan in inventory.orphanPartialFiles {
-            let file = orphan.file
-            rows.append([
-                orphan.path, "", orphan.appContainer ?? "", "", "", "", "", "", "", "",
-                DateText.text(orphan.status.modified), "",
-                orphan.bundleID ?? "", file.source.kind.rawValue, file.source.root, file.source.inner,
-                file.sha256 ?? "", String(file.size), time(file.changed), time(file.created),
-                "", "", "", "", ScanFinding.Kind.orphanPartialFile.rawValue,
-                HashSkipText.field(file.hashSkipped),
-            ])
-        }
-        for partial in inventory.safariPartialFiles {
+        // A partial file no blob names: an orphan, or a Safari bundle's with its Info.plist's URL
+        // and bytes.
+        func partialFileRow(_ partial: ScanInventory.PartialFile, _ kind: ScanFinding.Kind) -> [String] {
             let file = partial.file, info = partial.safariDownload
-            rows.append([
+            return [
                 partial.path, "", partial.appContainer ?? "", "", info?.url ?? "", info?.bytesReceived.map(String.init) ?? "", "", "", "", "",
                 DateText.text(partial.status.modified), "",
                 partial.bundleID ?? "", file.source.kind.rawValue, file.source.root, file.source.inner,
                 file.sha256 ?? "", String(file.size), time(file.changed), time(file.created),
-                "", "", "", "", ScanFinding.Kind.safariPartialFile.rawValue,
+                "", "", "", "", kind.rawValue,
                 HashSkipText.field(file.hashSkipped),
-            ])
+            ]
         }
+        rows += inventory.orphanPartialFiles.map { partialFileRow($0, .orphanPartialFile) }
+        rows += inventory.safariPartialFiles.map { partialFileRow($0, .safariPartialFile) }
         for history in inventory.safariHistories {
             let file = history.file
             for (entry, keyPath) in zip(history.history.entries, history.history.keyPaths) {

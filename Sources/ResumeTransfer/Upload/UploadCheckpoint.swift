@@ -109,7 +109,7 @@ package struct UploadCheckpoint: Sendable {
             if case .failure(let failure) = self.calls.unlink(path), failure.code != ENOENT {
                 throw .checkpoint("\(path): cannot remove: \(failure)")
             }
-            _ = AtomicFile.removeStaleTemporaries(in: FilePathText.folder(of: path), for: FilePathText.lastName(of: path), calls: self.calls)
+            FileSystem(calls: self.calls).removeStaleTemporaries(of: path)
         }
     }
 
