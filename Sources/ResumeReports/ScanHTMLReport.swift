@@ -220,7 +220,7 @@ package struct ScanHTMLReport {
                     .tr(.td(.code(Self.evidence(archive.path))), .td(.text(archive.kind)),
                         .td(.text(ByteCount.describe(archive.file.size))), .td(Self.source(archive.file.source)),
                         .td(Self.time(archive.file.modified)),
-                        .td(.text(ScanReport.isOpened(archive, in: inventory) ? "yes (--open-archives)" : "no")))
+                        .td(.text(archive.readAs.map { "yes (archive \($0))" } ?? "no")))
                 })
             )
         )

@@ -38,7 +38,8 @@ package struct ScanReport {
     }
 
     /// An archive met among the files: `path`, `kind` (`zip`, `tar`, `tar.gz`...), `size`,
-    /// `modified`, `source`, and `opened` (read by `--open-archives`: its findings are among the others).
+    /// `modified`, `source`, `opened` (read: its findings are among the others) and `readAs` (the
+    /// `root` of the archive summary holding them: the path itself, or the same file given as a root).
     static func json(for archive: ScanInventory.FoundArchive, in inventory: ScanInventory) -> JSONValue {
         .object([
             ("path", .string(archive.path)),
@@ -46,13 +47,9 @@ package struct ScanReport {
             ("size", .integer(archive.file.size)),
             ("modified", date(archive.file.modified)),
             ("source", json(for: archive.file.source)),
-            ("opened", .bool(isOpened(archive, in: inventory))),
+            ("opened", .bool(archive.readAs != nil)),
+            ("readAs", archive.readAs.map { .string($0) } ?? .null),
         ])
-    }
-
-    /// Whether `--open-archives` read the archive: it is among the archives scanned.
-    static func isOpened(_ archive: ScanInventory.FoundArchive, in inventory: ScanInventory) -> Bool {
-        archive.file.source.kind == .folder && inventory.archives.contains { $0.root == archive.path }
     }
 
     /// The text report's lines for the archives met: each with its kind and size, and how to
@@ -66,8 +63,8 @@ package struct ScanReport {
             let source = archive.file.source
             if source.kind != .folder {
                 line += " (in \(source.kind == .encryptedBackup ? "encrypted backup" : source.kind.rawValue) \(VisibleText.escaping(source.root)): not opened)"
-            } else if Self.isOpened(archive, in: inventory) {
-                line += ", read (see archive \(VisibleText.escaping(archive.path)) above)"
+            } else if let root = archive.readAs {
+                line += ", read (see archive \(VisibleText.escaping(root)) above)"
             } else {
                 unread = true
             }

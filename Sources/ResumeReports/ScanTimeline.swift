@@ -109,7 +109,7 @@ package struct ScanTimeline {
             if let url = entry.url { text += ", " + url }
             if let path = entry.path { text += ", to " + path }
         } else if let archive = finding.archive {
-            text += ", \(archive.kind), \(finding.file.size) bytes" + (ScanReport.isOpened(archive, in: inventory) ? ", read by --open-archives" : ", not read")
+            text += ", \(archive.kind), \(finding.file.size) bytes" + (archive.readAs.map { ", read (archive \($0))" } ?? ", not read")
         } else if finding.kind == .safariPartialFile {
             text += ", \(finding.file.size) bytes, in its Safari bundle"
             if let url = finding.orphan?.safariDownload?.url { text += ", " + url }

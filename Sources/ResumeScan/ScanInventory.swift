@@ -83,6 +83,10 @@ public struct ScanInventory: Sendable {
         public let kind: String
         /// Where it is, its size and times (never hashed: it is not read past its first bytes).
         public let file: EvidenceFile
+        /// The root of the archive scan among ``ScanInventory/archives`` that holds its findings:
+        /// its own path when `--open-archives` opened it, the root as given when the same file
+        /// was a root of the scan too (read once, as the root); nil when it was only listed.
+        public let readAs: String?
     }
 
     /// The archives met, sorted by path within each evidence, in the order given.
@@ -234,7 +238,7 @@ public struct ScanInventory: Sendable {
                 if let partial = task.partialFile, let path = partial.path, partial.size != nil { paired.insert(path) }
             }
         }
-        for file in sorted { if let kind = file.archiveKind { foundArchives.append(FoundArchive(path: file.path, kind: kind, file: evidence(file))) } }
+        for file in sorted { if let kind = file.archiveKind { foundArchives.append(FoundArchive(path: file.path, kind: kind, file: evidence(file), readAs: file.readAsArchive)) } }
         for file in sorted { if let history = file.safariHistory { safariHistories.append(SafariHistoryFile(path: file.path, file: evidence(file), history: history)) } }
         let unpaired = sorted.filter { $0.isPartialFile && !paired.contains($0.path) }
         let bundles = SafariBundleTies(found: sorted, partialFiles: unpaired, histories: safariHistories)

@@ -1,6 +1,7 @@
 import Foundation
 import ResumeDataCodec
 import ResumeSupport
+import ResumeSystemCalls
 
 /// One scan of folder trees: one thread walks the roots while the files already listed are
 /// probed in batches on all cores; only the files worth reporting are kept, so memory follows
@@ -130,7 +131,12 @@ public struct ScanJob: Sendable {
         var allRootsRead = backups.allSatisfy { $0.failure == nil } && archives.allSatisfy(\.summary.isComplete)
         var folders: ScanInventory?
         if !folderRoots.isEmpty {
-            let walked = walk(folderRoots, backupRoots: backups.map(\.summary.root), progress: progress)
+            // A root archive that is also below a folder root is read once, as the root.
+            var rootArchives: [FileIdentity: String] = [:]
+            for archive in archives {
+                if let identity = FileIdentity.of(rootAt: archive.summary.root, calls: probe.calls) { rootArchives[identity] = archive.summary.root }
+            }
+            let walked = walk(folderRoots, backupRoots: backups.map(\.summary.root), rootArchives: rootArchives, progress: progress)
             folders = walked.inventory
             archives += walked.archives
             // A backup below a root that cannot be read is an error of that root's scan, as an
@@ -142,9 +148,12 @@ public struct ScanJob: Sendable {
     }
 
     /// Walks the folder roots, and reads each backup met below them as a backup root is read.
-    /// - Parameter backupRoots: the roots read as backups already: not read again when met below
-    ///   another root.
-    private func walk(_ roots: [String], backupRoots: [String], progress: (Progress) -> Void)
+    /// - Parameters:
+    ///   - backupRoots: the roots read as backups already: not read again when met below
+    ///     another root.
+    ///   - rootArchives: the archives read as roots already, by identity to their root's
+    ///     spelling: listed when met, never opened again.
+    private func walk(_ roots: [String], backupRoots: [String], rootArchives: [FileIdentity: String], progress: (Progress) -> Void)
         -> (inventory: ScanInventory, backups: [BackupScan.Outcome], archives: [ArchiveScan.Outcome], allRootsRead: Bool) {
         let queue = BatchQueue<WalkEvent>(capacity: 4)
         let shouldStop = self.shouldStop
@@ -203,56 +212,67 @@ public struct ScanJob: Sendable {
         }
         guard let (walker, allRootsRead) = result else { preconditionFailure("the walk thread always ends with .finished") }
         var archives: [ArchiveScan.Outcome] = []
-        if opensArchives {
-            let met = found.filter { $0.archiveKind != nil && $0.source == nil }.sorted { TreeWalker.byteOrder($0.path, $1.path) }
-            var membersRead = 0
-            for archive in met where !shouldStop() {
-                guard membersRead < openedArchiveMemberBudget else {
-                    probeErrors.append(ScanProblem(path: archive.path, message: "not read as an archive: the archives opened before it hold "
-                        + "\(membersRead) members, at least the \(openedArchiveMemberBudget) that --open-archives reads in all; scan it by itself"))
-                    continue
-                }
-                let outcome = readArchive(archive.path, roots: roots, progress: { files, blobs, current in
-                    progress(Progress(files: fileCount + files, blobs: blobCount + blobs, currentPath: current))
-                })
-                switch outcome {
-                case .read(let read):
-                    archives.append(read)
-                    membersRead += read.summary.memberCount
-                    fileCount += read.summary.fileCount
-                    blobCount += read.findings.reduce(0) { $0 + $1.blobs.count }
-                case .failed(let problem):
-                    probeErrors.append(problem)
-                }
+        // The archives met: each that is also a root is marked read as that root; with
+        // --open-archives the others are read, within one member bound together.
+        let met = found.indices.filter { found[$0].archiveKind != nil && found[$0].source == nil }
+            .sorted { TreeWalker.byteOrder(found[$0].path, found[$1].path) }
+        var membersRead = 0
+        for index in met where !shouldStop() && (opensArchives || !rootArchives.isEmpty) {
+            let path = found[index].path
+            let descriptor: Int32, status: FileSystemCalls.Status
+            switch openMetArchive(path, roots: roots) {
+            case .success(let opened): (descriptor, status) = opened
+            case .failure(let problem):
+                if opensArchives { probeErrors.append(problem) }
+                continue
             }
+            if let root = rootArchives[FileIdentity(status)] {
+                _ = probe.calls.close(descriptor)
+                found[index].readAsArchive = root
+                continue
+            }
+            guard opensArchives else {
+                _ = probe.calls.close(descriptor)
+                continue
+            }
+            guard membersRead < openedArchiveMemberBudget else {
+                _ = probe.calls.close(descriptor)
+                probeErrors.append(ScanProblem(path: path, message: "not read as an archive: the archives opened before it hold "
+                    + "\(membersRead) members, at least the \(openedArchiveMemberBudget) that --open-archives reads in all; scan it by itself"))
+                continue
+            }
+            var scan = ArchiveScan(root: path)
+            scan.probe = probe
+            scan.descriptor = descriptor
+            let outcome = scan.run(progress: { files, blobs, current in
+                progress(Progress(files: fileCount + files, blobs: blobCount + blobs, currentPath: current))
+            })
+            guard let read = outcome else {
+                probeErrors.append(ScanProblem(path: path, message: "not read as an archive: libarchive recognises no zip or tar in it"))
+                continue
+            }
+            found[index].readAsArchive = read.summary.root
+            archives.append(read)
+            membersRead += read.summary.memberCount
+            fileCount += read.summary.fileCount
+            blobCount += read.findings.reduce(0) { $0 + $1.blobs.count }
         }
         let errors = (walker.errors + probeErrors).sorted { TreeWalker.byteOrder($0.path, $1.path) }
         return (ScanInventory(roots: roots, found: found, walker: walker, errors: errors, hashLimit: probe.hashLimit), backups, archives, allRootsRead)
     }
 
-    private enum OpenedArchive {
-        case read(ArchiveScan.Outcome)
-        case failed(ScanProblem)
-    }
-
-    /// Reads an archive met in the walk as a root archive is read, opened read-only from the walk
-    /// root that holds it one folder at a time, never following a link.
-    private func readArchive(_ path: String, roots: [String], progress: (_ files: Int, _ blobs: Int, _ current: String) -> Void) -> OpenedArchive {
+    /// An archive met in the walk, opened read-only from the walk root that holds it one folder
+    /// at a time, never following a link, and still a regular file.
+    private func openMetArchive(_ path: String, roots: [String]) -> Result<(Int32, FileSystemCalls.Status), ScanProblem> {
         guard let descriptor = TreeWalker.openFile(atPath: path, roots: roots, calls: probe.calls) else {
-            return .failed(ScanProblem(path: path, message: "not read as an archive: it cannot be opened (gone, or replaced by a link)"))
+            return .failure(ScanProblem(path: path, message: "not read as an archive: it cannot be opened (gone, or replaced by a link)"))
         }
         // Replaced by a FIFO or a device since it was probed: never handed to libarchive.
         guard case .success(let status) = probe.calls.fstat(descriptor), status.kind == .regular else {
             _ = probe.calls.close(descriptor)
-            return .failed(ScanProblem(path: path, message: "not read as an archive: no longer a regular file"))
+            return .failure(ScanProblem(path: path, message: "not read as an archive: no longer a regular file"))
         }
-        var scan = ArchiveScan(root: path)
-        scan.probe = probe
-        scan.descriptor = descriptor
-        guard let outcome = scan.run(progress: progress) else {
-            return .failed(ScanProblem(path: path, message: "not read as an archive: libarchive recognises no zip or tar in it"))
-        }
-        return .read(outcome)
+        return .success((descriptor, status))
     }
 
     /// `DIR/` → `DIR`, so paths print once with one slash; `/` stays.

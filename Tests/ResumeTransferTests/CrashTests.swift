@@ -26,6 +26,23 @@ struct ToolResult: Equatable {
     var status: Int32?
     var stdout: String
     var stderr: String
+    /// From the launch to the exit as the process's own termination handler saw it, off the
+    /// cooperative pool: under a suite's load the awaiting task may resume minutes later, and a
+    /// clock read there measured the pool, not the tool. Not part of equality.
+    var elapsed: Duration = .zero
+
+    static func == (lhs: ToolResult, rhs: ToolResult) -> Bool {
+        lhs.status == rhs.status && lhs.stdout == rhs.stdout && lhs.stderr == rhs.stderr
+    }
+}
+
+/// The moment a process ended, written by its termination handler's thread.
+private final class ExitMoment: @unchecked Sendable {
+    private let lock = NSLock()
+    private var instant: ContinuousClock.Instant?
+
+    func record() { lock.withLock { instant = .now } }
+    var value: ContinuousClock.Instant? { lock.withLock { instant } }
 }
 
 /// Runs `resumetool ARGS` in `directory`. With `killAfter`, sends `signal` after that long.
@@ -52,6 +69,9 @@ func runToolCapturing(
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let exited = ExitMoment()
+    process.terminationHandler = { _ in exited.record() }
+    let launched = ContinuousClock.now
     try process.run()
     if ready != nil || delay != nil {
         let pid = process.processIdentifier
@@ -81,7 +101,14 @@ func runToolCapturing(
     let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let status = process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
-    return ToolResult(status: status, stdout: stdout, stderr: stderr)
+    // The handler may run a moment after isRunning turns false; wait for it off the pool's clock.
+    var polls = 0
+    while exited.value == nil, polls < 2000 {
+        usleep(1000)
+        polls += 1
+    }
+    let elapsed = (exited.value ?? .now) - launched
+    return ToolResult(status: status, stdout: stdout, stderr: stderr, elapsed: elapsed)
 }
 
 /// Runs `resumetool ARGS` in `directory`; with `killAfter`, SIGKILLs it after that long.

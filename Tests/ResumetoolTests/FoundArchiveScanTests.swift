@@ -146,6 +146,69 @@ import Testing
         #expect(!text.stdout.contains(Self.hint))
     }
 
+    /// An archive given as a PATH and met again in a folder PATH is read once, as the PATH given,
+    /// whichever way the two spell it: its findings are not reported twice.
+    @Test func anArchiveGivenTooIsReadOnceAsTheRoot() throws {
+        let folder = try Case()
+        let absolute = folder.directory.path("case/extraction.zip")
+        for root in ["case/extraction.zip", absolute, "case/../case/extraction.zip"] {
+            let top = try folder.json(["--open-archives", "case", root])
+            let summaries = try #require(top["archives"] as? [[String: Any]])
+            #expect(summaries.map { $0["root"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") }
+                    == [root, "case/extraction.tar.gz"].sorted(), "\(root)")
+            let blobs = try #require(top["blobs"] as? [[String: Any]])
+            #expect(blobs.count == 8, "\(root)")
+            #expect(blobs.filter { ($0["source"] as? [String: Any])?["root"] as? String == root }.count == 4, "\(root)")
+            let found = try #require(top["foundArchives"] as? [[String: Any]])
+            #expect(found.map { $0["path"] as? String } == ["case/extraction.tar.gz", "case/extraction.zip"])
+            #expect(found.map { $0["opened"] as? Bool } == [true, true])
+            #expect(found.map { $0["readAs"] as? String } == ["case/extraction.tar.gz", root], "\(root)")
+            #expect((top["errors"] as? [Any])?.isEmpty == true)
+        }
+        let text = try folder.scan(["--open-archives", "case", absolute])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("  case/extraction.zip: zip, 23,883 bytes (23.3 KiB), read (see archive \(absolute) above)\n"), "\(text.stdout)")
+        #expect(text.stdout.components(separatedBy: "archive \(absolute)").count == 3, "\(text.stdout)")
+        // Without --open-archives the folder's copy is listed as read too: the root read it.
+        let listed = try folder.json(["case", absolute])
+        #expect((listed["foundArchives"] as? [[String: Any]])?.map { $0["readAs"] as? String } == [nil, absolute])
+    }
+
+    /// A zip among a backup's files, plain or encrypted, given as the root or met below a folder:
+    /// listed with the backup as its source, never opened, `--open-archives` or not; the backup
+    /// is left as it was.
+    @Test(arguments: [false, true]) func anArchiveInsideABackupIsListedNeverOpened(encrypted: Bool) throws {
+        let backup = try BackupScanTests.Backup(["--archive"] + (encrypted ? ["--password", BackupScanTests.password, "--dpic", "1000", "--iter", "100"] : []))
+        let password = encrypted ? ["--password-file", try backup.writePassword(BackupScanTests.password)] : []
+        let before = try backup.snapshot()
+        let inner = "AppDomain-com.example.app/Documents/export.zip"
+        let kind = encrypted ? "encrypted-backup" : "backup"
+        for (root, scanRoot) in [("backup", "backup"), (".", "./backup")] {
+            for open in [[], ["--open-archives"]] {
+                let result = try backup.run(["scan", "--json"] + open + password + [root])
+                #expect(result.status == 0, "\(result.stderr)")
+                let top = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                let found = try #require(top["foundArchives"] as? [[String: Any]], "\(result.stdout)")
+                #expect(found.map { $0["path"] as? String } == [inner])
+                #expect(found.map { $0["kind"] as? String } == ["zip"])
+                #expect(found.map { $0["size"] as? Int } == [4692])
+                #expect(found.map { $0["opened"] as? Bool } == [false])
+                #expect(found.map { $0["source"] as? [String: String] } == [["kind": kind, "root": scanRoot, "inner": inner]], "\(root) \(open)")
+                #expect(top["archives"] == nil, "\(root) \(open)")
+                let blobs = try #require(top["blobs"] as? [[String: Any]])
+                #expect(!blobs.contains { ($0["source"] as? [String: Any])?["kind"] as? String == "archive" })
+            }
+        }
+        let text = try backup.run(["scan", "--open-archives"] + password + ["backup"])
+        #expect(text.stdout.contains("""
+            archives found among the files:
+              \(inner): zip, 4,692 bytes (4.6 KiB) (in \(encrypted ? "encrypted backup" : "backup") backup: not opened)
+
+            """), "\(text.stdout)")
+        #expect(!text.stdout.contains(Self.hint))
+        #expect(try backup.snapshot() == before)
+    }
+
     /// A truncated archive is an error naming it; the other archive and the folder are still read.
     @Test func aTruncatedArchiveIsAnErrorOfItsOwn() throws {
         let folder = try Case { directory in

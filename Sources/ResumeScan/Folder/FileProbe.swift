@@ -42,6 +42,10 @@ struct FileProbe: Sendable {
         var hashSkipped: HashSkip? = nil
         /// `zip`, `tar`, `tar.gz`...: the file is an archive by its first bytes (``ArchiveSignature``).
         var archiveKind: String? = nil
+        /// The root of the archive scan that read this archive: its own path when
+        /// `--open-archives` opened it, the root's spelling when the same file is a root of the
+        /// scan too; nil when it was only listed.
+        var readAsArchive: String? = nil
     }
 
     enum Outcome: Sendable {

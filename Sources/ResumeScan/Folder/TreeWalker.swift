@@ -64,11 +64,7 @@ package struct TreeWalker {
     /// The system's calls; a failing wrapper in tests.
     var calls: FileSystemCalls = .system
 
-    private struct FolderIdentity: Hashable {
-        let device: UInt64
-        let inode: UInt64
-    }
-    private var visited: Set<FolderIdentity> = []
+    private var visited: Set<FileIdentity> = []
 
     /// A folder waiting to be listed.
     private struct PendingFolder {
@@ -143,7 +139,7 @@ package struct TreeWalker {
     mutating func markScanned(folderAt path: String) {
         guard case .success(let folder) = SpelledPath.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) else { return }
         defer { _ = calls.close(folder) }
-        if case .success(let status) = calls.fstat(folder) { visited.insert(FolderIdentity(device: status.device, inode: status.inode)) }
+        if case .success(let status) = calls.fstat(folder) { visited.insert(FileIdentity(status)) }
     }
 
     private struct Listing {
@@ -194,7 +190,7 @@ package struct TreeWalker {
             errors.append(ScanProblem(path: folder.path, message: "cannot read the folder: \(Self.describe(failure.code))"))
             return .failed
         }
-        guard visited.insert(FolderIdentity(device: status.device, inode: status.inode)).inserted else {
+        guard visited.insert(FileIdentity(status)).inserted else {
             if folder.parent != nil {
                 errors.append(ScanProblem(path: folder.path, message: "skipped: already scanned (as another DIR, or under another path through a bind mount)"))
             }

@@ -3,7 +3,7 @@
 `resumetool scan`'s tests and benchmark.
 
     make_backup.py OUT [--password PW [--dpic N] [--iter N] [--keybag-dpic N] [--keybag-iter N]]
-                   [--noise N] [--missing N] [--hostile] [--mbdb] [--forensic-copy] [--no-tmp] [--manifest-wal tail|wal-only]
+                   [--noise N] [--missing N] [--hostile] [--mbdb] [--archive] [--forensic-copy] [--no-tmp] [--manifest-wal tail|wal-only]
                    [--samples DIR]
 
 Around the repository's Samples/: the real iOS 10.1 resume dictionary (Apple's own request
@@ -15,6 +15,8 @@ fixed), so tests compare exact values.
 --ledger LAYOUT adds nsurlsessiond's ledger (Tests/LedgerFixtures/make_ledger.py, schema version 3) as
 HomeDomain/Library/com.apple.nsurlsessiond/tasks.sqlite and its -wal, and the partial file its first
 task names in AppDomain-com.example.player.
+
+--archive adds AppDomain-com.example.app's Documents/export.zip, a zip holding the iOS 12 blob.
 
 --hostile adds a row whose relativePath climbs out with ../, a row whose file is missing, and a
 row whose MBFile record is not a keyed archive. --noise N adds N small files (benchmark).
@@ -34,12 +36,14 @@ Encryption needs Python's `cryptography` package (Debian: python3-cryptography).
 """
 import argparse
 import hashlib
+import io
 import os
 import plistlib
 import random
 import sqlite3
 import struct
 import sys
+import zipfile
 
 # 2026-01-02T03:04:05Z, 2026-01-01T00:00:00Z, 2025-12-31T00:00:00Z
 MODIFIED, CHANGED, CREATED = 1767323045, 1767225600, 1767139200
@@ -204,9 +208,19 @@ def write_manifest_with_wal(database, schema, rows, layout):
         connection.close()
 
 
+def export_zip(samples):
+    """A zip holding the iOS 12 keyed-archive blob, with fixed times: the same bytes each run."""
+    with open(os.path.join(samples, "ios12-keyed-archive.resumedata"), "rb") as handle:
+        blob = handle.read()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(zipfile.ZipInfo("export/keyed.resumedata", date_time=(2026, 1, 2, 3, 4, 6)), blob)
+    return buffer.getvalue()
+
+
 def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic=None, claimed_iterations=None, mbdb=False,
           ledger=None, missing=0, forensic_copy=False, no_tmp=False,
-          manifest_wal=None):
+          manifest_wal=None, archive=False):
     os.makedirs(out, exist_ok=True)
     random_bytes = fixed_random(25)
     encryption = (Encryption(password, dpic, iterations, random_bytes, claimed_dpic, claimed_iterations)
@@ -216,6 +230,8 @@ def build(out, password, dpic, iterations, noise, hostile, samples, claimed_dpic
         files = [file for file in files if not file[1].startswith("tmp/")]
     if ledger:
         files += ledger_files(ledger)
+    if archive:
+        files.append(("AppDomain-com.example.app", "Documents/export.zip", export_zip(samples)))
     for n in range(noise):
         # Mostly text; every tenth a small property list that holds no blob, as preferences do.
         body = plistlib.dumps({"n": n}, fmt=plistlib.FMT_BINARY) if n % 10 == 0 else f"noise {n}\n".encode() * 8
@@ -332,11 +348,12 @@ def main():
     parser.add_argument("--samples", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "Samples"))
     # nsurlsessiond's ledger (make_ledger.py --layout LAYOUT) with its -wal and a partial file.
     parser.add_argument("--ledger", choices=["checkpointed", "wal-only", "empty-main"])
+    parser.add_argument("--archive", action="store_true", help="add Documents/export.zip, a zip holding a blob, to the app's domain")
     arguments = parser.parse_args()
     build(arguments.out, arguments.password, arguments.dpic, arguments.iter, arguments.noise, arguments.hostile,
           arguments.samples, arguments.keybag_dpic, arguments.keybag_iter, arguments.mbdb, arguments.ledger,
           arguments.missing, arguments.forensic_copy, arguments.no_tmp,
-          arguments.manifest_wal)
+          arguments.manifest_wal, arguments.archive)
 
 
 if __name__ == "__main__":
