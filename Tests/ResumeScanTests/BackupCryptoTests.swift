@@ -44,10 +44,13 @@ import _CryptoExtras
         let ciphertext = Self.bytes("f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d")
         let plain = try #require(BackupCipher.decrypt(ciphertext, with: key))
         #expect(plain == Self.bytes("6bc0bce12a459991e134741a7f9e1925ae2d8a571e03ac9c9eb76fac45af8e51"))
-        #expect(BackupCipher.decryptFirstBlock(ciphertext, with: key) == Self.bytes("6bc0bce12a459991e134741a7f9e1925"))
+        #expect(BackupCipher.decryptStart(ciphertext, blocks: 1, with: key) == Self.bytes("6bc0bce12a459991e134741a7f9e1925"))
+        #expect(BackupCipher.decryptStart(ciphertext, blocks: 2, with: key) == plain)
+        #expect(BackupCipher.decryptStart(ciphertext, blocks: 3, with: key) == plain)
+        #expect(BackupCipher.decryptStart(ciphertext.prefix(31), blocks: 2, with: key) == Self.bytes("6bc0bce12a459991e134741a7f9e1925"))
         #expect(BackupCipher.decrypt(ciphertext.prefix(31), with: key) == nil)
         #expect(BackupCipher.decrypt(Data(), with: key) == Data())
-        #expect(BackupCipher.decryptFirstBlock(ciphertext.prefix(15), with: key) == nil)
+        #expect(BackupCipher.decryptStart(ciphertext.prefix(15), blocks: 2, with: key) == nil)
     }
 
     /// NIST SP 800-38A F.2.2, F.2.4, F.2.6 (CBC-AES128/192/256.Decrypt): four blocks each, with

@@ -80,15 +80,8 @@ import Testing
     }
 
     @Test func seededRandomRowsKeepEveryProperty() {
-        var state: UInt64 = 0x1ED6_E426
-        func next() -> UInt64 {
-            // SplitMix64: the same rows on every run.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(state: 0x1ED6_E426)
+        func next() -> UInt64 { generator.next() }
         let pieces = ["/", "/.nofollow", "private", "var", "mobile", "root", "Containers", "Data", "Shared", "AppGroup", "Application",
                       "8F9C2B1E-4D3A-4C2B-9E1F-0A1B2C3D4E5F", "..", ".", "", "Downloads", "com.b", "x.tmp", "file://", "%2e%2e"]
         for round in 0..<2000 {

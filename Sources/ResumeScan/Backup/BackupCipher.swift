@@ -72,10 +72,12 @@ enum BackupCipher {
         return Data(bytesNoCopy: output, count: input.count, deallocator: .free)
     }
 
-    /// The first block's plaintext (the IV is zero, so it needs nothing else).
-    static func decryptFirstBlock(_ ciphertext: some DataProtocol, with key: SymmetricKey) -> Data? {
-        guard ciphertext.count >= blockSize else { return nil }
-        return decrypt(ciphertext.prefix(blockSize), with: key)
+    /// The plaintext of the whole blocks among the first `blocks` (the IV is zero, so the start
+    /// needs nothing else); nil when not even one block is there.
+    static func decryptStart(_ ciphertext: some DataProtocol, blocks: Int, with key: SymmetricKey) -> Data? {
+        let whole = min(ciphertext.count / blockSize, max(1, blocks))
+        guard whole >= 1 else { return nil }
+        return decrypt(ciphertext.prefix(whole * blockSize), with: key)
     }
 
     /// PKCS#7 padding removed, or nil when the last block does not carry a valid one.

@@ -48,11 +48,12 @@ struct BackupEvidence: EvidenceSource {
             _ = try stored(&member)
             return EvidenceFirstBytes(bytes: [], size: 0)
         }
-        let first = try read(member, count: BackupCipher.blockSize)
-        guard let start = BackupCipher.decryptFirstBlock(first, with: fileKey) else {
+        // Two blocks: a zip's local header is 30 bytes, and ArchiveSignature asks for all of it.
+        let first = try read(member, count: 2 * BackupCipher.blockSize)
+        guard let start = BackupCipher.decryptStart(first, blocks: 2, with: fileKey) else {
             throw ScanProblem(path: inner, message: "cannot decrypt: the stored file is shorter than one AES block")
         }
-        // One block decrypted, its size from the record: more is decrypted only if it may matter.
+        // Two blocks decrypted, its size from the record: more is decrypted only if it may matter.
         return EvidenceFirstBytes(bytes: [UInt8](start.prefix(Int(clamping: max(0, record.size)))), size: record.size)
     }
 
