@@ -413,7 +413,7 @@ package struct ScanReport {
 
     private static func relative(_ path: String, to container: String?) -> String {
         guard let container, AppContainerLayout.isInside(path, folder: container), path != container else { return path }
-        return String(decoding: path.utf8.dropFirst(container.utf8.count + (container.hasSuffix("/") ? 0 : 1)), as: UTF8.self)
+        return String(decoding: path.utf8.dropFirst(container.utf8.count + (container.utf8.last == UInt8(ascii: "/") ? 0 : 1)), as: UTF8.self)
     }
 
 }

@@ -107,7 +107,7 @@ public struct ScanJob: Sendable {
         var folderRoots: [String] = []
         var backups: [BackupScan.Outcome] = []
         var archives: [ArchiveScan.Outcome] = []
-        for root in self.roots.map(Self.normalized) where !shouldStop() {
+        for root in self.roots.map(FilePathText.trimmingTrailingSlashes) where !shouldStop() {
             // A file is read as a zip or tar extraction when its first bytes say it is one (the
             // test a file met in a folder passes to be listed) and libarchive reads it.
             if ArchiveScan.isRegularFile(root), ArchiveScan.mayBeArchive(root, calls: probe.calls) {
@@ -273,12 +273,5 @@ public struct ScanJob: Sendable {
             return .failure(ScanProblem(path: path, message: "not read as an archive: no longer a regular file"))
         }
         return .success((descriptor, status))
-    }
-
-    /// `DIR/` → `DIR`, so paths print once with one slash; `/` stays.
-    static func normalized(_ root: String) -> String {
-        var root = Substring(root)
-        while root.count > 1, root.hasSuffix("/") { root = root.dropLast() }
-        return String(root)
     }
 }

@@ -84,6 +84,13 @@ package enum FilePathText {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// `path` without the slashes that end it, `"/"` when it is slashes alone: so that `DIR/` and
+    /// `DIR` print as one path, with one slash before the names below it.
+    package static func trimmingTrailingSlashes(_ path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        return trimmed.isEmpty && !path.isEmpty ? "/" : trimmed
+    }
+
     private static func withoutTrailingSlashes(_ path: String) -> String {
         // Most paths end with a name: returned as they are, without a copy (a scan asks this of
         // every file it walks).

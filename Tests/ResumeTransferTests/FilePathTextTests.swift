@@ -46,6 +46,15 @@ import Testing
         #expect(FilePathText.names(of: path, keepingEmpty: keepingEmpty).map { Array($0.utf8) } == names.map { Array($0.utf8) })
     }
 
+    @Test(arguments: [
+        ("DIR/", "DIR"), ("DIR", "DIR"), ("DIR///", "DIR"), ("/", "/"), ("///", "/"), ("", ""), ("/a/", "/a"),
+        // The slash and a combining mark after it are one `Character`: not a trailing slash.
+        ("x/\u{301}", "x/\u{301}"), ("x\u{301}/", "x\u{301}"),
+    ])
+    func trailingSlashes(_ path: String, _ trimmed: String) {
+        #expect(Array(FilePathText.trimmingTrailingSlashes(path).utf8) == Array(trimmed.utf8))
+    }
+
     @Test func theFirstNameIsCutAtTheFirstSlashByte() {
         #expect(FilePathText.firstName(of: "AppDomain-x/\u{301}a/b").map { [Array($0.first.utf8), Array($0.rest.utf8)] }
                 == [Array("AppDomain-x".utf8), Array("\u{301}a/b".utf8)])

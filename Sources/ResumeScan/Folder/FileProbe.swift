@@ -10,16 +10,34 @@ import Darwin
 /// What `scan` makes of one file: its first bytes decide whether it is read further, and only a
 /// property list within ``readLimit`` is read whole and searched for blobs.
 struct FileProbe: Sendable {
+    // The source and the probe every file is read with, kept whole rather than made for each
+    // file: each was a copy of the system-call table's closures and of the search (about 40
+    // retains and releases a file, 3 % of a 100,000-file scan's CPU).
+    private var evidence = FolderEvidence(readLimit: 64 << 20, calls: .system)
+    private var reading = EvidenceProbe()
+
     /// Property lists larger than this are not read: a resume blob is a few KiB, a preferences
     /// plist rarely over a MiB, and two workers each holding one at most bound the memory.
-    var readLimit = 64 << 20
-    var search = ResumeBlobSearch()
+    var readLimit: Int {
+        get { evidence.readLimit }
+        set { evidence.readLimit = newValue }
+    }
+    var search: ResumeBlobSearch {
+        get { reading.search }
+        set { reading.search = newValue }
+    }
     /// The system's calls; a failing wrapper in tests.
-    var calls: FileSystemCalls = .system
+    var calls: FileSystemCalls {
+        get { evidence.calls }
+        set { evidence.calls = newValue }
+    }
     /// The folders a scan walks, below which a file's path is spelled as the walk spells names.
     var walkRoots: [String] = []
     /// Which files are hashed (``HashLimit``).
-    var hashLimit = HashLimit.standard
+    var hashLimit: HashLimit {
+        get { reading.hashLimit }
+        set { reading.hashLimit = newValue }
+    }
 
     /// A file worth reporting: it holds blobs, or is a partial download, or both, or is
     /// nsurlsessiond's ledger.
@@ -51,25 +69,28 @@ struct FileProbe: Sendable {
     enum Outcome: Sendable {
         /// Neither a blob nor a partial file: forgotten at once.
         case nothing
-        case found(Finding)
+        // Boxed: most outcomes are `nothing`, and each is copied on its way out of the parallel
+        // map; a finding inline made every copy and destruction walk its dozen fields.
+        indirect case found(Finding)
         case failed(ScanProblem)
     }
 
     func probe(_ file: TreeWalker.File) -> Outcome {
         // O_NONBLOCK: a file replaced by a FIFO after the listing must not block the scan.
         let descriptor: Int32
-        switch file.rawName.map({ calls.openEvidence(in: file.folder.descriptor, bytes: $0) }) ?? calls.openEvidence(in: file.folder.descriptor, file.name) {
+        switch file.rawName.map({ evidence.calls.openEvidence(in: file.folder.descriptor, bytes: $0) })
+            ?? evidence.calls.openEvidence(in: file.folder.descriptor, file.name) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
             // ELOOP: replaced by a link after the listing; ENOENT: deleted meanwhile.
             if failure.code == ELOOP || failure.code == ENOENT { return .nothing }
             return .failed(ScanProblem(path: file.path, message: "cannot open: \(TreeWalker.describe(failure.code))"))
         }
-        defer { _ = calls.close(descriptor) }
+        defer { _ = evidence.calls.close(descriptor) }
         if FolderTaskArchives.mayBeTaskArchive(file),
            let outcome = FolderTaskArchives(calls: calls, walkRoots: walkRoots).probe(file, descriptor: descriptor) { return outcome }
         var member = FolderEvidence.Member(file: file, descriptor: descriptor)
-        switch EvidenceProbe(search: search, hashLimit: hashLimit).probe(&member, in: FolderEvidence(readLimit: readLimit, calls: calls)) {
+        switch reading.probe(&member, in: evidence) {
         case .nothing: return .nothing
         case .ledger:
             var ledgers = FolderLedgers(calls: calls, walkRoots: walkRoots)

@@ -177,7 +177,7 @@ struct LedgerPlacement: Sendable, Equatable {
     /// `private` of the path (an extraction's); else the folder above `Library/com.apple.nsurlsessiond`
     /// (a home's); else none.
     static func forLedger(at path: String, root: String?) -> LedgerPlacement {
-        if let root { return LedgerPlacement(root: ScanJob.normalized(root)) }
+        if let root { return LedgerPlacement(root: FilePathText.trimmingTrailingSlashes(root)) }
         if let above = TaskLedger.defaultRoot(forDatabaseAt: path) { return LedgerPlacement(root: above) }
         let names = FilePathText.names(of: path, keepingEmpty: true)
         guard let index = Array(zip(names.indices, names.dropFirst())).last(where: { names[$0.0] == "Library" && $0.1 == "com.apple.nsurlsessiond" })?.0 else {

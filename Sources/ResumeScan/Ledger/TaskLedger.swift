@@ -107,7 +107,7 @@ public struct TaskLedger: Sendable {
     ) throws -> TaskLedger {
         let database = try EvidenceDatabase(location: location, path: path, maximumSize: limits.maximumDatabaseSize)
         defer { database.close() }
-        let root = root.map(ScanJob.normalized) ?? defaultRoot(forDatabaseAt: path)
+        let root = root.map(FilePathText.trimmingTrailingSlashes) ?? defaultRoot(forDatabaseAt: path)
         var ledger = try database.read { db in try read(db, path: path, root: root, limits: limits, walkRoots: walkRoots) }
         if database.readFromWALAlone { ledger.warnings.insert(walAloneWarning, at: 0) }
         return ledger
