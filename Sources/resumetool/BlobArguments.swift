@@ -10,8 +10,12 @@ struct BlobArguments: ParsableArguments {
               completion: .file())
     var blobs: [String] = []
 
-    /// The names given: those the parser saw, then those taken out before it (``PositionalNames``).
-    var names: [String] { self.blobs + PositionalNames.names }
+    /// The names taken out of the command line before parsing (``PositionalNames``), set on
+    /// the parsed command; the parser saw their stand-ins in ``blobs``.
+    var taken = TakenNames()
+
+    /// The names given: all of them in order, whether the parser saw them or their stand-ins.
+    var names: [String] { taken.names ?? blobs }
 
     func validate() throws {
         guard !names.isEmpty || filesFrom != nil else { throw ValidationError("give at least one BLOB, or --files-from") }
@@ -31,3 +35,25 @@ struct BlobArguments: ParsableArguments {
         }
     }
 }
+
+/// The blob names ``PositionalNames`` took, carried on the parsed command. Not an argument: the
+/// parser's decoding leaves it empty, and the entry point sets it once parsing is done.
+struct TakenNames: Decodable {
+    var names: [String]?
+
+    init(_ names: [String]? = nil) {
+        self.names = names
+    }
+
+    init(from decoder: any Decoder) {
+        names = nil
+    }
+}
+
+/// A command whose blob names ``PositionalNames`` may take out of the command line.
+protocol TakesBlobNames {
+    var blobs: BlobArguments { get set }
+}
+
+extension InspectCommand: TakesBlobNames {}
+extension ValidateCommand: TakesBlobNames {}

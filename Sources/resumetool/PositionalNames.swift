@@ -1,12 +1,18 @@
-import Synchronization
-
 /// The blob names of `inspect` and `validate`, taken out of the command line before
-/// swift-argument-parser sees it.
+/// swift-argument-parser sees it, and handed to the parsed command (``BlobArguments/taken``).
 ///
 /// The parser's cost grows with the square of the positional arguments (3.5 s for 10,000 names,
 /// measured), and a shell glob easily gives that many. Options stay for the parser, which still
 /// reports every usage error; only plain names (and everything after `--`) are taken, in order.
-enum PositionalNames {
+/// The parser keeps a stand-in for them after `--`: the first name, and `-` when it is among
+/// them, so that its own validation (at least one BLOB; `-` not both a BLOB and the
+/// `--files-from` list) says what it said of the whole list.
+struct PositionalNames: Equatable {
+    /// The arguments for the parser.
+    var parserArguments: [String]
+    /// The names taken, in order; nil when none were (another command, or no name given).
+    var taken: [String]?
+
     /// Subcommands whose positional arguments are blob names, with their options that take a value.
     private static let commands: [String: Set<String>] = [
         "inspect": ["--files-from"],
@@ -17,11 +23,12 @@ enum PositionalNames {
     /// `inspect --generate-completion-script zsh` must not lose `zsh` to the names.
     private static let parserValued: Set<String> = ["--generate-completion-script"]
 
-    private static let taken = Mutex<[String]>([])
-
-    /// The arguments for the parser; the names taken are kept for ``BlobArguments``.
-    static func split(_ arguments: [String]) -> [String] {
-        guard let command = arguments.first, let valued = commands[command] else { return arguments }
+    /// `arguments` split into the parser's and the names.
+    init(splitting arguments: [String]) {
+        guard let command = arguments.first, let valued = Self.commands[command] else {
+            self.init(parserArguments: arguments, taken: nil)
+            return
+        }
         var kept = [command]
         var names: [String] = []
         var index = 1
@@ -33,7 +40,7 @@ enum PositionalNames {
             }
             if argument.hasPrefix("-"), argument != "-" {
                 kept.append(argument)
-                if valued.contains(argument) || parserValued.contains(argument), index + 1 < arguments.count {
+                if valued.contains(argument) || Self.parserValued.contains(argument), index + 1 < arguments.count {
                     kept.append(arguments[index + 1])
                     index += 1
                 }
@@ -42,10 +49,16 @@ enum PositionalNames {
             }
             index += 1
         }
-        taken.withLock { $0 = names }
-        return kept
+        guard let first = names.first else {
+            self.init(parserArguments: kept, taken: nil)
+            return
+        }
+        let standIns = [first] + (first != "-" && names.contains("-") ? ["-"] : [])
+        self.init(parserArguments: kept + ["--"] + standIns, taken: names)
     }
 
-    /// The names taken from the command line (empty when none were).
-    static var names: [String] { taken.withLock { $0 } }
+    private init(parserArguments: [String], taken: [String]?) {
+        self.parserArguments = parserArguments
+        self.taken = taken
+    }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import ResumeDataCodec
 import ResumeScan
 #if canImport(Glibc)
@@ -12,9 +11,10 @@ import Darwin
 /// Swift decodes `argv` as UTF-8 and puts U+FFFD where a byte is not UTF-8, so a path holding
 /// such a byte (a Latin-1 folder name) would name another file, and the error would be "no such
 /// file" for a file that is there. `scan` reads its DIRs by their bytes: such an argument goes
-/// to the parser spelled as scan spells paths (``EvidenceName``, `caf\x{e9}`), and the scan is
-/// given its bytes. Any other argument that is not UTF-8 is refused, saying which and where, and
-/// what to give instead.
+/// to the parser spelled as scan spells paths (``EvidenceName``, `caf\x{e9}`), and the parser
+/// turns a DIR back into its bytes (``ScanRoot``). Any other argument that is not UTF-8 is
+/// refused, saying which and where, and what to give instead. Nothing is kept between the calls:
+/// each is a function of the command line it is given.
 enum RawArguments {
     /// An argument that is not UTF-8, where it may not be.
     struct NotUTF8: Equatable {
@@ -33,74 +33,47 @@ enum RawArguments {
         }
     }
 
-    /// Why a command line cannot be parsed as it is.
+    /// Why a command line cannot be parsed as it is: an argument that is not UTF-8 outside `scan`.
     enum Refusal: Error, Equatable {
-        /// An argument that is not UTF-8 outside `scan`.
         case notUTF8(NotUTF8)
-        /// A `scan` argument that is not UTF-8 is spelled as another argument is written: the
-        /// parser could not tell them apart.
-        case ambiguous(position: Int, other: Int, spelled: String)
 
         var message: String {
             switch self {
             case .notUTF8(let refused): refused.message
-            case .ambiguous(let position, let other, let spelled):
-                "argument \(position) is not UTF-8 and is shown as \(VisibleText.escaping(spelled)), which is how argument \(other) "
-                    + "is written: give one of them as a link whose name is UTF-8"
             }
         }
     }
 
-    /// The arguments that were not UTF-8, by the text the parser was given for them (one text
-    /// for one sequence of bytes): their bytes, the first where it stood, and how many there were.
-    private static let spelled = Mutex<[String: Spelled]>([:])
-
-    private struct Spelled {
-        var bytes: [UInt8]
-        var first: NotUTF8
-        var count: Int
+    /// The command line for the parser: every argument as text. Of `scan`'s, one that is not
+    /// UTF-8 or holds `\x{` is given spelled (``EvidenceName``, `caf\x{e9}`), which a DIR
+    /// (``ScanRoot``) reads back to its bytes: the spelling is one-to-one, and only a spelled
+    /// argument holds `\x{`, so no two arguments reach the parser as one text. Any other command
+    /// with an argument that is not UTF-8 is refused.
+    static func forParser(_ arguments: [[UInt8]]) -> Result<[String], Refusal> {
+        guard arguments.first == Array("scan".utf8) else {
+            if let first = firstNotUTF8(arguments) { return .failure(.notUTF8(first)) }
+            return .success(arguments.map { String(decoding: $0, as: UTF8.self) })
+        }
+        return .success(arguments.map { bytes in
+            if let text = String(validating: bytes, as: UTF8.self), !EvidenceName.containsEscapeOpener(bytes) { return text }
+            return EvidenceName.text(ofPath: bytes)
+        })
     }
 
-    /// The command line for the parser: every argument as text, a `scan` argument that is not
-    /// UTF-8 spelled (``EvidenceName``) and remembered for ``bytes(of:)``; a refusal when another
-    /// command has one, or a spelling is also how another argument is written.
-    static func forParser(_ arguments: [[UInt8]]) -> Result<[String], Refusal> {
-        let verdicts = arguments.enumerated().map { notUTF8($1, position: $0 + 1) }
-        guard let first = verdicts.lazy.compactMap({ $0 }).first else { return .success(arguments.map { String(decoding: $0, as: UTF8.self) }) }
-        guard arguments.first == Array("scan".utf8) else { return .failure(.notUTF8(first)) }
-        var texts: [String] = []
-        var found: [String: Spelled] = [:]
-        for (bytes, verdict) in zip(arguments, verdicts) {
-            guard let verdict else {
-                texts.append(String(decoding: bytes, as: UTF8.self))
+    /// The first of `arguments` that is not UTF-8 and is not among `accepted` (`scan`'s DIRs, by
+    /// their bytes): one given more often than it is among them was also taken as something else
+    /// (an option's value, which is refused).
+    static func notUTF8(in arguments: [[UInt8]], outside accepted: [[UInt8]]) -> NotUTF8? {
+        var left = Dictionary(accepted.map { ($0, 1) }, uniquingKeysWith: +)
+        for (index, bytes) in arguments.enumerated() {
+            guard let refused = notUTF8(bytes, position: index + 1) else { continue }
+            if let count = left[bytes], count > 0 {
+                left[bytes] = count - 1
                 continue
             }
-            // The spelling is one-to-one: the same text is the same bytes.
-            let text = EvidenceName.text(ofPath: bytes)
-            found[text, default: Spelled(bytes: bytes, first: verdict, count: 0)].count += 1
-            texts.append(text)
+            return refused
         }
-        for (index, text) in texts.enumerated() where verdicts[index] == nil {
-            if let entry = found[text] {
-                return .failure(.ambiguous(position: entry.first.position, other: index + 1, spelled: text))
-            }
-        }
-        spelled.withLock { $0 = found }
-        return .success(texts)
-    }
-
-    /// The bytes the parser's `argument` stands for: a spelled one's own bytes, any other's UTF-8.
-    static func bytes(of argument: String) -> [UInt8] {
-        spelled.withLock { $0[argument]?.bytes } ?? Array(argument.utf8)
-    }
-
-    /// The first argument that is not UTF-8 and was not taken as one of `accepted` (`scan`'s
-    /// DIRs): one given more often than it is among them was also taken as something else.
-    static func notUTF8(outside accepted: [String]) -> NotUTF8? {
-        let taken = Dictionary(accepted.map { ($0, 1) }, uniquingKeysWith: +)
-        return spelled.withLock { found in
-            found.filter { $0.value.count > taken[$0.key, default: 0] }.map(\.value.first).min { $0.position < $1.position }
-        }
+        return nil
     }
 
     /// The first of `arguments` (without the program's name) that is not UTF-8, nil when all are.

@@ -23,16 +23,46 @@ struct ResumeTool: AsyncParsableCommand {
         ]
     )
 
-    /// Parses without the blob names of `inspect` and `validate`, which the parser would take in
-    /// quadratic time (see ``PositionalNames``).
+    /// Parses the command line as ``RawArguments`` gives it, without the blob names of `inspect`
+    /// and `validate`, which the parser would take in quadratic time (``PositionalNames``); they
+    /// are handed to the parsed command. Then runs it, as ArgumentParser's own `main` does.
     static func main() async {
-        switch RawArguments.forParser(RawArguments.current()) {
-        case .success(let arguments):
-            await self.main(PositionalNames.split(arguments))
-        case .failure(let refusal):
-            StandardStream.write("Error: \(VisibleText.escaping(refusal.message))\n")
-            Self.exit(withError: ExitStatus.usage.code)
+        await run(commandLine: RawArguments.current())
+    }
+
+    /// Off the main actor, as ArgumentParser's own `main` runs a command: the command is not
+    /// `Sendable`, and is made and run here alone.
+    private nonisolated static func run(commandLine raw: [[UInt8]]) async {
+        let arguments: [String]
+        switch RawArguments.forParser(raw) {
+        case .success(let texts): arguments = texts
+        case .failure(let refusal): refuse(refusal.message)
         }
+        let split = PositionalNames(splitting: arguments)
+        do {
+            var command = try await asyncParseAsRoot(split.parserArguments)
+            if var blobCommand = command as? any TakesBlobNames & ParsableCommand {
+                blobCommand.blobs.taken = TakenNames(split.taken)
+                command = blobCommand
+            }
+            // A scan argument that is not UTF-8 was spelled for the parser: only as a DIR is it read.
+            if let scan = command as? ScanCommand, let refused = RawArguments.notUTF8(in: raw, outside: scan.folders.map(\.bytes)) {
+                refuse(refused.message)
+            }
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Says why the command line is refused, and exits with the usage status.
+    private static func refuse(_ message: String) -> Never {
+        StandardStream.write("Error: \(VisibleText.escaping(message))\n")
+        Self.exit(withError: ExitStatus.usage.code)
     }
 
     /// What `resumetool --version` prints.

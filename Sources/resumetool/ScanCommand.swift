@@ -54,11 +54,11 @@ struct ScanCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Also write a self-contained HTML report to FILE (replaced atomically; - for standard output alone).", valueName: "FILE"),
             completion: .file())
-    var html: String?
+    var html: ScanOptionText?
 
     @Option(name: .long, help: ArgumentHelp("The password of encrypted backups: the file's first line (never give a password as an argument).", valueName: "FILE"),
             completion: .file())
-    var passwordFile: String?
+    var passwordFile: ScanOptionText?
 
     @Option(name: .long, help: ArgumentHelp("Hash no file above SIZE (bytes, or K, M, G, T: powers of 1024), nor any sparse file; none hashes every file (default: 4G).", valueName: "SIZE"))
     var hashLimit: String?
@@ -67,15 +67,14 @@ struct ScanCommand: ParsableCommand {
     var openArchives = false
 
     @Argument(help: ArgumentHelp("Folders, backup folders or zip/tar archives to scan (a link given here is followed; none below it is).", valueName: "DIR"), completion: .directory)
-    var folders: [String] = []
+    var folders: [ScanRoot] = []
 
     func validate() throws {
         guard !folders.isEmpty else { throw ValidationError("give at least one DIR") }
-        if let refused = RawArguments.notUTF8(outside: folders) { throw ValidationError(refused.message) }
         guard !(json && csv) else { throw ValidationError("--json and --csv cannot be used together") }
         let formats = [("--json", json), ("--jsonl", jsonl), ("--csv", csv), ("--tsv", tsv), ("--timeline", timeline)].filter(\.1).map(\.0)
         guard formats.count <= 1 else { throw ValidationError("\(formats.joined(separator: " and ")) cannot be used together") }
-        if html == "-", let format = formats.first { throw ValidationError("--html - and \(format) cannot be used together: both print on standard output") }
+        if html?.text == "-", let format = formats.first { throw ValidationError("--html - and \(format) cannot be used together: both print on standard output") }
         if let hashLimit, HashLimit(argument: hashLimit) == nil {
             throw ValidationError("--hash-limit takes a size (4G, 512M, 1073741824) or none, not \(hashLimit)")
         }
@@ -84,9 +83,9 @@ struct ScanCommand: ParsableCommand {
     func run() throws {
         var progress = ScanProgress()
         var password: Data?
-        if let passwordFile { try reportingDiagnostics { password = try BackupPassword.read(from: passwordFile) } }
+        if let passwordFile { try reportingDiagnostics { password = try BackupPassword.read(from: passwordFile.text) } }
         // Each DIR by its bytes: a folder whose name is not UTF-8 is scanned as it is named.
-        var job = ScanJob(rootPaths: folders.map(RawArguments.bytes(of:))) { [password] in password ?? BackupPassword.prompt() }
+        var job = ScanJob(rootPaths: folders.map(\.bytes)) { [password] in password ?? BackupPassword.prompt() }
         job.hashLimit = hashLimit.flatMap(HashLimit.init(argument:)) ?? .standard
         job.opensArchives = openArchives
         let interruption = ScanInterruption()
@@ -96,7 +95,7 @@ struct ScanCommand: ParsableCommand {
         interruption.stop()
         progress.finish()
         if interrupted { StandardStream.write("scan: interrupted: the report holds what was found before Ctrl-C\n", to: STDERR_FILENO) }
-        let htmlFile = html.map(OutputFile.init)
+        let htmlFile = html.map { OutputFile($0.text) }
         if htmlFile?.path != nil || html == nil { printReport(inventory) }
         if let htmlFile {
             let page = ScanHTMLReport(inventory: inventory, generated: Date()).html

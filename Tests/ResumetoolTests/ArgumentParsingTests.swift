@@ -39,12 +39,23 @@ import Testing
         #expect(["a", "b", "a", "a", "a.1"].map { names.claim($0) } == ["a", "b", "a.1", "a.2", "a.1.1"])
     }
 
+    /// Options stay for the parser, with the first name (and `-` when given) after `--` standing
+    /// in for the names taken; each split is a value of its own, nothing kept between two.
     @Test func positionalNamesLeaveOptionsToTheParser() {
-        #expect(PositionalNames.split(["inspect", "a", "--json", "b", "--files-from", "list", "c"]) == ["inspect", "--json", "--files-from", "list"])
-        #expect(PositionalNames.names == ["a", "b", "c"])
-        #expect(PositionalNames.split(["validate", "--tmp-dir", "t", "-", "--", "--json", "x"]) == ["validate", "--tmp-dir", "t"])
-        #expect(PositionalNames.names == ["-", "--json", "x"])
-        #expect(PositionalNames.split(["convert", "a", "--to", "xml"]) == ["convert", "a", "--to", "xml"])
-        #expect(PositionalNames.split([]) == [])
+        let inspect = PositionalNames(splitting: ["inspect", "a", "--json", "b", "--files-from", "list", "c"])
+        #expect(inspect.parserArguments == ["inspect", "--json", "--files-from", "list", "--", "a"])
+        #expect(inspect.taken == ["a", "b", "c"])
+        let validate = PositionalNames(splitting: ["validate", "--tmp-dir", "t", "x", "--", "--json", "-"])
+        #expect(validate.parserArguments == ["validate", "--tmp-dir", "t", "--", "x", "-"])
+        #expect(validate.taken == ["x", "--json", "-"])
+        let dash = PositionalNames(splitting: ["inspect", "-", "b", "-"])
+        #expect(dash.parserArguments == ["inspect", "--", "-"])
+        #expect(dash.taken == ["-", "b", "-"])
+        let none = PositionalNames(splitting: ["inspect", "--files-from", "list"])
+        #expect(none.parserArguments == ["inspect", "--files-from", "list"])
+        #expect(none.taken == nil)
+        #expect(PositionalNames(splitting: ["convert", "a", "--to", "xml"]).parserArguments == ["convert", "a", "--to", "xml"])
+        #expect(PositionalNames(splitting: ["convert", "a", "--to", "xml"]).taken == nil)
+        #expect(PositionalNames(splitting: []).parserArguments == [])
     }
 }

@@ -4,9 +4,8 @@ import Testing
 
 /// Arguments that are not UTF-8: `scan`'s DIRs are read by their bytes and shown escaped; any
 /// other is refused before parsing, saying which, where and what to do. Value by value, and
-/// through the built binary with Latin-1 names passed by the shell. Serialized: the parser's
-/// spellings are kept for the one command line the process runs.
-@Suite(.serialized) struct RawArgumentsTests {
+/// through the built binary with Latin-1 names passed by the shell.
+@Suite struct RawArgumentsTests {
     static let latin1: [UInt8] = Array("caf".utf8) + [0xE9]
 
     @Test func everyUTF8ArgumentPasses() {
@@ -30,29 +29,26 @@ import Testing
         #expect(RawArguments.forParser([Array("inspect".utf8), bytes]) == .failure(.notUTF8(RawArguments.NotUTF8(position: 2, offset: offset, byte: byte, shown: shown))))
     }
 
-    /// `scan` gives the parser the spelling and the scan the bytes; an argument left out of the
-    /// DIRs (an option's value) is refused after parsing, the first in command-line order.
-    @Test func scanTakesItsDIRsByTheirBytes() {
+    /// `scan` gives the parser the spelling of an argument that is not UTF-8 or holds `\x{`, and
+    /// a DIR reads it back to the bytes; an argument left out of the DIRs (an option's value) is
+    /// refused after parsing, the first in command-line order.
+    @Test func scanTakesItsDIRsByTheirBytes() throws {
         let ff: [UInt8] = [0x61, 0xFF]
-        let parsed = RawArguments.forParser([Array("scan".utf8), Array("--html".utf8), ff, Self.latin1, Self.latin1])
-        #expect(parsed == .success(["scan", "--html", "a\\x{ff}", "caf\\x{e9}", "caf\\x{e9}"]))
-        #expect(RawArguments.bytes(of: "caf\\x{e9}") == Self.latin1)
-        #expect(RawArguments.bytes(of: "a\\x{ff}") == ff)
-        #expect(RawArguments.bytes(of: "plain") == Array("plain".utf8))
-        #expect(RawArguments.notUTF8(outside: ["a\\x{ff}", "caf\\x{e9}", "caf\\x{e9}"]) == nil)
-        #expect(RawArguments.notUTF8(outside: ["caf\\x{e9}", "caf\\x{e9}"])?.position == 3)
+        let typed = Array("caf\\x{e9}".utf8)
+        let arguments = [Array("scan".utf8), Array("--html".utf8), ff, Self.latin1, Self.latin1, typed, Array("plain".utf8)]
+        let parsed = RawArguments.forParser(arguments)
+        #expect(parsed == .success(["scan", "--html", "a\\x{ff}", "caf\\x{e9}", "caf\\x{e9}", "caf\\x{5c}x{e9}", "plain"]))
+        // Each text reads back to its own bytes: the escape typed as text is not the Latin-1 name.
+        let texts = try parsed.get()
+        #expect(texts.dropFirst(2).map { ScanRoot(argument: $0)?.bytes } == arguments.dropFirst(2).map { $0 })
+        #expect(ScanRoot(argument: "caf\\x{41}") == nil)
+        #expect(ScanRoot(argument: "caf\\x{e9") == nil)
+        #expect(RawArguments.notUTF8(in: arguments, outside: [ff, Self.latin1, Self.latin1]) == nil)
+        #expect(RawArguments.notUTF8(in: arguments, outside: [Self.latin1, Self.latin1])?.position == 3)
         // Given twice but taken as a DIR once: the other was an option's value.
-        #expect(RawArguments.notUTF8(outside: ["a\\x{ff}", "caf\\x{e9}"])?.position == 4)
-    }
-
-    /// A spelling that is also how another argument is written cannot be told from it.
-    @Test func aSpellingThatIsAnotherArgumentIsRefused() {
-        let parsed = RawArguments.forParser([Array("scan".utf8), Array("caf\\x{e9}".utf8), Self.latin1])
-        #expect(parsed == .failure(.ambiguous(position: 3, other: 2, spelled: "caf\\x{e9}")))
-        if case .failure(let refusal) = parsed {
-            #expect(refusal.message == "argument 3 is not UTF-8 and is shown as caf\\x{e9}, which is how argument 2 is written: "
-                        + "give one of them as a link whose name is UTF-8")
-        }
+        #expect(RawArguments.notUTF8(in: arguments, outside: [ff, Self.latin1])?.position == 5)
+        // The escape typed as UTF-8 text is no argument that is not UTF-8.
+        #expect(RawArguments.notUTF8(in: arguments, outside: [ff, Self.latin1, Self.latin1, typed]) == nil)
     }
 
     /// Runs `resumetool` through the shell with `arguments` (shell words, `printf` escapes
@@ -76,6 +72,18 @@ import Testing
         #expect(html.status == 64)
         #expect(html.stderr.hasPrefix("Error: argument 3 is not UTF-8 (byte 0xe9 at offset 1): r\\x{e9}.html; only scan's DIR"))
         #expect(try directory.contents() == [])
+    }
+
+    /// A UTF-8 name holding `\x{` is its own text to every scan option: the HTML page is
+    /// written under the name typed, not the spelling the parser was given.
+    @Test func anOptionHoldingTheEscapeOpenerIsTakenAsTyped() throws {
+        #expect(ScanOptionText(argument: "r\\x{5c}x{e9}.html").text == "r\\x{e9}.html")
+        #expect(ScanOptionText(argument: "plain.html").text == "plain.html")
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("ev"), withIntermediateDirectories: false)
+        let run = try Self.shell("scan --html 'r\\x{e9}.html' ev", in: directory.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try directory.contents() == ["ev", "r\\x{e9}.html"])
     }
 
     /// A Latin-1 folder, a backup folder named by byte FF and a tar named in Latin-1, each given

@@ -61,7 +61,7 @@ package enum EvidenceName {
     /// The bytes that a path's spelling stands for, component by component (split at `/`
     /// bytes, which a combining mark after one does not hide); nil when a component is no
     /// name's spelling: the inverse of ``text(ofPath:)``, which opens a root the user named.
-    static func bytes(ofPath text: String) -> [UInt8]? {
+    package static func bytes(ofPath text: String) -> [UInt8]? {
         guard containsEscapeOpener(text.utf8) else { return Array(text.utf8) }
         var bytes: [UInt8] = []
         for (index, component) in text.utf8.split(separator: slash, omittingEmptySubsequences: false).enumerated() {
@@ -75,7 +75,7 @@ package enum EvidenceName {
     /// Whether `bytes` hold `\\x{`, searched byte by byte: Foundation's `contains` on a String
     /// compares by Character and cost more than the rest of the name's handling together (in a
     /// folder walk it was 1 % of the scan's CPU, through `CFStringFind`).
-    static func containsEscapeOpener(_ bytes: some Sequence<UInt8>) -> Bool {
+    package static func containsEscapeOpener(_ bytes: some Sequence<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         var matched = 0
         let opener: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x"), UInt8(ascii: "{")]
