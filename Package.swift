@@ -18,7 +18,7 @@ let package = Package(
         // Named directly only so the transfer tests can run an in-process NIO HTTP server;
         // async-http-client already brings it.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         // Named for TLSConfiguration (--cacert, --insecure) and the tests' HTTPS server;
         // async-http-client already brings it.
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
@@ -70,17 +70,6 @@ let package = Package(
             name: "CArchiveShim",
             dependencies: ["CLibArchive", "CLibISAL"]
         ),
-        // libcrypto (OpenSSL) as the system provides it: AES-CBC in bulk for encrypted backups.
-        .systemLibrary(
-            name: "CLibCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
-        // One function, AES-CBC decryption of a whole buffer, as CXMLShim is over libxml2.
-        .target(
-            name: "CCryptoShim",
-            dependencies: ["CLibCrypto"]
-        ),
         // SQLite as the system provides it (the libsqlite3 GRDB links): sqlite3_deserialize.
         .systemLibrary(
             name: "CLibSQLite",
@@ -122,14 +111,13 @@ let package = Package(
                 "ResumeSupport",
                 "ResumeSystemCalls",
                 "CArchiveShim",
-                // AES-CBC of Manifest.db and the files of an encrypted backup.
-                "CCryptoShim",
                 // A decrypted Manifest.db read in memory.
                 "CSQLiteShim",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // SHA-256 of findings, and the AES key unwrap and PBKDF2 of encrypted backups.
+                // SHA-256 of findings, and the AES key unwrap, PBKDF2 and AES-CBC (one BoringSSL
+                // call per buffer since swift-crypto 4.5) of encrypted backups.
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // What the CLI prints: inspect, archive, plist and scan reports as text, JSON and CSV.
@@ -196,9 +184,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // BackupCryptoTests wraps keys and encrypts of its own.
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                // BackupCryptoTests checks the AES-CBC shim's own verdicts too.
-                "CCryptoShim",
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(

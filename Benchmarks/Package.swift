@@ -15,7 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         // CBCBenchmark: the swift-crypto the root package pins.
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     ],
     targets: [
         .executableTarget(
@@ -37,8 +37,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        // AES-CBC in bulk: swift-crypto's AES._CBC against the system's libcrypto, whose shim's
-        // source (Sources/CCryptoShim) is linked here, since the root package does not export it.
+        // AES-CBC in bulk: swift-crypto's AES._CBC against the system's libcrypto (libssl-dev),
+        // through the shim the root package used before swift-crypto 4.5 decrypted in bulk.
         .target(
             name: "CBCLibCrypto",
             linkerSettings: [.linkedLibrary("crypto")]
@@ -48,7 +48,7 @@ let package = Package(
             dependencies: [
                 "CBCLibCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
     ],

@@ -25,9 +25,9 @@ installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok
 
 # What the build links, each through its pkg-config name (Package.swift's system libraries):
 # libxml2 (property lists in XML), libarchive (zip and tar extractions), ISA-L (the gzip ones),
-# SQLite (Manifest.db, tasks.sqlite), libcrypto (AES-CBC of encrypted backups).
+# SQLite (Manifest.db, tasks.sqlite). Encrypted backups need none: swift-crypto decrypts them.
 need=()
-for package in pkg-config libxml2-dev libarchive-dev libisal-dev libsqlite3-dev libssl-dev; do
+for package in pkg-config libxml2-dev libarchive-dev libisal-dev libsqlite3-dev; do
     installed "$package" || need+=("$package")
 done
 

@@ -1,9 +1,8 @@
-import CCryptoShim
 import Crypto
 import Dispatch
 import Foundation
 import Testing
-import _CryptoExtras
+import CryptoExtras
 @testable import ResumeScan
 
 /// The pieces of an encrypted backup against published vectors (RFC 3394, NIST SP 800-38A) and
@@ -121,33 +120,22 @@ import _CryptoExtras
         #expect(BackupCipher.decrypt(halves, with: key, iv: iv) == plain)
     }
 
-    /// The shim's own statuses, which BackupCipher turns into nil, and its chaining across the
-    /// pieces it hands EVP (1 GiB each in use; small ones here).
-    @Test func shimStatuses() throws {
-        let key = [UInt8](repeating: 3, count: 32), iv = [UInt8](repeating: 9, count: 16)
-        let input = (0..<1040).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        var whole = [UInt8](repeating: 0, count: input.count)
-        #expect(ccrypto_aes_cbc_decrypt(key, 32, iv, input, &whole, input.count) == CCRYPTO_OK.rawValue)
-        let expected = try AES._CBC.decrypt(input, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: iv), noPadding: true)
-        #expect(Data(whole) == expected)
-        for piece in [16, 32, 48, 1024, 4096] {
-            var output = [UInt8](repeating: 0, count: input.count)
-            #expect(ccrypto_aes_cbc_decrypt_in_pieces(key, 32, iv, input, &output, input.count, piece) == CCRYPTO_OK.rawValue)
-            #expect(output == whole, "pieces of \(piece) bytes")
+    /// What the cipher refuses, as nil: a key of another size, a length that is not whole
+    /// blocks, an IV that is not one block; nothing is nothing.
+    @Test func refusals() throws {
+        let input = Data((0..<1040).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let iv = Data(repeating: 9, count: 16)
+        for keyLength in [1, 15, 20, 31, 33, 64] {
+            #expect(BackupCipher.decrypt(input, with: SymmetricKey(data: Data(repeating: 3, count: keyLength)), iv: iv) == nil, "\(keyLength)")
         }
-        var output = [UInt8](repeating: 0, count: input.count)
-        for piece in [0, 8, 24, Int(Int32.max) + 1] {
-            #expect(ccrypto_aes_cbc_decrypt_in_pieces(key, 32, iv, input, &output, input.count, piece) == CCRYPTO_FAILED.rawValue)
-        }
-        for keyLength in [0, 15, 20, 31, 33] {
-            #expect(ccrypto_aes_cbc_decrypt(key, keyLength, iv, input, &output, input.count) == CCRYPTO_BAD_KEY_SIZE.rawValue)
-        }
-        #expect(ccrypto_aes_cbc_decrypt(key, 16, iv, input, &output, 1039) == CCRYPTO_BAD_LENGTH.rawValue)
-        #expect(ccrypto_aes_cbc_decrypt(key, 24, iv, input, &output, 0) == CCRYPTO_OK.rawValue)
-        #expect(ccrypto_aes_cbc_decrypt(nil, 32, iv, input, &output, 16) == CCRYPTO_FAILED.rawValue)
-        #expect(ccrypto_aes_cbc_decrypt(key, 32, nil, input, &output, 16) == CCRYPTO_FAILED.rawValue)
-        #expect(ccrypto_aes_cbc_decrypt(key, 32, iv, nil, &output, 16) == CCRYPTO_FAILED.rawValue)
-        #expect(ccrypto_aes_cbc_decrypt(key, 32, iv, input, nil, 16) == CCRYPTO_FAILED.rawValue)
+        let key = SymmetricKey(data: Data(repeating: 3, count: 32))
+        #expect(BackupCipher.decrypt(input.prefix(1039), with: key, iv: iv) == nil)
+        #expect(BackupCipher.decrypt(input, with: key, iv: iv.prefix(15)) == nil)
+        #expect(BackupCipher.decrypt(Data(), with: key, iv: iv) == Data())
+        let expected = try AES._CBC.decrypt(input, using: key, iv: AES._CBC.IV(ivBytes: iv), noPadding: true)
+        #expect(BackupCipher.decrypt(input, with: key, iv: iv) == expected)
+        #expect(BackupCipher.decrypt(input, with: SymmetricKey(data: Data(repeating: 3, count: 16)), iv: iv)?.count == 1040)
+        #expect(BackupCipher.decrypt(input, with: SymmetricKey(data: Data(repeating: 3, count: 24)), iv: iv)?.count == 1040)
     }
 
     @Test func padding() {

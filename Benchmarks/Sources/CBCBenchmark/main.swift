@@ -1,6 +1,6 @@
 import CBCLibCrypto
 import Crypto
-import _CryptoExtras
+import CryptoExtras
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,19 +1,13 @@
-internal import CCryptoShim
 import Crypto
+import CryptoExtras
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The two ciphers of an encrypted backup (forensic-formats §2): RFC 3394 AES key unwrap for
 /// class keys, `ManifestKey` and each file's key, and AES-256-CBC with a zero IV for
 /// `Manifest.db` and the files.
 ///
-/// The key unwrap is swift-crypto's `AES.KeyWrap`; CBC is the system's libcrypto through
-/// ``CCryptoShim`` (swift-crypto 3.12.3 has CBC only block by block). A scan still decides whether
-/// a file can be a property list from its first block alone (``decryptFirstBlock(_:with:)``).
+/// Both are swift-crypto's: `AES.KeyWrap` and `AES._CBC`. A scan still decides whether a file
+/// can be a property list from its first two blocks alone (``decryptStart(_:blocks:with:)``).
 enum BackupCipher {
     static let blockSize = 16
 
@@ -43,33 +37,15 @@ enum BackupCipher {
 
     /// The same with another IV: the last ciphertext block before a chunk of a longer file.
     ///
-    /// One call into the system's libcrypto (``CCryptoShim``), which expands the key once and
-    /// decrypts at the processor's AES speed: swift-crypto offers CBC only block by block, each
-    /// block expanding the key again, and that took most of an encrypted scan's time beside the
-    /// key derivation (a `Manifest.db` of tens of MiB, a first block of every file); its
-    /// `AES._CBC` costs 55 times libcrypto's CPU on 48 MiB (Benchmarks/RESULTS.md).
+    /// swift-crypto's `AES._CBC`, which since 4.5 is one BoringSSL `AES_cbc_encrypt` call per
+    /// buffer: the key is expanded once and the blocks decrypt at the processor's AES speed (its
+    /// 3.x decrypted block by block, each block expanding the key again, 55 times the CPU on
+    /// 48 MiB, which is why the system's libcrypto was used through a shim until then).
     static func decrypt(_ ciphertext: some DataProtocol, with key: SymmetricKey, iv: Data) -> Data? {
         guard ciphertext.count % blockSize == 0, iv.count == blockSize, [128, 192, 256].contains(key.bitCount) else { return nil }
         guard !ciphertext.isEmpty else { return Data() }
-        let decrypted = ciphertext.withContiguousStorageIfAvailable { decrypt($0, with: key, iv: iv) }
-        return decrypted ?? [UInt8](ciphertext).withUnsafeBufferPointer { decrypt($0, with: key, iv: iv) }
-    }
-
-    /// Decrypts whole blocks into a buffer that is not zeroed first: every byte is written.
-    private static func decrypt(_ input: UnsafeBufferPointer<UInt8>, with key: SymmetricKey, iv: Data) -> Data? {
-        guard let inputBase = input.baseAddress, let output = malloc(input.count) else { return nil }
-        let status = key.withUnsafeBytes { keyBytes in
-            iv.withUnsafeBytes { ivBytes in
-                ccrypto_aes_cbc_decrypt(keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), keyBytes.count,
-                                        ivBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), inputBase,
-                                        output.assumingMemoryBound(to: UInt8.self), input.count)
-            }
-        }
-        guard status == CCRYPTO_OK.rawValue else {
-            free(output)
-            return nil
-        }
-        return Data(bytesNoCopy: output, count: input.count, deallocator: .free)
+        guard let chaining = try? AES._CBC.IV(ivBytes: iv) else { return nil }
+        return try? AES._CBC.decrypt(ciphertext, using: key, iv: chaining, noPadding: true)
     }
 
     /// The plaintext of the whole blocks among the first `blocks` (the IV is zero, so the start

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import _CryptoExtras
+import CryptoExtras
 
 /// The `BackupKeyBag` of an encrypted backup's `Manifest.plist` (forensic-formats §2): the salts
 /// and iteration counts that turn the backup password into a key, and the class keys wrapped with
