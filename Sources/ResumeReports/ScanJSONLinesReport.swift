@@ -63,7 +63,7 @@ package struct ScanJSONLinesReport {
                             ("safariDownload", SafariDownloadReport.json(for: entry.history.history.entries[entry.index]))]
             }
         case .archive:
-            if let archive = finding.archive, case .object(let archiveMembers) = ScanReport.json(for: archive, in: inventory) {
+            if let archive = finding.archive, case .object(let archiveMembers) = ScanReport.json(for: archive) {
                 members += archiveMembers
             }
         case .orphanPartialFile, .safariPartialFile:

@@ -34,13 +34,13 @@ package struct ScanReport {
     /// document without one keeps its members.
     private var foundArchiveMembers: [(String, JSONValue)] {
         guard !inventory.foundArchives.isEmpty else { return [] }
-        return [("foundArchives", .array(inventory.foundArchives.map { Self.json(for: $0, in: inventory) }))]
+        return [("foundArchives", .array(inventory.foundArchives.map { Self.json(for: $0) }))]
     }
 
     /// An archive met among the files: `path`, `kind` (`zip`, `tar`, `tar.gz`...), `size`,
     /// `modified`, `source`, `opened` (read: its findings are among the others) and `readAs` (the
     /// `root` of the archive summary holding them: the path itself, or the same file given as a root).
-    static func json(for archive: ScanInventory.FoundArchive, in inventory: ScanInventory) -> JSONValue {
+    static func json(for archive: ScanInventory.FoundArchive) -> JSONValue {
         .object([
             ("path", .string(archive.path)),
             ("kind", .string(archive.kind)),

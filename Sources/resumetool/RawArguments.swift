@@ -54,10 +54,7 @@ enum RawArguments {
             if let first = firstNotUTF8(arguments) { return .failure(.notUTF8(first)) }
             return .success(arguments.map { String(decoding: $0, as: UTF8.self) })
         }
-        return .success(arguments.map { bytes in
-            if let text = String(validating: bytes, as: UTF8.self), !EvidenceName.containsEscapeOpener(bytes) { return text }
-            return EvidenceName.text(ofPath: bytes)
-        })
+        return .success(arguments.map { EvidenceName.text(ofPath: $0) })
     }
 
     /// The first of `arguments` that is not UTF-8 and is not among `accepted` (`scan`'s DIRs, by
@@ -78,10 +75,7 @@ enum RawArguments {
 
     /// The first of `arguments` (without the program's name) that is not UTF-8, nil when all are.
     static func firstNotUTF8(_ arguments: [[UInt8]]) -> NotUTF8? {
-        for (index, bytes) in arguments.enumerated() {
-            if let refused = notUTF8(bytes, position: index + 1) { return refused }
-        }
-        return nil
+        notUTF8(in: arguments, outside: [])
     }
 
     /// What is said of `bytes`, the argument at `position`, when they are not UTF-8.

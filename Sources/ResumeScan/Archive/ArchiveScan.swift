@@ -456,7 +456,7 @@ struct ArchiveScan: Sendable {
     /// one test a file met in a folder passes to be listed as an archive. A file that cannot be
     /// opened or read is handed on, so that the reader says why.
     static func mayBeArchive(_ path: String, calls: FileSystemCalls = .system) -> Bool {
-        guard case .success(let descriptor) = SpelledPath.openEvidence(SpelledPath.resolved(path, calls: calls) ?? path, calls: calls) else { return true }
+        guard case .success(let descriptor) = SpelledPath.openRoot(path, calls: calls) else { return true }
         defer { _ = calls.close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: ScanContentKind.prefixLength)
         var filled = 0

@@ -25,6 +25,12 @@ enum SpelledPath {
         bytes(of: path).flatMap { calls.openEvidence(in: AT_FDCWD, bytes: $0) }
     }
 
+    /// A root the user named opened for reading evidence: its links resolved first (the user
+    /// named the file a link points to), then ``openEvidence(_:calls:)``.
+    static func openRoot(_ path: String, calls: FileSystemCalls) -> Result<Int32, FileSystemCalls.Failure> {
+        openEvidence(resolved(path, calls: calls) ?? path, calls: calls)
+    }
+
     /// `path` with its links resolved (`realpath(3)`), spelled from the bytes it gives (not
     /// `String(cString:)`, which would make a folder named by byte FF and one named U+FFFD the
     /// same path); nil when it cannot be resolved.

@@ -75,7 +75,7 @@ package enum EvidenceName {
     /// Whether `bytes` hold `\\x{`, searched byte by byte: Foundation's `contains` on a String
     /// compares by Character and cost more than the rest of the name's handling together (in a
     /// folder walk it was 1 % of the scan's CPU, through `CFStringFind`).
-    package static func containsEscapeOpener(_ bytes: some Sequence<UInt8>) -> Bool {
+    static func containsEscapeOpener(_ bytes: some Sequence<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         var matched = 0
         let opener: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x"), UInt8(ascii: "{")]
