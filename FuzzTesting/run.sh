@@ -2,6 +2,7 @@
 # Builds the harnesses (release, libFuzzer + AddressSanitizer) and fuzzes one of them.
 #   FuzzTesting/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #   FuzzTesting/run.sh --build-only        # every harness, one build (ci-smoke.sh)
+#   FuzzTesting/run.sh --bin-path          # the folder the harnesses are built in
 # TARGET: FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData FuzzRenderers FuzzHTTPAnswers FuzzDirectHead FuzzLedgerRow FuzzUploadAnswers
 # The working corpus grows in FuzzTesting/Corpus/TARGET (ignored by git), seeded from Samples/
 # and the test fixtures; crashing inputs land in FuzzTesting/FailCases/TARGET/.
@@ -10,15 +11,16 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 targets=(FuzzXMLPlist FuzzBinaryPlist FuzzKeyedArchive FuzzRequestArchive FuzzResumeData FuzzRenderers FuzzHTTPAnswers FuzzDirectHead FuzzLedgerRow FuzzUploadAnswers)
 
-if [ "${1:-}" = --build-only ] && [ "$#" -eq 1 ]; then
+if { [ "${1:-}" = --build-only ] || [ "${1:-}" = --bin-path ]; } && [ "$#" -eq 1 ]; then
     target=""
 elif [ "$#" -lt 2 ] || [[ ! " ${targets[*]} " == *" $1 "* ]] || ! [[ "$2" =~ ^[0-9]+$ ]]; then
     echo "usage: $0 TARGET SECONDS [libFuzzer flags...]" >&2
-    echo "       $0 --build-only" >&2
+    echo "       $0 --build-only | --bin-path" >&2
     echo "TARGET: ${targets[*]}" >&2
     exit 64
 fi
-if [ "$1" = --build-only ]; then
+mode="${1:-}"
+if [ "$mode" = --build-only ] || [ "$mode" = --bin-path ]; then
     shift
 else
     target="$1"
@@ -40,6 +42,10 @@ build=(-c "$configuration" --sanitize=fuzzer --sanitize=address -Xswiftc -saniti
 # Swift 6.3.1's SwiftPM kept using its cached build plan after files were added to the root
 # package (this package's path dependency), so the new files were never compiled and the build
 # failed. Dropping the plan makes SwiftPM rescan the sources; compiled objects are kept.
+if [ "$mode" = --bin-path ]; then
+    swift build "${build[@]}" --show-bin-path
+    exit 0
+fi
 if [ -z "$target" ]; then
     # Every harness in one build (ci-smoke.sh): the shared dependencies compile once.
     rm -f .build/*/"$configuration"/description.json
@@ -50,7 +56,9 @@ if [ "${RESUMETOOL_FUZZ_SKIP_BUILD:-0}" != 1 ]; then
     rm -f .build/*/"$configuration"/description.json
     swift build "${build[@]}" --product "$target"
 fi
-binary="$(swift build "${build[@]}" --show-bin-path)/$target"
+# ci-smoke.sh runs harnesses side by side and asks for the folder once: SwiftPM holds a lock on
+# .build that would make concurrent asks wait in turn.
+binary="${RESUMETOOL_FUZZ_BIN_PATH:-$(swift build "${build[@]}" --show-bin-path)}/$target"
 
 corpus="$here/Corpus/$target"
 if [ ! -d "$corpus" ]; then

@@ -143,14 +143,15 @@ import Testing
 
     @Test func pausedWhileReceivingThenContinued() async throws {
         try await withServer(oneMiB) { server, downloader, directory in
-            // Slow enough (10 s for the whole) that a loaded machine, which may not run this test
-            // for seconds at a time, still finds the download under way.
-            server.throttle(bytesPerSecond: 100_000)
+            // The server sends all but the last 300,000 bytes and then nothing, so however late
+            // a loaded machine runs this test, the download is still under way when it pauses.
+            server.throttle(bytesPerSecond: 500_000)
+            server.holdBack(300_000)
             let destination = directory + "/file.bin"
             let task = downloader.download(from: server.url, to: destination)
             // Paused once bytes are arriving (a loaded machine may take a while to start).
-            for _ in 0..<1000 where (contents(destination + ".part")?.count ?? 0) < 100_000 {
-                try await Task.sleep(for: .milliseconds(10))
+            for _ in 0..<3000 where (contents(destination + ".part")?.count ?? 0) < 100_000 {
+                try await Task.sleep(for: .milliseconds(20))
             }
             let blob = try #require(await task.pause())
             #expect(await task.result() == .paused)
@@ -160,6 +161,7 @@ import Testing
             #expect(size > 0 && size < oneMiB.count)
             #expect(contents(destination + ".part") == oneMiB.prefix(size))
             server.throttle(bytesPerSecond: nil)
+            server.holdBack(0)
             #expect(await downloader.download(from: server.url, to: destination).result() == .completed)
             #expect(contents(destination) == oneMiB)
             #expect(server.getRequests.last?.headers["range"] == "bytes=\(size)-")

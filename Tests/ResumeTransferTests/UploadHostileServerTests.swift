@@ -326,11 +326,13 @@ import Testing
             configuration.stallTimeout = .seconds(2)
             let error = try await UploadTesting.failure(file, to: "\(server.origin)/a", configuration)
             #expect(error == .transfer(.retriesExhausted(last: .stalled, attempts: 1)))
-            // The offset request that stalled may not have been read by the time the client gave
-            // up on a loaded machine, nor even the creation: the server's event loop may be that
-            // far behind. The creation is there once it catches up.
-            for _ in 0..<500 where server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(server.requests.first?.hasPrefix("POST ") == true)
+            // On a loaded machine the 2 s stall timer may fire before a head is even sent, so
+            // how many heads arrived is not this test's to say; what did arrive began with the
+            // creation, and the two attempts are all there were.
+            try await server.settle()
+            let requests = server.requests
+            #expect(requests.count <= 2, "\(server.journal)")
+            #expect(requests.first.map { $0.hasPrefix("POST ") } ?? true, "\(server.journal)")
         }
         await server.stop()
     }

@@ -33,6 +33,8 @@ final class RawServer: Sendable {
         /// The protocol ALPN settled on, by connection (from 0), over TLS: the server offers
         /// `http/1.1` alone, so it is that exactly when the client offered it, and nil otherwise.
         let negotiated = Mutex<[Int: String?]>([:])
+        /// How many connections have closed (either side).
+        let closed = Mutex(0)
         /// What became of each connection, by connection (from 0): for a failure's message.
         let journal = Mutex<[Int: String]>([:])
         let started = ContinuousClock.now
@@ -56,6 +58,17 @@ final class RawServer: Sendable {
     var requests: [String] { self.log.state.withLock { $0.requests } }
     /// The protocol each TLS connection's ALPN settled on (``Log/negotiated``).
     var negotiatedProtocols: [Int: String?] { self.log.negotiated.withLock { $0 } }
+    /// Waits (up to a minute) until every connection accepted so far has closed, so that
+    /// ``requests`` holds every head a client sent on them: the server reads a connection's bytes
+    /// before its close. A client under load may give up before it sends a head at all.
+    func settle() async throws {
+        for _ in 0..<3000 {
+            let (accepted, closed) = (self.log.state.withLock { $0.connections }, self.log.closed.withLock { $0 })
+            if closed >= accepted { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The body bytes connection `index` drained.
     func body(ofConnection index: Int) -> [UInt8] { self.log.bodies.withLock { $0[index] ?? [] } }
     /// Each connection's story (accepted from where, bytes in, head, close), one line each: a
@@ -141,6 +154,7 @@ private final class RawHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         self.log.note(self.connection, "closed after \(self.received.count + self.bodyTotal) bytes in, head \(self.started ? "read" : "never complete")")
+        self.log.closed.withLock { $0 += 1 }
         context.fireChannelInactive()
     }
 
