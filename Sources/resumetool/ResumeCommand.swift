@@ -12,7 +12,7 @@ struct ResumeCommand: AsyncParsableCommand {
         commandName: "resume",
         abstract: "Finish a download from a resume blob (ours or an Apple device's) and its partial file, or an upload from an upload blob.",
         discussion: """
-            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. -H, --user-agent, -u and --netrc add to the blob's headers (replacing one of the same name), sent like them only to the blob's origin; -o - copies the finished file to standard output. The partial file and the blob given are inputs, left byte for byte as they were (they may be evidence, or an app's): the bytes the blob counts are copied to OUTPUT.part (a reflink where the file system allows) before anything is fetched, and the download goes on there, checkpointed as OUTPUT.resume, which is removed once the file is complete.
+            Continues with the blob's current request (Range and If-Range from its validators) and writes the finished file atomically. -H, --user-agent, -u and --netrc add to the blob's headers (replacing one of the same name), sent like them only to the blob's origin; -o - copies the finished file to standard output. The partial file and the blob given are inputs, left byte for byte as they were (they may be evidence, or an app's): the bytes the blob counts are copied to OUTPUT.part (a reflink where the file system allows) once the server agrees to continue after them (never when it sends another file or the whole file again), and the download goes on there, checkpointed as OUTPUT.resume, which is removed once the file is complete.
 
             Example:
               resumetool resume app.resumedata \\

@@ -74,22 +74,22 @@ struct TransferConsole {
             self.say(DownloadConsoleText.completed(label: label, existing: task.existingFile))
             return 0
         case .paused, .cancelled:
-            let leftover: DownloadConsoleText.Leftover = self.staged ? .nothing : .partial(hint: self.hint(task), resumeData: task.resumeDataPath)
-            Self.error(DownloadConsoleText.paused(label: label, leftover: leftover))
+            Self.error(DownloadConsoleText.paused(label: label, leftover: self.leftover(of: task)))
             return signal.map { 128 + $0 } ?? 1
         case .failed(let error):
-            let leftover: DownloadConsoleText.Leftover = if self.staged {
-                .nothing
-            } else if FileManager.default.fileExists(atPath: task.resumeDataPath) {
-                .partial(hint: self.hint(task), resumeData: task.resumeDataPath)
-            } else {
-                .none
-            }
-            Self.error(DownloadConsoleText.failed(label: label, error: error, leftover: leftover))
+            Self.error(DownloadConsoleText.failed(label: label, error: error, leftover: self.leftover(of: task)))
             return 1
         case .queued, .running:
             return 1
         }
+    }
+
+    /// What a stopped task left to continue: its resume data when it wrote some (a `resume`
+    /// stopped before the server answered wrote none: its input continues it as before).
+    private func leftover(of task: DownloadTask) -> DownloadConsoleText.Leftover {
+        if self.staged { return .nothing }
+        guard FileManager.default.fileExists(atPath: task.resumeDataPath) else { return .none }
+        return .partial(hint: self.hint(task), resumeData: task.resumeDataPath)
     }
 
     private func hint(_ task: DownloadTask) -> String {

@@ -13,7 +13,8 @@ import ResumeSupport
 /// failure becomes a ``DownloadError/disk(_:)`` naming the path and the errno text.
 final class PartialFile: Sendable {
     let path: String
-    private let descriptor: Int32
+    /// Not private: ``copyPrefix(of:count:)`` (PartialFileCopy.swift) copies into it too.
+    let descriptor: Int32
     let calls: FileSystemCalls
     private let closed = Mutex(false)
 

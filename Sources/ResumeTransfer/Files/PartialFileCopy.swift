@@ -7,71 +7,55 @@ import ResumeSystemCalls
 
 /// A device's partial file is an input: `resume` copies its bytes to a partial file of its own
 /// beside the output and never writes to, renames or removes the one it was given (evidence, a
-/// read-only mount, another user's file, another file system).
+/// read-only mount, another user's file, another file system). The copy waits for the server:
+/// ``Downloader`` makes the empty file of its own first (``FileSystem/startCopy(of:to:)``), and the
+/// task fills it (``PartialFile/copyPrefix(of:count:)``) only once a response continues after
+/// those bytes. A server that answers with the whole file, another file, or 416 costs no copy.
 extension FileSystem {
-    /// Copies the first `count` bytes of `source` (fewer when it is shorter) to `target`, a new
-    /// file (`O_EXCL`: an earlier run's partial file is never overwritten), fsynced before it
-    /// returns; `target` is removed again when the copy fails. The source is opened as evidence
-    /// is (read-only, not through a link, without a new access time).
-    ///
-    /// The kernel copies (`copy_file_range`: a reflink on file systems that share extents, so it
-    /// costs nothing on the same disk); where it cannot (another file system on older kernels,
-    /// no such call), the bytes go through `pread`/`pwrite` in 1 MiB steps.
-    /// - Returns: the bytes copied.
-    func copyPrefix(of source: String, count: Int64, to target: String) throws(DownloadError) -> Int64 {
+    /// Checks that `source` can be copied, and makes `target`, the empty partial file the copy
+    /// goes into: a new file (`O_EXCL`: an earlier run's partial file is never overwritten). The
+    /// source is opened as evidence is (read-only, not through a link, without a new access
+    /// time) and must be a regular file.
+    /// - Returns: the size of `source`: at most what the copy can bring.
+    func startCopy(of source: String, to target: String) throws(DownloadError) -> Int64 {
+        let input = try Self.openCopySource(source, calls: self.calls)
+        defer { _ = self.calls.close(input.descriptor) }
+        switch self.calls.open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, PartialFile.newFileMode) {
+        case .success(let output):
+            if case .failure(let failure) = self.calls.close(output) {
+                _ = self.calls.unlink(target)
+                throw Self.error("close", target, failure)
+            }
+            return input.size
+        case .failure(let failure) where failure.code == EEXIST:
+            throw .disk("\(target) exists (left by an earlier run?): continue it with its blob, \(target.dropLast(".part".count)).resume, or remove it")
+        case .failure(let failure):
+            throw Self.error("open", target, failure)
+        }
+    }
+
+    /// `source` opened as evidence, a regular file, with its size.
+    static func openCopySource(_ source: String, calls: FileSystemCalls) throws(DownloadError) -> (descriptor: Int32, size: Int64) {
         let input: Int32
-        switch self.calls.openEvidence(atPath: source) {
+        switch calls.openEvidence(atPath: source) {
         case .success(let value): input = value
         case .failure(let failure) where failure.code == ELOOP: throw .untrustedFile("\(source): it is a symbolic link")
         case .failure(let failure): throw Self.error("open", source, failure)
         }
-        defer { _ = self.calls.close(input) }
-        let size: Int64
-        switch self.calls.fstat(input) {
-        case .success(let status) where status.kind == .regular: size = status.size
-        case .success: throw .untrustedFile("\(source): it is not a regular file")
-        case .failure(let failure): throw Self.error("fstat", source, failure)
+        switch calls.fstat(input) {
+        case .success(let status) where status.kind == .regular:
+            return (input, status.size)
+        case .success:
+            _ = calls.close(input)
+            throw .untrustedFile("\(source): it is not a regular file")
+        case .failure(let failure):
+            _ = calls.close(input)
+            throw Self.error("fstat", source, failure)
         }
-        let output: Int32
-        switch self.calls.open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, PartialFile.newFileMode) {
-        case .success(let value): output = value
-        case .failure(let failure) where failure.code == EEXIST:
-            throw .disk("\(target) exists (left by an earlier run?): continue it with its blob, \(target.dropLast(".part".count)).resume, or remove it")
-        case .failure(let failure): throw Self.error("open", target, failure)
-        }
-        let wanted = max(0, min(count, size))
-        var failure: DownloadError?
-        var copied: Int64 = 0
-        var kernel = self.calls.copyRange
-        while copied < wanted, failure == nil {
-            let step = Int(min(wanted - copied, 1 << 30))
-            if let copy = kernel {
-                switch copy(input, copied, output, copied, step) {
-                case .success(let count) where count > 0: copied += Int64(count)
-                case .success: failure = .disk("read \(source): it ended at byte \(copied) while being copied")
-                case .failure(let error) where copied == 0 && [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(error.code):
-                    // Not across these file systems, or not on this kernel: copy in user space.
-                    kernel = nil
-                case .failure(let error): failure = Self.error("copy_file_range", target, error)
-                }
-            } else {
-                switch self.copyThroughBuffer(input, output, from: copied, upTo: wanted, source: source, target: target) {
-                case .success(let count): copied = count
-                case .failure(let error): failure = error
-                }
-            }
-        }
-        if failure == nil, case .failure(let error) = self.calls.fsync(output) { failure = Self.error("fsync", target, error) }
-        if case .failure(let error) = self.calls.close(output), failure == nil { failure = Self.error("close", target, error) }
-        if let failure {
-            _ = self.calls.unlink(target)
-            throw failure
-        }
-        return copied
     }
 
     /// Whether `target` begins with the first bytes of `source` (its first `count`, or all of a
-    /// shorter one): what a ``copyPrefix(of:count:to:)`` leaves when its run stopped before its
+    /// shorter one): what a ``PartialFile/copyPrefix(of:count:)`` leaves when its run stopped before its
     /// first checkpoint (a kill, a full disk, a checkpoint that could not be written), the bytes
     /// that run fetched after them unproven. Such a file may be copied again; any other `target`
     /// is someone's and is left. Both are opened read-only, not through a link.
@@ -100,17 +84,44 @@ extension FileSystem {
         }
         return true
     }
+}
 
-    /// `pread`/`pwrite` from `start` to `end`: the offset reached.
-    private func copyThroughBuffer(
-        _ input: Int32, _ output: Int32, from start: Int64, upTo end: Int64, source: String, target: String
-    ) -> Result<Int64, DownloadError> {
-        let outcome = self.calls.copyThroughBuffer(from: input, to: output, start: start, end: end)
-        switch outcome.failure {
-        case nil where outcome.reached < end: return .failure(.disk("read \(source): it ended at byte \(outcome.reached) while being copied"))
-        case nil: return .success(outcome.reached)
-        case (.read, let error)?: return .failure(Self.error("read", source, error))
-        case (.write, let error)?: return .failure(Self.error("write", target, error))
+extension PartialFile {
+    /// Copies the first `count` bytes of `source` into this file from its start, as the server
+    /// has agreed to continue after them; the next checkpoint's `fsync` makes them durable. The
+    /// source is opened as ``FileSystem/startCopy(of:to:)`` opens it.
+    ///
+    /// The kernel copies (`copy_file_range`: a reflink on file systems that share extents, so it
+    /// costs nothing on the same disk); where it cannot (another file system on older kernels,
+    /// no such call), the bytes go through `pread`/`pwrite` in 1 MiB steps.
+    /// - Throws: also when `source` holds fewer than `count` bytes now.
+    func copyPrefix(of source: String, count: Int64) throws(DownloadError) {
+        let input = try FileSystem.openCopySource(source, calls: self.calls)
+        defer { _ = self.calls.close(input.descriptor) }
+        let wanted = max(0, count)
+        var copied: Int64 = 0
+        var kernel = self.calls.copyRange
+        while copied < wanted {
+            let step = Int(min(wanted - copied, 1 << 30))
+            if let copy = kernel {
+                switch copy(input.descriptor, copied, self.descriptor, copied, step) {
+                case .success(let count) where count > 0: copied += Int64(count)
+                case .success: throw .disk("read \(source): it ended at byte \(copied) of \(wanted) while being copied")
+                case .failure(let error) where copied == 0 && [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(error.code):
+                    // Not across these file systems, or not on this kernel: copy in user space.
+                    kernel = nil
+                case .failure(let error): throw FileSystem.error("copy_file_range", self.path, error)
+                }
+            } else {
+                let outcome = self.calls.copyThroughBuffer(from: input.descriptor, to: self.descriptor, start: copied, end: wanted)
+                switch outcome.failure {
+                case nil where outcome.reached < wanted:
+                    throw .disk("read \(source): it ended at byte \(outcome.reached) of \(wanted) while being copied")
+                case nil: copied = outcome.reached
+                case (.read, let error)?: throw FileSystem.error("read", source, error)
+                case (.write, let error)?: throw FileSystem.error("write", self.path, error)
+                }
+            }
         }
     }
 }

@@ -28,10 +28,12 @@ extension DownloadTask {
                     "\(self.destination) exists with no partial download beside it: left as it is, not checked against the server "
                         + "(an expected SHA-256, --sha256, would check it; remove it to download again, or rename it to \(FilePathText.lastName(of: self.destination)).part to continue it)"))
             }
+            self.abandon(self.pendingCopy, part: nil)
             self.shared.withLock { $0.existingFile = verdict }
             self.setState(.completed)
             return .completed
         case .failure(let error):
+            self.abandon(self.pendingCopy, part: nil)
             return self.stopped(failing: error)
         }
         let part: PartialFile
@@ -40,7 +42,8 @@ extension DownloadTask {
             let size = try part.size()
             // Finished ranges the partial file does not hold (it was cut, or is another file) are fetched again.
             checkpoint.finishedRanges = checkpoint.finishedRanges.filter { $0.upperBound <= size }
-            if size < checkpoint.bytesReceived {
+            // A pending copy brings the bytes the blob claims once the server agrees.
+            if self.pendingCopy == nil, size < checkpoint.bytesReceived {
                 // The blob promises bytes the file does not have; nothing before them can be trusted either.
                 var fresh = checkpoint
                 fresh.bytesReceived = 0
@@ -48,6 +51,7 @@ extension DownloadTask {
                 return await self.loop(clients: clients, part: part, checkpoint: fresh)
             }
         } catch {
+            self.abandon(self.pendingCopy, part: nil)
             return self.stopped(failing: error)
         }
         return await self.loop(clients: clients, part: part, checkpoint: checkpoint)
@@ -61,6 +65,7 @@ extension DownloadTask {
         var machine = DownloadStateMachine(checkpoint: checkpoint, configuration: self.configuration.machine, claimedOnDisk: onDisk)
         var meter = ProgressMeter()
         var attempt = 0
+        var pending = self.pendingCopy
         let writer = CheckpointWriter { [partialPath, resumeDataPath, files] checkpoint throws(DownloadError) in
             try Self.writeCheckpoint(checkpoint, part: part, partialPath: partialPath, resumeDataPath: resumeDataPath, files: files)
         }
@@ -81,10 +86,12 @@ extension DownloadTask {
             }
             switch action {
             case .sendRequest(let plan):
-                action = await self.send(plan, clients: clients, machine: &machine, part: part, meter: &meter, writer: writer)
+                action = await self.send(
+                    plan, clients: clients, machine: &machine, part: part, meter: &meter, writer: writer, pending: &pending)
             case .retry(let delay, let checkpoint):
                 attempt += 1
-                _ = self.saveCheckpoint(checkpoint, part: part)
+                // Before the copy the partial file holds nothing a checkpoint could describe.
+                if pending == nil { _ = self.saveCheckpoint(checkpoint, part: part) }
                 self.continuation.yield(.retrying(attempt: attempt, delay: delay, reason: machine.lastRetryReason ?? .stalled))
                 do {
                     try await Task.sleep(for: delay)
@@ -93,7 +100,9 @@ extension DownloadTask {
                     action = machine.pause()
                 }
             case .finish(let length, let checkpoint):
-                let error = self.complete(length: length, checkpoint: checkpoint, part: part)
+                // A 416 that says the input's bytes are the whole file: they are copied first.
+                var error = Self.adopt(&pending, upTo: length, into: part)
+                if error == nil { error = self.complete(length: length, checkpoint: checkpoint, part: part) }
                 action = machine.finished(error)
                 if error == nil {
                     meter.finish(bytes: length, total: length, continuation: self.continuation)
@@ -101,8 +110,17 @@ extension DownloadTask {
                     return .completed
                 }
             case .fail(let error, let checkpoint):
+                if pending != nil {
+                    self.abandon(pending, part: part)
+                    return self.stopped(failing: error)
+                }
                 return self.stopped(failing: error, checkpoint: checkpoint, part: part)
             case .pause(let checkpoint):
+                if pending != nil {
+                    // The input and its blob continue it as they did before this run.
+                    self.abandon(pending, part: part)
+                    return self.stop(at: nil)
+                }
                 return self.stop(at: (checkpoint, part))
             case .receiveBody, .checkpoint, .none:
                 // Only produced inside `send`; reaching here would be a machine bug, so stop safely.
@@ -116,7 +134,8 @@ extension DownloadTask {
 
     private func send(
         _ plan: RequestPlan, clients: HTTPClientPool,
-        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
+        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter,
+        pending: inout PendingCopy?
     ) async -> DownloadStateMachine.Action {
         if Task.isCancelled { return machine.pause() }
         let request: HTTPClient.Request
@@ -146,7 +165,8 @@ extension DownloadTask {
         }
         return await withTaskCancellationHandler {
             await self.follow(
-                events, receiver: receiver, client: client, settings: settings, machine: &machine, part: part, meter: &meter, writer: writer)
+                events, receiver: receiver, client: client, settings: settings, machine: &machine, part: part, meter: &meter, writer: writer,
+                pending: &pending)
         } onCancel: {
             receiver.stop()
         }
@@ -158,7 +178,8 @@ extension DownloadTask {
     /// next step (a truncation, a checkpoint, the rename) has begun.
     private func follow(
         _ events: ResponseEvent.Queue, receiver: any BodyReceiver, client: HTTPClient, settings: ResponseReceiver.Settings,
-        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter
+        machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter,
+        pending: inout PendingCopy?
     ) async -> DownloadStateMachine.Action {
         let clock = ContinuousClock()
         let origin = clock.now
@@ -187,6 +208,14 @@ extension DownloadTask {
                     decide(machine.diskFailed(error.diskMessage))
                     continue
                 }
+                // The server continues after the input's bytes: now they are copied. A restart
+                // (another file, the whole file again) needs none of them.
+                let hadInput = pending != nil
+                if restart == nil, let error = Self.adopt(&pending, upTo: offset, into: part) {
+                    decide(machine.diskFailed(error.diskMessage))
+                    continue
+                }
+                pending = nil
                 let acceptsRanges = status == 206 || fields.value(of: "accept-ranges")?.lowercased().contains("bytes") == true
                 // Either path's receiver can keep going as the first segment.
                 let primary = receiver as? any SegmentReceiver
@@ -195,7 +224,7 @@ extension DownloadTask {
                 do {
                     if let restart {
                         let change = machine.takeValidatorChange()
-                        if try part.size() > 0 {
+                        if try part.size() > 0 || hadInput {
                             if let change { self.continuation.yield(.warning(change)) }
                             self.continuation.yield(.restarted(machine.lastRestartReason))
                         }
@@ -311,5 +340,33 @@ extension DownloadTask {
         settings.rateLimit = self.configuration.maximumBytesPerSecond.map(SharedRatePacer.init(bytesPerSecond:))
         settings.responseTimeout = self.configuration.responseTimeout.timeAmount
         return settings
+    }
+
+    /// Copies the pending input's first `offset` bytes into `part` and clears `pending`; nil
+    /// when that worked or nothing was pending, else the error (`pending` is kept, so the run's
+    /// partial file, holding nothing but the input's bytes, is removed as it stops).
+    static func adopt(_ pending: inout PendingCopy?, upTo offset: Int64, into part: PartialFile) -> DownloadError? {
+        guard let copy = pending else { return nil }
+        // The machine continues from what the blob claims, never after it: bytes of the input
+        // past that are unproven.
+        guard offset <= copy.count else {
+            return .disk("internal: the response continues at byte \(offset), after the \(copy.count) bytes taken from \(copy.source)")
+        }
+        do {
+            try part.copyPrefix(of: copy.source, count: offset)
+        } catch {
+            return error
+        }
+        pending = nil
+        return nil
+    }
+
+    /// A run that stops before its pending copy leaves nothing at the output: the partial file
+    /// it made for the copy goes, and no checkpoint is written (the input and its blob still
+    /// continue the download).
+    func abandon(_ pending: PendingCopy?, part: PartialFile?) {
+        guard pending != nil else { return }
+        try? part?.close()
+        self.files.remove(self.partialPath)
     }
 }

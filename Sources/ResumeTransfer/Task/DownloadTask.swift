@@ -52,6 +52,8 @@ public final class DownloadTask: Sendable {
     let expectedSHA256: String?
     /// What the caller should know before the download starts (blob paths that were ignored).
     let warnings: [String]
+    /// The input's bytes this run copies once the server agrees to continue them (``PendingCopy``).
+    let pendingCopy: PendingCopy?
     let configuration: DownloadConfiguration
     /// Every file-system call goes through here (a fake in the fault-injection tests).
     let files: FileSystem
@@ -61,9 +63,10 @@ public final class DownloadTask: Sendable {
     init(
         origin: Origin, destination: String, partialPath: String? = nil,
         expectedSHA256: String?, configuration: DownloadConfiguration, warnings: [String] = [],
-        inputs: [(path: String, what: String)] = [], calls: FileSystemCalls = .system
+        inputs: [(path: String, what: String)] = [], pendingCopy: PendingCopy? = nil, calls: FileSystemCalls = .system
     ) {
         self.origin = origin
+        self.pendingCopy = pendingCopy
         self.inputs = inputs
         self.files = FileSystem(calls: calls)
         self.warnings = warnings
@@ -149,7 +152,10 @@ public final class DownloadTask: Sendable {
         self.shared.withLock { shared in
             shared.runner = Task {
                 let granted = await slots.acquire()
-                guard granted else { return self.stop(at: nil) }
+                guard granted else {
+                    self.abandon(self.pendingCopy, part: nil)
+                    return self.stop(at: nil)
+                }
                 let deadline = self.configuration.maximumDuration.map { limit in
                     Task { [weak self] in
                         try? await Task.sleep(for: limit)

@@ -105,10 +105,12 @@ public final class Downloader: Sendable {
     /// name a file anywhere else, so a path outside is ignored with a warning event, and without a
     /// usable partial file the download starts from zero. Checkpoints go to `destination.resume`.
     ///
-    /// The partial file is an input, left byte for byte as it was: before any request, the bytes
-    /// the blob counts are copied to `destination.part` (by the kernel, a reflink where the file
-    /// system allows, so the copy costs nothing on the same disk), and the download continues
-    /// there. That also proves the destination's folder writable before anything is fetched. A
+    /// The partial file is an input, left byte for byte as it was. Before any request an empty
+    /// `destination.part` is made, which proves the destination's folder writable before
+    /// anything is fetched; the bytes the blob counts are copied into it (by the kernel, a
+    /// reflink where the file system allows) once the server's first response continues after
+    /// them, and never when it answers with another file or the whole file again. A run stopped
+    /// before that leaves neither `destination.part` nor a checkpoint. A
     /// `destination.part` left by an earlier run is never overwritten: it is continued with its
     /// own blob, `destination.resume`. Only with `consumingPartialFile` is the given file appended
     /// to and renamed to `destination` (it must then be writable, on the destination's file system).
@@ -163,6 +165,7 @@ public final class Downloader: Sendable {
         }
         let inputs = given + [(partial, "the partial file")]
         let own = destination + ".part"
+        var pending: PendingCopy?
         if !consumingPartialFile, FilePathText.absolute(partial) != FilePathText.absolute(own),
            let earlier = self.earlierRun(of: decoded.checkpoint, to: destination) {
             // This same resume was stopped (kill -9, power loss) after its copy: its own partial
@@ -184,14 +187,20 @@ public final class Downloader: Sendable {
                    self.files.isPrefixCopy(own, of: partial, count: count) {
                     self.files.remove(own)
                 }
-                decoded.checkpoint.bytesReceived = try self.files.copyPrefix(of: partial, count: count, to: own)
+                let available = try self.files.startCopy(of: partial, to: own)
+                decoded.checkpoint.bytesReceived = max(0, min(count, available))
+                // Only the prefix is copied: ranges beyond it are fetched again.
+                decoded.checkpoint.finishedRanges = []
+                if decoded.checkpoint.bytesReceived > 0 {
+                    pending = PendingCopy(source: partial, count: decoded.checkpoint.bytesReceived)
+                }
             }
             partial = own
         }
         let task = DownloadTask(
             origin: .checkpoint(decoded.checkpoint), destination: destination, partialPath: partial,
             expectedSHA256: expectedSHA256, configuration: self.configuration, warnings: warnings,
-            inputs: inputs, calls: self.files.calls)
+            inputs: inputs, pendingCopy: pending, calls: self.files.calls)
         task.start(clients: self.clients, slots: self.slots)
         return task
     }
