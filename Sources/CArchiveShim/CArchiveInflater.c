@@ -1,18 +1,17 @@
 #include "CArchiveInflater.h"
 
-#include <errno.h>
 #include <isa-l/igzip_lib.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /// Four buffers of 1 MiB: the thread fills one while libarchive reads another, and at most
 /// 4 MiB of inflated bytes wait (the scan's memory bound counts on a fixed amount here).
 enum { SLOT_COUNT = 4, SLOT_SIZE = 1 << 20 };
 
 struct carchive_inflater {
-    int fd;
+    carchive_read_fn read;
+    void *context;
     size_t block_size;
     pthread_t thread;
     pthread_mutex_t lock;
@@ -25,21 +24,19 @@ struct carchive_inflater {
     /// 0 while inflating, 1 at a clean end, -1 after an error.
     int finished;
     const char *error;
+    /// The errno of the read that failed, else 0.
+    int code;
     int stopping;
     int64_t compressed_delivered;
 };
 
-/// The one retry on EINTR for this file's only system call besides pread.
-static ssize_t read_retrying(int fd, void *buffer, size_t count) {
-    for (;;) {
-        ssize_t got = read(fd, buffer, count);
-        if (got >= 0 || errno != EINTR) return got;
-    }
+/// The source's next bytes: no system call here, Swift reads (EINTR and faults included).
+static long read_source(struct carchive_inflater *inflater, void *buffer, size_t count, int *code) {
+    return inflater->read(inflater->context, buffer, count, code);
 }
 
-/// Whether `bytes` begin another member as libarchive's filter decides it: the magic, deflate,
-/// and no reserved flag bit.
-static int starts_member(const unsigned char *bytes, size_t count) {
+int carchive_inflater_starts_member(const void *start, size_t count) {
+    const unsigned char *bytes = start;
     return count >= 4 && bytes[0] == 0x1f && bytes[1] == 0x8b && bytes[2] == 8 && (bytes[3] & 0xe0) == 0;
 }
 
@@ -53,7 +50,7 @@ static const char *describe(int status) {
 }
 
 /// Publishes the slot being filled (when it holds anything) and the end, under the lock.
-static void publish(struct carchive_inflater *inflater, size_t length, int64_t compressed, int finished, const char *error) {
+static void publish(struct carchive_inflater *inflater, size_t length, int64_t compressed, int finished, const char *error, int code) {
     pthread_mutex_lock(&inflater->lock);
     if (length > 0) {
         unsigned slot = (unsigned)(inflater->filled % SLOT_COUNT);
@@ -64,6 +61,7 @@ static void publish(struct carchive_inflater *inflater, size_t length, int64_t c
     if (finished != 0) {
         inflater->finished = finished;
         inflater->error = error;
+        inflater->code = code;
     }
     pthread_cond_broadcast(&inflater->changed);
     pthread_mutex_unlock(&inflater->lock);
@@ -76,7 +74,7 @@ static void *inflate_all(void *context) {
     if (input == NULL || state == NULL) {
         free(input);
         free(state);
-        publish(inflater, 0, 0, -1, "gzip: out of memory");
+        publish(inflater, 0, 0, -1, "gzip: out of memory", 0);
         return NULL;
     }
     isal_inflate_init(state);
@@ -98,9 +96,10 @@ static void *inflate_all(void *context) {
         state->avail_out = SLOT_SIZE;
         int finished = 0;
         const char *error = NULL;
+        int code = 0;
         while (state->avail_out > 0) {
             if (state->avail_in == 0 && !input_ended) {
-                ssize_t got = read_retrying(inflater->fd, input, inflater->block_size);
+                long got = read_source(inflater, input, inflater->block_size, &code);
                 if (got < 0) { finished = -1; error = "gzip: cannot read the file"; break; }
                 if (got == 0) input_ended = 1;
                 state->next_in = input;
@@ -125,13 +124,13 @@ static void *inflate_all(void *context) {
                 // Another member may follow; keep what is left of the input at its start.
                 if (state->avail_in < 4 && !input_ended) {
                     memmove(input, state->next_in, state->avail_in);
-                    ssize_t got = read_retrying(inflater->fd, input + state->avail_in, inflater->block_size - state->avail_in);
+                    long got = read_source(inflater, input + state->avail_in, inflater->block_size - state->avail_in, &code);
                     if (got < 0) { finished = -1; error = "gzip: cannot read the file"; break; }
                     if (got == 0) input_ended = 1;
                     state->next_in = input;
                     state->avail_in += (uint32_t)got;
                 }
-                if (!starts_member(state->next_in, state->avail_in)) { finished = 1; break; }
+                if (!carchive_inflater_starts_member(state->next_in, state->avail_in)) { finished = 1; break; }
                 uint8_t *next_in = state->next_in;
                 uint32_t avail_in = state->avail_in;
                 uint8_t *next_out = state->next_out;
@@ -151,7 +150,7 @@ static void *inflate_all(void *context) {
                 break;
             }
         }
-        publish(inflater, SLOT_SIZE - state->avail_out, consumed, finished, error);
+        publish(inflater, SLOT_SIZE - state->avail_out, consumed, finished, error, code);
         if (finished != 0) break;
     }
     free(input);
@@ -159,14 +158,11 @@ static void *inflate_all(void *context) {
     return NULL;
 }
 
-carchive_inflater *carchive_inflater_start_if_gzip(int fd, size_t block_size) {
-    unsigned char magic[4];
-    ssize_t got;
-    do { got = pread(fd, magic, sizeof magic, 0); } while (got < 0 && errno == EINTR);
-    if (got != (ssize_t)sizeof magic || !starts_member(magic, sizeof magic)) return NULL;
+carchive_inflater *carchive_inflater_start(carchive_read_fn read, void *context, size_t block_size) {
     struct carchive_inflater *inflater = calloc(1, sizeof(struct carchive_inflater));
     if (inflater == NULL) return NULL;
-    inflater->fd = fd;
+    inflater->read = read;
+    inflater->context = context;
     inflater->block_size = block_size < 4096 ? 4096 : block_size;
     for (int index = 0; index < SLOT_COUNT; index += 1) {
         inflater->slots[index] = malloc(SLOT_SIZE);
@@ -188,7 +184,7 @@ carchive_inflater *carchive_inflater_start_if_gzip(int fd, size_t block_size) {
     return inflater;
 }
 
-long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error) {
+long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error, int *code) {
     pthread_mutex_lock(&inflater->lock);
     // The last buffer handed out is libarchive's no longer.
     if (inflater->released < inflater->taken) {
@@ -207,6 +203,7 @@ long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, co
         inflater->taken += 1;
     } else if (inflater->finished < 0) {
         *error = inflater->error;
+        *code = inflater->code;
         result = -1;
     } else {
         result = 0;

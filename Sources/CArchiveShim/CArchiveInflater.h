@@ -4,12 +4,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CArchiveShim.h"
+
 /// A gzip file inflated by Intel's ISA-L on a thread of its own, handed to libarchive one buffer
 /// at a time. Why not libarchive's own gzip filter: it inflates through zlib on the thread that
 /// also parses the tar and runs the scan, and ISA-L's inflater is 2-4x faster than zlib's on the
 /// same bytes (Benchmarks/RESULTS.md, "Archives through a faster inflater"). libdeflate is
 /// faster still per byte but only inflates a whole member into one buffer, which a bounded scan
-/// of a multi-gigabyte member cannot give it. Private to the shim; Swift never sees it.
+/// of a multi-gigabyte member cannot give it. Private to the shim; Swift never sees it. It
+/// never reads the file itself: the source's `read` does (Swift, through its system-call seam).
 ///
 /// Behaviour kept from libarchive's filter: several members one after another are one stream;
 /// bytes after the last member that do not start another are ignored (a padded tape image).
@@ -17,14 +20,19 @@
 /// that "TODO"), so a damaged archive says so instead of handing on wrong bytes.
 typedef struct carchive_inflater carchive_inflater;
 
-/// Starts inflating when `fd` begins with gzip's magic bytes (read with pread: the offset is
-/// not moved); NULL when it does not, or when the inflater cannot start (libarchive reads the
-/// file itself then).
-carchive_inflater *carchive_inflater_start_if_gzip(int fd, size_t block_size);
+/// Whether `bytes` begin a gzip member as libarchive's filter decides it: the magic, deflate,
+/// and no reserved flag bit.
+int carchive_inflater_starts_member(const void *bytes, size_t count);
+
+/// Starts inflating the gzip stream `read` gives from its first byte, in blocks of
+/// `block_size`, on a thread of its own (which makes every call of `read` after this one
+/// returns); NULL when the inflater cannot start (libarchive then reads the file itself).
+carchive_inflater *carchive_inflater_start(carchive_read_fn read, void *context, size_t block_size);
 
 /// The next buffer of inflated bytes, valid until the next call: its length, 0 at the end, -1
-/// on an error (`*error` says which, a static text). Releases the buffer of the last call.
-long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error);
+/// on an error (`*error` says which, a static text; `*code` the errno of a failed read, else
+/// 0). Releases the buffer of the last call.
+long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error, int *code);
 
 /// The compressed bytes consumed for the buffers handed out so far.
 int64_t carchive_inflater_compressed_position(carchive_inflater *inflater);

@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #if defined(__APPLE__)
 #include <xlocale.h>
@@ -42,18 +43,57 @@ static void carchive_leave_utf8(locale_t previous) {
 
 struct carchive_reader {
     struct archive *archive;
-    /// The gzip stream's own inflater when the file is gzip, else NULL (libarchive reads the fd).
+    /// The gzip stream's own inflater when the file is gzip, else NULL (libarchive reads the
+    /// source through `plain`).
     carchive_inflater *inflater;
+    /// The source and the buffer libarchive is handed its bytes in, when it reads them itself.
+    carchive_source source;
+    unsigned char *buffer;
+    size_t buffer_size;
 };
 
 static la_ssize_t carchive_inflated_read(struct archive *archive, void *context, const void **buffer) {
     const char *error = NULL;
-    long count = carchive_inflater_next(context, buffer, &error);
-    if (count < 0) archive_set_error(archive, -1 /* libarchive's ARCHIVE_ERRNO_MISC, not public */, "%s", error != NULL ? error : "gzip: cannot inflate");
+    int code = 0;
+    long count = carchive_inflater_next(((carchive_reader *)context)->inflater, buffer, &error, &code);
+    if (count < 0) {
+        // -1 is libarchive's ARCHIVE_ERRNO_MISC, which it does not make public.
+        if (code != 0) archive_set_error(archive, code, "%s: %s", error != NULL ? error : "gzip", strerror(code));
+        else archive_set_error(archive, -1, "%s", error != NULL ? error : "gzip: cannot inflate");
+    }
     return (la_ssize_t)count;
 }
 
-carchive_reader *carchive_open_fd(int fd, size_t block_size) {
+static la_ssize_t carchive_plain_read(struct archive *archive, void *context, const void **buffer) {
+    carchive_reader *reader = context;
+    int code = 0;
+    long count = reader->source.read(reader->source.context, reader->buffer, reader->buffer_size, &code);
+    if (count < 0) {
+        archive_set_error(archive, code, "cannot read the file: %s", strerror(code));
+        return -1;
+    }
+    *buffer = reader->buffer;
+    return (la_ssize_t)count;
+}
+
+static la_int64_t carchive_plain_skip(struct archive *archive, void *context, la_int64_t request) {
+    (void)archive;
+    carchive_reader *reader = context;
+    return request > 0 ? (la_int64_t)reader->source.skip(reader->source.context, (int64_t)request) : 0;
+}
+
+static la_int64_t carchive_plain_seek(struct archive *archive, void *context, la_int64_t offset, int whence) {
+    (void)archive;
+    carchive_reader *reader = context;
+    int64_t position = reader->source.seek(reader->source.context, (int64_t)offset, whence);
+    return position < 0 ? ARCHIVE_FATAL : (la_int64_t)position;
+}
+
+int carchive_starts_gzip_member(const void *bytes, size_t count) {
+    return carchive_inflater_starts_member(bytes, count);
+}
+
+carchive_reader *carchive_open(carchive_source source, int gzip, size_t block_size) {
     struct archive *archive = archive_read_new();
     if (archive == NULL) return NULL;
     archive_read_support_filter_gzip(archive);
@@ -68,25 +108,35 @@ carchive_reader *carchive_open_fd(int fd, size_t block_size) {
     // is read on, as `tar --ignore-zeros` would: a plain `tar -x` stops at the first end and
     // leaves the rest unseen, and evidence hidden there is evidence all the same.
     archive_read_set_format_option(archive, "tar", "read_concatenated_archives", "1");
-    // A gzip file is inflated by ISA-L on a thread of its own (CArchiveInflater.h says why);
-    // libarchive then reads the tar (or whatever the gzip holds) from its buffers.
-    carchive_inflater *inflater = carchive_inflater_start_if_gzip(fd, block_size);
-    int opened = inflater != NULL
-        ? archive_read_open2(archive, inflater, NULL, carchive_inflated_read, NULL, NULL)
-        : archive_read_open_fd(archive, fd, block_size);
-    if (opened != ARCHIVE_OK) {
-        archive_read_free(archive);
-        carchive_inflater_stop(inflater);
-        return NULL;
-    }
-    carchive_reader *reader = malloc(sizeof(carchive_reader));
+    carchive_reader *reader = calloc(1, sizeof(carchive_reader));
     if (reader == NULL) {
         archive_read_free(archive);
-        carchive_inflater_stop(inflater);
         return NULL;
     }
     reader->archive = archive;
-    reader->inflater = inflater;
+    reader->source = source;
+    reader->buffer_size = block_size < 4096 ? 4096 : block_size;
+    // A gzip file is inflated by ISA-L on a thread of its own (CArchiveInflater.h says why);
+    // libarchive then reads the tar (or whatever the gzip holds) from its buffers. Where the
+    // inflater cannot start, libarchive's own gzip filter reads the file.
+    reader->inflater = gzip ? carchive_inflater_start(source.read, source.context, block_size) : NULL;
+    int opened;
+    if (reader->inflater != NULL) {
+        opened = archive_read_open2(archive, reader, NULL, carchive_inflated_read, NULL, NULL);
+    } else {
+        reader->buffer = malloc(reader->buffer_size);
+        if (reader->buffer == NULL) {
+            opened = ARCHIVE_FATAL;
+        } else {
+            // What archive_read_open_fd sets for a file, through the source instead of the fd.
+            archive_read_set_seek_callback(archive, carchive_plain_seek);
+            opened = archive_read_open2(archive, reader, NULL, carchive_plain_read, carchive_plain_skip, NULL);
+        }
+    }
+    if (opened != ARCHIVE_OK) {
+        carchive_close(reader);
+        return NULL;
+    }
     return reader;
 }
 
@@ -161,6 +211,7 @@ void carchive_close(carchive_reader *reader) {
     if (reader == NULL) return;
     archive_read_free(reader->archive);
     carchive_inflater_stop(reader->inflater);
+    free(reader->buffer);
     free(reader);
 }
 

@@ -34,11 +34,39 @@ typedef struct {
     uint32_t mode;
 } carchive_member;
 
-/// Reads from the open descriptor `fd` (the caller opened it read-only with O_NOFOLLOW and
-/// closes it); zip, tar (ustar, pax, gnu; concatenated tars read on past the first one's end),
-/// 7-zip's and cpio formats, gzip (of one member or several), bzip2 and xz filters.
-/// NULL when libarchive cannot start.
-carchive_reader *carchive_open_fd(int fd, size_t block_size);
+/// Reads up to `count` bytes of the archive's file into `buffer` from where the last read or
+/// skip ended: the count, 0 at the end, -1 on an error (its errno in `*code`). The shim never
+/// reads the file itself: Swift does, through its system-call seam, so fault tests reach every
+/// read. Called on one thread at a time, not always the same one (the gzip inflater's own).
+typedef long (*carchive_read_fn)(void *context, void *buffer, size_t count, int *code);
+
+/// Passes over up to `request` bytes without reading them: how many it passed over (0 when it
+/// cannot; libarchive then reads them).
+typedef int64_t (*carchive_skip_fn)(void *context, int64_t request);
+
+/// Moves where the next read starts, as lseek(2) does (`whence`: SEEK_SET, SEEK_CUR or
+/// SEEK_END): the new position, or -1. libarchive's zip reader seeks to the central directory,
+/// which holds what a streamed zip's local headers do not (a member's Unix mode).
+typedef int64_t (*carchive_seek_fn)(void *context, int64_t offset, int whence);
+
+/// Where an archive's bytes come from, from its first byte on; `context` outlives the reader.
+typedef struct {
+    carchive_read_fn read;
+    carchive_skip_fn skip;
+    carchive_seek_fn seek;
+    void *context;
+} carchive_source;
+
+/// Whether `bytes` (a file's first bytes) begin a gzip member as libarchive's filter decides it:
+/// the magic, deflate, and no reserved flag bit. Such a file is inflated by ISA-L on a thread of
+/// its own (CArchiveInflater.h says why).
+int carchive_starts_gzip_member(const void *bytes, size_t count);
+
+/// Reads the archive `source` gives (`gzip`: the caller found it starts a gzip member); zip, tar
+/// (ustar, pax, gnu; concatenated tars read on past the first one's end), 7-zip's and cpio
+/// formats, gzip (of one member or several), bzip2 and xz filters. NULL when libarchive cannot
+/// start.
+carchive_reader *carchive_open(carchive_source source, int gzip, size_t block_size);
 
 /// 1 a member, 0 the end, -1 an error (carchive_error says which).
 int carchive_next(carchive_reader *reader, carchive_member *member);

@@ -68,9 +68,9 @@ final class ArchiveReader {
     }
 
     private let reader: OpaquePointer
-    private let descriptor: Int32
+    /// Where the shim reads the file, through the seam; it lives as long as `reader`.
+    private let source: ArchiveSource
     private let limits: Limits
-    private let calls: FileSystemCalls
     private var members = 0
     private var expanded: Int64 = 0
     private var current: Member?
@@ -87,19 +87,28 @@ final class ArchiveReader {
 
     /// Reads the file open read-only at `descriptor`, which it closes (at once when it throws).
     init(descriptor: Int32, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
-        self.descriptor = descriptor
-        guard let reader = carchive_open_fd(self.descriptor, 1 << 16) else {
-            _ = calls.close(self.descriptor)
+        let source = ArchiveSource(descriptor: descriptor, calls: calls)
+        guard let reader = carchive_open(source.shimSource, source.startsGzip ? 1 : 0, 1 << 16) else {
+            _ = calls.close(descriptor)
+            if let failure = source.readFailure { throw .cannotOpen("cannot read the file: \(failure)") }
             throw .notAnArchive("libarchive recognises no format")
         }
+        self.source = source
         self.reader = reader
         self.limits = limits
-        self.calls = calls
     }
 
     deinit {
+        // The shim (and the inflater's thread) stop before the source they read goes.
         carchive_close(self.reader)
-        _ = self.calls.close(self.descriptor)
+        _ = self.source.calls.close(self.source.descriptor)
+    }
+
+    /// Why libarchive stopped: the read that failed, when one did (libarchive's zip reader
+    /// words it as a truncated file), else libarchive's own text.
+    private var errorReason: String {
+        if let failure = self.source.readFailure { return "cannot read the file: \(failure)" }
+        return String(cString: carchive_error(self.reader))
     }
 
     /// The archive's format, once a member was read ("ZIP 2.0 (deflation)", "GNU tar format").
@@ -115,7 +124,7 @@ final class ArchiveReader {
         case 1:
             break
         default:
-            let reason = String(cString: carchive_error(self.reader))
+            let reason = self.errorReason
             if self.members == 0 { throw .notAnArchive(reason) }
             throw .corrupt(member: self.members, reason)
         }
@@ -147,7 +156,7 @@ final class ArchiveReader {
         var total: Int64 = 0
         while true {
             let count = carchive_read(self.reader, chunk.baseAddress, chunk.count)
-            if count < 0 { throw Failure.corrupt(member: member.index, String(cString: carchive_error(self.reader))) }
+            if count < 0 { throw Failure.corrupt(member: member.index, self.errorReason) }
             if count == 0 { return total }
             total += Int64(count)
             self.expanded += Int64(count)
