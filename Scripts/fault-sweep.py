@@ -571,7 +571,10 @@ def main():
             if wanted(scenario):
                 sweep.sweep(scenario, override or files)
         if wanted(bundle):
-            sweep.sweep(bundle, override or data)
+            # `resume` copies the bundle's data file once the server continues after its bytes:
+            # that copy failing, falling back to user space, or killed, too.
+            copying = [("copy_file_range", "error=EIO"), ("copy_file_range", "error=EXDEV"), ("copy_file_range", "signal=SIGKILL")]
+            sweep.sweep(bundle, override or (data + (copying[2:] if args.short else copying)))
         reading = [("read", "error=EIO"), ("getdents64", "error=EIO"), ("openat", "error=EACCES")]
         for scenario in readers:
             if wanted(scenario):
