@@ -4,8 +4,14 @@
 # then continued to the same bytes. CI runs it; any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build -q
-bin="$(swift build --show-bin-path)"
+# Built in the package's own build folder: every module the examples need is one the package's
+# build already made, with the same commands, so after `swift build` at the top this builds only
+# the four programs (14 s, against 290 s in a folder of their own on two cores), and the
+# package's build stays up to date. The two resolve the same versions: the examples add no
+# dependency of their own.
+scratch=(--scratch-path ../.build)
+swift build -q "${scratch[@]}"
+bin="$(swift build "${scratch[@]}" --show-bin-path)"
 work="$(mktemp -d)"
 server=""
 cleanup() {
