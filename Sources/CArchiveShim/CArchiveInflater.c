@@ -24,18 +24,16 @@ struct carchive_inflater {
     /// 0 while inflating, 1 at a clean end, -1 after an error.
     int finished;
     const char *error;
-    /// The errno of the read that failed, else 0.
-    int code;
     int stopping;
     int64_t compressed_delivered;
 };
 
 /// The source's next bytes: no system call here, Swift reads (EINTR and faults included).
-static long read_source(struct carchive_inflater *inflater, void *buffer, size_t count, int *code) {
-    return inflater->read(inflater->context, buffer, count, code);
+static long read_source(struct carchive_inflater *inflater, void *buffer, size_t count) {
+    return inflater->read(inflater->context, buffer, count);
 }
 
-int carchive_inflater_starts_member(const void *start, size_t count) {
+int carchive_starts_gzip_member(const void *start, size_t count) {
     const unsigned char *bytes = start;
     return count >= 4 && bytes[0] == 0x1f && bytes[1] == 0x8b && bytes[2] == 8 && (bytes[3] & 0xe0) == 0;
 }
@@ -50,7 +48,7 @@ static const char *describe(int status) {
 }
 
 /// Publishes the slot being filled (when it holds anything) and the end, under the lock.
-static void publish(struct carchive_inflater *inflater, size_t length, int64_t compressed, int finished, const char *error, int code) {
+static void publish(struct carchive_inflater *inflater, size_t length, int64_t compressed, int finished, const char *error) {
     pthread_mutex_lock(&inflater->lock);
     if (length > 0) {
         unsigned slot = (unsigned)(inflater->filled % SLOT_COUNT);
@@ -61,7 +59,6 @@ static void publish(struct carchive_inflater *inflater, size_t length, int64_t c
     if (finished != 0) {
         inflater->finished = finished;
         inflater->error = error;
-        inflater->code = code;
     }
     pthread_cond_broadcast(&inflater->changed);
     pthread_mutex_unlock(&inflater->lock);
@@ -74,7 +71,7 @@ static void *inflate_all(void *context) {
     if (input == NULL || state == NULL) {
         free(input);
         free(state);
-        publish(inflater, 0, 0, -1, "gzip: out of memory", 0);
+        publish(inflater, 0, 0, -1, "gzip: out of memory");
         return NULL;
     }
     isal_inflate_init(state);
@@ -96,10 +93,9 @@ static void *inflate_all(void *context) {
         state->avail_out = SLOT_SIZE;
         int finished = 0;
         const char *error = NULL;
-        int code = 0;
         while (state->avail_out > 0) {
             if (state->avail_in == 0 && !input_ended) {
-                long got = read_source(inflater, input, inflater->block_size, &code);
+                long got = read_source(inflater, input, inflater->block_size);
                 if (got < 0) { finished = -1; error = "gzip: cannot read the file"; break; }
                 if (got == 0) input_ended = 1;
                 state->next_in = input;
@@ -124,13 +120,13 @@ static void *inflate_all(void *context) {
                 // Another member may follow; keep what is left of the input at its start.
                 if (state->avail_in < 4 && !input_ended) {
                     memmove(input, state->next_in, state->avail_in);
-                    long got = read_source(inflater, input + state->avail_in, inflater->block_size - state->avail_in, &code);
+                    long got = read_source(inflater, input + state->avail_in, inflater->block_size - state->avail_in);
                     if (got < 0) { finished = -1; error = "gzip: cannot read the file"; break; }
                     if (got == 0) input_ended = 1;
                     state->next_in = input;
                     state->avail_in += (uint32_t)got;
                 }
-                if (!carchive_inflater_starts_member(state->next_in, state->avail_in)) { finished = 1; break; }
+                if (!carchive_starts_gzip_member(state->next_in, state->avail_in)) { finished = 1; break; }
                 uint8_t *next_in = state->next_in;
                 uint32_t avail_in = state->avail_in;
                 uint8_t *next_out = state->next_out;
@@ -150,7 +146,7 @@ static void *inflate_all(void *context) {
                 break;
             }
         }
-        publish(inflater, SLOT_SIZE - state->avail_out, consumed, finished, error, code);
+        publish(inflater, SLOT_SIZE - state->avail_out, consumed, finished, error);
         if (finished != 0) break;
     }
     free(input);
@@ -184,7 +180,7 @@ carchive_inflater *carchive_inflater_start(carchive_read_fn read, void *context,
     return inflater;
 }
 
-long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error, int *code) {
+long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error) {
     pthread_mutex_lock(&inflater->lock);
     // The last buffer handed out is libarchive's no longer.
     if (inflater->released < inflater->taken) {
@@ -203,7 +199,6 @@ long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, co
         inflater->taken += 1;
     } else if (inflater->finished < 0) {
         *error = inflater->error;
-        *code = inflater->code;
         result = -1;
     } else {
         result = 0;

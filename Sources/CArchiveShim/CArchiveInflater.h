@@ -20,19 +20,14 @@
 /// that "TODO"), so a damaged archive says so instead of handing on wrong bytes.
 typedef struct carchive_inflater carchive_inflater;
 
-/// Whether `bytes` begin a gzip member as libarchive's filter decides it: the magic, deflate,
-/// and no reserved flag bit.
-int carchive_inflater_starts_member(const void *bytes, size_t count);
-
 /// Starts inflating the gzip stream `read` gives from its first byte, in blocks of
 /// `block_size`, on a thread of its own (which makes every call of `read` after this one
 /// returns); NULL when the inflater cannot start (libarchive then reads the file itself).
 carchive_inflater *carchive_inflater_start(carchive_read_fn read, void *context, size_t block_size);
 
 /// The next buffer of inflated bytes, valid until the next call: its length, 0 at the end, -1
-/// on an error (`*error` says which, a static text; `*code` the errno of a failed read, else
-/// 0). Releases the buffer of the last call.
-long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error, int *code);
+/// on an error (`*error` says which, a static text). Releases the buffer of the last call.
+long carchive_inflater_next(carchive_inflater *inflater, const void **buffer, const char **error);
 
 /// The compressed bytes consumed for the buffers handed out so far.
 int64_t carchive_inflater_compressed_position(carchive_inflater *inflater);

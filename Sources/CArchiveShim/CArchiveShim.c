@@ -7,7 +7,6 @@
 #include <locale.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #if defined(__APPLE__)
 #include <xlocale.h>
@@ -44,7 +43,7 @@ static void carchive_leave_utf8(locale_t previous) {
 struct carchive_reader {
     struct archive *archive;
     /// The gzip stream's own inflater when the file is gzip, else NULL (libarchive reads the
-    /// source through `plain`).
+    /// source itself, through `carchive_plain_read`).
     carchive_inflater *inflater;
     /// The source and the buffer libarchive is handed its bytes in, when it reads them itself.
     carchive_source source;
@@ -54,22 +53,17 @@ struct carchive_reader {
 
 static la_ssize_t carchive_inflated_read(struct archive *archive, void *context, const void **buffer) {
     const char *error = NULL;
-    int code = 0;
-    long count = carchive_inflater_next(((carchive_reader *)context)->inflater, buffer, &error, &code);
-    if (count < 0) {
-        // -1 is libarchive's ARCHIVE_ERRNO_MISC, which it does not make public.
-        if (code != 0) archive_set_error(archive, code, "%s: %s", error != NULL ? error : "gzip", strerror(code));
-        else archive_set_error(archive, -1, "%s", error != NULL ? error : "gzip: cannot inflate");
-    }
+    long count = carchive_inflater_next(((carchive_reader *)context)->inflater, buffer, &error);
+    if (count < 0) archive_set_error(archive, -1 /* libarchive's ARCHIVE_ERRNO_MISC, not public */, "%s", error != NULL ? error : "gzip: cannot inflate");
     return (la_ssize_t)count;
 }
 
 static la_ssize_t carchive_plain_read(struct archive *archive, void *context, const void **buffer) {
     carchive_reader *reader = context;
-    int code = 0;
-    long count = reader->source.read(reader->source.context, reader->buffer, reader->buffer_size, &code);
+    long count = reader->source.read(reader->source.context, reader->buffer, reader->buffer_size);
     if (count < 0) {
-        archive_set_error(archive, code, "cannot read the file: %s", strerror(code));
+        // The source keeps the failure, and the Swift side says it (ArchiveReader).
+        archive_set_error(archive, -1, "cannot read the file");
         return -1;
     }
     *buffer = reader->buffer;
@@ -87,10 +81,6 @@ static la_int64_t carchive_plain_seek(struct archive *archive, void *context, la
     carchive_reader *reader = context;
     int64_t position = reader->source.seek(reader->source.context, (int64_t)offset, whence);
     return position < 0 ? ARCHIVE_FATAL : (la_int64_t)position;
-}
-
-int carchive_starts_gzip_member(const void *bytes, size_t count) {
-    return carchive_inflater_starts_member(bytes, count);
 }
 
 carchive_reader *carchive_open(carchive_source source, int gzip, size_t block_size) {

@@ -35,10 +35,11 @@ typedef struct {
 } carchive_member;
 
 /// Reads up to `count` bytes of the archive's file into `buffer` from where the last read or
-/// skip ended: the count, 0 at the end, -1 on an error (its errno in `*code`). The shim never
-/// reads the file itself: Swift does, through its system-call seam, so fault tests reach every
-/// read. Called on one thread at a time, not always the same one (the gzip inflater's own).
-typedef long (*carchive_read_fn)(void *context, void *buffer, size_t count, int *code);
+/// skip ended: the count, 0 at the end, -1 on an error (which the caller's source keeps, to
+/// say). The shim never reads the file itself: Swift does, through its system-call seam, so
+/// fault tests reach every read. Called on one thread at a time, not always the same one (the
+/// gzip inflater's own).
+typedef long (*carchive_read_fn)(void *context, void *buffer, size_t count);
 
 /// Passes over up to `request` bytes without reading them: how many it passed over (0 when it
 /// cannot; libarchive then reads them).
@@ -57,9 +58,10 @@ typedef struct {
     void *context;
 } carchive_source;
 
-/// Whether `bytes` (a file's first bytes) begin a gzip member as libarchive's filter decides it:
-/// the magic, deflate, and no reserved flag bit. Such a file is inflated by ISA-L on a thread of
-/// its own (CArchiveInflater.h says why).
+/// Whether `bytes` (a file's first bytes, or what follows a member) begin a gzip member as
+/// libarchive's filter decides it: the magic, deflate, and no reserved flag bit. Such a file is
+/// inflated by ISA-L on a thread of its own (CArchiveInflater.h says why), which asks the same
+/// of the bytes after each member.
 int carchive_starts_gzip_member(const void *bytes, size_t count);
 
 /// Reads the archive `source` gives (`gzip`: the caller found it starts a gzip member); zip, tar

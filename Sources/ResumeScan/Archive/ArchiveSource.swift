@@ -86,14 +86,13 @@ final class ArchiveSource: Sendable {
 }
 
 /// `carchive_read_fn`: the shim's reads, into ``ArchiveSource/read(into:)``.
-private func archiveSourceRead(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ code: UnsafeMutablePointer<Int32>?) -> Int {
+private func archiveSourceRead(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     guard let context, let buffer else { return -1 }
     let source = Unmanaged<ArchiveSource>.fromOpaque(context).takeUnretainedValue()
+    // A failure is kept by the source (``ArchiveSource/readFailure``), which ArchiveReader says.
     switch source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count)) {
     case .success(let count): return count
-    case .failure(let failure):
-        code?.pointee = failure.code
-        return -1
+    case .failure: return -1
     }
 }
 
