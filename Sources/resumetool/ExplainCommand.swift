@@ -110,7 +110,7 @@ struct ExplainCommand: AsyncParsableCommand {
     /// Explains download resume data: the checks, with `--probe` the server's answers, the
     /// verdict, and the exit status that carries it.
     func explain(_ resume: ResumeData, blobSize: Int, name blob: String, partialFile: ResumeExplanation.PartialFile) async throws {
-        var probed: Result<ResumeProbe, DownloadError>?
+        var probed: Result<ResumeProbe, TransferError>?
         if probe {
             var offset = resume.container.isNetworkFramework ? nil : resume.bytesReceived
             if case .looked(.file(_, let size, _)) = partialFile, offset == nil { offset = size }

@@ -37,7 +37,7 @@ struct ProxyOptions: ParsableArguments {
     }
 
     /// curl's precedence: `--proxy` over the environment's proxies, `--noproxy` over `no_proxy`.
-    static func settings(proxy: String?, noProxy: String?, environment: [String: String]) throws(DownloadError) -> ProxySettings {
+    static func settings(proxy: String?, noProxy: String?, environment: [String: String]) throws(TransferError) -> ProxySettings {
         var settings: ProxySettings
         if let proxy {
             settings = try ProxySettings(proxy: proxy)
@@ -50,7 +50,7 @@ struct ProxyOptions: ParsableArguments {
     }
 
     private static func message(_ error: any Error) -> String {
-        if case .invalidProxy(let message) = error as? DownloadError { return message }
+        if case .invalidProxy(let message) = error as? TransferError { return message }
         return "\(error)"
     }
 }

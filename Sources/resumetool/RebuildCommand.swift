@@ -148,7 +148,7 @@ struct RebuildCommand: AsyncParsableCommand {
               let options = try? TransferOptions.parse([]),
               let configuration = try? options.configuration(parallel: 1) else { return true }
         let downloader = Downloader(configuration: configuration)
-        let answer: Result<ResumeProbe.Answer, DownloadError>
+        let answer: Result<ResumeProbe.Answer, TransferError>
         do {
             answer = try await downloader.head(blob)
         } catch {

@@ -80,13 +80,13 @@ import Testing
     }
 
     @Test func failures() {
-        #expect(throws: SafariDownloadError.notADownload("Info.plist has no DownloadEntry key: not a Safari download's")) {
+        #expect(throws: SafariTransferError.notADownload("Info.plist has no DownloadEntry key: not a Safari download's")) {
             try SafariDownloadInfo(propertyList: Self.plist("<dict><key>CFBundleIdentifier</key><string>x</string></dict>"))
         }
-        #expect(throws: SafariDownloadError.unreadable("Info.plist is no dictionary")) {
+        #expect(throws: SafariTransferError.unreadable("Info.plist is no dictionary")) {
             try SafariDownloadInfo(propertyList: Self.plist("<array/>"))
         }
-        #expect(throws: SafariDownloadError.unreadable("Info.plist is larger than 1048576 bytes")) {
+        #expect(throws: SafariTransferError.unreadable("Info.plist is larger than 1048576 bytes")) {
             try SafariDownloadInfo(propertyList: Data(count: (1 << 20) + 1))
         }
         do {

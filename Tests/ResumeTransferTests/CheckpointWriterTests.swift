@@ -12,7 +12,7 @@ import Testing
     @Test func oneWriteInFlightAndDrainWaitsForIt() async throws {
         let written = Mutex<[Int64]>([])
         let gate = DispatchSemaphore(value: 0)
-        let writer = CheckpointWriter { checkpoint throws(DownloadError) in
+        let writer = CheckpointWriter { checkpoint throws(TransferError) in
             gate.wait()
             written.withLock { $0.append(checkpoint.bytesReceived) }
         }
@@ -30,7 +30,7 @@ import Testing
 
     @Test func aFailedWriteIsReportedAndStopsLaterOnes() async throws {
         let calls = Mutex(0)
-        let writer = CheckpointWriter { _ throws(DownloadError) in
+        let writer = CheckpointWriter { _ throws(TransferError) in
             calls.withLock { $0 += 1 }
             throw .disk("write x.resume.tmp: No space left on device")
         }

@@ -267,7 +267,7 @@ import Glibc
     /// terminal controls or a bidi override).
     @Test func retryLinesAreOneRenderer() {
         let expected = "f: no data arrived for too long; retry 2 in 1.5s\n"
-        #expect(TransferLineText.retrying(label: "f", reason: "\(DownloadError.stalled)", attempt: 2, delay: .milliseconds(1500)) == expected)
+        #expect(TransferLineText.retrying(label: "f", reason: "\(TransferError.stalled)", attempt: 2, delay: .milliseconds(1500)) == expected)
         #expect(UploadConsoleText.text(for: .retrying(attempt: 2, delay: .milliseconds(1500), reason: .stalled), file: "f") == expected)
         #expect(TransferLineText.retrying(label: "a\u{202E}b\u{1B}[2J", reason: "x\ny", attempt: 1, delay: .seconds(30))
             == "a\\u{202e}b\\u{1b}[2J: x\\ny; retry 1 in 30.0s\n")

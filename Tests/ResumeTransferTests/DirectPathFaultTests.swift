@@ -154,7 +154,7 @@ private final class FailingResolver: Sendable {
         let state = try await self.download(server, to: folder + "/f.bin", calls: calls, retries: 3)
         let reason = String(cString: gai_strerror(code))
         #expect(state == .failed(.cannotResolve(host: server.host, reason: reason)))
-        #expect(DownloadError.cannotResolve(host: server.host, reason: reason).description == "connection failed: cannot resolve \(server.host): \(reason)")
+        #expect(TransferError.cannotResolve(host: server.host, reason: reason).description == "connection failed: cannot resolve \(server.host): \(reason)")
         #expect(resolver.questions == ["\(server.host) \(server.port)"])
         #expect(server.getRequests.isEmpty)
         await server.stop()

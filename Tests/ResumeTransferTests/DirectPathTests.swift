@@ -113,7 +113,7 @@ import Testing
         }
     }
 
-    /// Every segment goes the way the first response went (``SegmentOpener``).
+    /// Every segment goes the way the first response went (``ConnectionOpener``).
     @Test(arguments: [true, false])
     func severalConnectionsTakeTheDirectPathUnlessTurnedOff(direct: Bool) async throws {
         var configuration = fastConfiguration()
@@ -259,7 +259,7 @@ import Testing
                 #expect(host == "no-such-host.invalid")
                 // The resolver's reason depends on the machine's network ("Name or service not
                 // known", "Temporary failure in name resolution"); the words around it do not.
-                #expect(DownloadError.cannotResolve(host: host, reason: reason).description
+                #expect(TransferError.cannotResolve(host: host, reason: reason).description
                     == "connection failed: cannot resolve no-such-host.invalid: \(reason)")
                 #expect(!reason.contains("SocketAddressError"))
                 #expect(!reason.isEmpty)
@@ -332,7 +332,7 @@ import Testing
                 let request = URLRequestArchive(url: try #require(URL(string: server.url)), headers: [(name: "X-Token", value: "a\r\nInjected: 1")])
                 try resume.setRequest(request, .original)
                 let blob = try resume.encoded(as: .keyedArchive)
-                #expect(throws: DownloadError.invalidResumeData("a request header: the value of X-Token holds a line break or NUL")) {
+                #expect(throws: TransferError.invalidResumeData("a request header: the value of X-Token holds a line break or NUL")) {
                     try downloader.resume(resumeData: blob, to: directory + "/raw.bin")
                 }
             }

@@ -26,7 +26,7 @@ private func rangeStart(_ request: TestServer.Request) -> Int64? {
     return value.dropFirst(6).split(separator: "-").first.flatMap { Int64($0) }
 }
 
-/// `--connections N` on the direct path (``SegmentOpener/direct(_:)``): every segment on a socket
+/// `--connections N` on the direct path (``ConnectionOpener/direct(_:)``): every segment on a socket
 /// and a thread of its own, over http and https, with the answers a segment can get wrong.
 @Suite(.serialized) struct DirectSegmentsTests {
     @Test(arguments: [false, true])

@@ -92,7 +92,7 @@ private final class HandshakeBreaker: @unchecked Sendable {
 /// engine's promises (exact continue, stall) hold through TLS. The direct path is the one whose
 /// requests say `Connection: close`.
 @Suite struct DirectTLSTests {
-    private static let untrusted = DownloadError.tls(
+    private static let untrusted = TransferError.tls(
         "the server's certificate is not trusted (for a private certificate authority, trust it with --cacert FILE)")
 
     private func configuration(direct: Bool = true, trusting: Bool = true, retries: Int = 3) -> DownloadConfiguration {

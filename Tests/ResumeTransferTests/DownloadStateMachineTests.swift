@@ -326,7 +326,7 @@ private let identity = fields(["Accept-Encoding": "identity"])
         _ = other.receivedResponse(status: 200, headers: fields(["Content-Length": "1"]), now: .zero)
         _ = other.wroteBytes(1, now: .zero)
         _ = other.bodyEnded()
-        let mismatch = DownloadError.checksumMismatch(expected: "aa", actual: "bb")
+        let mismatch = TransferError.checksumMismatch(expected: "aa", actual: "bb")
         #expect(other.finished(mismatch) == .fail(mismatch, checkpoint: checkpoint(bytes: 1, total: 1)))
     }
 

@@ -25,7 +25,7 @@ private let complete = DownloadCheckpoint(originalURL: url, currentURL: url, byt
 private let plainRequest = DownloadStateMachine.Action.sendRequest(RequestPlan(url: url, headers: identity, offset: 0))
 private let receivingFresh = DownloadStateMachine.State.receiving(.init(
     written: 0, prefix: 0, total: 1000, rangeEnd: nil, restarted: false, lastCheckpointBytes: 0, lastCheckpointTime: .zero))
-private let mismatch = DownloadError.checksumMismatch(expected: "aa", actual: "bb")
+private let mismatch = TransferError.checksumMismatch(expected: "aa", actual: "bb")
 
 /// Every state the machine can reach, each built by real events from a fresh download.
 enum MachineFixture: String, CaseIterable, Codable, CustomTestStringConvertible {

@@ -223,7 +223,7 @@ let otherMiB = testData(count: (1 << 20) + 333, seed: 2)
             #expect(await task.result() == .completed)
             #expect(contents(destination) == oneMiB)
             #expect(server.getRequests.map { $0.headers["range"] } == [nil, "bytes=100000-"])
-            var reasons: [DownloadError] = []
+            var reasons: [TransferError] = []
             for await event in task.events {
                 if case .retrying(_, _, let reason) = event { reasons.append(reason) }
             }

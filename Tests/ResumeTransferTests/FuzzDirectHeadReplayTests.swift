@@ -20,10 +20,10 @@ import Testing
     }
 
     /// The reader's verdict on an answer fed whole, with the check's tight bounds.
-    private func verdict(_ text: String) throws -> Result<(UInt, Int, [UInt8]), DownloadError> {
+    private func verdict(_ text: String) throws -> Result<(UInt, Int, [UInt8]), TransferError> {
         var reader = ResponseHeadReader(framing: try #require(DirectHeadCheck.framing()), limits: DirectHeadCheck.limits)
         let bytes = Array(text.utf8)
-        let step = bytes.withUnsafeBytes { raw in Result { () throws(DownloadError) in try reader.feed(raw) } }
+        let step = bytes.withUnsafeBytes { raw in Result { () throws(TransferError) in try reader.feed(raw) } }
         return step.flatMap { head in
             guard let head else { return .failure(.connection(.other("unfinished"))) }
             return .success((head.head.status.code, bytes.count - head.leftover.count, head.leftover))
@@ -39,16 +39,16 @@ import Testing
         #expect(blank.0 == 200)
         #expect(blank.2 == Array("body".utf8))
         let hints = String(repeating: "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n", count: 4) + "HTTP/1.1 200 OK\r\n\r\n"
-        #expect(throws: DownloadError.connection(.invalidResponse("the server sent more than 3 informational (1xx) responses before its answer"))) {
+        #expect(throws: TransferError.connection(.invalidResponse("the server sent more than 3 informational (1xx) responses before its answer"))) {
             try self.verdict(hints).get()
         }
-        #expect(throws: DownloadError.connection(.invalidResponse("a response header line is longer than 128 bytes"))) {
+        #expect(throws: TransferError.connection(.invalidResponse("a response header line is longer than 128 bytes"))) {
             try self.verdict("HTTP/1.1 200 OK\r\nX-Long: \(String(repeating: "x", count: 200))\r\n\r\n").get()
         }
-        #expect(throws: DownloadError.connection(.invalidResponse("the response head has more than 8 header fields"))) {
+        #expect(throws: TransferError.connection(.invalidResponse("the response head has more than 8 header fields"))) {
             try self.verdict("HTTP/1.1 200 OK\r\n" + String(repeating: "X-A: b\r\n", count: 9) + "\r\n").get()
         }
-        #expect(throws: DownloadError.connection(.invalidResponse("the response head is longer than 512 bytes"))) {
+        #expect(throws: TransferError.connection(.invalidResponse("the response head is longer than 512 bytes"))) {
             try self.verdict("HTTP/1.1 200 OK\r\n" + String(repeating: "X-A: bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\r\n", count: 10) + "X")
                 .get()
         }
@@ -60,22 +60,22 @@ import Testing
         #expect(try self.verdict("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello").get().0 == 200)
         #expect(try self.verdict("HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\nrest").get().2 == Array("rest".utf8))
         #expect(try self.verdict("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n").get().2 == Array("5\r\n".utf8))
-        #expect(throws: DownloadError.connection(.other("unfinished"))) { try self.verdict("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n").get() }
+        #expect(throws: TransferError.connection(.other("unfinished"))) { try self.verdict("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n").get() }
     }
 
     @Test func bodyFramingOfHeads() throws {
-        func framing(_ fields: [(String, String)]) throws(DownloadError) -> ResponseHeadReader.BodyFraming {
+        func framing(_ fields: [(String, String)]) throws(TransferError) -> ResponseHeadReader.BodyFraming {
             try ResponseHeadReader.bodyFraming(of: .init(version: .http1_1, status: .ok, headers: .init(fields)))
         }
         #expect(try framing([("Content-Length", "5")]) == .length(5))
         #expect(try framing([("Content-Length", "5"), ("content-length", "5")]) == .length(5))
         #expect(try framing([]) == .close)
         #expect(try framing([("Transfer-Encoding", "chunked"), ("Content-Length", "5")]) == .decoded)
-        #expect(throws: DownloadError.connection(.invalidResponse("invalid Content-Length: 5, 6"))) { try framing([("Content-Length", "5"), ("Content-Length", "6")]) }
-        #expect(throws: DownloadError.connection(.invalidResponse("invalid Content-Length: 99999999999999999999"))) {
+        #expect(throws: TransferError.connection(.invalidResponse("invalid Content-Length: 5, 6"))) { try framing([("Content-Length", "5"), ("Content-Length", "6")]) }
+        #expect(throws: TransferError.connection(.invalidResponse("invalid Content-Length: 99999999999999999999"))) {
             try framing([("Content-Length", "99999999999999999999")])
         }
-        #expect(throws: DownloadError.connection(.invalidResponse("invalid Content-Length: -1"))) { try framing([("Content-Length", "-1")]) }
+        #expect(throws: TransferError.connection(.invalidResponse("invalid Content-Length: -1"))) { try framing([("Content-Length", "-1")]) }
     }
 
     /// Seeded random answers, raw and built from pieces of HTTP, through the same check.

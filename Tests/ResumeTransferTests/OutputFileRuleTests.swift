@@ -116,13 +116,13 @@ import Testing
     }
 
     @Test func theMessagesSayWhatIsThere() {
-        #expect(DownloadError.destinationExists(path: "notes.txt", size: 9).description
+        #expect(TransferError.destinationExists(path: "notes.txt", size: 9).description
             == "notes.txt exists (a file of 9 bytes) and this download did not make it: left as it is, nothing fetched")
-        #expect(DownloadError.destinationExists(path: "n", size: 1).description
+        #expect(TransferError.destinationExists(path: "n", size: 1).description
             == "n exists (a file of 1 byte) and this download did not make it: left as it is, nothing fetched")
-        #expect(DownloadError.destinationExists(path: "n", size: nil).description
+        #expect(TransferError.destinationExists(path: "n", size: nil).description
             == "n exists (a symbolic link) and this download did not make it: left as it is, nothing fetched")
-        #expect(DownloadError.destinationIsInput(path: "p.tmp", input: "the partial file").description
+        #expect(TransferError.destinationIsInput(path: "p.tmp", input: "the partial file").description
             == "p.tmp is the partial file this run reads: an input is never replaced; save elsewhere")
     }
 }

@@ -66,7 +66,7 @@ import Testing
         #expect(second.noProxy == ["x"])
         let none = try ProxySettings(environment: ["HTTP_PROXY": "evil.lan", "http_proxy": "  "])
         #expect(none == ProxySettings())
-        #expect(throws: DownloadError.invalidProxy("https_proxy: ftp://x: unsupported proxy scheme ftp (http, socks5 or socks5h)")) {
+        #expect(throws: TransferError.invalidProxy("https_proxy: ftp://x: unsupported proxy scheme ftp (http, socks5 or socks5h)")) {
             try ProxySettings(environment: ["https_proxy": "ftp://x"])
         }
     }

@@ -97,7 +97,7 @@ import Testing
     @Test func anUploadBlobIsNotADownloadsCheckpoint() throws {
         let blob = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("ResumeDataCodecTests/Fixtures/upload/upload-file-v6.resumedata")
-        let error = try #require(throws: DownloadError.self) { try ResumeCheckpoint.decode(try Data(contentsOf: blob)) }
+        let error = try #require(throws: TransferError.self) { try ResumeCheckpoint.decode(try Data(contentsOf: blob)) }
         #expect(error == .invalidResumeData("upload resume data (a URLSession upload task's, draft 6), not a download's: resumetool cannot continue uploads yet; inspect shows where the upload continues"))
     }
 }

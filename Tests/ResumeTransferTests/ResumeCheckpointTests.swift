@@ -19,7 +19,7 @@ private let exampleHeaders = fields([
 ])
 
 private func invalidResumeData(_ error: any Error, containing text: String) -> Bool {
-    guard let error = error as? DownloadError, case .invalidResumeData(let message) = error else { return false }
+    guard let error = error as? TransferError, case .invalidResumeData(let message) = error else { return false }
     return message.contains(text)
 }
 

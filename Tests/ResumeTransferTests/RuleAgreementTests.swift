@@ -55,7 +55,7 @@ import Testing
                     #expect(urlFindings.isEmpty == accepted, "validate \(url): \(urlFindings)")
 
                     // resume, from the same blob
-                    let decoded = Result { () throws(DownloadError) in try ResumeCheckpoint.decode(blob) }
+                    let decoded = Result { () throws(TransferError) in try ResumeCheckpoint.decode(blob) }
                     #expect(((try? decoded.get()) != nil) == accepted, "resume \(url)")
 
                     // download
@@ -156,7 +156,7 @@ import Testing
             configuration.connectTimeout = .seconds(2)
             try await withDownloader(configuration) { downloader in
                 for item in cases {
-                    let resumed: Result<DownloadTask, DownloadError> = Result { () throws(DownloadError) in
+                    let resumed: Result<DownloadTask, TransferError> = Result { () throws(TransferError) in
                         try downloader.resume(blobAt: blobs + "/\(item.name).resume", tmpDirectory: tmp, to: root + "/\(item.name).out")
                     }
                     switch (item.expected, resumed) {

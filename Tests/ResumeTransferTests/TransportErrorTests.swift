@@ -9,7 +9,7 @@ import Testing
 import Glibc
 #endif
 
-/// What AsyncHTTPClient's, NIO's and NIOSSL's errors become (``DownloadError/init(transport:)``),
+/// What AsyncHTTPClient's, NIO's and NIOSSL's errors become (``TransferError/init(transport:)``),
 /// value by value: the words the direct path uses for the same failures.
 @Suite struct TransportErrorTests {
     @Test(arguments: [
@@ -26,21 +26,21 @@ import Glibc
     ] as [(String, CInt, String)])
     func aFailedSystemCallIsSaidAsTheDirectPathSaysIt(call: String, code: CInt, message: String) {
         let failure = TransportFailure.systemCall(String(message.prefix { $0 != ":" }), reason: String(cString: strerror(code)))
-        #expect(DownloadError(transport: IOError(errnoCode: code, reason: call)) == .connection(failure))
+        #expect(TransferError(transport: IOError(errnoCode: code, reason: call)) == .connection(failure))
         #expect(failure.description == message)
     }
 
     @Test func aCloseDuringTheHandshakeIsABrokenConnection() {
         let error = NIOSSLError.handshakeFailed(.sslError([.eofDuringHandshake]))
-        #expect(DownloadError(transport: error) == .connection(.closedDuringHandshake))
+        #expect(TransferError(transport: error) == .connection(.closedDuringHandshake))
     }
 
     /// ResponseHeadGuard's verdict on AsyncHTTPClient's path is the failure the direct path's
     /// reader reports for the same bound.
     @Test func aBrokenHeadBoundIsTheSameFailureOnBothPaths() {
-        #expect(DownloadError(transport: ResponseHeadLimits.Exceeded.headBytes(81920))
+        #expect(TransferError(transport: ResponseHeadLimits.Exceeded.headBytes(81920))
             == .connection(.invalidResponse("the response head is longer than 81920 bytes")))
-        #expect(DownloadError(transport: ResponseHeadLimits.Exceeded.fields(512))
+        #expect(TransferError(transport: ResponseHeadLimits.Exceeded.fields(512))
             == .connection(.invalidResponse("the response head has more than 512 header fields")))
     }
 
@@ -59,12 +59,12 @@ import Glibc
     ])
     func eachFailureHasItsWords(failure: TransportFailure, words: String) {
         #expect(failure.description == words)
-        #expect(DownloadError.connection(failure).description == "connection failed: " + words)
+        #expect(TransferError.connection(failure).description == "connection failed: " + words)
     }
 
     @Test func timeoutsAreStallsOrTimeOuts() {
-        #expect(DownloadError(transport: HTTPClientError.readTimeout) == .stalled)
-        #expect(DownloadError(transport: HTTPClientError.connectTimeout) == .timedOut)
-        #expect(DownloadError(transport: HTTPClientError.deadlineExceeded) == .timedOut)
+        #expect(TransferError(transport: HTTPClientError.readTimeout) == .stalled)
+        #expect(TransferError(transport: HTTPClientError.connectTimeout) == .timedOut)
+        #expect(TransferError(transport: HTTPClientError.deadlineExceeded) == .timedOut)
     }
 }

@@ -111,7 +111,7 @@ package struct ResumeExplanation: Sendable, Equatable {
 
     /// Explains `resume`; `blobSize` is its size in bytes. `probe` is `nil` when the server was
     /// not asked, a failure when the blob gave nothing to ask.
-    package init(_ resume: ResumeData, blobSize: Int, partialFile: PartialFile, probe: Result<ResumeProbe, DownloadError>?) {
+    package init(_ resume: ResumeData, blobSize: Int, partialFile: PartialFile, probe: Result<ResumeProbe, TransferError>?) {
         var reasons: [Reason] = []
         var checks: [Check] = []
         let findings = ResumeDataValidator(blobSize: blobSize).findings(for: resume)

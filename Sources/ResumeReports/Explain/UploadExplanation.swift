@@ -20,7 +20,7 @@ package struct UploadExplanation: Sendable, Equatable {
         /// `--probe`, but nothing was sent; why (the blob fails on its own, or names no URL to ask).
         case withheld(String)
         /// The offset request's answer, or why there is none.
-        case asked(Result<UploadProbe, DownloadError>)
+        case asked(Result<UploadProbe, TransferError>)
     }
 
     /// The file given to continue the upload with (`--file`), as found on this machine.

@@ -35,7 +35,7 @@ extension DownloadConsoleText {
 
     /// The lines for a download that failed: the error (which may quote the server), then what
     /// is kept to continue.
-    package static func failed(label: String, error: DownloadError, leftover: Leftover) -> String {
+    package static func failed(label: String, error: TransferError, leftover: Leftover) -> String {
         let label = VisibleText.escaping(label)
         var message = "\(label): error: \(VisibleText.escaping("\(error)"))"
         if case .destinationExists = error {

@@ -29,9 +29,9 @@ package struct SafariDownloadBundle: Sendable {
 
     /// Reads the bundle at `path`, hashing its partial file within `hashing` (nil: not at all,
     /// for the commands that only judge the bundle: the hash decides nothing there).
-    /// - Throws: ``SafariDownloadError`` naming the file that could not be read, or why
+    /// - Throws: ``SafariTransferError`` naming the file that could not be read, or why
     ///   `Info.plist` is not a Safari download's.
-    package init(path: String, hashing: HashLimit? = .standard, calls: FileSystemCalls = .system) throws(SafariDownloadError) {
+    package init(path: String, hashing: HashLimit? = .standard, calls: FileSystemCalls = .system) throws(SafariTransferError) {
         self.path = path
         let folder: FolderHandle
         switch calls.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
@@ -66,8 +66,8 @@ package struct SafariDownloadBundle: Sendable {
     /// partial file's bytes as those received. With no validator (the modern layout keeps none) the engine proves the partial
     /// file against the server's bytes before appending (its overlap check), so a file changed
     /// on the server is fetched whole, never spliced.
-    /// - Throws: ``SafariDownloadError`` when the bundle names no URL or holds no partial file.
-    package func resumeData() throws(SafariDownloadError) -> (blob: Data, partialFile: String) {
+    /// - Throws: ``SafariTransferError`` when the bundle names no URL or holds no partial file.
+    package func resumeData() throws(SafariTransferError) -> (blob: Data, partialFile: String) {
         guard let url = info.url else { throw .unreadable("Info.plist names no download URL: there is nothing to resume from") }
         guard let file = partialFile else { throw .unreadable("the bundle holds no partial file: there is nothing to resume") }
         let partialPath = AppContainerLayout.join(path, file.name)
@@ -81,10 +81,10 @@ package struct SafariDownloadBundle: Sendable {
 
     /// The bundle's data file, as ``SafariBundleDataFile`` chooses it among the bundle's regular
     /// files.
-    /// - Throws: ``SafariDownloadError`` when the bundle cannot be listed: "holds no partial
+    /// - Throws: ``SafariTransferError`` when the bundle cannot be listed: "holds no partial
     ///   file" would then be a guess.
     private static func dataFile(in folder: FolderHandle, bundleName: String, info: SafariDownloadInfo, hashing: HashLimit?, calls: FileSystemCalls)
-        throws(SafariDownloadError) -> (name: String, status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
+        throws(SafariTransferError) -> (name: String, status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
         let listing: FileSystemCalls.FolderListing
         switch calls.listFolder(folder.descriptor) {
         case .success(let found): listing = found

@@ -21,9 +21,9 @@ public struct SafariDownloadHistory: Sendable, Hashable {
     public static let maximumEntries = 100_000
 
     /// Reads `Downloads.plist`'s bytes (binary or XML).
-    /// - Throws: ``SafariDownloadError`` when the bytes are no property list, or hold neither a
+    /// - Throws: ``SafariTransferError`` when the bytes are no property list, or hold neither a
     ///   `DownloadHistory` array nor an array at the root.
-    public init(propertyList data: Data) throws(SafariDownloadError) {
+    public init(propertyList data: Data) throws(SafariTransferError) {
         let reader = PropertyListReader(options: PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 4_000_000,
                                                                           maximumInputSize: 64 << 20, duplicateKeys: .keepLast))
         let root: PropertyListValue

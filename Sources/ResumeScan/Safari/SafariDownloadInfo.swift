@@ -56,17 +56,17 @@ public struct SafariDownloadInfo: Sendable, Hashable {
     public static let maximumSize = 1 << 20
 
     /// Reads `Info.plist`'s bytes (binary or XML).
-    /// - Throws: ``SafariDownloadError`` when the bytes are no property-list dictionary, or one
+    /// - Throws: ``SafariTransferError`` when the bytes are no property-list dictionary, or one
     ///   that has none of the keys of either layout.
-    public init(propertyList data: Data) throws(SafariDownloadError) {
+    public init(propertyList data: Data) throws(SafariTransferError) {
         guard data.count <= Self.maximumSize else { throw .unreadable("Info.plist is larger than \(Self.maximumSize) bytes") }
         let reader = PropertyListReader(options: PropertyListReadOptions(maximumDepth: 16, maximumObjectCount: 10_000,
                                                                           maximumInputSize: Self.maximumSize, duplicateKeys: .keepLast))
         let top: PropertyListDictionary
         do {
-            guard let dictionary = try reader.read(data).value.dictionaryValue else { throw SafariDownloadError.unreadable("Info.plist is no dictionary") }
+            guard let dictionary = try reader.read(data).value.dictionaryValue else { throw SafariTransferError.unreadable("Info.plist is no dictionary") }
             top = dictionary
-        } catch let error as SafariDownloadError {
+        } catch let error as SafariTransferError {
             throw error
         } catch {
             throw .unreadable("Info.plist: \(error)")
@@ -76,9 +76,9 @@ public struct SafariDownloadInfo: Sendable, Hashable {
 
     /// Reads one download's keys: an `Info.plist`'s top level, or an entry of
     /// `Downloads.plist`'s `DownloadHistory` (the same keys, ``SafariDownloadHistory``).
-    /// - Throws: ``SafariDownloadError/notADownload(_:)`` when `top` has none of the keys of
+    /// - Throws: ``SafariTransferError/notADownload(_:)`` when `top` has none of the keys of
     ///   either layout; `what` names it in the message.
-    init(dictionary top: PropertyListDictionary, what: String) throws(SafariDownloadError) {
+    init(dictionary top: PropertyListDictionary, what: String) throws(SafariTransferError) {
         var problems: [String] = []
         let resume: PropertyListDictionary?
         if let value = top["DownloadEntryResumeInformation"] {
@@ -141,7 +141,7 @@ extension SafariDownloadInfo {
 }
 
 /// Why a Safari `.download` bundle could not be read; each says where.
-public enum SafariDownloadError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum SafariTransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bundle or its `Info.plist` could not be read.
     case unreadable(String)
     /// `Info.plist` was read and is not a Safari download's.

@@ -41,7 +41,7 @@ struct SafariEvidence {
     init() {}
 
     init(name: String, parentName: String, data: Data) {
-        do throws(SafariDownloadError) {
+        do throws(SafariTransferError) {
             switch Role(name: name, parentName: parentName) {
             case .bundleInfo: download = try SafariDownloadInfo(propertyList: data)
             case .history: history = try SafariDownloadHistory(propertyList: data)

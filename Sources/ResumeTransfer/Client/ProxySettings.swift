@@ -45,8 +45,8 @@ public struct ProxySettings: Sendable, Hashable {
 
         /// Reads a proxy URL as curl does: `[scheme://][user:password@]host[:port]`, scheme `http`
         /// (the default), `socks5` or `socks5h`.
-        /// - Throws: ``DownloadError/invalidProxy(_:)`` naming what is wrong; never echoes the password.
-        public init(parsing text: String) throws(DownloadError) {
+        /// - Throws: ``TransferError/invalidProxy(_:)`` naming what is wrong; never echoes the password.
+        public init(parsing text: String) throws(TransferError) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             let withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed
             guard let components = URLComponents(string: withScheme), let scheme = components.scheme?.lowercased() else {
@@ -111,8 +111,8 @@ public struct ProxySettings: Sendable, Hashable {
 
     /// One proxy for every download (curl's `--proxy`), except the hosts in `noProxy`
     /// (comma-separated). An empty `proxy` means none, as in curl.
-    /// - Throws: ``DownloadError/invalidProxy(_:)``.
-    public init(proxy: String, noProxy: String = "") throws(DownloadError) {
+    /// - Throws: ``TransferError/invalidProxy(_:)``.
+    public init(proxy: String, noProxy: String = "") throws(TransferError) {
         let server = proxy.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try Server(parsing: proxy)
         self.http = server
         self.https = server
@@ -123,9 +123,9 @@ public struct ProxySettings: Sendable, Hashable {
     /// sets `HTTP_PROXY` from a request's `Proxy:` header, the "httpoxy" hole), `https_proxy` or
     /// `HTTPS_PROXY`, then `all_proxy` or `ALL_PROXY` for either, and `no_proxy` or `NO_PROXY`.
     /// Empty values count as unset.
-    /// - Throws: ``DownloadError/invalidProxy(_:)`` naming the variable.
-    public init(environment: [String: String]) throws(DownloadError) {
-        func server(_ names: String...) throws(DownloadError) -> Server? {
+    /// - Throws: ``TransferError/invalidProxy(_:)`` naming the variable.
+    public init(environment: [String: String]) throws(TransferError) {
+        func server(_ names: String...) throws(TransferError) -> Server? {
             guard let found = Self.firstSet(names, in: environment) else { return nil }
             do {
                 return try Server(parsing: found.value)
@@ -219,7 +219,7 @@ public struct ProxySettings: Sendable, Hashable {
     }
 }
 
-extension DownloadError {
+extension TransferError {
     /// The message of an ``invalidProxy(_:)``, for wrapping with the variable's name.
     var proxyMessage: String {
         if case .invalidProxy(let message) = self { return message }

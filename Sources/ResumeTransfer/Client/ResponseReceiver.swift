@@ -61,7 +61,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, SegmentReceiver, @unch
 
     private enum WriteOutcome: Sendable {
         /// Bytes written; with an error, the write stopped after them.
-        case written(Int64, DownloadError?)
+        case written(Int64, TransferError?)
         case mismatch
     }
 
@@ -98,12 +98,12 @@ final class ResponseReceiver: HTTPClientResponseDelegate, SegmentReceiver, @unch
     /// The loop answered the head (or no head will come).
     private var decided = false
     /// Why the response stopped early; decides the last event. Set once.
-    private var failure: DownloadError?
+    private var failure: TransferError?
     private var mismatch = false
     /// A write failed or mismatched: later batches are not counted (they would leave a hole).
     private var poisoned = false
     private var terminalSent = false
-    private var stopRequested: DownloadError?
+    private var stopRequested: TransferError?
     private var headTimer: Scheduled<Void>?
     /// Writes a partial batch when the server goes quiet, so the bytes of a stalled response
     /// reach the disk (and the progress reports) without waiting for the stall timeout.
@@ -194,7 +194,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, SegmentReceiver, @unch
 
     /// Stop the response (the bytes received so far are still written); the last event is
     /// ``ResponseEvent/failed(_:)`` with `reason` unless the response had ended already.
-    func stop(reason: DownloadError) {
+    func stop(reason: TransferError) {
         self.eventLoop.execute { self.stop(reason) }
     }
 
@@ -257,8 +257,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate, SegmentReceiver, @unch
 
     /// What `error` ended: an early close in the words of the direct path, which say how far the
     /// answer got.
-    private func failure(for error: any Error) -> DownloadError {
-        guard DownloadError.isEarlyClose(error) else { return DownloadError(transport: error) }
+    private func failure(for error: any Error) -> TransferError {
+        guard TransferError.isEarlyClose(error) else { return TransferError(transport: error) }
         if case .waitingForHead = self.mode { return .connection(.closedBeforeHead) }
         return .connection(.closedBeforeEnd(remaining: self.statedBody.map { max($0 - self.seenBody, 0) }))
     }
@@ -380,7 +380,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, SegmentReceiver, @unch
     private static func write(_ batch: ByteBuffer, at start: Int64, verifying verify: Int, into part: PartialFile) -> WriteOutcome {
         batch.withUnsafeReadableBytes { bytes -> WriteOutcome in
             var done = 0
-            do throws(DownloadError) {
+            do throws(TransferError) {
                 if verify > 0 {
                     guard try part.holds(UnsafeRawBufferPointer(rebasing: bytes[0..<verify]), at: start) else { return .mismatch }
                 }
@@ -397,7 +397,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate, SegmentReceiver, @unch
         }
     }
 
-    private func stop(_ reason: DownloadError) {
+    private func stop(_ reason: TransferError) {
         if case .waitingForDecision(_, _, let waiter) = self.mode {
             // Stopped instead of answered: the held bytes are not wanted.
             self.decided = true

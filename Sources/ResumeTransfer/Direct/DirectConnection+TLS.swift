@@ -27,7 +27,7 @@ extension DirectConnection {
         do {
             self.tls = try DirectTLS(context: context, serverHostname: DirectTLS.serverHostname(for: route.host), peer: peer)
         } catch {
-            throw .outcome(.failed(DownloadError(transport: error)))
+            throw .outcome(.failed(TransferError(transport: error)))
         }
         self.cipher = ByteBufferAllocator().buffer(capacity: Self.smallestReceive)
     }
@@ -106,7 +106,7 @@ extension DirectConnection {
             do {
                 try tls.feed(piece)
             } catch {
-                throw .outcome(.failed(DownloadError(transport: error)))
+                throw .outcome(.failed(TransferError(transport: error)))
             }
         }
         do {
@@ -119,7 +119,7 @@ extension DirectConnection {
                 }
             }
         } catch {
-            throw .outcome(.failed(DownloadError(transport: error)))
+            throw .outcome(.failed(TransferError(transport: error)))
         }
         // The handshake's answers, and the request once the handshake is done.
         try self.flushTLS()

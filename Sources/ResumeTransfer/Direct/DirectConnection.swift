@@ -87,7 +87,7 @@ final class DirectConnection {
                 do {
                     try self.tls?.write(request)
                 } catch {
-                    return .failed(DownloadError(transport: error))
+                    return .failed(TransferError(transport: error))
                 }
                 // The request goes out once the handshake is done (flushTLS, after each receive).
                 try self.flushTLS()
@@ -212,7 +212,7 @@ final class DirectConnection {
             let stallDeadline = ContinuousClock.now + settings.stallTimeout
             switch try self.receive(UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, reader.readSize)])) {
             case .success(let count) where count > 0:
-                let result = Result { () throws(DownloadError) in try reader.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) }
+                let result = Result { () throws(TransferError) in try reader.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) }
                 switch result {
                 case .success(let head?): return head
                 case .success(nil): continue

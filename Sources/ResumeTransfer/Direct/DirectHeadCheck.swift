@@ -22,7 +22,7 @@ import ResumeDataCodec
     private enum Verdict: Equatable {
         /// The final head's status, fields and where in the input it ended.
         case head(UInt, [String], end: Int)
-        case refused(DownloadError)
+        case refused(TransferError)
         case unfinished
     }
 
@@ -70,7 +70,7 @@ import ResumeDataCodec
         while offset < input.count {
             let end = min(offset + piece, input.count)
             let step = input[offset..<end].withUnsafeBytes { raw in
-                Result { () throws(DownloadError) in try reader.feed(raw) }
+                Result { () throws(TransferError) in try reader.feed(raw) }
             }
             switch step {
             case .failure(let error):

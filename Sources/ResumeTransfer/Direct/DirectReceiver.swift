@@ -28,7 +28,7 @@ import Glibc
 /// in the file, and the last event after the last write. Timeouts are the engine's: connecting,
 /// the response head, and no byte for the stall time.
 ///
-/// With `--connections`, each segment has a receiver of its own (``SegmentOpener``): its own
+/// With `--connections`, each segment has a receiver of its own (``ConnectionOpener``): its own
 /// thread, socket and buffers, writing with `pwrite`/splice at its own offsets of the one file.
 /// The end of its segment can be moved down while it writes (``shrink(to:)``); the thread claims
 /// each range before it writes it (``claim(from:count:)``) and lets the rest go before it waits
@@ -58,7 +58,7 @@ final class DirectReceiver: SegmentReceiver {
 
     private struct Shared {
         var decision: Decision?
-        var stopReason: DownloadError?
+        var stopReason: TransferError?
         /// The write end of the wake pipe while the thread runs; -1 after it closed it.
         var wakeWrite: Int32 = -1
         /// The file position the body stops at (the accepted limit, moved down by a shrink).
@@ -115,7 +115,7 @@ final class DirectReceiver: SegmentReceiver {
         self.decide(.discard)
     }
 
-    func stop(reason: DownloadError) {
+    func stop(reason: TransferError) {
         self.shared.withLock { shared in
             if shared.stopReason == nil { shared.stopReason = reason }
             self.poke(shared.wakeWrite)
@@ -157,7 +157,7 @@ final class DirectReceiver: SegmentReceiver {
 
     // MARK: the thread's side
 
-    var stopReason: DownloadError? { self.shared.withLock { $0.stopReason } }
+    var stopReason: TransferError? { self.shared.withLock { $0.stopReason } }
     var decision: Decision? { self.shared.withLock { $0.decision } }
     /// Where the body stops now (nil: at its end).
     var limit: Int64? { self.shared.withLock { $0.limit } }
@@ -203,7 +203,7 @@ final class DirectReceiver: SegmentReceiver {
 
     enum Outcome: Sendable {
         case ended
-        case failed(DownloadError)
+        case failed(TransferError)
         case mismatch
     }
 }

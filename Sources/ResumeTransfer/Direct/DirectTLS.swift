@@ -68,7 +68,7 @@ final class DirectTLS {
 
     /// Hands received encrypted bytes to BoringSSL; the plaintext gathers until
     /// ``takePlaintext()``.
-    /// - Throws: the handshake's or the record layer's error (``DownloadError/init(transport:)``
+    /// - Throws: the handshake's or the record layer's error (``TransferError/init(transport:)``
     ///   says it as for AsyncHTTPClient's connections).
     func feed(_ bytes: ByteBuffer) throws {
         guard self.channel.isActive else { return }

@@ -44,9 +44,9 @@ struct ResponseHeadReader {
 
     /// Takes more bytes of the answer.
     /// - Returns: the final head, or nil while it has not ended.
-    /// - Throws: ``DownloadError/connection(_:)`` when a bound is passed or the decoder refuses
+    /// - Throws: ``TransferError/connection(_:)`` when a bound is passed or the decoder refuses
     ///   the head; nothing more is to be fed then.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(DownloadError) -> Head? {
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(TransferError) -> Head? {
         self.pending += bytes
         while let end = Self.headEnd(in: self.pending, from: self.scanned) {
             let parts: [HTTP1Framing.Part]
@@ -88,8 +88,8 @@ struct ResponseHeadReader {
     }
 
     /// How the body of `head` is delimited.
-    /// - Throws: ``DownloadError/connection(_:)`` for a `Content-Length` that is not one number.
-    static func bodyFraming(of head: HTTPResponseHead) throws(DownloadError) -> BodyFraming {
+    /// - Throws: ``TransferError/connection(_:)`` for a `Content-Length` that is not one number.
+    static func bodyFraming(of head: HTTPResponseHead) throws(TransferError) -> BodyFraming {
         if head.headers.contains(name: "transfer-encoding") { return .decoded }
         let lengths = head.headers[canonicalForm: "content-length"]
         guard let first = lengths.first else { return .close }

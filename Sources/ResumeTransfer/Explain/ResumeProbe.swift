@@ -29,23 +29,23 @@ package struct ResumeProbe: Sendable, Equatable {
     /// The validator sent in `If-Range` (a strong ETag, else Last-Modified), if any.
     package var ifRange: String?
     /// The `HEAD` answer, or why there is none.
-    package var head: Result<Answer, DownloadError>
+    package var head: Result<Answer, TransferError>
     /// The range answer, or why there is none; `nil` when it was not sent because the `HEAD`
     /// could not reach the server (it would wait out the same connect timeout again).
-    package var range: Result<Answer, DownloadError>?
+    package var range: Result<Answer, TransferError>?
 }
 
 extension Downloader {
     /// Asks the server about `resume`'s download at `offset` (see ``ResumeProbe``).
-    /// - Throws: ``DownloadError/invalidResumeData(_:)`` when the blob names no usable URL or
+    /// - Throws: ``TransferError/invalidResumeData(_:)`` when the blob names no usable URL or
     ///   is not a GET.
-    package func probe(_ resume: ResumeData, offset: Int64) async throws(DownloadError) -> ResumeProbe {
+    package func probe(_ resume: ResumeData, offset: Int64) async throws(TransferError) -> ResumeProbe {
         let checkpoint = try ResumeCheckpoint.decode(resume).checkpoint
         let ifRange = checkpoint.ifRangeValidator
         // A blob's count is untrusted: the range's end, one past the byte, must not overflow.
         let offset = min(max(offset, 0), Int64.max - 1)
         let head = await self.send(checkpoint, method: .HEAD, range: nil, ifRange: nil)
-        var range: Result<ResumeProbe.Answer, DownloadError>?
+        var range: Result<ResumeProbe.Answer, TransferError>?
         if case .success = head {
             range = await self.send(checkpoint, method: .GET, range: (offset, offset + 1), ifRange: ifRange)
         }
@@ -54,7 +54,7 @@ extension Downloader {
 
     /// The `HEAD` alone, sent as ``probe(_:offset:)`` sends it (the blob's headers, under the
     /// trust policy): `rebuild` takes the validators from it when none was given.
-    package func head(_ resume: ResumeData) async throws(DownloadError) -> Result<ResumeProbe.Answer, DownloadError> {
+    package func head(_ resume: ResumeData) async throws(TransferError) -> Result<ResumeProbe.Answer, TransferError> {
         let checkpoint = try ResumeCheckpoint.decode(resume).checkpoint
         return await self.send(checkpoint, method: .HEAD, range: nil, ifRange: nil)
     }
@@ -62,7 +62,7 @@ extension Downloader {
     /// One request, its redirects followed as the engine follows them.
     private func send(
         _ start: DownloadCheckpoint, method: HTTPMethod, range: (start: Int64, end: Int64?)?, ifRange: String?
-    ) async -> Result<ResumeProbe.Answer, DownloadError> {
+    ) async -> Result<ResumeProbe.Answer, TransferError> {
         var checkpoint = start
         let policy = TrustPolicy(allowsInsecureRedirects: self.configuration.allowsInsecureRedirects)
         var redirects = 0
@@ -76,7 +76,7 @@ extension Downloader {
                 response = try await self.clients.client(for: plan.url)
                     .execute(request, timeout: self.configuration.responseTimeout.timeAmount)
             } catch {
-                return .failure(DownloadError(transport: error))
+                return .failure(TransferError(transport: error))
             }
             let status = Int(response.status.code)
             // Read a little of the body and let the rest go: a server that ignores the range

@@ -11,22 +11,22 @@ import Synchronization
 final class CheckpointWriter: Sendable {
     private struct State {
         var busy = false
-        var error: DownloadError?
+        var error: TransferError?
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let queue = DispatchQueue(label: "ResumeTransfer.checkpoint")
     private let state = Mutex(State())
-    private let write: @Sendable (DownloadCheckpoint) throws(DownloadError) -> Void
+    private let write: @Sendable (DownloadCheckpoint) throws(TransferError) -> Void
 
     /// `write` does the fsync and the atomic blob replacement.
-    init(write: @escaping @Sendable (DownloadCheckpoint) throws(DownloadError) -> Void) {
+    init(write: @escaping @Sendable (DownloadCheckpoint) throws(TransferError) -> Void) {
         self.write = write
     }
 
     /// Starts writing `checkpoint` in the background unless a write is in flight. Returns the error
     /// of an earlier background write, if one failed (the caller stops then).
-    func submit(_ checkpoint: DownloadCheckpoint) -> DownloadError? {
+    func submit(_ checkpoint: DownloadCheckpoint) -> TransferError? {
         let start = self.state.withLock { state -> Bool? in
             if state.error != nil { return nil }
             if state.busy { return false }
@@ -36,8 +36,8 @@ final class CheckpointWriter: Sendable {
         guard let start else { return self.state.withLock { $0.error } }
         guard start else { return nil }
         self.queue.async {
-            var failure: DownloadError?
-            do throws(DownloadError) {
+            var failure: TransferError?
+            do throws(TransferError) {
                 try self.write(checkpoint)
             } catch {
                 failure = error
@@ -55,7 +55,7 @@ final class CheckpointWriter: Sendable {
 
     /// Waits until no write is in flight, so a checkpoint written next cannot be overtaken by an
     /// older one. Returns the error of a failed background write.
-    func drain() async -> DownloadError? {
+    func drain() async -> TransferError? {
         await withCheckedContinuation { continuation in
             let resumeNow = self.state.withLock { state -> Bool in
                 if state.busy {

@@ -39,7 +39,7 @@ enum OutputFileRule {
         case matches
         case differs(actual: String)
         /// The file could not be read to its end.
-        case unreadable(DownloadError)
+        case unreadable(TransferError)
     }
 
     /// Everything the verdict depends on.
@@ -69,7 +69,7 @@ enum OutputFileRule {
         /// No request: the file is left as it is and the run ends successfully, for this reason.
         case leave(ExistingFile)
         /// No request: the run fails, the file left as it is.
-        case refuse(DownloadError)
+        case refuse(TransferError)
     }
 
     /// Whether a verdict needs the file's SHA-256 first: only a file that exists, might be kept,
@@ -151,7 +151,7 @@ extension FileSystem {
             expectedSHA256: expectedSHA256)
         if let expectedSHA256,
            OutputFileRule.needsChecksum(found: found, input: input, replacesExisting: replacesExisting, expectedSHA256: expectedSHA256) {
-            do throws(DownloadError) {
+            do throws(TransferError) {
                 let file = try PartialFile(path: destination, access: .readOnly, calls: self.calls)
                 let actual = try DownloadTask.sha256(of: file, length: try file.size())
                 facts.checksum = actual == expectedSHA256 ? .matches : .differs(actual: actual)

@@ -10,7 +10,7 @@ import Synchronization
 import ResumeSupport
 
 /// An open file of the engine: the partial file, or a finished file read for its checksum. Each
-/// failure becomes a ``DownloadError/disk(_:)`` naming the path and the errno text.
+/// failure becomes a ``TransferError/disk(_:)`` naming the path and the errno text.
 final class PartialFile: Sendable {
     let path: String
     /// Not private: ``copyPrefix(of:count:)`` (PartialFileCopy.swift) copies into it too.
@@ -36,7 +36,7 @@ final class PartialFile: Sendable {
     /// Opens `path` for `access`. The system calls come before the object exists: Swift 6.3.1's
     /// optimizer crashed ("Found ownership error", CopyPropagation) on a designated initializer
     /// that threw after storing `calls` beside the noncopyable `Mutex`, in release builds only.
-    convenience init(path: String, access: Access = .partial, calls: FileSystemCalls = .system) throws(DownloadError) {
+    convenience init(path: String, access: Access = .partial, calls: FileSystemCalls = .system) throws(TransferError) {
         let fd = try Self.open(path, access: access, calls: calls)
         self.init(path: path, descriptor: fd, calls: calls)
     }
@@ -49,7 +49,7 @@ final class PartialFile: Sendable {
 
     /// `open`, `fstat` and (for the partial file) `flock`: the descriptor, or the error, with the
     /// descriptor closed again.
-    private static func open(_ path: String, access: Access, calls: FileSystemCalls) throws(DownloadError) -> Int32 {
+    private static func open(_ path: String, access: Access, calls: FileSystemCalls) throws(TransferError) -> Int32 {
         // O_NONBLOCK: a FIFO planted under the name must not hang the open (regular files ignore it).
         let flags = (access == .partial ? O_RDWR | O_CREAT | O_NOFOLLOW : O_RDONLY) | O_NONBLOCK | O_CLOEXEC
         let fd: Int32
@@ -85,7 +85,7 @@ final class PartialFile: Sendable {
 
     /// Closes the file, reporting the error `close` returns (on some file systems a failed
     /// write-back only shows here). Called before the file is renamed into place.
-    func close() throws(DownloadError) {
+    func close() throws(TransferError) {
         let first = self.closed.withLock { closed in
             defer { closed = true }
             return !closed
@@ -95,7 +95,7 @@ final class PartialFile: Sendable {
     }
 
     /// The current size (`fstat`).
-    func size() throws(DownloadError) -> Int64 {
+    func size() throws(TransferError) -> Int64 {
         switch self.calls.fstat(self.descriptor) {
         case .success(let status): return status.size
         case .failure(let failure): throw FileSystem.error("fstat", self.path, failure)
@@ -103,21 +103,21 @@ final class PartialFile: Sendable {
     }
 
     /// `ftruncate`.
-    func truncate(to length: Int64) throws(DownloadError) {
+    func truncate(to length: Int64) throws(TransferError) {
         if case .failure(let failure) = self.calls.ftruncate(self.descriptor, length) {
             throw FileSystem.error("ftruncate", self.path, failure)
         }
     }
 
     /// Writes all of `bytes` at `offset` (`pwrite`, repeated for short writes).
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(TransferError) {
         var done = 0
         try self.write(bytes, at: offset, progress: &done)
     }
 
     /// ``write(_:at:)`` that leaves in `done` how many bytes were written, also when it throws
     /// (a short write followed by a failure, as a full disk gives).
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64, progress done: inout Int) throws(DownloadError) {
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64, progress done: inout Int) throws(TransferError) {
         let outcome = self.calls.writeAll(self.descriptor, bytes, at: offset)
         done = outcome.written
         if let failure = outcome.failure { throw FileSystem.error("write", self.path, failure) }
@@ -128,7 +128,7 @@ final class PartialFile: Sendable {
 
     /// Moves `count` bytes that wait in `pipe` into the file at `offset` (splice(2), repeated for
     /// short moves), leaving in `done` how many moved, also when it throws.
-    func splice(from pipe: Int32, count: Int, at offset: Int64, progress done: inout Int) throws(DownloadError) {
+    func splice(from pipe: Int32, count: Int, at offset: Int64, progress done: inout Int) throws(TransferError) {
         done = 0
         guard let spliceToFile = self.calls.spliceToFile else { throw .disk("write \(self.path): splice is not available") }
         while done < count {
@@ -141,7 +141,7 @@ final class PartialFile: Sendable {
     }
 
     /// Reads up to `count` bytes at `offset` (`pread`).
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(DownloadError) -> Int {
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(TransferError) -> Int {
         switch self.calls.pread(self.descriptor, buffer, offset) {
         case .success(let count): return count
         case .failure(let failure): throw FileSystem.error("read", self.path, failure)
@@ -149,7 +149,7 @@ final class PartialFile: Sendable {
     }
 
     /// True when the file holds exactly `bytes` at `offset` (a short file does not).
-    func holds(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) -> Bool {
+    func holds(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(TransferError) -> Bool {
         guard !bytes.isEmpty else { return true }
         let local = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         defer { local.deallocate() }
@@ -164,7 +164,7 @@ final class PartialFile: Sendable {
     }
 
     /// `fsync`: after it returns, the bytes written so far survive a crash.
-    func sync() throws(DownloadError) {
+    func sync() throws(TransferError) {
         if case .failure(let failure) = self.calls.fsync(self.descriptor) { throw FileSystem.error("fsync", self.path, failure) }
     }
 }
@@ -173,7 +173,7 @@ final class PartialFile: Sendable {
 struct FileSystem: Sendable {
     let calls: FileSystemCalls
 
-    static func error(_ call: String, _ path: String, _ failure: FileSystemCalls.Failure) -> DownloadError {
+    static func error(_ call: String, _ path: String, _ failure: FileSystemCalls.Failure) -> TransferError {
         .disk("\(call) \(path): \(failure)")
     }
 
@@ -216,7 +216,7 @@ struct FileSystem: Sendable {
     }
 
     /// Replaces `path` with `data` atomically (see ``AtomicFile``), readable by the owner only.
-    func writeAtomically(_ data: Data, to path: String) throws(DownloadError) {
+    func writeAtomically(_ data: Data, to path: String) throws(TransferError) {
         do {
             try AtomicFile.write(data, to: path, calls: self.calls)
         } catch {
@@ -225,12 +225,12 @@ struct FileSystem: Sendable {
     }
 
     /// `rename`; durable only after ``syncFolder(of:)``.
-    func rename(_ source: String, to destination: String) throws(DownloadError) {
+    func rename(_ source: String, to destination: String) throws(TransferError) {
         if case .failure(let failure) = self.calls.rename(source, destination) { throw Self.error("rename", source, failure) }
     }
 
     /// fsync of the folder holding `path`: the names created, renamed or removed in it survive a crash.
-    func syncFolder(of path: String) throws(DownloadError) {
+    func syncFolder(of path: String) throws(TransferError) {
         do {
             try AtomicFile.syncFolder(of: path, calls: self.calls)
         } catch {
@@ -253,7 +253,7 @@ struct FileSystem: Sendable {
         AtomicFile.removeStaleTemporaries(in: FilePathText.folder(of: path), for: FilePathText.lastName(of: path), calls: self.calls)
     }
 
-    func list(_ directory: String) throws(DownloadError) -> [String] {
+    func list(_ directory: String) throws(TransferError) -> [String] {
         switch self.calls.listDirectory(directory) {
         case .success(let names): return names
         case .failure(let failure): throw .disk("cannot list \(directory): \(failure)")

@@ -17,7 +17,7 @@ extension FileSystem {
     /// source is opened as evidence is (read-only, not through a link, without a new access
     /// time) and must be a regular file.
     /// - Returns: the size of `source`: at most what the copy can bring.
-    func startCopy(of source: String, to target: String) throws(DownloadError) -> Int64 {
+    func startCopy(of source: String, to target: String) throws(TransferError) -> Int64 {
         let input = try Self.openCopySource(source, calls: self.calls)
         defer { _ = self.calls.close(input.descriptor) }
         switch self.calls.open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, PartialFile.newFileMode) {
@@ -35,7 +35,7 @@ extension FileSystem {
     }
 
     /// `source` opened as evidence, a regular file, with its size.
-    static func openCopySource(_ source: String, calls: FileSystemCalls) throws(DownloadError) -> (descriptor: Int32, size: Int64) {
+    static func openCopySource(_ source: String, calls: FileSystemCalls) throws(TransferError) -> (descriptor: Int32, size: Int64) {
         let input: Int32
         switch calls.openEvidence(atPath: source) {
         case .success(let value): input = value
@@ -95,7 +95,7 @@ extension PartialFile {
     /// costs nothing on the same disk); where it cannot (another file system on older kernels,
     /// no such call), the bytes go through `pread`/`pwrite` in 1 MiB steps.
     /// - Throws: also when `source` holds fewer than `count` bytes now.
-    func copyPrefix(of source: String, count: Int64) throws(DownloadError) {
+    func copyPrefix(of source: String, count: Int64) throws(TransferError) {
         let input = try FileSystem.openCopySource(source, calls: self.calls)
         defer { _ = self.calls.close(input.descriptor) }
         let wanted = max(0, count)

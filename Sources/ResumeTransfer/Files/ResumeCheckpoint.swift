@@ -33,7 +33,7 @@ package enum ResumeCheckpoint {
     /// Headers that describe one connection or one range, never the resource: not carried over.
     private static let dropped: Set<String> = ["range", "if-range", "accept-encoding", "host", "content-length", "connection"]
 
-    static func resumeData(_ checkpoint: DownloadCheckpoint, partialPath: String) throws(DownloadError) -> ResumeData {
+    static func resumeData(_ checkpoint: DownloadCheckpoint, partialPath: String) throws(TransferError) -> ResumeData {
         // The current URL was checked where it entered; a refused original is archived back as
         // the blob recorded it, when Foundation can hold it at all.
         let current = checkpoint.currentURL.url
@@ -77,7 +77,7 @@ package enum ResumeCheckpoint {
         return resume
     }
 
-    static func encode(_ checkpoint: DownloadCheckpoint, partialPath: String) throws(DownloadError) -> Data {
+    static func encode(_ checkpoint: DownloadCheckpoint, partialPath: String) throws(TransferError) -> Data {
         let resume = try resumeData(checkpoint, partialPath: partialPath)
         do {
             return try resume.encoded(as: .keyedArchive)
@@ -86,14 +86,14 @@ package enum ResumeCheckpoint {
         }
     }
 
-    static func decode(_ data: Data) throws(DownloadError) -> Decoded {
+    static func decode(_ data: Data) throws(TransferError) -> Decoded {
         let resume: ResumeData
         do {
             if let upload = try UploadResumeData.read(data) {
-                throw DownloadError.invalidResumeData("upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")), not a download's: resumetool cannot continue uploads yet; inspect shows where the upload continues")
+                throw TransferError.invalidResumeData("upload resume data (a URLSession upload task's, draft \(upload.draftVersion.map(VisibleText.escaping) ?? "unknown")), not a download's: resumetool cannot continue uploads yet; inspect shows where the upload continues")
             }
             resume = try ResumeData(data: data)
-        } catch let error as DownloadError {
+        } catch let error as TransferError {
             throw error
         } catch {
             throw .invalidResumeData("\(error)")
@@ -101,7 +101,7 @@ package enum ResumeCheckpoint {
         return try decode(resume)
     }
 
-    static func decode(_ resume: ResumeData) throws(DownloadError) -> Decoded {
+    static func decode(_ resume: ResumeData) throws(TransferError) -> Decoded {
         let currentRequest: URLRequestArchive?
         let originalRequest: URLRequestArchive?
         do {

@@ -39,7 +39,7 @@ extension DownloadStateMachine {
         /// The partial file holds the whole body: verify it, then move it into place.
         case finish(length: Int64, checkpoint: DownloadCheckpoint)
         /// Stop; the partial file and this checkpoint stay for a later resume.
-        case fail(DownloadError, checkpoint: DownloadCheckpoint)
+        case fail(TransferError, checkpoint: DownloadCheckpoint)
         /// Stop because the user asked; write the checkpoint.
         case pause(DownloadCheckpoint)
     }

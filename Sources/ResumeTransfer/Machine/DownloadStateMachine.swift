@@ -18,7 +18,7 @@ struct DownloadStateMachine: Sendable {
     private(set) var checkpoint: DownloadCheckpoint
     private let configuration: Configuration
     /// Why the last ``Action/retry(after:checkpoint:)`` was decided, for progress reports.
-    private(set) var lastRetryReason: DownloadError?
+    private(set) var lastRetryReason: TransferError?
     private var redirects = 0
     /// Failed attempts in a row (see ``RetryPolicy``).
     private var attempts = 0
@@ -145,10 +145,10 @@ struct DownloadStateMachine: Sendable {
         }
     }
 
-    /// The request or the body failed: a transport error (``DownloadError/connection(_:)``,
-    /// ``DownloadError/timedOut``, ``DownloadError/stalled``, retried), a final one (TLS, proxy)
-    /// or a write (``DownloadError/disk(_:)``); ``RetryPolicy/handling(of:)`` tells them apart.
-    mutating func transportFailed(_ failure: DownloadError) -> Action {
+    /// The request or the body failed: a transport error (``TransferError/connection(_:)``,
+    /// ``TransferError/timedOut``, ``TransferError/stalled``, retried), a final one (TLS, proxy)
+    /// or a write (``TransferError/disk(_:)``); ``RetryPolicy/handling(of:)`` tells them apart.
+    mutating func transportFailed(_ failure: TransferError) -> Action {
         let retryable = RetryPolicy.handling(of: failure) == .retryable
         switch self.state {
         case .requesting, .segmented:
@@ -180,7 +180,7 @@ struct DownloadStateMachine: Sendable {
     }
 
     /// Verification after ``Action/finish(length:checkpoint:)`` passed or failed.
-    mutating func finished(_ error: DownloadError?) -> Action {
+    mutating func finished(_ error: TransferError?) -> Action {
         switch self.state {
         case .finishing:
             if let error { return self.fail(error) }
@@ -215,7 +215,7 @@ struct DownloadStateMachine: Sendable {
         /// The file changed on the server (another validator or length): start over from zero.
         case changedFile
         /// Not usable (a redirect, an error, a range ignored); the segment goes to another connection.
-        case refused(DownloadError)
+        case refused(TransferError)
     }
 
     /// The response head just accepted (``Action/receiveBody(offset:overlap:restartCheckpoint:)``)
@@ -556,7 +556,7 @@ struct DownloadStateMachine: Sendable {
         return self.makeRequest()
     }
 
-    private mutating func scheduleRetry(reason: DownloadError, retryAfter: Duration?) -> Action {
+    private mutating func scheduleRetry(reason: TransferError, retryAfter: Duration?) -> Action {
         self.attempts += 1
         self.lastRetryReason = reason
         switch self.configuration.retry.afterFailure(self.attempts, reason: reason, retryAfter: retryAfter) {
@@ -568,7 +568,7 @@ struct DownloadStateMachine: Sendable {
         }
     }
 
-    private mutating func fail(_ error: DownloadError) -> Action {
+    private mutating func fail(_ error: TransferError) -> Action {
         self.state = .failed
         return .fail(error, checkpoint: self.handOut(self.checkpoint))
     }

@@ -21,7 +21,7 @@ struct RetryPolicy: Sendable {
         /// Wait this long, then try again.
         case retry(after: Duration)
         /// Stop with this error.
-        case giveUp(DownloadError)
+        case giveUp(TransferError)
     }
 
     /// How a failure is handled, whatever failed.
@@ -35,7 +35,7 @@ struct RetryPolicy: Sendable {
     }
 
     /// How `error` is handled.
-    static func handling(of error: DownloadError) -> Handling {
+    static func handling(of error: TransferError) -> Handling {
         switch error {
         case .disk: .disk
         case .tls, .invalidProxy, .cannotResolve: .final
@@ -51,7 +51,7 @@ struct RetryPolicy: Sendable {
 
     /// The verdict after the `failures`-th failed attempt in a row, caused by `reason`, with the
     /// server's `Retry-After` when it sent one.
-    func afterFailure(_ failures: Int, reason: DownloadError, retryAfter: Duration?) -> Verdict {
+    func afterFailure(_ failures: Int, reason: TransferError, retryAfter: Duration?) -> Verdict {
         guard failures <= self.maximumRetries else {
             return .giveUp(.retriesExhausted(last: reason, attempts: failures - 1))
         }

@@ -48,7 +48,7 @@ struct TrustPolicy: Sendable, Equatable {
 
     /// Where a redirect from `current` leads, or why it must not be followed. The target is
     /// checked here, once: from here on it is carried as the checked URL.
-    func redirect(from current: HTTPURL, location: String?) -> Result<HTTPURL, DownloadError> {
+    func redirect(from current: HTTPURL, location: String?) -> Result<HTTPURL, TransferError> {
         guard let location, !location.isEmpty,
               let resolved = URL(string: location, relativeTo: current.url)?.absoluteURL,
               let target = HTTPURL(resolved.absoluteString)

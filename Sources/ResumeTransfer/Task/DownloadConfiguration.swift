@@ -3,7 +3,7 @@ public struct DownloadConfiguration: Sendable {
     /// Downloads running at once; the rest wait in the queue.
     public var maximumConcurrentDownloads = 4
     /// Retries allowed in a row: after this many, the next failed attempt ends the download
-    /// (``DownloadError/retriesExhausted(last:attempts:)``). An attempt is failed unless it wrote
+    /// (``TransferError/retriesExhausted(last:attempts:)``). An attempt is failed unless it wrote
     /// bytes past the furthest offset any attempt reached on this file (an attempt that started
     /// over from zero never counts as progress, even when it received bytes); with
     /// ``connections``, unless the segments together passed the most they ever held. Retried:
@@ -56,7 +56,7 @@ public struct DownloadConfiguration: Sendable {
 
     /// How long one download may run in all, from its start (curl's `--max-time`); nil: no bound.
     /// Past it the download stops as a stall does, its partial file and blob kept, and fails with
-    /// ``DownloadError/tooLong(seconds:)``.
+    /// ``TransferError/tooLong(seconds:)``.
     public var maximumDuration: Duration?
 
     /// Whether a file at a destination that the download did not make is replaced once the

@@ -13,7 +13,7 @@ public enum DownloadState: Equatable, Sendable {
     /// Stopped by ``DownloadTask/cancel(removeFile:)``.
     case cancelled
     /// Stopped by an error; the partial file and blob are kept unless the error says otherwise.
-    case failed(DownloadError)
+    case failed(TransferError)
 }
 
 /// A progress snapshot.
@@ -51,7 +51,7 @@ public enum DownloadEvent: Equatable, Sendable {
     /// that was ignored, a blob for another URL that was set aside.
     case warning(String)
     /// An attempt failed and another follows after `delay`.
-    case retrying(attempt: Int, delay: Duration, reason: DownloadError)
+    case retrying(attempt: Int, delay: Duration, reason: TransferError)
     /// A request about to be sent, with every header of the caller and the engine (only with
     /// ``DownloadConfiguration/reportsHeads``). Credentials are in it, unmasked.
     case requestHead(method: String, url: HTTPURL, headers: [HTTPHeaderField])

@@ -6,7 +6,7 @@ import ResumeDataCodec
 /// or cancelled; and the checkpoint writes each of them relies on.
 extension DownloadTask {
     /// Verifies the partial file, then moves it into place; nil when all went well.
-    func complete(length: Int64, checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadError? {
+    func complete(length: Int64, checkpoint: DownloadCheckpoint, part: PartialFile) -> TransferError? {
         do {
             let size = try part.size()
             guard size >= length else { return .lengthMismatch(expected: length, received: size) }
@@ -44,7 +44,7 @@ extension DownloadTask {
         }
     }
 
-    static func sha256(of part: PartialFile, length: Int64) throws(DownloadError) -> String {
+    static func sha256(of part: PartialFile, length: Int64) throws(TransferError) -> String {
         var hasher = SHA256()
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
@@ -61,20 +61,20 @@ extension DownloadTask {
     }
 
     /// fsync the partial file first, so the blob never counts bytes that are not on disk.
-    func writeCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) throws(DownloadError) {
+    func writeCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) throws(TransferError) {
         try Self.writeCheckpoint(checkpoint, part: part, partialPath: self.partialPath, resumeDataPath: self.resumeDataPath, files: self.files)
     }
 
     static func writeCheckpoint(
         _ checkpoint: DownloadCheckpoint, part: PartialFile, partialPath: String, resumeDataPath: String, files: FileSystem
-    ) throws(DownloadError) {
+    ) throws(TransferError) {
         try part.sync()
         let blob = try ResumeCheckpoint.encode(checkpoint, partialPath: partialPath)
         try files.writeAtomically(blob, to: resumeDataPath)
     }
 
     /// Best effort: the error, when the checkpoint could not be written.
-    func saveCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadError? {
+    func saveCheckpoint(_ checkpoint: DownloadCheckpoint, part: PartialFile) -> TransferError? {
         do {
             try self.writeCheckpoint(checkpoint, part: part)
             return nil
@@ -83,12 +83,12 @@ extension DownloadTask {
         }
     }
 
-    func stopped(failing error: DownloadError) -> DownloadState {
+    func stopped(failing error: TransferError) -> DownloadState {
         self.setState(.failed(error))
         return .failed(error)
     }
 
-    func stopped(failing error: DownloadError, checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadState {
+    func stopped(failing error: TransferError, checkpoint: DownloadCheckpoint, part: PartialFile) -> DownloadState {
         switch error {
         case .disk:
             // The blob on disk still describes flushed bytes; writing another could fail the same way.
@@ -114,7 +114,7 @@ extension DownloadTask {
     /// Pause or cancel, as the caller asked.
     func stop(at point: (DownloadCheckpoint, PartialFile)?) -> DownloadState {
         let intent = self.shared.withLock { $0.intent }
-        var failure: DownloadError?
+        var failure: TransferError?
         if let (checkpoint, part) = point {
             if case .cancel(removeFile: true) = intent {
                 // Removed below.

@@ -12,7 +12,7 @@ extension DownloadTask {
         case existing(ExistingFile)
     }
 
-    func prepare() -> Result<Start, DownloadError> {
+    func prepare() -> Result<Start, TransferError> {
         if let expected = self.expectedSHA256, SHA256Hex(expected) == nil { return .failure(.invalidChecksum(expected)) }
         // What may happen to the file at the destination: the one rule every command follows.
         // A refused one is left as it is, whatever the options, before any request.

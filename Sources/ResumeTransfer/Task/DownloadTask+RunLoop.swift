@@ -66,7 +66,7 @@ extension DownloadTask {
         var meter = ProgressMeter()
         var attempt = 0
         var pending = self.pendingCopy
-        let writer = CheckpointWriter { [partialPath, resumeDataPath, files] checkpoint throws(DownloadError) in
+        let writer = CheckpointWriter { [partialPath, resumeDataPath, files] checkpoint throws(TransferError) in
             try Self.writeCheckpoint(checkpoint, part: part, partialPath: partialPath, resumeDataPath: resumeDataPath, files: files)
         }
         var action = machine.start()
@@ -138,34 +138,19 @@ extension DownloadTask {
         pending: inout PendingCopy?
     ) async -> DownloadStateMachine.Action {
         if Task.isCancelled { return machine.pause() }
-        let request: HTTPClient.Request
-        do {
-            var headers = HTTPHeaders()
-            for field in plan.headers { headers.add(name: field.name, value: field.value) }
-            request = try HTTPClient.Request(url: plan.url.url, method: .GET, headers: headers)
-        } catch {
-            return machine.transportFailed(DownloadError(transport: error))
+        let events = ResponseEvent.Queue()
+        let opener = ConnectionOpener.choose(for: plan, configuration: self.configuration, settings: self.receiverSettings, clients: clients)
+        let receiver: any SegmentReceiver
+        switch opener.open(plan, tag: 0, part: part, events: events) {
+        case .success(let opened): receiver = opened
+        case .failure(let error): return machine.transportFailed(error)
         }
         if self.configuration.reportsHeads {
             self.continuation.yield(.requestHead(method: "GET", url: plan.url, headers: plan.headers))
         }
-        // The client for this request's proxy route (ProxySettings decides per URL).
-        let client = clients.client(for: plan.url)
-        let settings = self.receiverSettings
-        let events = ResponseEvent.Queue()
-        let receiver: any BodyReceiver
-        if let direct = self.directReceiver(for: plan, part: part, settings: settings, events: events, clients: clients) {
-            receiver = direct
-        } else {
-            let viaClient = ResponseReceiver(eventLoop: client.eventLoopGroup.next(), part: part, settings: settings, events: events)
-            // The connection and the receiver share one event loop, so no body buffer changes
-            // thread before it is gathered into a batch.
-            viaClient.attach(client.execute(request: request, delegate: viaClient, eventLoop: .delegateAndChannel(on: viaClient.eventLoop)))
-            receiver = viaClient
-        }
         return await withTaskCancellationHandler {
             await self.follow(
-                events, receiver: receiver, client: client, settings: settings, machine: &machine, part: part, meter: &meter, writer: writer,
+                events, receiver: receiver, opener: opener, machine: &machine, part: part, meter: &meter, writer: writer,
                 pending: &pending)
         } onCancel: {
             receiver.stop()
@@ -177,7 +162,7 @@ extension DownloadTask {
     /// comes after every write for it finished: no write of this response can land after the
     /// next step (a truncation, a checkpoint, the rename) has begun.
     private func follow(
-        _ events: ResponseEvent.Queue, receiver: any BodyReceiver, client: HTTPClient, settings: ResponseReceiver.Settings,
+        _ events: ResponseEvent.Queue, receiver: any SegmentReceiver, opener: ConnectionOpener,
         machine: inout DownloadStateMachine, part: PartialFile, meter: inout ProgressMeter, writer: CheckpointWriter,
         pending: inout PendingCopy?
     ) async -> DownloadStateMachine.Action {
@@ -218,8 +203,7 @@ extension DownloadTask {
                 pending = nil
                 let acceptsRanges = status == 206 || fields.value(of: "accept-ranges")?.lowercased().contains("bytes") == true
                 // Either path's receiver can keep going as the first segment.
-                let primary = receiver as? any SegmentReceiver
-                let segments = primary != nil && (self.configuration.segmentConnections > 1 || !machine.checkpoint.finishedRanges.isEmpty) && overlap == 0
+                let segments = (self.configuration.segmentConnections > 1 || !machine.checkpoint.finishedRanges.isEmpty) && overlap == 0
                     ? machine.beginSegments(acceptsRanges: acceptsRanges, now: origin.duration(to: clock.now)) : nil
                 do {
                     if let restart {
@@ -245,13 +229,14 @@ extension DownloadTask {
                     decide(machine.diskFailed(error.diskMessage))
                     continue
                 }
-                if let total = segments, let primary {
+                if let total = segments {
+                    // The segments open as the first response did: one opener for them all.
                     let transfer = SegmentedTransfer(
-                        total: total, opener: Self.segmentOpener(following: primary, client: client, settings: settings), part: part,
+                        total: total, opener: opener, part: part,
                         connections: self.configuration.segmentConnections,
                         minimumSplit: max(self.configuration.minimumSegmentBytes, 1),
                         retry: machine.retryPolicy, progress: self.continuation)
-                    return await transfer.run(primary: primary, events: events, machine: &machine, meter: &meter, writer: writer)
+                    return await transfer.run(primary: receiver, events: events, machine: &machine, meter: &meter, writer: writer)
                 }
                 position = offset
                 meter.begin(at: offset)
@@ -288,50 +273,6 @@ extension DownloadTask {
         return Task.isCancelled ? machine.pause() : machine.transportFailed(.connection(.other("the response ended without a result")))
     }
 
-    /// The segments go the way the first response came: on the direct path when it was
-    /// direct, else through AsyncHTTPClient (a proxy, an IPv6 zone: what the direct path does
-    /// not take).
-    private static func segmentOpener(
-        following primary: any SegmentReceiver, client: HTTPClient, settings: ResponseReceiver.Settings
-    ) -> SegmentOpener {
-        #if os(Linux)
-        if let direct = primary as? DirectReceiver { return .direct(direct.settings) }
-        #endif
-        return .client(client, settings)
-    }
-
-    /// A receiver that reads the response from a socket of its own and splices the body into
-    /// the partial file (``DirectReceiver``), already sending; nil when the request must go
-    /// through AsyncHTTPClient: not Linux, not http or https (``DirectRoute``), a proxy on the
-    /// route, or a header NIO will not send (AsyncHTTPClient then reports it). Several
-    /// connections take it too: their segments follow the first response (``SegmentOpener``).
-    private func directReceiver(
-        for plan: RequestPlan, part: PartialFile,
-        settings shared: ResponseReceiver.Settings, events: ResponseEvent.Queue, clients: HTTPClientPool
-    ) -> (any BodyReceiver)? {
-        #if os(Linux)
-        guard self.configuration.usesDirectPath, self.configuration.proxy.server(for: plan.url) == nil,
-              let route = DirectRoute(url: plan.url),
-              (try? HTTP1Framing())?.request(route, headers: plan.headers) != nil
-        else { return nil }
-        // https needs the clients' TLS settings; when they cannot be loaded, the client says why.
-        let tls = route.usesTLS ? clients.directTLSContext() : nil
-        if route.usesTLS, tls == nil { return nil }
-        let settings = DirectReceiver.Settings(
-            connectTimeout: self.configuration.connectTimeout, responseTimeout: self.configuration.responseTimeout,
-            stallTimeout: self.configuration.stallTimeout, batchBytes: shared.batchBytes, rateLimit: shared.rateLimit,
-            headLimits: self.configuration.responseHeadLimits, tls: tls)
-        guard let receiver = DirectReceiver(part: part, settings: settings, events: events) else { return nil }
-        receiver.start(route: route, headers: plan.headers)
-        return receiver
-        #else
-        return nil
-        #endif
-    }
-
-    /// The settings of one attempt's receivers. With several connections the memory bound holds
-    /// whatever their number (at most 16 × 512 KiB gathered, one batch in flight each; on the
-    /// direct path one buffer of a batch each); the rate limit is one for all of them.
     private var receiverSettings: ResponseReceiver.Settings {
         let connections = self.configuration.segmentConnections
         var settings = ResponseReceiver.Settings()
@@ -345,7 +286,7 @@ extension DownloadTask {
     /// Copies the pending input's first `offset` bytes into `part` and clears `pending`; nil
     /// when that worked or nothing was pending, else the error (`pending` is kept, so the run's
     /// partial file, holding nothing but the input's bytes, is removed as it stops).
-    static func adopt(_ pending: inout PendingCopy?, upTo offset: Int64, into part: PartialFile) -> DownloadError? {
+    static func adopt(_ pending: inout PendingCopy?, upTo offset: Int64, into part: PartialFile) -> TransferError? {
         guard let copy = pending else { return nil }
         // The machine continues from what the blob claims, never after it: bytes of the input
         // past that are unproven.

@@ -24,7 +24,7 @@ public final class DownloadTask: Sendable {
         /// A URL: continue from an existing blob or partial file at the usual paths, else start.
         case url(HTTPURL, headers: [HTTPHeaderField])
         /// A string the `HTTPURL` rule refused (a caller of the `String` API): the task fails with
-        /// ``DownloadError/invalidURL(_:)`` when it runs, after the checks that come before it.
+        /// ``TransferError/invalidURL(_:)`` when it runs, after the checks that come before it.
         case refusedURL(String)
         /// A decoded blob.
         case checkpoint(DownloadCheckpoint)
@@ -80,7 +80,7 @@ public final class DownloadTask: Sendable {
     }
 
     /// A task that never runs, for a blob that cannot be used.
-    static func failed(destination: String, error: DownloadError, configuration: DownloadConfiguration) -> DownloadTask {
+    static func failed(destination: String, error: TransferError, configuration: DownloadConfiguration) -> DownloadTask {
         let task = DownloadTask(
             origin: .refusedURL(""), destination: destination, expectedSHA256: nil, configuration: configuration)
         task.setState(.failed(error))
@@ -89,7 +89,7 @@ public final class DownloadTask: Sendable {
 
     /// The URL the download started from: the one given, or the current request's of a resume
     /// blob; nil for a string the `HTTPURL` rule refused (the task fails with
-    /// ``DownloadError/invalidURL(_:)``, which names it) and for a blob that could not be read.
+    /// ``TransferError/invalidURL(_:)``, which names it) and for a blob that could not be read.
     public var url: HTTPURL? {
         switch self.origin {
         case .url(let url, _): url

@@ -81,7 +81,7 @@ public final class Downloader: Sendable {
 
     /// ``download(from:to:expectedSHA256:headers:)-(HTTPURL,_,_,_)`` for a URL given as text,
     /// checked here by `HTTPURL`'s rule. Text the rule refuses gives a task that fails with
-    /// ``DownloadError/invalidURL(_:)`` when it runs (an invalid `expectedSHA256` and a
+    /// ``TransferError/invalidURL(_:)`` when it runs (an invalid `expectedSHA256` and a
     /// destination that cannot be written to are reported first).
     public func download(
         from url: String, to destination: String, expectedSHA256: String? = nil, headers: [HTTPHeaderField] = []
@@ -120,7 +120,7 @@ public final class Downloader: Sendable {
     /// origin (the trust policy every request follows).
     ///
     /// A file at `destination` that this download did not make is left as it is and nothing is
-    /// fetched: the task fails with ``DownloadError/destinationExists(path:size:)``, unless
+    /// fetched: the task fails with ``TransferError/destinationExists(path:size:)``, unless
     /// ``DownloadConfiguration/replacesExistingFiles`` is on. One finished by an earlier run (its
     /// checkpoint still beside it) completes at once. The partial file and `inputs` (other files
     /// the caller read to make `resumeData`, such as the blob's own file) are never replaced.
@@ -128,7 +128,7 @@ public final class Downloader: Sendable {
         resumeData: Data, partialFile: String? = nil, folder: String = ".", to destination: String,
         expectedSHA256: String? = nil, consumingPartialFile: Bool = false, headers: [HTTPHeaderField] = [],
         inputs: [String] = []
-    ) throws(DownloadError) -> DownloadTask {
+    ) throws(TransferError) -> DownloadTask {
         try self.resume(
             resumeData: resumeData, partialFile: partialFile, folder: folder, to: destination, expectedSHA256: expectedSHA256,
             consumingPartialFile: consumingPartialFile, headers: headers, inputs: inputs.map { ($0, "a file") })
@@ -137,7 +137,7 @@ public final class Downloader: Sendable {
     private func resume(
         resumeData: Data, partialFile: String?, folder: String, to destination: String,
         expectedSHA256: String?, consumingPartialFile: Bool, headers: [HTTPHeaderField], inputs given: [(path: String, what: String)]
-    ) throws(DownloadError) -> DownloadTask {
+    ) throws(TransferError) -> DownloadTask {
         var decoded = try ResumeCheckpoint.decode(resumeData)
         let replaced = Set(headers.map { $0.name.lowercased() })
         decoded.checkpoint.extraHeaders = decoded.checkpoint.extraHeaders.filter { !replaced.contains($0.name.lowercased()) } + headers
@@ -223,7 +223,7 @@ public final class Downloader: Sendable {
     public func resume(
         blobAt blobPath: String, partialFile: String? = nil, tmpDirectory: String? = nil, to destination: String? = nil,
         expectedSHA256: String? = nil, consumingPartialFile: Bool = false, headers: [HTTPHeaderField] = []
-    ) throws(DownloadError) -> DownloadTask {
+    ) throws(TransferError) -> DownloadTask {
         guard let blob = self.files.contents(of: blobPath) else {
             throw .disk("cannot read \(blobPath)")
         }
@@ -271,7 +271,7 @@ public final class Downloader: Sendable {
     /// Finds every `*.resume` blob in `directory` that an interrupted process left and continues
     /// them all (the call to make after a crash). Each destination is the blob's path without
     /// `.resume`. Stale temporary files go first (``removeStaleTemporaryFiles(in:)``).
-    public func recover(in directory: String) throws(DownloadError) -> [DownloadTask] {
+    public func recover(in directory: String) throws(TransferError) -> [DownloadTask] {
         // The CLI calls removeStaleTemporaryFiles itself first, to name each file it removed.
         _ = self.removeStaleTemporaryFiles(in: directory)
         let names = try self.files.list(directory)
@@ -344,7 +344,7 @@ public final class Downloader: Sendable {
     /// candidate that exists, or none. A folder, a link or anything but a regular file there is
     /// an error: the download must neither touch it nor start over beside it. (``PartialFile``
     /// opens the file with `O_NOFOLLOW` and checks again, for a name swapped meanwhile.)
-    private func partialFile(for decoded: ResumeCheckpoint.Decoded, in folder: String) throws(DownloadError) -> (path: String?, warnings: [String]) {
+    private func partialFile(for decoded: ResumeCheckpoint.Decoded, in folder: String) throws(TransferError) -> (path: String?, warnings: [String]) {
         let resolution = PartialFileResolution(
             tempFileName: decoded.tempFileName, localPath: decoded.localPath, folder: ResumeCheckpoint.absolute(folder))
         let warnings = resolution.rejected.map { $0 + "; ignored" }

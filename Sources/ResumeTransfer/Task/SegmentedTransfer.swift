@@ -7,7 +7,7 @@ import Synchronization
 /// and `If-Range` (``DownloadStateMachine/segmentRequest(_:)``, so ``TrustPolicy`` decides their
 /// headers like any other request's) and judged by ``DownloadStateMachine/judgeSegment(status:headers:range:)``.
 /// ``SegmentPlan`` decides who fetches what. Each segment's connection is opened the way the
-/// first response came (``SegmentOpener``): on the direct path each has a thread, a socket and a
+/// first response came (``ConnectionOpener``): on the direct path each has a thread, a socket and a
 /// buffer of its own. All write through their receiver into the one partial file, at their own
 /// offsets; their events arrive on one queue, so the plan, the machine and the checkpoints are
 /// only touched here, in order.
@@ -17,7 +17,7 @@ import Synchronization
 /// no, no new connection is opened, and when the last one stops the machine treats it as a
 /// failed attempt (retry with backoff, from the checkpoint, which holds every finished range).
 struct SegmentedTransfer {
-    private let opener: SegmentOpener
+    private let opener: ConnectionOpener
     private let part: PartialFile
     private let connections: Int
     private let retry: RetryPolicy
@@ -28,7 +28,7 @@ struct SegmentedTransfer {
     private enum Outcome {
         case finished
         case anotherFile
-        case failed(DownloadError)
+        case failed(TransferError)
     }
 
     /// The receivers still running, so that cancellation can stop them from another thread.
@@ -58,7 +58,7 @@ struct SegmentedTransfer {
     }
 
     init(
-        total: Int64, opener: SegmentOpener, part: PartialFile, connections: Int,
+        total: Int64, opener: ConnectionOpener, part: PartialFile, connections: Int,
         minimumSplit: Int64, retry: RetryPolicy, progress: AsyncStream<DownloadEvent>.Continuation
     ) {
         self.total = total
@@ -98,7 +98,7 @@ struct SegmentedTransfer {
         var nextTag = 1
         var outcome: Outcome?
         var failures = 0
-        var lastError: DownloadError?
+        var lastError: TransferError?
         /// Connections wanted. A connection refused or failed before writing a byte lowers it to
         /// those still working: the server caps connections (as many CDNs do).
         var target = self.connections

@@ -11,7 +11,7 @@ protocol BodyReceiver: Sendable {
     func discard()
     /// Stop the response (the bytes received so far are still written); the last event is
     /// ``ResponseEvent/failed(_:)`` with `reason` unless the response had ended already.
-    func stop(reason: DownloadError)
+    func stop(reason: TransferError)
 }
 
 extension BodyReceiver {

@@ -14,8 +14,8 @@ enum ResponseEvent: Sendable, Equatable {
     case overlapMismatched
     /// The body ended cleanly, or reached the limit it was accepted up to; all of it is written.
     case ended
-    /// The transfer failed (connection, timeout, stall, a cancelled request) or a write failed (``DownloadError/disk(_:)``).
-    case failed(DownloadError)
+    /// The transfer failed (connection, timeout, stall, a cancelled request) or a write failed (``TransferError/disk(_:)``).
+    case failed(TransferError)
 }
 
 extension ResponseEvent {

@@ -33,11 +33,11 @@ struct NIOUploadTransport: UploadTransport {
         // far below the stall timeout.
         let chunkSize = rate.map { min(self.configuration.chunkSize, Int(clamping: max($0 / 4, 4096))) } ?? self.configuration.chunkSize
         var final: (status: Int, fields: [HTTPHeaderField])?
-        var broken: DownloadError?
+        var broken: TransferError?
         var stop: UploadError?
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                do throws(DownloadError) {
+                do throws(TransferError) {
                     try await exchange.send(head)
                     if let body, let source {
                         var pacer = rate.map(RatePacer.init(bytesPerSecond:))
@@ -95,7 +95,7 @@ struct NIOUploadTransport: UploadTransport {
                     }
                 }
             } catch {
-                broken = (error as? DownloadError) ?? DownloadError(transport: error)
+                broken = (error as? TransferError) ?? TransferError(transport: error)
                 group.cancelAll()
             }
         }

@@ -17,7 +17,7 @@ import ResumeDataCodec
 enum ProxyTunnel {
     /// Opens the tunnel on `channel`, connected to `proxy`, to `route`'s host and port, within
     /// `timeout`.
-    /// - Throws: what the handlers throw (a refusal, a 407, a timeout), for ``DownloadError/init(transport:)``.
+    /// - Throws: what the handlers throw (a refusal, a 407, a timeout), for ``TransferError/init(transport:)``.
     static func open(on channel: any Channel, through proxy: ProxySettings.Server, to route: DirectRoute, timeout: Duration) async throws {
         let promise = channel.eventLoop.makePromise(of: Void.self)
         let deadline = NIODeadline.now() + timeout.timeAmount

@@ -17,7 +17,7 @@ package enum UploadEvent: Sendable, Equatable {
     case offset(Int64)
     /// A failed attempt, the `attempt`-th in a row (progress resets the count), tried again
     /// after `delay`: the shape of a download's retry event, so both print the same line.
-    case retrying(attempt: Int, delay: Duration, reason: DownloadError)
+    case retrying(attempt: Int, delay: Duration, reason: TransferError)
     /// The server forgot the upload (its status): it is created again.
     case restarting(status: Int)
     /// A request head as it goes out (`-v`): the method, the URL, every field sent.
@@ -177,7 +177,7 @@ package final class ResumableUploader: Sendable {
             if let refusal = draft.finalOffsetRefusal(fields: fields, end: size, size: size) { throw refusal }
             return Outcome(status: status, bytesSent: run.bytesSent, resumptions: run.resumptions, fileSize: size, continuedAt: nil)
         case .answered(let status, let fields, _):
-            let error = DownloadError.unexpectedStatus(status)
+            let error = TransferError.unexpectedStatus(status)
             guard (200...299).contains(status) || RetryPolicy.retries(status: status) else { throw .transfer(error) }
             try await self.failed(error, run: &run, retryAfter: Self.retryAfter(fields), onEvent: onEvent)
         case .broken(let error):
@@ -272,7 +272,7 @@ package final class ResumableUploader: Sendable {
     }
 
     /// Counts a failed attempt and waits before the next, or gives up (``RetryPolicy``).
-    private func failed(_ error: DownloadError, run: inout Run, retryAfter: Duration?, onEvent: @Sendable (UploadEvent) -> Void) async throws(UploadError) {
+    private func failed(_ error: TransferError, run: inout Run, retryAfter: Duration?, onEvent: @Sendable (UploadEvent) -> Void) async throws(UploadError) {
         switch RetryPolicy.handling(of: error) {
         case .disk, .final: throw .transfer(error)
         case .retryable: break
@@ -321,7 +321,7 @@ package final class ResumableUploader: Sendable {
     /// The blob gives the draft and the headers, whose credentials go only to its origin;
     /// `configuration` gives the TLS settings and the bounds. A failure is a request that got no
     /// answer, one that was not sent (https → http), or TLS settings that cannot be used.
-    package static func probe(_ continuation: UploadContinuation, configuration: UploadConfiguration) async -> Result<UploadProbe, DownloadError> {
+    package static func probe(_ continuation: UploadContinuation, configuration: UploadConfiguration) async -> Result<UploadProbe, TransferError> {
         do throws(UploadError) {
             return try await ResumableUploader(configuration: continuation.configuration(configuration, adding: []))
                 .probe(resumeURL: continuation.resumeURL, origin: continuation.origin)
@@ -333,7 +333,7 @@ package final class ResumableUploader: Sendable {
         }
     }
 
-    private func probe(resumeURL: HTTPURL, origin: HTTPURL) async -> Result<UploadProbe, DownloadError> {
+    private func probe(resumeURL: HTTPURL, origin: HTTPURL) async -> Result<UploadProbe, TransferError> {
         var run = Run(resume: resumeURL)
         let result: ExchangeResult
         do {
@@ -355,7 +355,7 @@ package final class ResumableUploader: Sendable {
 
     private enum ExchangeResult {
         case answered(status: Int, fields: [HTTPHeaderField], bodyComplete: Bool)
-        case broken(DownloadError)
+        case broken(TransferError)
     }
 
     /// One request through the transport: the head (the caller's fields under the trust policy,

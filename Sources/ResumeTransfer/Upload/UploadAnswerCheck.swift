@@ -19,10 +19,10 @@ private let limits = [
     "max-size=-1", "max-append-size=9999999999999999", "max-size=\"a\"", "expires=10", "max-size=1000, max-append-size=300",
 ]
 private let retryAfters = ["0", "1", "99999999999999999999", "-1", "x"]
-/// Why a connection broke, made when asked rather than kept in a global array: `DownloadError`
+/// Why a connection broke, made when asked rather than kept in a global array: `TransferError`
 /// is an indirect enum, whose boxes a global would hold through tagged pointers that
 /// LeakSanitizer does not see, and the fuzzer would report them as leaks.
-private func brokenReason(_ choice: UInt8) -> DownloadError {
+private func brokenReason(_ choice: UInt8) -> TransferError {
     switch choice % 6 {
     case 0: .connection(.closedBeforeHead)
     case 1: .stalled
@@ -277,7 +277,7 @@ private final class ScriptedUploadServer: UploadTransport {
 /// One scripted answer: a broken connection, or 1xx heads and a final head, with how much of the
 /// body the connection took first.
 private struct Script {
-    var broken: DownloadError?
+    var broken: TransferError?
     var informational: [(Int, [HTTPHeaderField])] = []
     var status = 0
     var fields: [HTTPHeaderField] = []

@@ -1,8 +1,9 @@
 /// Why a resumable upload stopped. The checkpoint on disk stays the last good one in every case:
 /// running the same command again asks the server how much it has and goes on from there.
 package enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What a download would also stop on: the connection, TLS, a status, retries run out, a disk.
-    case transfer(DownloadError)
+    /// What a download would also stop on (the one ``TransferError``): the connection, TLS, a
+    /// status, retries run out, a disk.
+    case transfer(TransferError)
     /// The server claims more bytes than the file has.
     case offsetBeyondFile(offset: Int64, size: Int64)
     /// The server claims more bytes than were ever sent to it in this run.

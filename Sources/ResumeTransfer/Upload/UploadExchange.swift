@@ -40,11 +40,11 @@ final class UploadExchange: Sendable {
     /// Connects to `route` (TLS with `tls` when the route is `https`), through `proxy` when one is
     /// given: a tunnel (`CONNECT`, or SOCKS5) to the server's host and port, inside which the
     /// exchange is the same, TLS included, as AsyncHTTPClient tunnels a download.
-    /// - Throws: ``DownloadError``: `connection`, `tls`, `timedOut` or `invalidProxy`.
+    /// - Throws: ``TransferError``: `connection`, `tls`, `timedOut` or `invalidProxy`.
     static func connect(
         to route: DirectRoute, via proxy: ProxySettings.Server? = nil, tls: NIOSSLContext?, group: any EventLoopGroup,
         limits: ResponseHeadLimits, connectTimeout: Duration, stallTimeout: Duration
-    ) async throws(DownloadError) -> UploadExchange {
+    ) async throws(TransferError) -> UploadExchange {
         let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()
         let serverHostname = DirectTLS.serverHostname(for: route.host)
         // The handlers that speak to the server: at once on a direct connection, once the tunnel
@@ -83,28 +83,28 @@ final class UploadExchange: Sendable {
             return UploadExchange(channel: channel, events: events)
         } catch {
             continuation.finish()
-            throw DownloadError(transport: error)
+            throw TransferError(transport: error)
         }
     }
 
     /// Sends the request head.
-    func send(_ head: HTTPRequestHead) async throws(DownloadError) {
+    func send(_ head: HTTPRequestHead) async throws(TransferError) {
         try await self.write(.head(head))
     }
 
     /// Sends one chunk of the body and waits until the socket took it. `written` runs on the
     /// event loop as soon as it has, before any answer read after it is handed on: what was
     /// written when the final answer came is then known exactly, not raced.
-    func send(_ chunk: ByteBuffer, written: @escaping @Sendable () -> Void) async throws(DownloadError) {
+    func send(_ chunk: ByteBuffer, written: @escaping @Sendable () -> Void) async throws(TransferError) {
         do {
             try await self.channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(chunk))).map(written).get()
         } catch {
-            throw DownloadError(transport: error)
+            throw TransferError(transport: error)
         }
     }
 
     /// Ends the request.
-    func end() async throws(DownloadError) {
+    func end() async throws(TransferError) {
         try await self.write(.end(nil))
     }
 
@@ -112,11 +112,11 @@ final class UploadExchange: Sendable {
         self.channel.close(promise: nil)
     }
 
-    private func write(_ part: HTTPClientRequestPart) async throws(DownloadError) {
+    private func write(_ part: HTTPClientRequestPart) async throws(TransferError) {
         do {
             try await self.channel.writeAndFlush(part).get()
         } catch {
-            throw DownloadError(transport: error)
+            throw TransferError(transport: error)
         }
     }
 }
@@ -144,7 +144,7 @@ private final class AnswerReader: ChannelInboundHandler {
             do {
                 isFinal = try self.meter.count(head)
             } catch {
-                return self.fail(context: context, DownloadError.connection(.invalidResponse(error.description)))
+                return self.fail(context: context, TransferError.connection(.invalidResponse(error.description)))
             }
             let fields = HTTPHeaderField.fields(of: head.headers)
             let status = Int(head.status.code)
@@ -164,7 +164,7 @@ private final class AnswerReader: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if !self.finished {
             self.finished = true
-            self.continuation.finish(throwing: DownloadError.connection(self.sawFinal ? .closedBeforeEnd(remaining: nil) : .closedBeforeHead))
+            self.continuation.finish(throwing: TransferError.connection(self.sawFinal ? .closedBeforeEnd(remaining: nil) : .closedBeforeHead))
         }
         context.fireChannelInactive()
     }
@@ -177,7 +177,7 @@ private final class AnswerReader: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        self.fail(context: context, DownloadError(transport: error))
+        self.fail(context: context, TransferError(transport: error))
     }
 
     private func finish(context: ChannelHandlerContext) {
@@ -186,7 +186,7 @@ private final class AnswerReader: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func fail(context: ChannelHandlerContext, _ error: DownloadError) {
+    private func fail(context: ChannelHandlerContext, _ error: TransferError) {
         guard !self.finished else { return }
         self.finished = true
         self.continuation.finish(throwing: error)

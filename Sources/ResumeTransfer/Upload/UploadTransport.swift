@@ -26,7 +26,7 @@ struct UploadTransportResult: Sendable {
     /// The final head, when one came (whether or not its body, or the request's, was whole).
     var final: (status: Int, fields: [HTTPHeaderField])?
     /// Why no final head came.
-    var broken: DownloadError?
+    var broken: TransferError?
     /// Body bytes handed to the connection: the server may have them.
     var sent: Int64 = 0
     /// Body bytes the connection wrote, counted before any answer read after them.

@@ -12,7 +12,7 @@ import Glibc
 import Darwin
 #endif
 
-extension DownloadError {
+extension TransferError {
     /// The download's error for what AsyncHTTPClient, NIO or NIOSSL threw: a read timeout is a
     /// stall, a deadline or connect timeout is ``timedOut``, a proxy's refusal and an untrusted
     /// certificate or one for another host name get a message that says what to do, anything
@@ -124,7 +124,7 @@ extension DownloadError {
     }
 
     /// NIO's failed connection (the last address's error; a name that did not resolve is
-    /// ``DownloadError/cannotResolve(host:reason:)``) as the direct path reports it.
+    /// ``TransferError/cannotResolve(host:reason:)``) as the direct path reports it.
     private static func connectionFailure(_ error: NIOConnectionError) -> TransportFailure {
         guard let last = error.connectionErrors.last?.error else { return .cannotConnect(host: error.host, port: error.port, reason: "no address") }
         let reason = (last as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? String(describing: last)

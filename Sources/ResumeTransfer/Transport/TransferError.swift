@@ -1,6 +1,13 @@
-/// Why a download stopped. The partial file and the resume blob stay valid in every case but
+/// Why a transfer stopped: the one error that downloads and uploads share, as `URLError` is
+/// for every URLSession task. The connection, TLS, a name that does not resolve, time limits,
+/// statuses, redirects, proxies, retries, the disk and cancelling are said in the same words
+/// whichever command and transport met them; a download's own cases (its destination, its
+/// ranges and length, its checksum) are marked so. An upload's own reasons are
+/// `UploadError`'s, which carries this error for everything else.
+///
+/// After a download's error the partial file and the resume blob stay valid in every case but
 /// ``checksumMismatch(expected:actual:)``, whose bytes are complete but wrong.
-public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
+public indirect enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The URL is not an absolute http or https URL.
     case invalidURL(String)
     /// The server answered a status that cannot be continued (404, 403, ...).
@@ -11,21 +18,21 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case invalidRedirect(String)
     /// A redirect from https to http, which the configuration does not allow.
     case insecureRedirect(String)
-    /// A local file the download would use is not a regular file inside the folder it must be in
+    /// A download's own: a local file the download would use is not a regular file inside the folder it must be in
     /// (a symbolic link, a folder, a device).
     case untrustedFile(String)
-    /// A file is at the destination that this download did not make (no checkpoint of this
+    /// A download's own: a file is at the destination that this download did not make (no checkpoint of this
     /// tool for the same URL beside it): it is left as it is, and nothing was fetched. `size` is
     /// nil for a symbolic link.
     case destinationExists(path: String, size: Int64?)
-    /// The destination is a file this run reads (`input` says which: "the resume blob"):
+    /// A download's own: the destination is a file this run reads (`input` says which: "the resume blob"):
     /// never replaced, whatever the options.
     case destinationIsInput(path: String, input: String)
-    /// Even a plain request got a 206 whose Content-Range did not fit.
+    /// A download's own: even a plain request got a 206 whose Content-Range did not fit.
     case invalidContentRange
-    /// The body was longer or shorter than the length announced.
+    /// A download's own: the body was longer or shorter than the length announced.
     case lengthMismatch(expected: Int64, received: Int64)
-    /// The server sent ranges without ever stating the file's length, so completion cannot be proven.
+    /// A download's own: the server sent ranges without ever stating the file's length, so completion cannot be proven.
     case lengthUnproven(received: Int64)
     /// The TLS handshake failed for a reason retrying cannot change (an untrusted or invalid
     /// certificate).
@@ -40,21 +47,21 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     case timedOut
     /// No byte arrived for the configured stall time.
     case stalled
-    /// The download ran longer than ``DownloadConfiguration/maximumDuration`` allows (seconds).
+    /// A download's own: it ran longer than ``DownloadConfiguration/maximumDuration`` allows (seconds).
     case tooLong(seconds: Double)
     /// Retries ran out; `last` is the final cause.
-    case retriesExhausted(last: DownloadError, attempts: Int)
-    /// The finished file's SHA-256 differs from the expected one (lowercase hex).
+    case retriesExhausted(last: TransferError, attempts: Int)
+    /// A download's own: the finished file's SHA-256 differs from the expected one (lowercase hex).
     case checksumMismatch(expected: String, actual: String)
     /// The expected SHA-256 given is not 64 hexadecimal digits (`SHA256Hex`).
     case invalidChecksum(String)
     /// Reading or writing local files failed (disk full, permissions).
     case disk(String)
-    /// Another download (in this or another process) is writing this partial file.
+    /// A download's own: another download (in this or another process) is writing this partial file.
     case inUse(String)
     /// The resume blob cannot be used.
     case invalidResumeData(String)
-    /// The download was cancelled.
+    /// The transfer was cancelled.
     case cancelled
     /// A proxy setting cannot be used (the message never shows a password).
     case invalidProxy(String)
@@ -100,6 +107,10 @@ public indirect enum DownloadError: Error, Equatable, Sendable, CustomStringConv
     }
 
     /// A proxy's 407, for a download's tunnel and an upload's alike.
-    static let proxyWantsCredentials = DownloadError.invalidProxy(
+    static let proxyWantsCredentials = TransferError.invalidProxy(
         "the proxy asks for credentials (407): give them in its URL, http://USER:PASSWORD@HOST:PORT")
 }
+
+/// The name ``TransferError`` had before uploads shared it.
+@available(*, deprecated, renamed: "TransferError")
+public typealias DownloadError = TransferError
