@@ -2,7 +2,7 @@
 """The download's two transports side by side: the direct path and AsyncHTTPClient's.
 
 One release binary downloads the same file from nginx on [::1] twice per round: once as
-http://[::1]:PORT/ (the direct path) and once as http://[::1%25lo]:PORT/ (an IPv6 address with a
+http://[::1]:PORT/ (the direct path) and once as http://[::1%251]:PORT/ (an IPv6 address with a
 zone, which the direct path leaves to AsyncHTTPClient), with curl in the same rounds; the order
 rotates every round. Wall time, CPU time (user + system) and peak RSS, median and spread.
 The files go to /dev/shm, so the disk is out of the measurement.
@@ -85,7 +85,7 @@ def main():
         out = os.path.join(work, "out.bin")
         tools = {
             "resumetool, direct path": lambda: [args.binary, "download", "--quiet", f"http://[::1]:{port}/f.bin", "-o", out],
-            "resumetool, AsyncHTTPClient": lambda: [args.binary, "download", "--quiet", f"http://[::1%25lo]:{port}/f.bin", "-o", out],
+            "resumetool, AsyncHTTPClient": lambda: [args.binary, "download", "--quiet", f"http://[::1%251]:{port}/f.bin", "-o", out],
             "curl": lambda: ["curl", "-sS", "-o", out, f"http://[::1]:{port}/f.bin"],
         }
         names = list(tools)
