@@ -143,6 +143,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The partial file's write lock (NIOLock: a pthread mutex whose waiters sleep; the
+                // standard library's Mutex spins first, which burns the second core).
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 // The direct path frames HTTP/1.1 with NIO's encoder and decoder on an EmbeddedChannel.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -63,6 +63,17 @@ package struct SocketCalls: Sendable {
         guard let base = buffer.baseAddress else { return .success(0) }
         return retryingOnInterrupt { Glibc.recv(socket, base, buffer.count, 0) }
     }
+    /// `setsockopt(SO_RCVLOWAT)`: `poll` says the socket is readable once `bytes` wait (or the
+    /// stream ended); a non-blocking receive still takes whatever is there.
+    package var setReceiveLowWater: @Sendable (_ socket: Int32, _ bytes: Int32) -> Result<Void, Failure> = { socket, bytes in
+        var value = bytes
+        return retryingOnInterrupt { setsockopt(socket, SOL_SOCKET, SO_RCVLOWAT, &value, socklen_t(MemoryLayout<Int32>.size)) }.map { _ in }
+    }
+    /// `ioctl(FIONREAD)`: how many received bytes wait to be read.
+    package var pendingBytes: @Sendable (_ socket: Int32) -> Result<Int, Failure> = { socket in
+        var count: Int32 = 0
+        return retryingOnInterrupt { ioctl(socket, UInt(FIONREAD), &count) }.map { _ in Int(max(count, 0)) }
+    }
     /// `poll` for at most `milliseconds` (-1: no limit): how many descriptors are ready.
     package var poll: @Sendable (_ descriptors: UnsafeMutableBufferPointer<pollfd>, _ milliseconds: Int32) -> Result<Int32, Failure> = {
         descriptors, milliseconds in
