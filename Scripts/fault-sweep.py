@@ -549,7 +549,9 @@ def main():
                 ("fsync", "error=EIO"), ("rename", "error=EXDEV"), ("rename", "error=EIO"), ("rename", "error=ENOSPC"),
                 ("openat", "error=ENOSPC"), ("unlink", "error=EACCES"), ("ftruncate", "error=EIO"), ("close", "error=EIO"),
                 ("write", "error=ENOSPC"), ("write", "error=EIO"), ("fsync", "signal=SIGKILL"), ("rename", "signal=SIGKILL"),
-                ("pwrite64", "signal=SIGKILL")]
+                ("pwrite64", "signal=SIGKILL"),
+                # The receive's low-water mark refused, and the count of waiting bytes failing.
+                ("setsockopt", "error=ENOPROTOOPT"), ("ioctl", "error=EIO")]
         if args.short:
             data = [("pwrite64", "error=ENOSPC"), ("splice", "error=EIO"), ("fsync", "error=EIO"), ("rename", "error=EXDEV"),
                     ("unlink", "error=EACCES"), ("rename", "signal=SIGKILL")]
