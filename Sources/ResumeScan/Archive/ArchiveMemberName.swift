@@ -21,35 +21,55 @@ struct ArchiveMemberName: Equatable, Sendable {
     /// The verdict on `name` as the archive spells it.
     ///
     /// Read as UTF-8 bytes, not Characters: every separator it looks for is ASCII, and an archive
-    /// of 100,000 members spent a third of its scan splitting names by grapheme cluster.
+    /// of 100,000 members spent a third of its scan splitting names by grapheme cluster. One pass
+    /// over the contiguous bytes, where splitting into arrays of slices (and each part again at
+    /// `\\`) took 15 % of a 20,000-member `.tar.gz` scan.
     static func parse(_ name: String) -> Verdict {
-        let bytes = name.utf8
+        var name = name
+        return name.withUTF8 { Self.parse(bytes: $0) }
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
         guard let first = bytes.first else { return .unsafe("an empty name") }
         if first == slash { return .unsafe("an absolute name") }
         if bytes.contains(0) { return .unsafe("a NUL byte in the name") }
-        let parts = bytes.split(separator: slash, omittingEmptySubsequences: true)
-        // A Windows-made zip may use backslashes; either way `..` must not climb.
-        if parts.contains(where: { $0.split(separator: backslash).contains(where: isDotDot) }) {
-            return .unsafe("a name with ..")
+        var components: [String] = []
+        var firstPart: Range<Int>?
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == slash {
+            defer { start = index + 1 }
+            guard index > start else { continue }
+            let part = start..<index
+            if firstPart == nil { firstPart = part }
+            // A Windows-made zip may use backslashes; either way `..` must not climb.
+            if Self.climbs(bytes, part) { return .unsafe("a name with ..") }
+            if part.count == 1, bytes[start] == dot { continue }
+            components.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[part]), as: UTF8.self))
         }
         // `C:`: two Characters, the second a colon (a letter with a combining mark counts as one);
         // counted only for the rare part that ends in a colon.
-        if let drive = parts.first, drive.last == UInt8(ascii: ":"), Substring(drive).count == 2 {
+        if let drive = firstPart, bytes[drive.upperBound - 1] == colon,
+           String(decoding: UnsafeBufferPointer(rebasing: bytes[drive]), as: UTF8.self).count == 2 {
             return .unsafe("a drive letter")
-        }
-        let components = parts.compactMap { part -> String? in
-            part.elementsEqual(CollectionOfOne(UInt8(ascii: "."))) ? nil : String(Substring(part))
         }
         if components.isEmpty { return .root }
         return .relative(ArchiveMemberName(components: components))
     }
 
+    /// Whether a piece of `part` between backslashes is `..`.
+    private static func climbs(_ bytes: UnsafeBufferPointer<UInt8>, _ part: Range<Int>) -> Bool {
+        var start = part.lowerBound
+        for index in part.lowerBound...part.upperBound where index == part.upperBound || bytes[index] == backslash {
+            if index - start == 2, bytes[start] == dot, bytes[start + 1] == dot { return true }
+            start = index + 1
+        }
+        return false
+    }
+
     private static let slash = UInt8(ascii: "/")
     private static let backslash = UInt8(ascii: "\\")
-
-    private static func isDotDot(_ part: some Collection<UInt8>) -> Bool {
-        part.count == 2 && part.allSatisfy { $0 == UInt8(ascii: ".") }
-    }
+    private static let dot = UInt8(ascii: ".")
+    private static let colon = UInt8(ascii: ":")
 
     /// The path as shown in reports: the components joined with `/`.
     var path: String { self.components.joined(separator: "/") }
