@@ -20,9 +20,10 @@ final class PartialFile: Sendable {
     private let closed = Mutex(false)
     /// Held while bytes go into the file, so that the connections of `--connections N` write one
     /// at a time. The kernel lets one write into a file at a time anyway (the inode's lock), and
-    /// its waiters spin while the writer runs: 4 connections into one tmpfs file spent about 8 %
-    /// of the download's CPU in `rwsem_spin_on_owner`. Waiters of this lock sleep instead
-    /// (Benchmarks/RESULTS.md, "One writer at a time").
+    /// its waiters spin while the writer runs: 4 connections into one tmpfs file spent about 7 %
+    /// of their samples in `rwsem_spin_on_owner`. Waiters of this lock sleep instead; beside the
+    /// low-water mark the CPU this saves is within the spread (Benchmarks/RESULTS.md, "Fewer
+    /// wakes").
     private let writing = NIOLock()
 
     /// How a file is opened.

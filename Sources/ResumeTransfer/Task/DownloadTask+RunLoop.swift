@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 import ResumeDataCodec
 import ResumeSystemCalls
 
