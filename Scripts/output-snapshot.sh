@@ -49,5 +49,19 @@ for tree in Samples Tests/ResumeDataCodecTests/Fixtures FuzzTesting/FailCases; d
     run scan-json "scan/$tree" scan --json "$PWD/$tree"
     run scan-csv "scan/$tree" scan --csv "$PWD/$tree"
 done
+# Names that are not UTF-8, normalization twins, combining marks, the escape spelled, hostile
+# device paths: in a folder tree, a tar.gz and a zip.
+python3 Scripts/hostile-names-tree.py "$scratch"
+for tree in tree tree.tar.gz tree.zip; do
+    for format in text --json --csv --timeline; do
+        run "scan${format#text}" "scan/hostile-names/$tree" scan $( [ "$format" = text ] || echo "$format" ) "$scratch/$tree"
+    done
+done
+# The tree's files were made now: their change time (which no one can set) is the one time that
+# differs between two runs; the times the script set are kept.
+find "$out/scan/hostile-names" -type f -exec sed -i -E \
+    -e 's/2023-11-14T22:13:20Z/SET-TIME/g; s/,1700000000000000,/,SET-MICROSECONDS,/g' \
+    -e 's/20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/CHANGE-TIME/g; s/,1[0-9]{15},/,CHANGE-MICROSECONDS,/g' \
+    -e 's/SET-TIME/2023-11-14T22:13:20Z/g; s/SET-MICROSECONDS/1700000000000000/g' {} +
 sed -i "s|$PWD|REPO|g" $(find "$out" -name '*.out' -o -name '*.err')
 echo "$(find "$out" -name '*.status' | wc -l) runs recorded in $out"

@@ -1,6 +1,7 @@
 import Foundation
 import ResumeDataCodec
 import ResumeScan
+import ResumeSystemCalls
 
 /// What `resumetool scan` prints: one block per app container for people, or JSON, or CSV.
 package struct ScanReport {
@@ -412,8 +413,8 @@ package struct ScanReport {
     }
 
     private static func relative(_ path: String, to container: String?) -> String {
-        guard let container, AppContainerLayout.isInside(path, folder: container), path != container else { return path }
-        return String(decoding: path.utf8.dropFirst(container.utf8.count + (container.utf8.last == UInt8(ascii: "/") ? 0 : 1)), as: UTF8.self)
+        guard let container, let rest = BytePath(path).relative(to: BytePath(container)), !rest.isEmpty else { return path }
+        return rest.text
     }
 
 }

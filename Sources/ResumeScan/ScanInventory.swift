@@ -172,12 +172,12 @@ public struct ScanInventory: Sendable {
     /// Pairs the findings of one kind of evidence and appends them, sorted by path.
     private mutating func collect(_ found: [FileProbe.Finding], space: inout some PairingSpace) {
         let sorted = found.sorted { TreeWalker.byteOrder($0.path, $1.path) }
-        var knownFiles: PathMap<FileProbe.Finding> = [:]
-        for file in sorted { knownFiles[file.path] = file }
+        var knownFiles: [BytePath: FileProbe.Finding] = [:]
+        for file in sorted { knownFiles[BytePath(spelled: file.path)] = file }
         // Names are looked up in the walk's own findings first; the rest (a TempFileName not
         // named like CFNetwork's) costs a few system calls each, and blobs are few.
         func entry(at path: String) -> PartialFileResolution.Entry {
-            if let known = knownFiles[path] { return .regularFile(size: known.status.size) }
+            if let known = knownFiles[BytePath(spelled: path)] { return .regularFile(size: known.status.size) }
             return space.entry(at: path)
         }
         func evidence(_ file: FileProbe.Finding) -> EvidenceFile {
@@ -189,27 +189,27 @@ public struct ScanInventory: Sendable {
             return evidence
         }
         // Files by name: a partial file not where scan looked may sit elsewhere.
-        var byName: PathMap<[String]> = [:]
-        for file in sorted { byName[FilePathText.lastName(of: file.path), default: []].append(file.path) }
+        var byName: [BytePath: [String]] = [:]
+        for file in sorted { byName[BytePath(spelled: file.path).lastName, default: []].append(file.path) }
         // What the validator says of a blob depends on the blob alone: worked out on every core
         // first, as in the pairing loop below it was the largest serial part of a folder scan.
         var ownFindings: [[ResumeDataFinding]] = []
         orderedParallelMap(sorted.flatMap(\.blobs), transform: Self.ownFindings(of:), emit: { ownFindings.append($0) })
         var nextOwnFindings = ownFindings.makeIterator()
-        var paired: PathSet = []
+        var paired: Set<BytePath> = []
         for file in sorted {
             let container = space.container(of: file.path)
             let bundleID = space.bundleID(of: container)
             func missing(_ pairing: Pairing, _ path: String, _ key: String) -> ResumeDataFinding {
                 MissingPartialFile(expectedPath: path, key: key, search: pairing.search, expectedAbsence: space.expectedAbsence(of: path),
-                                   sameName: byName[FilePathText.lastName(of: path)] ?? []).finding
+                                   sameName: byName[BytePath(spelled: path).lastName] ?? []).finding
             }
             for found in file.blobs {
                 let pairing = Self.pair(found, container: container, entry: entry, candidates: { space.localPathCandidates($0, container: $1) })
                 var partialEvidence: EvidenceFile?
                 if let partial = pairing.partial {
-                    paired.insert(partial.path)
-                    if let known = knownFiles[partial.path] {
+                    paired.insert(BytePath(spelled: partial.path))
+                    if let known = knownFiles[BytePath(spelled: partial.path)] {
                         partialEvidence = evidence(known)
                     } else if let found = space.evidence(at: partial.path) {
                         partialEvidence = EvidenceFile(source: space.source(of: partial.path), sha256: found.sha256, size: found.status.size,
@@ -235,12 +235,12 @@ public struct ScanInventory: Sendable {
             ledgers.append(ledger)
             // The partial files its tasks name, mapped into the extraction the ledger lies in.
             for task in ledger.tasks {
-                if let partial = task.partialFile, let path = partial.path, partial.size != nil { paired.insert(path) }
+                if let partial = task.partialFile, let path = partial.path, partial.size != nil { paired.insert(BytePath(spelled: path)) }
             }
         }
         for file in sorted { if let kind = file.archiveKind { foundArchives.append(FoundArchive(path: file.path, kind: kind, file: evidence(file), readAs: file.readAsArchive)) } }
         for file in sorted { if let history = file.safariHistory { safariHistories.append(SafariHistoryFile(path: file.path, file: evidence(file), history: history)) } }
-        let unpaired = sorted.filter { $0.isPartialFile && !paired.contains($0.path) }
+        let unpaired = sorted.filter { $0.isPartialFile && !paired.contains(BytePath(spelled: $0.path)) }
         let bundles = SafariBundleTies(found: sorted, partialFiles: unpaired, histories: safariHistories)
         for file in unpaired {
             let container = space.container(of: file.path)
@@ -283,7 +283,7 @@ public struct ScanInventory: Sendable {
             if container == nil { pairing.search = .noContainer }
         }
         if let container, found.resumeData != nil {
-            let resolution = PartialFileResolution(tempFileName: tempFileName, localPath: localPath, folder: AppContainerLayout.join(container, "tmp"))
+            let resolution = PartialFileResolution(tempFileName: tempFileName, localPath: localPath, folder: BytePath(container).appending("tmp").text)
             let verdict = resolution.resolve(entry)
             switch verdict {
             case .file(let path, let size, let key):

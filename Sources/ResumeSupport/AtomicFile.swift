@@ -70,8 +70,8 @@ package enum AtomicFile {
         }
         // Only a status with its type bits (the system's, not a fake's) has a mode to keep.
         let kept = existing.flatMap { mode_t($0.mode) & S_IFMT == S_IFREG ? $0 : nil }
-        let name = TemporaryFileName(target: FilePathText.lastName(of: path), pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
-        let temporary = FilePathText.folder(of: path) + "/" + name.text
+        let name = TemporaryFileName(target: BytePath(path).lastName.text, pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
+        let temporary = BytePath(path).folder.appending(name.text).text
         let descriptor: Int32
         switch calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions) {
         case .success(let value): descriptor = value
@@ -152,7 +152,7 @@ package enum AtomicFile {
     /// durable-write tool does; an I/O error is not.
     package static func syncFolder(of path: String, calls: FileSystemCalls = .system) throws(Failure) {
         let fd: Int32
-        switch calls.open(FilePathText.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
+        switch calls.open(BytePath(path).folder.text, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) {
         case .success(let value): fd = value
         case .failure(let failure): throw Failure(operation: "open folder", code: failure.code)
         }

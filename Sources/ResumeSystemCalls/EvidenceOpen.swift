@@ -15,13 +15,8 @@ extension FileSystemCalls {
     static let evidenceFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | csplice_noatime_flag()
 
     /// `openat(folder, name)` for reading evidence.
-    package func openEvidence(in folder: Int32, _ name: String) -> Result<Int32, Failure> {
+    package func openEvidence(in folder: Int32, _ name: BytePath) -> Result<Int32, Failure> {
         withoutNoAtimeIfRefused { self.openat(folder, name, $0) }
-    }
-
-    /// `openat(folder, name)` for reading evidence, of a name given as bytes (one that is not UTF-8).
-    package func openEvidence(in folder: Int32, bytes name: [UInt8]) -> Result<Int32, Failure> {
-        withoutNoAtimeIfRefused { self.openatBytes(folder, name, $0) }
     }
 
     private func withoutNoAtimeIfRefused(_ open: (Int32) -> Result<Int32, Failure>) -> Result<Int32, Failure> {

@@ -61,6 +61,12 @@ package struct FileSystemCalls: Sendable {
         /// nil when that failed (the entry vanished).
         package var kind: Status.Kind?
 
+        /// The name as a path of one name, by its bytes; nil for an entry with no name at all.
+        package var path: BytePath? {
+            if let rawName { return BytePath(bytes: rawName) }
+            return name.map { BytePath($0) }
+        }
+
         init(name: String?, kind: Status.Kind?) {
             self.name = name
             self.kind = kind
@@ -151,24 +157,15 @@ package struct FileSystemCalls: Sendable {
     package var makeFolder: @Sendable (_ path: String, _ mode: mode_t) -> Result<Void, Failure> = { path, mode in
         retryingOnInterrupt { system_mkdir(path, mode) }.map { _ in }
     }
-    /// `openat(folder, name, flags)`, for files opened without a mode.
-    package var openat: @Sendable (_ folder: Int32, _ name: String, _ flags: Int32) -> Result<Int32, Failure> = { folder, name, flags in
-        retryingOnInterrupt { system_openat(folder, name, flags) }
+    /// `openat(folder, name, flags)`, for files opened without a mode; `name` by its bytes (one
+    /// that is not UTF-8 opens the file it names).
+    package var openat: @Sendable (_ folder: Int32, _ name: BytePath, _ flags: Int32) -> Result<Int32, Failure> = { folder, name, flags in
+        FileSystemCalls.withCPath(name.bytes) { path in retryingOnInterrupt { system_openat(folder, path, flags) } }
     }
-    /// `openat(folder, name, flags)` of a name given as bytes (one that is not UTF-8).
-    package var openatBytes: @Sendable (_ folder: Int32, _ name: [UInt8], _ flags: Int32) -> Result<Int32, Failure> = { folder, name, flags in
-        FileSystemCalls.withCPath(name) { path in retryingOnInterrupt { system_openat(folder, path, flags) } }
-    }
-    /// `fstatat` of a name in a folder; does not follow a final symbolic link.
-    package var fstatat: @Sendable (_ folder: Int32, _ name: String) -> Result<Status, Failure> = { folder, name in
+    /// `fstatat` of a name in a folder, by its bytes; does not follow a final symbolic link.
+    package var fstatat: @Sendable (_ folder: Int32, _ name: BytePath) -> Result<Status, Failure> = { folder, name in
         var info = emptyStat()
-        return retryingOnInterrupt { system_fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) }.map { _ in status(info) }
-    }
-    /// `fstatat` of a name given as bytes (one that is not UTF-8); does not follow a final
-    /// symbolic link.
-    package var fstatatBytes: @Sendable (_ folder: Int32, _ name: [UInt8]) -> Result<Status, Failure> = { folder, name in
-        var info = emptyStat()
-        return FileSystemCalls.withCPath(name) { path in
+        return FileSystemCalls.withCPath(name.bytes) { path in
             retryingOnInterrupt { system_fstatat(folder, path, &info, AT_SYMLINK_NOFOLLOW) }.map { _ in status(info) }
         }
     }
@@ -317,8 +314,12 @@ extension FileSystemCalls {
     /// another file. The one way bytes become a path for the kernel.
     package static func withCPath<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result<T, Failure>) -> Result<T, Failure> {
         guard !bytes.contains(0) else { return .failure(Failure(EINVAL)) }
-        return (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { buffer in
+        // On the stack where the path is short (the walk opens every file by its name's bytes):
+        // a heap copy per call cost an allocation per file.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
             guard let base = buffer.baseAddress else { return .failure(Failure(EINVAL)) }
+            for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+            buffer[bytes.count] = 0
             return body(base)
         }
     }

@@ -19,7 +19,7 @@ package struct PrivateTemporaryFolder: Sendable, Equatable {
         prefix: String, environment: [String: String] = ProcessInfo.processInfo.environment, calls: FileSystemCalls = .system
     ) -> Result<PrivateTemporaryFolder, MakeFailure> {
         let base = base(environment: environment)
-        let template = Array(FilePathText.joined(base, prefix + "XXXXXX").utf8)
+        let template = Array(BytePath(base).appending(prefix + "XXXXXX").text.utf8)
         switch calls.makeTemporaryFolder(template) {
         case .success(let made): return .success(PrivateTemporaryFolder(path: String(decoding: made, as: UTF8.self)))
         case .failure(let failure): return .failure(MakeFailure(base: base, failure: failure))

@@ -58,7 +58,7 @@ struct BlobList {
         }
         return entries.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
             var isSubfolder: ObjCBool = false
-            let full = FilePathText.joined(path, name)
+            let full = BytePath(path).appending(name).text
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isSubfolder), !isSubfolder.boolValue else { return nil }
             return full
         }

@@ -40,7 +40,7 @@ struct DiscardCommand: ParsableCommand {
         try reportingDiagnostics {
             let input = try BlobFile(blob, options: reading.options, command: "discard")
             input.emitWarnings()
-            let folder = FilePathText.absolute(PartialFileResolution.lookupFolder(given: tmpDirectory, besideBlobAt: blob))
+            let folder = BytePath(PartialFileResolution.lookupFolder(given: tmpDirectory, besideBlobAt: blob)).absolute.text
             // The rule every command carries out: the first candidate that exists, a regular file
             // directly inside the folder. Removed with unlink(2), which never removes a folder and
             // removes a link swapped in meanwhile rather than what it points to.

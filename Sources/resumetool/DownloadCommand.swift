@@ -145,7 +145,7 @@ struct DownloadCommand: AsyncParsableCommand {
             } else {
                 name = await downloader.suggestedFileName(for: url)
             }
-            let path = self.directory.map { name.hasPrefix("/") ? name : FilePathText.joined($0, name) } ?? name
+            let path = self.directory.map { name.hasPrefix("/") ? name : BytePath($0).appending(name).text } ?? name
             let label = staged == nil ? names.claim(path) : path
             let task = downloader.download(from: url, to: label, expectedSHA256: self.sha256, headers: fields)
             transfers.append(.init(task: task, url: url, label: staged == nil ? label : "<stdout>"))

@@ -76,7 +76,7 @@ struct EditCommand: ParsableCommand {
             guard !uploadFile.isEmpty else { throw ValidationError("--upload-file: the path is empty") }
             // The blob needs an absolute path; a relative one means the current folder's file.
             // FilePathText, not Foundation's URL: its path helpers trap on some inputs.
-            edit.uploadFile = FilePathText.absolute(uploadFile)
+            edit.uploadFile = BytePath(uploadFile).absolute.text
         }
         return edit
     }

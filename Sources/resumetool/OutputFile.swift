@@ -39,6 +39,6 @@ struct OutputFile {
             throw Diagnostic(file: path, message: "cannot write: \(error)")
         }
         // What an earlier run killed before its rename left beside the file.
-        AtomicFile.removeStaleTemporaries(in: FilePathText.folder(of: path), for: FilePathText.lastName(of: path))
+        AtomicFile.removeStaleTemporaries(in: BytePath(path).folder.text, for: BytePath(path).lastName.text)
     }
 }

@@ -86,7 +86,7 @@ struct ResumeCommand: AsyncParsableCommand {
                 let read = try InspectCommand.readBundle(self.blob)
                 let made: (blob: Data, partialFile: String)
                 do { made = try read.resumeData() } catch { throw Diagnostic(file: self.blob, message: error.description) }
-                bundle = (made.blob, made.partialFile, String(FilePathText.lastName(of: self.blob).dropLast(".download".count)))
+                bundle = (made.blob, made.partialFile, String(BytePath(self.blob).lastName.text.dropLast(".download".count)))
                 origin = read.info.url.flatMap(HTTPURL.init)
             } catch {
                 // A bundle that cannot be resumed from is an unreadable input, as a blob is.
@@ -202,6 +202,6 @@ struct ResumeCommand: AsyncParsableCommand {
     }
 
     private static func folder(of path: String) -> String {
-        FilePathText.absolute(FilePathText.folder(of: path))
+        BytePath(path).folder.absolute.text
     }
 }

@@ -18,7 +18,7 @@ struct StagedInput {
     let folder: PrivateTemporaryFolder
 
     /// The copy of standard input, uploaded as the file.
-    var path: String { FilePathText.joined(folder.path, "stdin") }
+    var path: String { BytePath(folder.path).appending("stdin").text }
 
     /// Copies `descriptor` (standard input) to its end into a new private folder.
     static func make(from descriptor: Int32 = STDIN_FILENO, calls: FileSystemCalls = .system) throws(Diagnostic) -> StagedInput {

@@ -14,7 +14,7 @@ struct StagedOutput {
     let folder: PrivateTemporaryFolder
 
     /// The file the download is written to.
-    var destination: String { FilePathText.joined(folder.path, "payload") }
+    var destination: String { BytePath(folder.path).appending("payload").text }
 
     /// Makes the folder, refusing first a terminal as standard output, as for any binary output.
     static func make() throws(Diagnostic) -> StagedOutput {

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 import Testing
 @testable import ResumeDataCodec
 @testable import ResumeScan
@@ -232,7 +233,7 @@ import Testing
     static let uuid = "8C1F2A90-6B7D-4E3C-9A51-2F0D3B4C5E6F"
 
     @Test func containerRoot() {
-        let containers: PathSet = ["/x/Application/A", "/x/Application/A/Library/Caches/inner"]
+        let containers: Set<BytePath> = ["/x/Application/A", "/x/Application/A/Library/Caches/inner"]
         #expect(AppContainerLayout.containerRoot(of: "/x/Application/A/Library/Preferences/p.plist", containers: containers) == "/x/Application/A")
         #expect(AppContainerLayout.containerRoot(of: "/x/Application/A/Library/Caches/inner/f", containers: containers) == "/x/Application/A/Library/Caches/inner")
         #expect(AppContainerLayout.containerRoot(of: "/x/Application/A/f", containers: containers) == "/x/Application/A")

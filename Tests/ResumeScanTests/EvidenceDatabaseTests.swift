@@ -98,7 +98,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let database = try EvidenceDatabase(path: try walDatabase(in: folder))
         let copy = try #require(database.folder?.path)
-        let name = FilePathText.lastName(of: copy)
+        let name = BytePath(copy).lastName.text
         #expect(name.hasPrefix("resumetool-evidence.") && name.utf8.count == "resumetool-evidence.XXXXXX".utf8.count)
         let attributes = try FileManager.default.attributesOfItem(atPath: copy)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)

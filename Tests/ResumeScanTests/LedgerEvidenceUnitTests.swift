@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import ResumeDataCodec
+import ResumeSystemCalls
 import Testing
 
 @testable import ResumeScan
@@ -164,7 +165,7 @@ import Testing
     }
 
     @Test func devicePathsInABackup() {
-        var index: PathMap<[String]>?
+        var index: [BytePath: [String]]?
         let downloads = ["Library", "Caches", "com.apple.nsurlsessiond", "Downloads", "com.b", "f.tmp"]
         let app = ["private", "var", "mobile", "Containers", "Data", "Application", Self.uuid] + downloads
         func place(_ device: [String], _ bundle: String?) -> String? {

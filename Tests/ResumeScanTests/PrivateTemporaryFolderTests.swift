@@ -21,8 +21,8 @@ import Darwin
         // A trailing slash on TMPDIR makes no double slash.
         for spelled in [base.path, base.path + "/"] {
             let folder = try PrivateTemporaryFolder.make(prefix: "resumetool-", environment: ["TMPDIR": spelled]).get()
-            #expect(FilePathText.folder(of: folder.path) == base.path)
-            let name = FilePathText.lastName(of: folder.path)
+            #expect(BytePath(folder.path).folder == BytePath(base.path))
+            let name = BytePath(folder.path).lastName.text
             #expect(name.hasPrefix("resumetool-") && name.utf8.count == "resumetool-XXXXXX".utf8.count)
             var status = stat()
             #expect(lstat(folder.path, &status) == 0)

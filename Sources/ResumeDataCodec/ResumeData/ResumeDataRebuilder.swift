@@ -68,11 +68,11 @@ public struct ResumeDataRebuilder: Sendable {
 
         var resume = ResumeData(container: container)
         resume.infoVersion = Self.infoVersion(for: container)
-        let absolute = FilePathText.absolute(path)
+        let absolute = BytePath(path).absolute.text
         if useLocalPath {
             resume.localPath = absolute
         } else {
-            resume.tempFileName = FilePathText.lastName(of: absolute)
+            resume.tempFileName = BytePath(absolute).lastName.text
         }
         resume.bytesReceived = size
         resume.downloadURL = url

@@ -75,7 +75,7 @@ public struct PartialFileResolution: Sendable, Equatable {
             }
         }
         if let path = localPath {
-            let name = FilePathText.lastName(of: path)
+            let name = BytePath(path).lastName.text
             if !path.hasPrefix("/") {
                 rejected.append("\(ResumeDataKey.localPath) \"\(path)\" is not an absolute path")
             } else if !Self.isBareFileName(name) {
@@ -97,12 +97,12 @@ public struct PartialFileResolution: Sendable, Equatable {
     /// (`--tmp-dir`), else the blob's own folder, where an app's tmp folder and a download's
     /// `FILE.resume` keep it. `resume`, `explain` and `discard` all default so.
     public static func lookupFolder(given: String?, besideBlobAt blobPath: String) -> String {
-        given ?? FilePathText.folder(of: blobPath)
+        given ?? BytePath(blobPath).folder.text
     }
 
     /// `folder/name`, without doubling a `/`.
     public func path(of name: String) -> String {
-        FilePathText.joined(folder, name)
+        BytePath(folder).appending(name).text
     }
 
     /// The verdict, given what is at each candidate's path (`entry` is asked in candidate order,

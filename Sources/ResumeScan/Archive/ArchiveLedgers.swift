@@ -1,5 +1,6 @@
 import Foundation
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// nsurlsessiond's ledger in a zip or tar extraction (issue 26), gathered in the archive's one
 /// streaming pass: a member whose content is SQLite with the `session_tasks` schema on its first
@@ -25,18 +26,18 @@ struct ArchiveLedgers {
     }
 
     /// Possible ledgers, by path (a later member of the same path replaces an earlier one).
-    private(set) var databases: PathMap<Database> = [:]
+    private(set) var databases: [BytePath: Database] = [:]
     /// `-wal` members' bytes, by the path of their database.
-    private(set) var wals: PathMap<Data> = [:]
+    private(set) var wals: [BytePath: Data] = [:]
     /// `-wal` members not held (over the limit), with their size, by the path of their database.
-    private(set) var walsLeftOut: PathMap<Int64> = [:]
+    private(set) var walsLeftOut: [BytePath: Int64] = [:]
     /// The bytes of the held `-wal` members.
     private var walBytes = 0
     /// Empty members held (a ledger whose every page is in its WAL is an empty file beside it).
     private var emptyCount = 0
     static let maximumEmptyMembers = 10_000
     /// Members in nsurlsessiond's Downloads folders: where ledger tasks' partial files are.
-    var downloads: PathMap<ArchiveScan.Entry> = [:]
+    var downloads: [BytePath: ArchiveScan.Entry] = [:]
 
     static let walMagic: [[UInt8]] = [[0x37, 0x7F, 0x06, 0x82], [0x37, 0x7F, 0x06, 0x83]]
 
@@ -116,13 +117,13 @@ struct ArchiveLedgers {
         case .database:
             // Empty members are many in an extraction: only so many wait for a WAL.
             if hold.total == 0 {
-                guard databases[path] != nil || emptyCount < Self.maximumEmptyMembers else { return }
+                guard databases[BytePath(spelled: path)] != nil || emptyCount < Self.maximumEmptyMembers else { return }
                 emptyCount += 1
             }
-            databases[path] = Database(name: name, index: index, components: components, bytes: hold.overLimit ? nil : hold.bytes,
+            databases[BytePath(spelled: path)] = Database(name: name, index: index, components: components, bytes: hold.overLimit ? nil : hold.bytes,
                                        status: status, schemaOnPage: hold.schemaOnPage, overLimit: hold.overLimit ? hold.total : nil)
         case .wal:
-            let owner = String(path.dropLast(4))
+            let owner = BytePath(spelled: path.dropLast(4))
             if let earlier = wals.removeValue(forKey: owner) { walBytes -= earlier.count }
             walsLeftOut.removeValue(forKey: owner)
             if hold.overLimit {
@@ -133,7 +134,7 @@ struct ArchiveLedgers {
             }
         case .none, .undecided:
             // A later member of the same path that is not a ledger replaces the earlier one.
-            databases.removeValue(forKey: path)
+            databases.removeValue(forKey: BytePath(spelled: path))
         }
     }
 
@@ -145,7 +146,7 @@ struct ArchiveLedgers {
     /// - Parameter lookUp: what is at a member path (a finding, a remembered member), nil when nothing known.
     func read(root: String, lookUp: @escaping (String) -> ArchiveScan.Entry?) -> (findings: [FileProbe.Finding], problems: [ScanProblem]) {
         var source = Source(held: self, root: root, lookUp: lookUp)
-        return LedgerCollector.collect(databases.keys.sorted(by: TreeWalker.byteOrder), from: &source)
+        return LedgerCollector.collect(databases.keys.map(\.spelled).sorted(by: TreeWalker.byteOrder), from: &source)
     }
 
     /// The held members as ``LedgerCollector`` asks: the page was judged while the member
@@ -157,27 +158,27 @@ struct ArchiveLedgers {
         let lookUp: (String) -> ArchiveScan.Entry?
 
         func firstPage(of path: String) throws(ScanProblem) -> LedgerProbe.FirstPage? {
-            held.databases[path].map { $0.schemaOnPage ? .schema : .emptySchema }
+            held.databases[BytePath(spelled: path)].map { $0.schemaOnPage ? .schema : .emptySchema }
         }
 
         func walHoldsSchema(of path: String) throws(ScanProblem) -> Bool {
-            held.wals[path].map(LedgerProbe.holdsSchema) ?? false
+            held.wals[BytePath(spelled: path)].map(LedgerProbe.holdsSchema) ?? false
         }
 
         func heldSize(of path: String) throws(LedgerCollector.Failure) -> Int64? {
-            guard let database = held.databases[path] else { return nil }
+            guard let database = held.databases[BytePath(spelled: path)] else { return nil }
             if let size = database.overLimit { return size }
-            return Int64((database.bytes?.count ?? 0) + (held.wals[path]?.count ?? 0))
+            return Int64((database.bytes?.count ?? 0) + (held.wals[BytePath(spelled: path)]?.count ?? 0))
         }
 
         func read(_ path: String) throws -> FileProbe.Finding? {
-            guard let database = held.databases[path], let bytes = database.bytes else { return nil }
+            guard let database = held.databases[BytePath(spelled: path)], let bytes = database.bytes else { return nil }
             let components = database.components
             let lookUp = self.lookUp
             return try LedgerProbe.readHeld(
-                bytes: bytes, wal: held.wals[path], path: path, status: database.status,
+                bytes: bytes, wal: held.wals[BytePath(spelled: path)], path: path, status: database.status,
                 source: FindingSource(kind: .archive, root: root, inner: database.name),
-                warnings: held.walsLeftOut[path].map { size in
+                warnings: held.walsLeftOut[BytePath(spelled: path)].map { size in
                     ["its -wal member (\(size) bytes) was over the limit of \(LedgerProbe.maximumHeldSize) held in memory: read without it"]
                 } ?? [],
                 missing: { _ in ArchiveLedgers.partialFileNotInArchive }, unplaceable: ArchiveLedgers.partialFileOutsideArchive
@@ -188,7 +189,7 @@ struct ArchiveLedgers {
         }
 
         func problem(_ path: String, _ message: String) -> ScanProblem {
-            guard let database = held.databases[path] else { return ScanProblem(path: path, message: message) }
+            guard let database = held.databases[BytePath(spelled: path)] else { return ScanProblem(path: path, message: message) }
             return ScanProblem(path: database.name, message: "member \(database.index): \(message)")
         }
     }

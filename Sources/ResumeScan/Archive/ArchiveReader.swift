@@ -75,10 +75,10 @@ final class ArchiveReader {
     private var expanded: Int64 = 0
     private var current: Member?
 
-    /// Opens `path` (spelled as the scan spells a root, ``SpelledPath``); throws when it cannot
+    /// Opens `path` (spelled as the scan spells a root, ``EvidenceName``); throws when it cannot
     /// be opened or libarchive recognises no format.
     convenience init(path: String, limits: Limits = Limits(), calls: FileSystemCalls = .system) throws(Failure) {
-        switch SpelledPath.openEvidence(path, calls: calls) {
+        switch calls.openEvidence(BytePath(spelled: path)) {
         case .success(let value): try self.init(descriptor: value, limits: limits, calls: calls)
         case .failure(let failure):
             throw .cannotOpen(failure.code == ELOOP ? "it is a symbolic link" : failure.description)

@@ -58,13 +58,13 @@ struct ArchiveScan: Sendable {
         /// Problems with single members, then (last) why the pass stopped, if it did.
         var errors: [ScanProblem] = []
         /// The members in `tmp/` folders, by path.
-        var entries: PathMap<Entry> = [:]
+        var entries: [BytePath: Entry] = [:]
         /// Folders holding a `Library/` or `tmp/` folder: the app containers.
-        var containers: PathSet = []
+        var containers: Set<BytePath> = []
         /// Folders named like a container UUID, by that name in upper case.
         var uuidFolders: [String: [String]] = [:]
         /// Each container's `MCMMetadataIdentifier`, by container path.
-        var bundleIDs: PathMap<String> = [:]
+        var bundleIDs: [BytePath: String] = [:]
         /// Where the device's `/private/var` is in the archive (`filesystem1/private/var`), in
         /// the order first met.
         var deviceRoots: [String] = []
@@ -85,7 +85,7 @@ struct ArchiveScan: Sendable {
     /// keeps a folder scan's behaviour). `progress` is called every few thousand members.
     func run(progress: (_ files: Int, _ blobs: Int, _ current: String) -> Void = { _, _, _ in }) -> Outcome? {
         // The user named the file: a link given here is followed, as a folder root's is.
-        let path = SpelledPath.resolved(root) ?? root
+        let path = FileSystemCalls.system.resolved(BytePath(spelled: root))?.spelled ?? root
         let reader: ArchiveReader
         do {
             if let descriptor {
@@ -134,7 +134,7 @@ struct ArchiveScan: Sendable {
     private struct State {
         let scan: ArchiveScan
         var outcome: Outcome
-        var findingIndex: PathMap<Int> = [:]
+        var findingIndex: [BytePath: Int] = [:]
         var blobCount = 0
         var rememberedUUIDs = 0
         var warnedForgetting = false
@@ -267,7 +267,7 @@ struct ArchiveScan: Sendable {
             status.mode = member.mode == 0 ? nil : member.mode
             if !(verdict ?? triage()).mayHoldBlobs { data = nil }
             if isMetadata, components.count > 1, let data, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
-                outcome.bundleIDs[components.dropLast().joined(separator: "/")] = bundleID
+                outcome.bundleIDs[BytePath(spelled: components.dropLast().joined(separator: "/"))] = bundleID
             }
             var held = ArchiveEvidence.Member(name: member.name, path: path, fileName: fileName, parentName: parentName,
                                               isPartialFile: isPartialFile, head: head, data: data, status: status,
@@ -284,15 +284,15 @@ struct ArchiveScan: Sendable {
             hold.decide(atEnd: true)
             ledgers.keep(hold, name: member.name, index: member.index, components: components, path: path, status: status)
             guard let finding else {
-                if let index = findingIndex.removeValue(forKey: path) { drop(index) }
+                if let index = findingIndex.removeValue(forKey: BytePath(spelled: path)) { drop(index) }
                 return
             }
             let blobs = finding.blobs
-            if let index = findingIndex[path] {
+            if let index = findingIndex[BytePath(spelled: path)] {
                 blobCount += blobs.count - outcome.findings[index].blobs.count
                 outcome.findings[index] = finding
             } else {
-                findingIndex[path] = outcome.findings.count
+                findingIndex[BytePath(spelled: path)] = outcome.findings.count
                 outcome.findings.append(finding)
                 blobCount += blobs.count
             }
@@ -332,11 +332,11 @@ struct ArchiveScan: Sendable {
 
         private mutating func remember(_ path: String, _ entry: Entry, parentName: String) {
             guard parentName == "tmp" else { return }
-            if outcome.entries[path] == nil, outcome.entries.count >= scan.maximumRemembered {
+            if outcome.entries[BytePath(spelled: path)] == nil, outcome.entries.count >= scan.maximumRemembered {
                 forgetting()
                 return
             }
-            outcome.entries[path] = entry
+            outcome.entries[BytePath(spelled: path)] = entry
         }
 
         /// Whether a member lies in nsurlsessiond's Downloads folder of a container, where the
@@ -347,11 +347,11 @@ struct ArchiveScan: Sendable {
         }
 
         private mutating func rememberDownload(_ path: String, _ entry: Entry) {
-            if ledgers.downloads[path] == nil, ledgers.downloads.count >= scan.maximumRemembered {
+            if ledgers.downloads[BytePath(spelled: path)] == nil, ledgers.downloads.count >= scan.maximumRemembered {
                 forgetting()
                 return
             }
-            ledgers.downloads[path] = entry
+            ledgers.downloads[BytePath(spelled: path)] = entry
         }
 
         /// The pass is over: the ledgers held are read and their partial files placed.
@@ -361,12 +361,12 @@ struct ArchiveScan: Sendable {
             let downloads = ledgers.downloads
             let entries = outcome.entries
             let result = ledgers.read(root: scan.root) { path in
-                if let found = index[path], findings.indices.contains(found) {
+                if let found = index[BytePath(spelled: path)], findings.indices.contains(found) {
                     let finding = findings[found]
                     return Entry(name: finding.source?.inner ?? path, entry: .regularFile(size: finding.status.size),
                                  status: finding.status, sha256: finding.sha256)
                 }
-                return downloads[path] ?? entries[path]
+                return downloads[BytePath(spelled: path)] ?? entries[BytePath(spelled: path)]
             }
             outcome.findings += result.findings
             outcome.errors += result.problems
@@ -396,8 +396,8 @@ struct ArchiveScan: Sendable {
                 let component = components[index]
                 if index > 0, AppContainerLayout.markerFolders.contains(component) {
                     let container = components[..<index].joined(separator: "/")
-                    if !outcome.containers.contains(container) {
-                        if outcome.containers.count < scan.maximumRemembered { outcome.containers.insert(container) } else { forgetting() }
+                    if !outcome.containers.contains(BytePath(spelled: container)) {
+                        if outcome.containers.count < scan.maximumRemembered { outcome.containers.insert(BytePath(spelled: container)) } else { forgetting() }
                     }
                 }
                 if AppContainerLayout.isContainerUUID(component) {
@@ -448,7 +448,7 @@ struct ArchiveScan: Sendable {
 
     /// Whether `path` names a regular file (following a link: the user named it).
     static func isRegularFile(_ path: String) -> Bool {
-        SpelledPath.isRegularFile(path)
+        FileSystemCalls.system.isRegularFile(BytePath(spelled: path))
     }
 
     /// Whether the file at `path` (a root: a link is followed, the user named it) is worth
@@ -456,7 +456,7 @@ struct ArchiveScan: Sendable {
     /// one test a file met in a folder passes to be listed as an archive. A file that cannot be
     /// opened or read is handed on, so that the reader says why.
     static func mayBeArchive(_ path: String, calls: FileSystemCalls = .system) -> Bool {
-        guard case .success(let descriptor) = SpelledPath.openRoot(path, calls: calls) else { return true }
+        guard case .success(let descriptor) = calls.openEvidenceRoot(BytePath(spelled: path)) else { return true }
         defer { _ = calls.close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: ScanContentKind.prefixLength)
         var filled = 0

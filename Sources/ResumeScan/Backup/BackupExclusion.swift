@@ -11,7 +11,7 @@ enum BackupExclusion {
     /// The left-out folder (`tmp`, `Library/Caches`) that a backup path (`DOMAIN/relativePath`)
     /// lies in, nil when a backup may hold the file.
     static func leftOutFolder(of inner: String) -> String? {
-        let relative = FilePathText.names(of: inner, keepingEmpty: true).dropFirst()
+        let relative = BytePath(inner).names(keepingEmpty: true).map(\.text).dropFirst()
         // The folder itself is no file in it: a path must go on below it.
         guard let folder = leftOut.first(where: { relative.count > $0.count && relative.starts(with: $0) }) else { return nil }
         return folder.joined(separator: "/")

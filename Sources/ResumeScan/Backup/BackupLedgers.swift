@@ -8,18 +8,18 @@ import ResumeSystemCalls
 struct BackupLedgers: LedgerSource {
     typealias Candidate = BackupScan.LedgerCandidate
 
-    let entries: PathMap<BackupScan.Entry>
+    let entries: [BytePath: BackupScan.Entry]
     let folders: [String: FolderHandle]
     let keys: BackupScan.ClassKeys?
     let kind: FindingSource.Kind
     let root: String
     let calls: FileSystemCalls
     /// App-group rows by relative path, built the first time a task names an app group.
-    var groupIndex: PathMap<[String]>? = nil
+    var groupIndex: [BytePath: [String]]? = nil
     /// The `-wal` row's bytes, when reading them decided the candidate.
-    var walBytes: PathMap<Data> = [:]
+    var walBytes: [BytePath: Data] = [:]
 
-    private func wal(of candidate: Candidate) -> BackupScan.Entry? { entries[candidate.entry.inner + "-wal"] }
+    private func wal(of candidate: Candidate) -> BackupScan.Entry? { entries[BytePath(spelled: candidate.entry.inner + "-wal")] }
 
     private func content(of entry: BackupScan.Entry, prefix: Int?) throws(ScanProblem) -> Data {
         try BackupScan.content(of: entry, folders: folders, keys: keys, prefix: prefix, calls: calls)
@@ -32,7 +32,7 @@ struct BackupLedgers: LedgerSource {
     mutating func walHoldsSchema(of candidate: Candidate) throws(ScanProblem) -> Bool {
         guard let wal = wal(of: candidate) else { return false }
         let bytes = try content(of: wal, prefix: LedgerProbe.maximumHeldSize)
-        walBytes[candidate.entry.inner] = bytes
+        walBytes[BytePath(spelled: candidate.entry.inner)] = bytes
         return LedgerProbe.holdsSchema(bytes)
     }
 
@@ -50,7 +50,7 @@ struct BackupLedgers: LedgerSource {
         let inner = entry.inner
         let record = try? entry.fileRecord()
         let bytes = try content(of: entry, prefix: nil)
-        var walData = walBytes.removeValue(forKey: inner)
+        var walData = walBytes.removeValue(forKey: BytePath(spelled: inner))
         if let wal = wal(of: candidate), walData == nil { walData = try content(of: wal, prefix: nil) }
         var status = FileStatus(size: record?.size ?? Int64(bytes.count), modified: record?.modified ?? Date(timeIntervalSince1970: 0))
         status.changed = record?.changed

@@ -23,7 +23,7 @@ extension BackupScan {
 
     /// Reads each candidate that turns out to be the ledger; the others are forgotten.
     static func ledgers(
-        _ candidates: [LedgerCandidate], entries: PathMap<Entry>, folders: [String: FolderHandle], keys: ClassKeys?,
+        _ candidates: [LedgerCandidate], entries: [BytePath: Entry], folders: [String: FolderHandle], keys: ClassKeys?,
         source: FindingSource.Kind, root: String, calls: FileSystemCalls
     ) -> (findings: [FileProbe.Finding], problems: [ScanProblem]) {
         var ledgers = BackupLedgers(entries: entries, folders: folders, keys: keys, kind: source, root: root, calls: calls)
@@ -34,10 +34,10 @@ extension BackupScan {
     /// `HomeDomain`, `/private/var/root/…` in `RootDomain`, an app's data container in its
     /// `AppDomain-` (or `AppDomainPlugin-`) domain, an app group's in the `AppDomainGroup-`
     /// domain that holds the path; nil for any other place.
-    static func place(_ device: [String], bundleID: String?, entries: PathMap<Entry>,
-                      groupIndex: inout PathMap<[String]>?) -> (path: String, entry: PartialFileResolution.Entry)? {
+    static func place(_ device: [String], bundleID: String?, entries: [BytePath: Entry],
+                      groupIndex: inout [BytePath: [String]]?) -> (path: String, entry: PartialFileResolution.Entry)? {
         func found(_ inner: String) -> (path: String, entry: PartialFileResolution.Entry)? {
-            guard let entry = entries[inner] else { return nil }
+            guard let entry = entries[BytePath(spelled: inner)] else { return nil }
             guard let record = try? entry.fileRecord() else { return (inner, .other("a row whose MBFile record cannot be read")) }
             return (inner, .regularFile(size: record.size))
         }
@@ -60,14 +60,14 @@ extension BackupScan {
             }
             if rest[2] == "Shared", rest[3] == "AppGroup" {
                 if groupIndex == nil {
-                    var index: PathMap<[String]> = [:]
+                    var index: [BytePath: [String]] = [:]
                     for entry in entries.values where entry.domain.hasPrefix("AppDomainGroup-") {
-                        index[entry.relativePath, default: []].append(entry.inner)
+                        index[BytePath(spelled: entry.relativePath), default: []].append(entry.inner)
                     }
                     for (relative, inners) in index { index[relative] = inners.sorted { TreeWalker.byteOrder($0, $1) } }
                     groupIndex = index
                 }
-                if let inner = groupIndex?[relative]?.first, let hit = found(inner) { return hit }
+                if let inner = groupIndex?[BytePath(spelled: relative)]?.first, let hit = found(inner) { return hit }
                 return nil
             }
             return nil
@@ -115,7 +115,7 @@ extension BackupScan {
             if key == nil { return Data() }
         }
         let descriptor: Int32
-        switch calls.openEvidence(in: folder.descriptor, entry.fileID) {
+        switch calls.openEvidence(in: folder.descriptor, BytePath(entry.fileID)) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
             if failure.code == ENOENT { throw ScanProblem(path: entry.inner, message: "missing from the backup: no file \(entry.storedPath)") }

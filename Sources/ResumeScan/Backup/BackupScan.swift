@@ -78,10 +78,10 @@ struct BackupScan: Sendable {
 
     /// What the folder at `root` is (``kind(holdingRegularFile:)``), asked of its entries.
     static func kind(of root: String, calls: FileSystemCalls = .system) -> RootKind {
-        guard case .success(let folder) = SpelledPath.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) else { return .folder }
+        guard case .success(let folder) = calls.open(BytePath(spelled: root), O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return .folder }
         defer { _ = calls.close(folder) }
         return kind { name in
-            if case .success(let status) = calls.fstatat(folder, name), status.kind == .regular { return true }
+            if case .success(let status) = calls.fstatat(folder, BytePath(name)), status.kind == .regular { return true }
             return false
         }
     }
@@ -100,9 +100,9 @@ struct BackupScan: Sendable {
     /// What a symbolic link named `name` in the folder at `folder` stands in place of, if a backup.
     static func linkInPlaceOfBackup(name: String, folder: String) -> LinkInPlaceOfBackup? {
         if listNames.contains(name) { return .list }
-        let parentName = FilePathText.lastName(of: folder)
+        let parentName = BytePath(folder).lastName.text
         if name == "Backup", parentName == "MobileSync" { return .backupsFolder }
-        if parentName == "Backup", FilePathText.lastName(of: FilePathText.folder(of: folder)) == "MobileSync" { return .backupFolder }
+        if parentName == "Backup", BytePath(folder).folder.lastName.text == "MobileSync" { return .backupFolder }
         return nil
     }
 
@@ -139,7 +139,7 @@ struct BackupScan: Sendable {
         /// Problems with single rows and files, sorted by path.
         var errors: [ScanProblem] = []
         /// Every regular file listed, by inner path: what a blob's partial file is looked up in.
-        var entries: PathMap<Entry> = [:]
+        var entries: [BytePath: Entry] = [:]
         /// Why the backup as a whole could not be read (it also counts as an unread root).
         var failure: BackupError?
     }
@@ -160,7 +160,7 @@ struct BackupScan: Sendable {
         let folder: Int32
         // A descriptor of its own: the walk's has been listed to its end, and listing shares the offset.
         let opened = openFolder.map { calls.openat($0.descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-            ?? SpelledPath.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls)
+            ?? calls.open(BytePath(spelled: root), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         switch opened {
         case .success(let opened): folder = opened
         case .failure(let failure): return fail(.unreadable("cannot read the backup folder: \(TreeWalker.describe(failure.code))"))
@@ -223,12 +223,12 @@ struct BackupScan: Sendable {
                     guard let padded = BackupCipher.decrypt(encrypted, with: key), let plain = BackupCipher.removingPadding(padded) else {
                         throw BackupError.unreadable("Manifest.db does not decrypt with its ManifestKey")
                     }
-                    database = try EvidenceDatabase(bytes: plain, name: AppContainerLayout.join(root, "Manifest.db"))
+                    database = try EvidenceDatabase(bytes: plain, name: BytePath(root).appending("Manifest.db").text)
                 } else {
                     // A Manifest.db caught while written has a -wal beside it: the private copy
                     // takes it too, so the rows are read as of the WAL and the evidence is untouched.
                     database = try EvidenceDatabase(location: .member(folder: handle.descriptor, name: Array("Manifest.db".utf8)),
-                                                    path: AppContainerLayout.join(root, "Manifest.db"))
+                                                    path: BytePath(root).appending("Manifest.db").text)
                 }
                 defer { database.close() }
                 if database.readFromWALAlone { outcome.summary.warnings.append(Self.manifestInWALAlone) }
@@ -242,14 +242,14 @@ struct BackupScan: Sendable {
             return fail(.unreadable("Manifest.db: \(error)"))
         }
         outcome.summary.fileCount = entries.count
-        for entry in entries { outcome.entries[entry.inner] = entry }
+        for entry in entries { outcome.entries[BytePath(spelled: entry.inner)] = entry }
 
         // The 256 two-digit folders, each opened once without following a link.
         var folders: [String: FolderHandle] = [:]
         for prefix in Set(entries.map(\.folderKey)) {
             if prefix.isEmpty {
                 folders[prefix] = handle
-            } else if case .success(let opened) = calls.openat(folder, prefix, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) {
+            } else if case .success(let opened) = calls.openat(folder, BytePath(prefix), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) {
                 folders[prefix] = FolderHandle(opened, calls: calls)
             }
         }
@@ -259,12 +259,12 @@ struct BackupScan: Sendable {
         let probe = self.probe
         let keys = classKeys
         // The files a `-wal` row sits beside: an empty one may be a ledger held in its WAL.
-        let walOwners = PathSet(entries.compactMap { $0.inner.hasSuffix("-wal") ? String($0.inner.dropLast(4)) : nil })
+        let walOwners = Set(entries.compactMap { $0.inner.hasSuffix("-wal") ? BytePath(spelled: $0.inner.dropLast(4)) : nil })
         var findings: [FileProbe.Finding] = []
         var ledgerCandidates: [LedgerCandidate] = []
         orderedParallelMap(entries) { entry in
             Self.probe(entry, folder: openFolders[entry.folderKey], keys: keys, source: source, root: root, probe: probe,
-                       hasWAL: walOwners.contains(entry.inner))
+                       hasWAL: walOwners.contains(BytePath(spelled: entry.inner)))
         } emit: { result in
             if let finding = result.finding { findings.append(finding) }
             if let problem = result.problem { outcome.errors.append(problem) }
@@ -393,7 +393,7 @@ struct BackupScan: Sendable {
     private static func probe(_ entry: Entry, folder: FolderHandle?, keys: ClassKeys?, source: FindingSource.Kind, root: String,
                               probe: FileProbe, hasWAL: Bool) -> ProbeResult {
         let inner = entry.inner
-        let components = FilePathText.names(of: entry.relativePath)
+        let components = BytePath(entry.relativePath).names().map(\.text)
         let name = components.last ?? entry.relativePath
         let parentName = components.count > 1 ? components[components.count - 2] : entry.domain
         let calls = probe.calls
@@ -416,7 +416,7 @@ struct BackupScan: Sendable {
         }
         guard let folder else { return ProbeResult(problem: Self.storedFileMissing(entry)) }
         let descriptor: Int32
-        switch calls.openEvidence(in: folder.descriptor, entry.fileID) {
+        switch calls.openEvidence(in: folder.descriptor, BytePath(entry.fileID)) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
             if failure.code == ENOENT { return ProbeResult(problem: Self.storedFileMissing(entry)) }
@@ -472,7 +472,7 @@ struct BackupScan: Sendable {
     private static func readFile(in folder: FolderHandle, _ name: String, limit: Int, prefixOnly: Bool = false, ifPresent: Bool,
                                  calls: FileSystemCalls) throws(BackupError) -> Data? {
         let descriptor: Int32
-        switch calls.openEvidence(in: folder.descriptor, name) {
+        switch calls.openEvidence(in: folder.descriptor, BytePath(name)) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
             if ifPresent, failure.code == ENOENT { return nil }
@@ -498,7 +498,7 @@ struct BackupScan: Sendable {
         count += listing.entries.filter { $0.kind == .regular && $0.name.map(isFileID) == true }.count
         for entry in listing.entries where entry.kind == .directory {
             guard let name = entry.name, name.utf8.count == 2, isFileID(String(repeating: name, count: 20)),
-                  case .success(let sub) = calls.openat(folder.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { continue }
+                  case .success(let sub) = calls.openat(folder.descriptor, BytePath(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) else { continue }
             let handle = FolderHandle(sub, calls: calls)
             if case .success(let files) = calls.listFolder(handle.descriptor) {
                 count += files.entries.filter { $0.kind == .regular }.count

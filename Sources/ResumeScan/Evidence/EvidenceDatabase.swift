@@ -63,7 +63,7 @@ final class EvidenceDatabase {
         func open(suffix: String, calls: FileSystemCalls) -> Result<Int32, FileSystemCalls.Failure> {
             switch self {
             case .path(let path): calls.openEvidence(atPath: path + suffix)
-            case .member(let folder, let name): calls.openEvidence(in: folder, bytes: name + Array(suffix.utf8))
+            case .member(let folder, let name): calls.openEvidence(in: folder, BytePath(bytes: name + Array(suffix.utf8)))
             }
         }
     }
@@ -81,7 +81,7 @@ final class EvidenceDatabase {
             var total: Int64 = 0
             for suffix in ["", "-wal", "-shm"] {
                 let copied = try Self.copy(
-                    from: location, suffix: suffix, to: FilePathText.joined(folder.path, Self.copyName + suffix),
+                    from: location, suffix: suffix, to: BytePath(folder.path).appending(Self.copyName + suffix).text,
                     required: suffix.isEmpty, evidencePath: path,
                     // The shm is an index SQLite rebuilds; it does not count towards the limit
                     // but is bounded by it all the same.
@@ -115,8 +115,8 @@ final class EvidenceDatabase {
         }
         let folder = try Self.makePrivateFolder(evidencePath: name)
         do {
-            try Self.write(bytes, to: FilePathText.joined(folder.path, Self.copyName), evidencePath: name)
-            try Self.write(wal, to: FilePathText.joined(folder.path, Self.copyName + "-wal"), evidencePath: name)
+            try Self.write(bytes, to: BytePath(folder.path).appending(Self.copyName).text, evidencePath: name)
+            try Self.write(wal, to: BytePath(folder.path).appending(Self.copyName + "-wal").text, evidencePath: name)
             try self.init(folder: folder, evidencePath: name)
         } catch {
             folder.remove()
@@ -127,7 +127,7 @@ final class EvidenceDatabase {
     private init(folder: PrivateTemporaryFolder, evidencePath: String) throws(EvidenceDatabaseError) {
         self.folder = folder
         self.evidencePath = evidencePath
-        let copy = FilePathText.joined(folder.path, Self.copyName)
+        let copy = BytePath(folder.path).appending(Self.copyName).text
         // An empty database file whose WAL holds everything (the daemon killed before its first
         // checkpoint, or a file system extraction that caught it so): SQLite deletes a WAL beside
         // an empty file, so the copy gets a stand-in first page the WAL's own page 1 replaces.

@@ -15,7 +15,7 @@ struct FileIdentity: Hashable, Sendable {
     /// The identity of the file `path` names, a final link followed as a root's is (the user
     /// named it); nil when it cannot be opened or stated.
     static func of(rootAt path: String, calls: FileSystemCalls) -> FileIdentity? {
-        guard case .success(let descriptor) = SpelledPath.openRoot(path, calls: calls) else { return nil }
+        guard case .success(let descriptor) = calls.openEvidenceRoot(BytePath(spelled: path)) else { return nil }
         defer { _ = calls.close(descriptor) }
         guard case .success(let status) = calls.fstat(descriptor) else { return nil }
         return FileIdentity(status)

@@ -78,8 +78,7 @@ struct FileProbe: Sendable {
     func probe(_ file: TreeWalker.File) -> Outcome {
         // O_NONBLOCK: a file replaced by a FIFO after the listing must not block the scan.
         let descriptor: Int32
-        switch file.rawName.map({ evidence.calls.openEvidence(in: file.folder.descriptor, bytes: $0) })
-            ?? evidence.calls.openEvidence(in: file.folder.descriptor, file.name) {
+        switch evidence.calls.openEvidence(in: file.folder.descriptor, file.name) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
             // ELOOP: replaced by a link after the listing; ENOENT: deleted meanwhile.

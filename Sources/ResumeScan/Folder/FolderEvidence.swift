@@ -14,11 +14,11 @@ struct FolderEvidence: EvidenceSource {
         var status: FileSystemCalls.Status?
     }
 
-    func name(of member: Member) -> String { member.file.name }
+    func name(of member: Member) -> String { member.file.name.spelled }
     func isPartialFile(_ member: Member) -> Bool { member.file.isPartialFile }
     /// The `-wal` beside an empty file is looked at only if it turns out to matter.
     func wal(beside member: Member) -> EvidenceTriage.WAL { .unknown }
-    func parentName(of member: Member) -> String { FilePathText.lastName(of: FilePathText.folder(of: member.file.path)) }
+    func parentName(of member: Member) -> String { BytePath(member.file.path).folder.lastName.text }
     func path(of member: Member) -> String { member.file.path }
     func findingSource(of member: Member) -> FindingSource? { nil }
 

@@ -34,7 +34,7 @@ struct FolderLedgers: LedgerSource {
     /// first ``LedgerProbe/maximumHeldSize`` bytes, read a MiB at a time.
     func walHoldsSchema(of candidate: Candidate) throws(ScanProblem) -> Bool {
         let file = candidate.file
-        let opened = calls.openEvidence(in: file.folder.descriptor, bytes: file.nameBytes + Array("-wal".utf8))
+        let opened = calls.openEvidence(in: file.folder.descriptor, BytePath(bytes: file.name.bytes + Array("-wal".utf8)))
         guard case .success(let descriptor) = opened else { return false }
         defer { _ = calls.close(descriptor) }
         guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular else { return false }
@@ -64,7 +64,7 @@ struct FolderLedgers: LedgerSource {
     func read(_ candidate: Candidate) throws -> FileProbe.Finding? {
         guard case .success(let found) = calls.fstat(candidate.descriptor), found.kind == .regular else { return nil }
         let file = candidate.file
-        let ledger = try TaskLedger.read(.member(folder: file.folder.descriptor, name: file.nameBytes), path: file.path, walkRoots: walkRoots)
+        let ledger = try TaskLedger.read(.member(folder: file.folder.descriptor, name: file.name.bytes), path: file.path, walkRoots: walkRoots)
         return FileProbe.Finding(path: candidate.file.path, status: FileStatus(found), blobs: [], isPartialFile: false, ledger: ledger)
     }
 

@@ -12,11 +12,11 @@ struct FolderTaskArchives {
     var walkRoots: [String]
 
     /// Whether a walked file is worth reading as a task list at all: by its name.
-    static func mayBeTaskArchive(_ file: TreeWalker.File) -> Bool { file.name == TaskArchive.fileName }
+    static func mayBeTaskArchive(_ file: TreeWalker.File) -> Bool { file.name.bytes.elementsEqual(TaskArchive.fileName.utf8) }
 
     /// Whether the path is where the layout puts a session's task list.
     static func isInLayout(_ path: String) -> Bool {
-        let names = FilePathText.names(of: path)
+        let names = BytePath(path).names().map(\.text)
         return names.count >= 3 && LedgerFolderNames.isHashName(names[names.count - 2]) && LedgerFolderNames.isHashName(names[names.count - 3])
     }
 
@@ -29,12 +29,12 @@ struct FolderTaskArchives {
         guard inLayout || TaskArchive.isTaskArchive(data) else { return nil }
         var owner = TaskArchive.Owner()
         if inLayout {
-            let session = FilePathText.folder(of: file.path)
-            let bundle = FilePathText.folder(of: session)
-            let daemon = FilePathText.folder(of: bundle)
-            owner.sessionFolder = FilePathText.lastName(of: session)
-            owner.sessionID = LedgerFolderNames(data: read("sessions.plist", inFolder: bundle))[FilePathText.lastName(of: session)]
-            owner.bundleID = LedgerFolderNames(data: read("bundles.plist", inFolder: daemon))[FilePathText.lastName(of: bundle)]
+            let session = BytePath(file.path).folder.text
+            let bundle = BytePath(session).folder.text
+            let daemon = BytePath(bundle).folder.text
+            owner.sessionFolder = BytePath(session).lastName.text
+            owner.sessionID = LedgerFolderNames(data: read("sessions.plist", inFolder: bundle))[BytePath(session).lastName.text]
+            owner.bundleID = LedgerFolderNames(data: read("bundles.plist", inFolder: daemon))[BytePath(bundle).lastName.text]
         }
         let placement = LedgerPlacement.forLedger(at: file.path, root: nil)
         do {

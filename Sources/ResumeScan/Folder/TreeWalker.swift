@@ -21,18 +21,13 @@ import Darwin
 package struct TreeWalker {
     /// A regular file to look at.
     struct File: Sendable {
+        /// As reports show it (``EvidenceName``).
         let path: String
-        /// The open folder holding it, and its name there: as reports show it, and its bytes
-        /// when that text is not them (``FolderEntryName``).
+        /// The open folder holding it, and its name there, which opens it.
         let folder: FolderHandle
-        let name: String
-        var rawName: [UInt8]? = nil
+        let name: BytePath
         /// A `CFNetworkDownload_*.tmp` or a WebKit `.download` folder's data file.
         let isPartialFile: Bool
-
-        /// The bytes that open it in ``folder`` (a copy: the probe of every file opens by
-        /// ``name`` or ``rawName`` without one).
-        var nameBytes: [UInt8] { rawName ?? Array(name.utf8) }
     }
 
     /// A backup folder met in the walk (``BackupScan/kind(holdingRegularFile:)`` says so of
@@ -54,7 +49,7 @@ package struct TreeWalker {
     static let maximumFoldersPerBatch = 32
 
     /// Folders holding a `Library/` or `tmp/` folder: the app containers.
-    private(set) var containers: PathSet = []
+    private(set) var containers: Set<BytePath> = []
     /// Folders named like a container UUID, by that name in upper case.
     private(set) var uuidFolders: [String: [String]] = [:]
     /// Folders and files that could not be read, in the order met.
@@ -70,7 +65,7 @@ package struct TreeWalker {
     private struct PendingFolder {
         let path: String
         /// The open parent and the name in it; `nil` for a root, opened by its path.
-        let parent: (handle: FolderHandle, name: FolderEntryName)?
+        let parent: (handle: FolderHandle, name: BytePath)?
         let depth: Int
     }
 
@@ -101,12 +96,11 @@ package struct TreeWalker {
                 backup(FoundBackup(path: folder.path, folder: listing.handle, kind: kind))
                 continue
             }
-            let parentName = FilePathText.lastName(of: folder.path)
+            let parentName = BytePath(folder.path).lastName.text
             if !listing.files.isEmpty { foldersInBatch += 1 }
             for entry in listing.files {
-                let name = entry.text
-                pending.append(File(path: AppContainerLayout.join(folder.path, name), folder: listing.handle, name: name, rawName: entry.bytes,
-                                    isPartialFile: AppContainerLayout.isPartialFile(name: name, parentName: parentName)))
+                pending.append(File(path: BytePath(folder.path).appending(entry.text).text, folder: listing.handle, name: entry.name,
+                                    isPartialFile: AppContainerLayout.isPartialFile(name: entry.text, parentName: parentName)))
                 fileCount += 1
                 if pending.count >= batchSize {
                     visit(pending)
@@ -124,11 +118,11 @@ package struct TreeWalker {
                 continue
             }
             for entry in listing.folders.reversed() {
-                let path = AppContainerLayout.join(folder.path, entry.text)
+                let path = BytePath(folder.path).appending(entry.text).text
                 if AppContainerLayout.isContainerUUID(entry.text) { uuidFolders[entry.text.uppercased(), default: []].append(path) }
-                stack.append(PendingFolder(path: path, parent: (listing.handle, entry), depth: folder.depth + 1))
+                stack.append(PendingFolder(path: path, parent: (listing.handle, entry.name), depth: folder.depth + 1))
             }
-            if listing.folders.contains(where: { AppContainerLayout.markerFolders.contains($0.text) }) { containers.insert(folder.path) }
+            if listing.folders.contains(where: { AppContainerLayout.markerFolders.contains($0.text) }) { containers.insert(BytePath(spelled: folder.path)) }
         }
         if !pending.isEmpty { visit(pending) }
         return true
@@ -137,15 +131,27 @@ package struct TreeWalker {
     /// Counts the folder at `path` (a root read as a backup) as walked: met again below another
     /// root, it is skipped and said to be, not read twice.
     mutating func markScanned(folderAt path: String) {
-        guard case .success(let folder) = SpelledPath.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: calls) else { return }
+        guard case .success(let folder) = calls.open(BytePath(spelled: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return }
         defer { _ = calls.close(folder) }
         if case .success(let status) = calls.fstat(folder) { visited.insert(FileIdentity(status)) }
     }
 
     private struct Listing {
         let handle: FolderHandle
-        var files: [FolderEntryName] = []
-        var folders: [FolderEntryName] = []
+        var files: [Entry] = []
+        var folders: [Entry] = []
+
+        /// A listed name, and the text reports show for it (``BytePath/spelled``), which the
+        /// walk sorts by and tests names with.
+        struct Entry {
+            let name: BytePath
+            let text: String
+
+            init(_ name: BytePath) {
+                self.name = name
+                self.text = name.spelled
+            }
+        }
 
         /// Whether a regular file of this UTF-8 name is listed: ``files`` are sorted by bytes.
         func holdsFile(named name: String) -> Bool {
@@ -155,7 +161,7 @@ package struct TreeWalker {
                 let middle = (low + high) / 2
                 if TreeWalker.byteOrder(files[middle].text, name) { low = middle + 1 } else { high = middle }
             }
-            return low < files.count && files[low].bytes == nil && files[low].text == name
+            return low < files.count && files[low].name.bytes.elementsEqual(name.utf8)
         }
     }
 
@@ -169,10 +175,8 @@ package struct TreeWalker {
     /// pipes left out. A folder that cannot be read gets an error recorded.
     private mutating func list(_ folder: PendingFolder) -> ListingOutcome {
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
-        let opened = folder.parent.map { parent in
-            parent.name.bytes.map { calls.openatBytes(parent.handle.descriptor, $0, flags | O_NOFOLLOW) }
-                ?? calls.openat(parent.handle.descriptor, parent.name.text, flags | O_NOFOLLOW)
-        } ?? SpelledPath.open(folder.path, flags, calls: calls)
+        let opened = folder.parent.map { calls.openat($0.handle.descriptor, $0.name, flags | O_NOFOLLOW) }
+            ?? calls.open(BytePath(spelled: folder.path), flags)
         let descriptor: Int32
         switch opened {
         case .success(let found): descriptor = found
@@ -207,20 +211,20 @@ package struct TreeWalker {
         var linksInPlaceOfBackup: [(name: String, kind: BackupScan.LinkInPlaceOfBackup)] = []
         var unreadByName: [(name: String, reason: String)] = []
         for entry in entries.entries {
-            guard let name = FolderEntryName(entry) else { continue }
+            guard let name = entry.path.map(Listing.Entry.init) else { continue }
             switch entry.kind {
             case .regular: listing.files.append(name)
             case .directory: listing.folders.append(name)
             case .symbolicLink:
                 if let kind = BackupScan.linkInPlaceOfBackup(name: name.text, folder: folder.path) {
                     linksInPlaceOfBackup.append((name.text, kind))
-                } else if UnreadableEntry.isReadByName(name.text, parentName: FilePathText.lastName(of: folder.path)) {
+                } else if UnreadableEntry.isReadByName(name.text, parentName: BytePath(folder.path).lastName.text) {
                     unreadByName.append((name.text, UnreadableEntry.symbolicLink))
                 }
             // Devices, sockets, pipes, and entries gone before their type was asked, are never
             // opened; one in the place of a file read by its name is said.
             case .other:
-                if UnreadableEntry.isReadByName(name.text, parentName: FilePathText.lastName(of: folder.path)) {
+                if UnreadableEntry.isReadByName(name.text, parentName: BytePath(folder.path).lastName.text) {
                     unreadByName.append((name.text, UnreadableEntry.notRegularFile))
                 }
             case nil: continue
@@ -232,10 +236,10 @@ package struct TreeWalker {
             case .backupsFolder: "the backups behind it are not scanned (scan the folder it points to)"
             case .backupFolder: "the backup behind it is not scanned (scan the folder it points to)"
             }
-            errors.append(ScanProblem(path: AppContainerLayout.join(folder.path, name), message: "skipped: a symbolic link, not followed: " + why))
+            errors.append(ScanProblem(path: BytePath(folder.path).appending(name).text, message: "skipped: a symbolic link, not followed: " + why))
         }
         for (name, reason) in unreadByName.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
-            errors.append(ScanProblem(path: AppContainerLayout.join(folder.path, name), message: "not read: it \(reason)"))
+            errors.append(ScanProblem(path: BytePath(folder.path).appending(name).text, message: "not read: it \(reason)"))
         }
         if let failure = entries.failure {
             errors.append(ScanProblem(path: folder.path, message: "cannot read the whole folder: \(Self.describe(failure.code))"))
@@ -258,7 +262,7 @@ package struct TreeWalker {
     private static func status(atPath path: String, roots: [String], calls: FileSystemCalls = .system) -> FileSystemCalls.Status? {
         guard let (folder, last) = parentFolder(of: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(folder) }
-        guard case .success(let status) = calls.fstatatBytes(folder, last) else { return nil }
+        guard case .success(let status) = calls.fstatat(folder, last) else { return nil }
         return status
     }
 
@@ -268,9 +272,9 @@ package struct TreeWalker {
     /// as the walk spells it (``EvidenceName``), so each component is opened by the bytes its
     /// spelling stands for. The caller closes the folder; nil when anything on the way is missing
     /// or a link, `path` has `..` or a component that is no name's spelling, or it is under no root.
-    private static func parentFolder(of path: String, roots: [String], calls: FileSystemCalls) -> (folder: Int32, name: [UInt8])? {
+    private static func parentFolder(of path: String, roots: [String], calls: FileSystemCalls) -> (folder: Int32, name: BytePath)? {
         guard let (root, components) = spelled(path, roots: roots), let last = components.last,
-              let folder = RootedPath.openFolder(bytes: components.dropLast(), belowRoot: root, calls: calls) else {
+              let folder = calls.openFolder(components.dropLast(), below: root) else {
             return nil
         }
         return (folder, last)
@@ -280,26 +284,25 @@ package struct TreeWalker {
     /// opens a file's; nil as it gives nil.
     static func openFolder(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
         guard let (root, components) = spelled(path, roots: roots) else { return nil }
-        return RootedPath.openFolder(bytes: components, belowRoot: root, calls: calls)
+        return calls.openFolder(components, below: root)
     }
 
-    /// The first of `roots` that holds `path`, and the bytes the root's spelling stands for and
-    /// those of each component below it (every path, roots too, is spelled as the walk spells names).
-    private static func spelled(_ path: String, roots: [String]) -> (root: [UInt8], components: [[UInt8]])? {
-        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }),
+    /// The first of `roots` that holds `path`, and the path the root's spelling stands for and
+    /// each name below it (every path, roots too, is spelled as the walk spells names).
+    private static func spelled(_ path: String, roots: [String]) -> (root: BytePath, components: [BytePath])? {
+        guard let root = roots.first(where: { BytePath(path).isInside(BytePath($0)) }),
               let rootBytes = EvidenceName.bytes(ofPath: root),
               let components = relativeComponents(of: path, below: root) else { return nil }
-        return (rootBytes, components)
+        return (BytePath(bytes: rootBytes), components)
     }
 
-    /// The bytes of each component of `path` below `root` (a folder `path` is inside), read back
-    /// from the walk's spelling; nil when one is no name's spelling, or is `..`.
-    static func relativeComponents(of path: String, below root: String) -> [[UInt8]]? {
-        var components: [[UInt8]] = []
-        // Split by bytes: a name may begin with a combining mark, which joins a `Character` split's "/".
-        for spelled in AppContainerLayout.bytes(of: path, below: root).split(separator: UInt8(ascii: "/")) {
-            guard !spelled.elementsEqual("..".utf8), let bytes = EvidenceName.bytes(of: Substring(spelled)) else { return nil }
-            components.append(bytes)
+    /// Each name of `path` below `root` (a folder `path` is inside), read back from the walk's
+    /// spelling; nil when one is no name's spelling, or is `..`.
+    static func relativeComponents(of path: String, below root: String) -> [BytePath]? {
+        var components: [BytePath] = []
+        for spelled in BytePath(path).relative(to: BytePath(root))?.names() ?? [] {
+            guard !spelled.isParentName, let bytes = EvidenceName.bytes(of: spelled.text) else { return nil }
+            components.append(BytePath(bytes: bytes))
         }
         return components
     }
@@ -307,7 +310,7 @@ package struct TreeWalker {
     /// The container's `MCMMetadataIdentifier`, read without following a link; nil when there is
     /// no such plist (or it is over 1 MiB, or has no string there).
     static func containerBundleID(_ container: String, roots: [String], calls: FileSystemCalls = .system) -> String? {
-        let path = AppContainerLayout.join(container, AppContainerLayout.metadataName)
+        let path = BytePath(container).appending(AppContainerLayout.metadataName).text
         guard let descriptor = openFile(atPath: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(descriptor) }
         guard case .success(let status) = calls.fstat(descriptor), status.kind == .regular,
@@ -341,7 +344,7 @@ package struct TreeWalker {
     static func openFile(atPath path: String, roots: [String], calls: FileSystemCalls) -> Int32? {
         guard let (folder, last) = parentFolder(of: path, roots: roots, calls: calls) else { return nil }
         defer { _ = calls.close(folder) }
-        guard case .success(let descriptor) = calls.openEvidence(in: folder, bytes: last) else { return nil }
+        guard case .success(let descriptor) = calls.openEvidence(in: folder, last) else { return nil }
         return descriptor
     }
 

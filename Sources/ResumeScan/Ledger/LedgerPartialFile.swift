@@ -53,7 +53,7 @@ public struct LedgerPartialFile: Sendable, Equatable {
     /// when it is one that could be placed.
     var deviceComponents: [String]? {
         guard refusal == Self.noRoot, let devicePath else { return nil }
-        return DevicePath.privateVarNames(of: devicePath)
+        return BytePath(devicePath).privateVarNames?.map(\.text)
     }
 
     /// A partial file with these values (tests compare with it).
@@ -98,9 +98,9 @@ public struct LedgerPartialFile: Sendable, Equatable {
         } else {
             device = recorded
         }
-        device = DevicePath.withoutNoFollow(device)
+        device = BytePath(device).withoutNoFollow.text
         devicePath = device
-        guard DevicePath.isAbsolute(device) else {
+        guard BytePath(device).isAbsolute else {
             refusal = "not an absolute path"
             return
         }
@@ -108,11 +108,12 @@ public struct LedgerPartialFile: Sendable, Equatable {
             refusal = "holds a NUL byte"
             return
         }
-        var components = FilePathText.names(of: device).filter { $0 != "." }
-        guard !components.contains("..") else {
+        let names = BytePath(device).names().filter { !$0.isCurrentName }
+        guard !names.contains(where: \.isParentName) else {
             refusal = "holds '..', which could leave the extraction"
             return
         }
+        var components = names.map(\.text)
         guard !components.isEmpty else {
             refusal = "names no file"
             return

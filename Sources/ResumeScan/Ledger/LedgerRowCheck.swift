@@ -76,7 +76,7 @@ import ResumeSystemCalls
     /// A partial file's path stays inside the root, or inside the evidence it is placed in.
     static func check(_ partial: LedgerPartialFile) -> String? {
         if let path = partial.path {
-            guard AppContainerLayout.isInside(path, folder: root), path.utf8.count > root.utf8.count, !FilePathText.names(of: path).contains("..") else {
+            guard BytePath(path).isInside(BytePath(root)), path.utf8.count > root.utf8.count, !BytePath(path).names().contains(where: \.isParentName) else {
                 return "the partial file \(path) is outside \(root)"
             }
         }
@@ -88,10 +88,10 @@ import ResumeSystemCalls
         guard let device = unrooted.deviceComponents else { return nil }
         if device.contains("..") || device.contains(".") || device.contains("") { return "device components \(device) hold . or .. or nothing" }
         let member = ArchiveLedgers.memberPath(device, ledger: ["filesystem1", "private", "var", "mobile", "tasks.sqlite"])
-        if FilePathText.names(of: member, keepingEmpty: true).contains("..") { return "the member path \(member) climbs" }
-        var index: PathMap<[String]>?
+        if BytePath(member).names().contains(where: \.isParentName) { return "the member path \(member) climbs" }
+        var index: [BytePath: [String]]?
         if let placed = BackupScan.place(device, bundleID: "b", entries: [:], groupIndex: &index) {
-            guard let parts = FilePathText.firstName(of: placed.path), BackupScan.staysInside(domain: parts.first, relativePath: parts.rest) else {
+            guard let parts = BytePath(placed.path).firstNameAndRest.map { (first: $0.first.text, rest: $0.rest.text) }, BackupScan.staysInside(domain: parts.first, relativePath: parts.rest) else {
                 return "the backup path \(placed.path) leaves its domain"
             }
         }

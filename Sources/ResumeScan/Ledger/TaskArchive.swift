@@ -177,9 +177,9 @@ struct LedgerPlacement: Sendable, Equatable {
     /// `private` of the path (an extraction's); else the folder above `Library/com.apple.nsurlsessiond`
     /// (a home's); else none.
     static func forLedger(at path: String, root: String?) -> LedgerPlacement {
-        if let root { return LedgerPlacement(root: FilePathText.trimmingTrailingSlashes(root)) }
+        if let root { return LedgerPlacement(root: BytePath(root).trimmingTrailingSlashes.text) }
         if let above = TaskLedger.defaultRoot(forDatabaseAt: path) { return LedgerPlacement(root: above) }
-        let names = FilePathText.names(of: path, keepingEmpty: true)
+        let names = BytePath(path).names(keepingEmpty: true).map(\.text)
         guard let index = Array(zip(names.indices, names.dropFirst())).last(where: { names[$0.0] == "Library" && $0.1 == "com.apple.nsurlsessiond" })?.0 else {
             return LedgerPlacement()
         }

@@ -43,7 +43,7 @@ extension TaskLedger {
         guard case .success(let status) = calls.lstat(path) else { return nil }
         switch status.kind {
         case .directory:
-            let database = FilePathText.joined(path, "tasks.sqlite")
+            let database = BytePath(path).appending("tasks.sqlite").text
             if case .success(let found) = calls.lstat(database), found.kind == .regular {
                 return try read(path: database, root: root, limits: limits)
             }
@@ -61,7 +61,7 @@ extension TaskLedger {
     /// One session's `tasks.plist`, its bundle and session told by the `sessions.plist` and
     /// `bundles.plist` above it when its folders are named as the layout names them.
     static func readTaskFile(_ data: Data, path: String, root: String?, calls: FileSystemCalls) throws -> TaskLedger {
-        let names = FilePathText.names(of: path, keepingEmpty: true)
+        let names = BytePath(path).names(keepingEmpty: true).map(\.text)
         var owner = TaskArchive.Owner()
         if names.count >= 3, LedgerFolderNames.isHashName(names[names.count - 2]), LedgerFolderNames.isHashName(names[names.count - 3]) {
             let sessionFolder = names[names.count - 2]
@@ -73,8 +73,8 @@ extension TaskLedger {
             let bundlePath = folder(names.count - 2)
             let daemonPath = folder(names.count - 3)
             owner.sessionFolder = sessionFolder
-            owner.sessionID = LedgerFolderNames(data: try? readEvidenceFile(atPath: FilePathText.joined(bundlePath, "sessions.plist"), calls: calls))[sessionFolder]
-            owner.bundleID = LedgerFolderNames(data: try? readEvidenceFile(atPath: FilePathText.joined(daemonPath, "bundles.plist"), calls: calls))[bundleFolder]
+            owner.sessionID = LedgerFolderNames(data: try? readEvidenceFile(atPath: BytePath(bundlePath).appending("sessions.plist").text, calls: calls))[sessionFolder]
+            owner.bundleID = LedgerFolderNames(data: try? readEvidenceFile(atPath: BytePath(daemonPath).appending("bundles.plist").text, calls: calls))[bundleFolder]
         }
         let placement = LedgerPlacement.forLedger(at: path, root: root)
         let contents = try TaskArchive.read(data, path: path, owner: owner, placement: placement)
@@ -102,8 +102,8 @@ extension TaskLedger {
         var contents = TaskArchive.Contents()
         var files = 0
         for bundleFolder in bundleFolders {
-            let bundlePath = FilePathText.joined(path, bundleFolder)
-            guard case .success(let opened) = calls.openat(daemon.descriptor, bundleFolder, flags) else {
+            let bundlePath = BytePath(path).appending(bundleFolder).text
+            guard case .success(let opened) = calls.openat(daemon.descriptor, BytePath(bundleFolder), flags) else {
                 contents.warnings.append("\(bundlePath): not read: a symbolic link or not a folder")
                 continue
             }
@@ -114,9 +114,9 @@ extension TaskLedger {
             }
             let sessionNames = LedgerFolderNames(data: try? readEvidenceFile(in: bundle, "sessions.plist", calls: calls))
             for sessionFolder in sessions.entries.compactMap(\.name).filter(LedgerFolderNames.isHashName).sorted() {
-                let filePath = FilePathText.joined(FilePathText.joined(bundlePath, sessionFolder), TaskArchive.fileName)
-                guard case .success(let sessionOpened) = calls.openat(bundle.descriptor, sessionFolder, flags) else {
-                    contents.warnings.append("\(FilePathText.joined(bundlePath, sessionFolder)): not read: a symbolic link or not a folder")
+                let filePath = BytePath(bundlePath).appending(sessionFolder).appending(TaskArchive.fileName).text
+                guard case .success(let sessionOpened) = calls.openat(bundle.descriptor, BytePath(sessionFolder), flags) else {
+                    contents.warnings.append("\(BytePath(bundlePath).appending(sessionFolder).text): not read: a symbolic link or not a folder")
                     continue
                 }
                 let session = FolderHandle(sessionOpened, calls: calls)
@@ -189,7 +189,7 @@ extension TaskLedger {
 
     /// A file of an open folder, opened without following a link; nil when absent and `ifPresent`.
     static func readEvidenceFile(in folder: FolderHandle, _ name: String, calls: FileSystemCalls, ifPresent: Bool = false) throws -> Data? {
-        switch calls.openEvidence(in: folder.descriptor, name) {
+        switch calls.openEvidence(in: folder.descriptor, BytePath(name)) {
         case .success(let descriptor):
             defer { _ = calls.close(descriptor) }
             return try readEvidence(descriptor, path: name, calls: calls)

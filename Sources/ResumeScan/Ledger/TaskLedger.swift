@@ -107,7 +107,7 @@ public struct TaskLedger: Sendable {
     ) throws -> TaskLedger {
         let database = try EvidenceDatabase(location: location, path: path, maximumSize: limits.maximumDatabaseSize)
         defer { database.close() }
-        let root = root.map(FilePathText.trimmingTrailingSlashes) ?? defaultRoot(forDatabaseAt: path)
+        let root = root.map { BytePath($0).trimmingTrailingSlashes.text } ?? defaultRoot(forDatabaseAt: path)
         var ledger = try database.read { db in try read(db, path: path, root: root, limits: limits, walkRoots: walkRoots) }
         if database.readFromWALAlone { ledger.warnings.insert(walAloneWarning, at: 0) }
         return ledger
@@ -146,7 +146,7 @@ public struct TaskLedger: Sendable {
     /// The folder above the last `private` folder of `path` (a device's `/private/var/…`
     /// inside an extraction); `nil` when `path` has none.
     static func defaultRoot(forDatabaseAt path: String) -> String? {
-        var components = FilePathText.names(of: path, keepingEmpty: true)
+        var components = BytePath(path).names(keepingEmpty: true).map(\.text)
         components.removeLast()
         guard let index = components.lastIndex(of: "private") else { return nil }
         let above = components[..<index].joined(separator: "/")
@@ -276,7 +276,7 @@ final class PartialFileLookUp {
     /// when the ledger was named directly, and its root is then a path as given.
     private let walkRoots: [String]
     /// Folder path → its descriptor, or -1 when it cannot be reached without following a link.
-    private var folders: PathMap<Int32> = [:]
+    private var folders: [BytePath: Int32] = [:]
     /// At most this many folders are held open; past that the cache starts again.
     private static let maximumOpenFolders = 64
 
@@ -286,20 +286,20 @@ final class PartialFileLookUp {
     }
 
     func entry(_ path: String, root: String) -> PartialFileResolution.Entry {
-        guard AppContainerLayout.isInside(path, folder: root), path != root,
+        guard BytePath(path).isInside(BytePath(root)), path != root,
               let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return .missing }
         let folder = String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
         guard !name.isEmpty, name != "..", name != "." else { return .missing }
         let descriptor: Int32
-        if let known = folders[folder] {
+        if let known = folders[BytePath(spelled: folder)] {
             descriptor = known
         } else {
             if folders.count >= Self.maximumOpenFolders { close() }
             descriptor = open(folder, root: root)
-            folders[folder] = descriptor
+            folders[BytePath(spelled: folder)] = descriptor
         }
-        guard descriptor >= 0, let bytes = EvidenceName.bytes(of: name), case .success(let status) = calls.fstatatBytes(descriptor, bytes) else {
+        guard descriptor >= 0, let bytes = EvidenceName.bytes(of: name), case .success(let status) = calls.fstatat(descriptor, BytePath(bytes: bytes)) else {
             return .missing
         }
         return PartialFileResolution.entry(status)

@@ -28,13 +28,13 @@ package enum AppContainerLayout {
 
     /// The nearest folder above `path` that is in `containers` (the folders found to hold a
     /// `Library/` or `tmp/`), or `nil`. Paths are `/`-separated as the walk spells them.
-    static func containerRoot(of path: String, containers: PathSet) -> String? {
+    static func containerRoot(of path: String, containers: Set<BytePath>) -> String? {
         var current = path.utf8[...]
         while let slash = current.lastIndex(of: Self.slash) {
             current = current[..<slash]
             if current.isEmpty { return containers.contains("/") ? "/" : nil }
             let folder = String(decoding: current, as: UTF8.self)
-            if containers.contains(folder) { return folder }
+            if containers.contains(BytePath(spelled: folder)) { return folder }
         }
         return nil
     }
@@ -44,7 +44,7 @@ package enum AppContainerLayout {
     /// The name is spelled as the scan spells paths (``EvidenceName/text(ofBlobPath:)``).
     static func tempFilePath(name: String, containerRoot: String?) -> String? {
         guard let containerRoot, PartialFileResolution.isBareFileName(name) else { return nil }
-        return join(join(containerRoot, "tmp"), name)
+        return BytePath(containerRoot).appending("tmp").appending(name).text
     }
 
     /// Paths inside the scanned tree where a device's `LocalPath` may now be, best first: the
@@ -64,24 +64,27 @@ package enum AppContainerLayout {
                                     containerRoot: String?, uuidFolders: [String: [String]]) -> [String] {
         var candidates: [String] = []
         // Two spellings of one name are two files here, so candidates are told apart by bytes.
-        func add(_ path: String) { if !candidates.contains(where: { PathKey($0) == PathKey(path) }) { candidates.append(path) } }
-        if let names = DevicePath.privateVarNames(of: DevicePath.withoutNoFollow(localPath)) {
-            let rest = names.dropFirst(2).joined(separator: "/")
-            for root in deviceRoots { add(join(root, rest)) }
+        func add(_ path: BytePath) {
+            let text = path.text
+            if !candidates.contains(where: { $0.utf8.elementsEqual(text.utf8) }) { candidates.append(text) }
         }
-        let components = FilePathText.names(of: localPath)
+        if let names = BytePath(localPath).withoutNoFollow.privateVarNames {
+            for root in deviceRoots { add(names.dropFirst(2).reduce(BytePath(root)) { $0.appending($1) }) }
+        }
+        let local = BytePath(localPath)
+        let components = local.names()
         // `..` could step out of the folder it was joined to.
-        guard DevicePath.isAbsolute(localPath), !components.contains(where: { $0 == ".." || $0 == "." }) else { return candidates }
-        for root in roots where isInside(localPath, folder: root.absolute) {
+        guard local.isAbsolute, !components.contains(where: { $0.isParentName || $0.isCurrentName }) else { return candidates }
+        for root in roots where local.isInside(BytePath(root.absolute)) {
             let rest = localPath.utf8.dropFirst(root.absolute.utf8.count).drop { $0 == UInt8(ascii: "/") }
-            add(rest.isEmpty ? root.spelled : join(root.spelled, String(decoding: rest, as: UTF8.self)))
+            add(rest.isEmpty ? BytePath(root.spelled) : BytePath(root.spelled).appending(BytePath(bytes: rest)))
         }
-        guard let uuidIndex = components.lastIndex(where: { isContainerUUID($0) }), uuidIndex + 1 < components.count else {
+        guard let uuidIndex = components.lastIndex(where: { isContainerUUID($0.text) }), uuidIndex + 1 < components.count else {
             return candidates
         }
-        let rest = components[(uuidIndex + 1)...].joined(separator: "/")
-        for folder in uuidFolders[String(components[uuidIndex]).uppercased()] ?? [] { add(join(folder, rest)) }
-        if let containerRoot { add(join(containerRoot, rest)) }
+        let rest = components[(uuidIndex + 1)...]
+        for folder in uuidFolders[components[uuidIndex].text.uppercased()] ?? [] { add(rest.reduce(BytePath(folder)) { $0.appending($1) }) }
+        if let containerRoot { add(rest.reduce(BytePath(containerRoot)) { $0.appending($1) }) }
         return candidates
     }
 
@@ -124,26 +127,6 @@ package enum AppContainerLayout {
         return true
     }
 
-    /// Whether `path` is `folder` or inside it, by whole components.
-    package static func isInside(_ path: String, folder: String) -> Bool {
-        // By bytes: `String`'s `hasPrefix` and `==` take canonically equivalent names for one
-        // (`caf\u{e9}`, `cafe\u{301}`) and see no `/` before a combining mark.
-        let inner = path.utf8, outer = folder.utf8
-        guard inner.starts(with: outer) else { return false }
-        if inner.count == outer.count || outer.last == slash { return true }
-        return inner[inner.index(inner.startIndex, offsetBy: outer.count)] == slash
-    }
-
-    /// The bytes of `path` below `folder` (which `path` is inside, ``isInside(_:folder:)``),
-    /// without the `/` between; empty when the two are one.
-    static func bytes(of path: String, below folder: String) -> Substring.UTF8View {
-        path.utf8.dropFirst(folder.utf8.count + (folder.utf8.last == slash ? 0 : 1))
-    }
-
     private static let slash = UInt8(ascii: "/")
 
-    /// `folder/name`, without doubling a `/`.
-    static func join(_ folder: String, _ name: String) -> String {
-        folder.utf8.last == slash ? folder + name : folder + "/" + name
-    }
 }

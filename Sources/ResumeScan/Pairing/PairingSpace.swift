@@ -39,7 +39,7 @@ struct FolderPairing: PairingSpace {
     /// The roots with links and `..` resolved, as a device's absolute `LocalPath` would name them,
     /// spelled by the rule a `LocalPath` is (``EvidenceName``).
     private let absoluteRoots: [(absolute: String, spelled: String)]
-    private var bundles: PathMap<String?> = [:]
+    private var bundles: [BytePath: String?] = [:]
 
     init(roots: [String], walker: TreeWalker) {
         self.roots = roots
@@ -57,34 +57,34 @@ struct FolderPairing: PairingSpace {
 
     mutating func bundleID(of container: String?) -> String? {
         guard let container else { return nil }
-        if let known = bundles[container] { return known }
+        if let known = bundles[BytePath(spelled: container)] { return known }
         let found = TreeWalker.containerBundleID(container, roots: roots)
-        bundles[container] = found
+        bundles[BytePath(spelled: container)] = found
         return found
     }
 
     /// The first root given that holds the path, and the path below it.
     func source(of path: String) -> FindingSource {
-        guard let root = roots.first(where: { AppContainerLayout.isInside(path, folder: $0) }) else {
+        guard let root = roots.first(where: { BytePath(path).isInside(BytePath($0)) }) else {
             return FindingSource(kind: .folder, root: path, inner: "")
         }
-        return FindingSource(kind: .folder, root: root, inner: String(decoding: AppContainerLayout.bytes(of: path, below: root), as: UTF8.self))
+        return FindingSource(kind: .folder, root: root, inner: BytePath(path).relative(to: BytePath(root))?.text ?? "")
     }
 
     func evidence(at path: String) -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? { TreeWalker.evidence(atPath: path, roots: roots, hashLimit: hashLimit) }
 
     private static func absolutePath(of root: String) -> String {
-        SpelledPath.resolved(root) ?? root
+        FileSystemCalls.system.resolved(BytePath(spelled: root))?.spelled ?? root
     }
 }
 
 /// A backup's answers: its domains are the containers, its rows what is at a path, and its
 /// `tmp/` and `Library/Caches/` never backed up (``BackupExclusion``).
 extension BackupScan.Outcome: PairingSpace {
-    func container(of path: String) -> String? { FilePathText.names(of: path).first }
+    func container(of path: String) -> String? { BytePath(path).names().first?.text }
 
     func entry(at path: String) -> PartialFileResolution.Entry {
-        guard let entry = entries[path], let record = try? entry.fileRecord() else { return .missing }
+        guard let entry = entries[BytePath(spelled: path)], let record = try? entry.fileRecord() else { return .missing }
         return .regularFile(size: record.size)
     }
 
@@ -99,7 +99,7 @@ extension BackupScan.Outcome: PairingSpace {
     /// Its times from its MBFile; its content is not read (a partial file is rarely in a backup,
     /// and one not named like CFNetwork's rarer still).
     func evidence(at path: String) -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
-        guard let entry = entries[path], let record = try? entry.fileRecord() else { return nil }
+        guard let entry = entries[BytePath(spelled: path)], let record = try? entry.fileRecord() else { return nil }
         var status = FileStatus(size: record.size, modified: record.modified ?? Date(timeIntervalSince1970: 0))
         status.changed = record.changed
         status.created = record.created
@@ -113,14 +113,14 @@ extension BackupScan.Outcome: PairingSpace {
 /// An archive's answers: the layout collected in its one pass (``ArchiveScan/Outcome/container(of:)``,
 /// ``ArchiveScan/Outcome/localPathCandidates(_:container:)``), and the members remembered.
 extension ArchiveScan.Outcome: PairingSpace {
-    func entry(at path: String) -> PartialFileResolution.Entry { entries[path]?.entry ?? .missing }
+    func entry(at path: String) -> PartialFileResolution.Entry { entries[BytePath(spelled: path)]?.entry ?? .missing }
 
-    func bundleID(of container: String?) -> String? { container.flatMap { bundleIDs[$0] } }
+    func bundleID(of container: String?) -> String? { container.flatMap { bundleIDs[BytePath(spelled: $0)] } }
 
-    func source(of path: String) -> FindingSource { FindingSource(kind: .archive, root: summary.root, inner: entries[path]?.name ?? path) }
+    func source(of path: String) -> FindingSource { FindingSource(kind: .archive, root: summary.root, inner: entries[BytePath(spelled: path)]?.name ?? path) }
 
     func evidence(at path: String) -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? {
-        guard let entry = entries[path], let status = entry.status else { return nil }
+        guard let entry = entries[BytePath(spelled: path)], let status = entry.status else { return nil }
         return (status, entry.sha256, nil)
     }
 }

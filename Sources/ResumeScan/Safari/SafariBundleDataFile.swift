@@ -23,7 +23,7 @@ package enum SafariBundleDataFile {
         // By bytes: `String`'s `==` takes canonically equivalent names for one, and the bundle
         // can hold both spellings.
         func find(_ name: String) -> String? { candidates.first { $0.utf8.elementsEqual(name.utf8) } }
-        if let path = info?.path, let named = find(FilePathText.lastName(of: path)) { return named }
+        if let path = info?.path, let named = find(BytePath(path).lastName.text) { return named }
         if bundleName.hasSuffix(".download"), let named = find(String(bundleName.dropLast(".download".count))) { return named }
         return candidates.count == 1 ? candidates[0] : nil
     }

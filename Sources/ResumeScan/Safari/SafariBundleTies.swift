@@ -12,28 +12,28 @@ struct SafariBundleTies {
         var historyEntry: ScanInventory.SafariHistoryEntry?
     }
 
-    private var ties: PathMap<Tie> = [:]
+    private var ties: [BytePath: Tie] = [:]
 
     /// - Parameters:
     ///   - found: the evidence's findings (each bundle's `Info.plist` among them).
     ///   - partialFiles: the partial files no blob names.
     ///   - histories: the `Downloads.plist` files found so far.
     init(found: [FileProbe.Finding], partialFiles: [FileProbe.Finding], histories: [ScanInventory.SafariHistoryFile]) {
-        var infos: PathMap<SafariDownloadInfo> = [:]
-        for file in found { if let info = file.safariDownload { infos[FilePathText.folder(of: file.path)] = info } }
+        var infos: [BytePath: SafariDownloadInfo] = [:]
+        for file in found { if let info = file.safariDownload { infos[BytePath(spelled: file.path).folder] = info } }
         // The partial files of each bundle folder, in the scan's order.
         var folders: [String] = []
-        var names: PathMap<[String]> = [:]
+        var names: [BytePath: [String]] = [:]
         for file in partialFiles {
-            let folder = FilePathText.folder(of: file.path)
-            guard AppContainerLayout.isDownloadBundle(FilePathText.lastName(of: folder)) else { continue }
-            if names[folder] == nil { folders.append(folder) }
-            names[folder, default: []].append(FilePathText.lastName(of: file.path))
+            let folder = BytePath(file.path).folder.text
+            guard AppContainerLayout.isDownloadBundle(BytePath(folder).lastName.text) else { continue }
+            if names[BytePath(spelled: folder)] == nil { folders.append(folder) }
+            names[BytePath(spelled: folder), default: []].append(BytePath(file.path).lastName.text)
         }
         let lookups = histories.map { SafariDownloadHistory.EntryLookup($0.history) }
         for folder in folders {
-            let bundleName = FilePathText.lastName(of: folder)
-            let info = infos[folder]
+            let bundleName = BytePath(folder).lastName.text
+            let info = infos[BytePath(spelled: folder)]
             var entry: ScanInventory.SafariHistoryEntry?
             for (history, lookup) in zip(histories, lookups) {
                 guard let index = lookup.entryIndex(forBundle: bundleName, identifier: info?.identifier) else { continue }
@@ -41,13 +41,13 @@ struct SafariBundleTies {
                 break
             }
             guard info != nil || entry != nil,
-                  let name = SafariBundleDataFile.choose(among: names[folder] ?? [], info: info, bundleName: bundleName) else { continue }
-            ties[FilePathText.joined(folder, name)] = Tie(info: info, historyEntry: entry)
+                  let name = SafariBundleDataFile.choose(among: names[BytePath(spelled: folder)] ?? [], info: info, bundleName: bundleName) else { continue }
+            ties[BytePath(spelled: folder).appending(BytePath(spelled: name))] = Tie(info: info, historyEntry: entry)
         }
     }
 
     /// What ties the partial file at `path` to its bundle; nil for an orphan.
     func tie(of path: String) -> Tie? {
-        ties[path]
+        ties[BytePath(spelled: path)]
     }
 }

@@ -22,7 +22,7 @@ package struct SafariDownloadBundle: Sendable {
 
     /// Whether `path` names a folder called `NAME.download` (following a link: the user named it).
     package static func isBundle(_ path: String, calls: FileSystemCalls = .system) -> Bool {
-        guard AppContainerLayout.isDownloadBundle(FilePathText.lastName(of: path)),
+        guard AppContainerLayout.isDownloadBundle(BytePath(path).lastName.text),
               case .success(let status) = calls.statFollowingLinks(path) else { return false }
         return status.kind == .directory
     }
@@ -58,7 +58,7 @@ package struct SafariDownloadBundle: Sendable {
             throw .unreadable("cannot read Info.plist: \(TreeWalker.describe(failure.code))")
         }
         self.info = try SafariDownloadInfo(propertyList: info)
-        self.partialFile = try Self.dataFile(in: folder, bundleName: FilePathText.lastName(of: path), info: self.info, hashing: hashing, calls: calls)
+        self.partialFile = try Self.dataFile(in: folder, bundleName: BytePath(path).lastName.text, info: self.info, hashing: hashing, calls: calls)
     }
 
     /// Resume data that continues the bundle's download, and its partial file's path: the URL,
@@ -70,7 +70,7 @@ package struct SafariDownloadBundle: Sendable {
     package func resumeData() throws(SafariTransferError) -> (blob: Data, partialFile: String) {
         guard let url = info.url else { throw .unreadable("Info.plist names no download URL: there is nothing to resume from") }
         guard let file = partialFile else { throw .unreadable("the bundle holds no partial file: there is nothing to resume") }
-        let partialPath = AppContainerLayout.join(path, file.name)
+        let partialPath = BytePath(path).appending(file.name).text
         do {
             let resume = try ResumeDataRebuilder(url: url, entityTag: info.entityTag, lastModified: info.lastModified).rebuild(fromPartialFile: partialPath)
             return (try resume.encoded(), partialPath)
@@ -94,7 +94,7 @@ package struct SafariDownloadBundle: Sendable {
         let names = listing.entries.compactMap { entry in entry.kind == .regular ? entry.name : nil }.sorted { TreeWalker.byteOrder($0, $1) }
         guard let name = SafariBundleDataFile.choose(among: names, info: info, bundleName: bundleName) else { return nil }
         let descriptor: Int32
-        switch calls.openEvidence(in: folder.descriptor, name) {
+        switch calls.openEvidence(in: folder.descriptor, BytePath(name)) {
         case .success(let opened): descriptor = opened
         // Replaced by a link since the listing: not the bundle's file any more.
         case .failure(let failure) where failure.code == ELOOP: return nil
@@ -103,7 +103,7 @@ package struct SafariDownloadBundle: Sendable {
         defer { _ = calls.close(descriptor) }
         // Hashed as it is read, never held: the readLimit of a folder scan does not apply.
         let evidence = FolderEvidence(readLimit: 0, calls: calls)
-        var member = FolderEvidence.Member(file: TreeWalker.File(path: name, folder: folder, name: name, isPartialFile: true), descriptor: descriptor)
+        var member = FolderEvidence.Member(file: TreeWalker.File(path: name, folder: folder, name: BytePath(name), isPartialFile: true), descriptor: descriptor)
         guard (try? evidence.size(of: &member)) != nil else { return nil }
         let status = evidence.status(of: &member).status
         // A sparse file, or one above the limit, is described, not read: `truncate -s 1T` makes

@@ -79,7 +79,7 @@ public struct SafariDownloadHistory: Sendable, Hashable {
             for (index, entry) in history.entries.enumerated() {
                 if let identifier = entry.identifier, byIdentifier[identifier] == nil { byIdentifier[identifier] = index }
                 if let path = entry.path {
-                    let name = Array(FilePathText.lastName(of: path).utf8)
+                    let name = Array(BytePath(path).lastName.text.utf8)
                     if byPathName[name] == nil { byPathName[name] = index }
                 }
             }

@@ -259,7 +259,7 @@ struct FileSystem: Sendable {
 
     /// Removes what a crashed writer of `path` left beside it (``AtomicFile/removeStaleTemporaries(in:for:calls:)``).
     func removeStaleTemporaries(of path: String) {
-        AtomicFile.removeStaleTemporaries(in: FilePathText.folder(of: path), for: FilePathText.lastName(of: path), calls: self.calls)
+        AtomicFile.removeStaleTemporaries(in: BytePath(path).folder.text, for: BytePath(path).lastName.text, calls: self.calls)
     }
 
     func list(_ directory: String) throws(TransferError) -> [String] {

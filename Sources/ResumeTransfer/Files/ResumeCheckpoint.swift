@@ -53,7 +53,7 @@ package enum ResumeCheckpoint {
         var resume = ResumeData(container: .keyedArchive)
         resume.infoVersion = 4
         let absolute = absolute(partialPath)
-        resume.tempFileName = FilePathText.lastName(of: absolute)
+        resume.tempFileName = BytePath(absolute).lastName.text
         resume.bytesReceived = checkpoint.bytesReceived
         resume.localPath = absolute
         resume.downloadURL = checkpoint.currentURL.string
@@ -176,6 +176,6 @@ package enum ResumeCheckpoint {
     }
 
     static func absolute(_ path: String) -> String {
-        FilePathText.absolute(path)
+        BytePath(path).absolute.text
     }
 }

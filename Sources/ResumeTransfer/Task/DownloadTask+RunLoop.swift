@@ -24,7 +24,7 @@ extension DownloadTask {
             if verdict == .unchecked {
                 self.continuation.yield(.warning(
                     "\(self.destination) exists with no partial download beside it: left as it is, not checked against the server "
-                        + "(an expected SHA-256, --sha256, would check it; remove it to download again, or rename it to \(FilePathText.lastName(of: self.destination)).part to continue it)"))
+                        + "(an expected SHA-256, --sha256, would check it; remove it to download again, or rename it to \(BytePath(self.destination).lastName.text).part to continue it)"))
             }
             self.abandon(self.pendingCopy, part: nil)
             self.shared.withLock { $0.existingFile = verdict }

@@ -166,14 +166,14 @@ public final class Downloader: Sendable {
         let inputs = given + [(partial, "the partial file")]
         let own = destination + ".part"
         var pending: PendingCopy?
-        if !consumingPartialFile, FilePathText.absolute(partial) != FilePathText.absolute(own),
+        if !consumingPartialFile, BytePath(partial).absolute != BytePath(own).absolute,
            let earlier = self.earlierRun(of: decoded.checkpoint, to: destination) {
             // This same resume was stopped (kill -9, power loss) after its copy: its own partial
             // file and checkpoint continue it, as a rerun of `download` continues, and the input's
             // bytes are not copied again.
             decoded.checkpoint = earlier
             partial = own
-        } else if !consumingPartialFile, FilePathText.absolute(partial) != FilePathText.absolute(own) {
+        } else if !consumingPartialFile, BytePath(partial).absolute != BytePath(own).absolute {
             // Nothing is copied beside a destination the task will leave or refuse: it says why
             // when it runs, before any request.
             let verdict = OutputFileRule.verdict(self.files.outputFacts(
@@ -277,7 +277,7 @@ public final class Downloader: Sendable {
         let names = try self.files.list(directory)
         var tasks: [DownloadTask] = []
         for name in names.sorted() where name.hasSuffix(".resume") && name.count > ".resume".count {
-            let blobPath = directory + "/" + name
+            let blobPath = BytePath(directory).appending(name).text
             guard let blob = self.files.contents(of: blobPath) else { continue }
             let destination = String(blobPath.dropLast(".resume".count))
             let decoded: ResumeCheckpoint.Decoded

@@ -42,8 +42,8 @@ package struct UploadCheckpoint: Sendable {
         let beside = Self.beside(file: file, calls: calls)
         let identity = (try? calls.statFollowingLinks(file).get()).map { (device: $0.device, inode: $0.inode) }
         let facts = UploadCheckpointPlace.Facts(
-            fileName: FilePathText.lastName(of: file), identity: identity,
-            folderWritable: calls.mayWrite(FilePathText.folder(of: file)),
+            fileName: BytePath(file).lastName.text, identity: identity,
+            folderWritable: calls.mayWrite(BytePath(file).folder.text),
             checkpointBeside: (try? calls.lstat(beside.blobPath).get()) != nil,
             stateDirectory: stateDirectory, stateHome: environment["XDG_STATE_HOME"], home: environment["HOME"])
         switch UploadCheckpointPlace.verdict(facts) {
@@ -57,7 +57,7 @@ package struct UploadCheckpoint: Sendable {
                     throw .checkpoint("\(path): cannot make the folder: \(failure)")
                 }
             }
-            return UploadCheckpoint(blobPath: FilePathText.joined(folder, name), calls: calls)
+            return UploadCheckpoint(blobPath: BytePath(folder).appending(name).text, calls: calls)
         }
     }
 

@@ -62,14 +62,14 @@ package enum UploadCheckpointPlace {
         if let home = facts.stateHome, home.hasPrefix("/") {
             base = home
         } else if let home = facts.home, home.hasPrefix("/") {
-            base = FilePathText.joined(home, ".local/state")
-            made = [FilePathText.joined(home, ".local"), base]
+            base = BytePath(home).appending(".local/state").text
+            made = [BytePath(home).appending(".local").text, base]
         } else {
             return .nowhere("the file's folder is not writable, and neither XDG_STATE_HOME nor HOME names a folder to keep the upload's checkpoint in: give --state-dir DIR")
         }
         guard let name = Self.name(facts) else { return .nowhere("the file's folder is not writable, and the file's identity cannot be read to name its checkpoint elsewhere") }
-        let app = FilePathText.joined(base, "resumetool")
-        let folder = FilePathText.joined(app, "uploads")
+        let app = BytePath(base).appending("resumetool").text
+        let folder = BytePath(app).appending("uploads").text
         return .inFolder(folder: folder, name: name, made: made + [app, folder])
     }
 

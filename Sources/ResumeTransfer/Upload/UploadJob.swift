@@ -116,7 +116,7 @@ package struct UploadJob: Sendable {
         let checkpoint = self.checkpoint
         let blobRequest = Self.archivedHeaders(configuration)
         let url = self.url
-        let file = FilePathText.absolute(self.file)
+        let file = BytePath(self.file).absolute.text
         let draft = configuration.draft
         let method = configuration.creationMethod
         let outcome = try await uploader.upload(source, to: self.url, resumingAt: resumeURL, createsAgain: self.createsAgain, checkpoint: { target throws(UploadError) in

@@ -1,10 +1,11 @@
+import ResumeSystemCalls
 import Testing
 
 @testable import ResumeScan
 
-/// ``DevicePath``, value by value: the `/.nofollow` prefix, `/var` as `/private/var`, and paths
+/// A device path as a ``BytePath``, value by value: the `/.nofollow` prefix, `/var` as `/private/var`, and paths
 /// read by their bytes (a combining mark after a `/` hides it from `String.hasPrefix`).
-@Suite struct DevicePathTests {
+@Suite struct BytePathDeviceTests {
     @Test(arguments: [
         ("/.nofollow/private/var/a.tmp", "/private/var/a.tmp"),
         ("/.nofollow", ""),
@@ -17,17 +18,17 @@ import Testing
         ("", ""),
     ])
     func withoutNoFollow(path: String, expected: String) {
-        #expect(DevicePath.withoutNoFollow(path).utf8.elementsEqual(expected.utf8))
+        #expect(BytePath(path).withoutNoFollow == BytePath(expected))
     }
 
     @Test func isAbsolute() {
-        #expect(DevicePath.isAbsolute("/a"))
-        #expect(DevicePath.isAbsolute("/"))
+        #expect(BytePath("/a").isAbsolute)
+        #expect(BytePath("/").isAbsolute)
         // Swift joins the mark to the slash: one Character that is not "/".
         #expect(!"/\u{301}a".hasPrefix("/"))
-        #expect(DevicePath.isAbsolute("/\u{301}a"))
-        #expect(!DevicePath.isAbsolute("a/b"))
-        #expect(!DevicePath.isAbsolute(""))
+        #expect(BytePath("/\u{301}a").isAbsolute)
+        #expect(!BytePath("a/b").isAbsolute)
+        #expect(!BytePath("").isAbsolute)
     }
 
     @Test(arguments: [
@@ -48,10 +49,6 @@ import Testing
         ("/\u{301}var/a", nil),
     ] as [(String, [String]?)])
     func privateVarNames(path: String, expected: [String]?) {
-        let names = DevicePath.privateVarNames(of: path)
-        #expect(names?.count == expected?.count)
-        if let names, let expected {
-            #expect(zip(names, expected).allSatisfy { $0.utf8.elementsEqual($1.utf8) })
-        }
+        #expect(BytePath(path).privateVarNames == expected.map { $0.map { BytePath($0) } })
     }
 }

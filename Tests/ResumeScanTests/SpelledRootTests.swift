@@ -8,9 +8,10 @@ import Glibc
 import Darwin
 #endif
 
-/// ``SpelledPath``: a root spelled as the scan spells paths reaches the kernel by its bytes, a
-/// link given as a root is followed, and text that is no spelling, or holds a NUL, opens nothing.
-@Suite struct SpelledPathTests {
+/// A root spelled as the scan spells paths (``BytePath/init(spelled:)``) reaches the kernel by its
+/// bytes through the seam's path calls, a link given as a root is followed, and text that is no
+/// spelling, or holds a NUL, opens nothing.
+@Suite struct SpelledRootTests {
     /// A fresh folder (``NonUTF8PairingTests/RawTree``) holding the folder `caf` + byte E9, the
     /// file `a.tar` + byte FF, and `link`, a link to the folder.
     struct Tree {
@@ -34,7 +35,7 @@ import Darwin
 
     @Test func aFolderIsOpenedByTheBytesItsSpellingStandsFor() throws {
         let tree = try Tree()
-        let opened = SpelledPath.open(tree.folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC, calls: .system)
+        let opened = FileSystemCalls.system.open(BytePath(spelled: tree.folder), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard case .success(let descriptor) = opened else {
             Issue.record("not opened: \(opened)")
             return
@@ -46,9 +47,9 @@ import Darwin
 
     @Test func aFileIsOpenedAsEvidenceAndSeenAsAFile() throws {
         let tree = try Tree()
-        #expect(SpelledPath.isRegularFile(tree.file))
-        #expect(!SpelledPath.isRegularFile(tree.folder))
-        guard case .success(let descriptor) = SpelledPath.openEvidence(tree.file, calls: .system) else {
+        #expect(FileSystemCalls.system.isRegularFile(BytePath(spelled: tree.file)))
+        #expect(!FileSystemCalls.system.isRegularFile(BytePath(spelled: tree.folder)))
+        guard case .success(let descriptor) = FileSystemCalls.system.openEvidence(BytePath(spelled: tree.file)) else {
             Issue.record("not opened")
             return
         }
@@ -62,20 +63,29 @@ import Darwin
         var failing = FileSystemCalls.system
         failing.statFollowingLinksBytes = { _ in .failure(.init(EIO)) }
         failing.resolvedPathBytes = { _ in .failure(.init(EIO)) }
-        #expect(SpelledPath.isRegularFile(tree.file))
-        #expect(!SpelledPath.isRegularFile(tree.file, calls: failing))
-        #expect(SpelledPath.resolved(tree.link) != nil)
-        #expect(SpelledPath.resolved(tree.link, calls: failing) == nil)
+        #expect(FileSystemCalls.system.isRegularFile(BytePath(spelled: tree.file)))
+        #expect(!failing.isRegularFile(BytePath(spelled: tree.file)))
+        #expect(FileSystemCalls.system.resolved(BytePath(spelled: tree.link)) != nil)
+        #expect(failing.resolved(BytePath(spelled: tree.link)) == nil)
+        // A root is opened by its target, which the failing realpath cannot give.
+        #expect(failing.openEvidenceRoot(BytePath(spelled: tree.link)).map { close($0) } == .failure(.init(ELOOP)))
     }
 
     /// A link named as a root is followed, and its target is spelled from its bytes.
     @Test func aLinkIsResolvedToItsTargetsSpelling() throws {
         let tree = try Tree()
-        let base = try #require(SpelledPath.resolved(tree.base))
-        #expect(SpelledPath.resolved(tree.link)?.utf8.elementsEqual((base + "/caf\\x{e9}").utf8) == true)
-        #expect(SpelledPath.resolved(tree.base + "/missing") == nil)
+        let base = try #require(FileSystemCalls.system.resolved(BytePath(spelled: tree.base)))
+        #expect(FileSystemCalls.system.resolved(BytePath(spelled: tree.link)) == BytePath(bytes: base.bytes + Array("/caf".utf8) + [0xE9]))
+        #expect(FileSystemCalls.system.resolved(BytePath(spelled: tree.link))?.spelled == base.spelled + "/caf\\x{e9}")
+        #expect(FileSystemCalls.system.resolved(BytePath(spelled: tree.base + "/missing")) == nil)
+        // A link given as a root is followed to its target.
+        guard case .success(let root) = FileSystemCalls.system.openEvidenceRoot(BytePath(spelled: tree.link)) else {
+            Issue.record("a root link was not followed")
+            return
+        }
+        close(root)
         // Evidence is never opened through a link, even one given as the archive.
-        guard case .failure(let failure) = SpelledPath.openEvidence(tree.link, calls: .system) else {
+        guard case .failure(let failure) = FileSystemCalls.system.openEvidence(BytePath(spelled: tree.link)) else {
             Issue.record("a link was opened as evidence")
             return
         }
@@ -83,20 +93,21 @@ import Darwin
     }
 
     @Test(arguments: [
-        ("/tmp/\\x{41}", ENOENT),
-        ("/tmp/a\\x{zz}", ENOENT),
+        // Text that spells no path stands for one holding a NUL, which the seam refuses.
+        ("/tmp/\\x{41}", EINVAL),
+        ("/tmp/a\\x{zz}", EINVAL),
         ("", ENOENT),
         ("/tmp/a\u{0}b", EINVAL),
         // A NUL is spelled as itself, so its escape is no spelling.
-        ("/tmp/a\\x{0}b", ENOENT),
+        ("/tmp/a\\x{0}b", EINVAL),
     ] as [(String, Int32)])
     func textThatIsNoPathOpensNothing(_ text: String, _ code: Int32) {
-        guard case .failure(let failure) = SpelledPath.open(text, O_RDONLY | O_CLOEXEC, calls: .system) else {
+        guard case .failure(let failure) = FileSystemCalls.system.open(BytePath(spelled: text), O_RDONLY | O_CLOEXEC) else {
             Issue.record("\(text) was opened")
             return
         }
         #expect(failure.code == code)
-        #expect(SpelledPath.resolved(text) == nil)
-        #expect(!SpelledPath.isRegularFile(text))
+        #expect(FileSystemCalls.system.resolved(BytePath(spelled: text)) == nil)
+        #expect(!FileSystemCalls.system.isRegularFile(BytePath(spelled: text)))
     }
 }

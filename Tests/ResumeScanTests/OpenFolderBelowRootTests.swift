@@ -7,9 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// ``RootedPath``, the one way scan opens a folder below a root it was given, on a real tree: no
+/// ``FileSystemCalls/openFolder(_:below:)``, the one way scan opens a folder below a root it was given, on a real tree: no
 /// symbolic link below the root is followed, `..` is refused, the root itself may be a link.
-@Suite struct RootedPathTests {
+@Suite struct OpenFolderBelowRootTests {
     @Test func opensOnlyWhatIsReallyBelowTheRoot() throws {
         let base = NSTemporaryDirectory() + "rooted-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: base) }
@@ -23,7 +23,7 @@ import Darwin
         try FileManager.default.createSymbolicLink(atPath: base + "/root-link", withDestinationPath: root)
 
         func holds(_ components: [String], below folder: String = root, _ name: String) -> Bool? {
-            guard let descriptor = RootedPath.openFolder(components, below: folder, calls: .system) else { return nil }
+            guard let descriptor = FileSystemCalls.system.openFolder(components.map { BytePath($0) }, below: BytePath(folder)) else { return nil }
             defer { close(descriptor) }
             var status = stat()
             return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0
@@ -45,9 +45,9 @@ import Darwin
     /// would have opened `/tmp`.
     @Test func aPathHoldingANULIsRefusedNotCut() {
         let cut = Array("/tmp".utf8) + [0] + Array("x".utf8)
-        #expect(RootedPath.openFolder(bytes: [], belowRoot: cut, calls: .system) == nil)
-        guard case .failure(let opened) = FileSystemCalls.system.openatBytes(AT_FDCWD, cut, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
-              case .failure(let status) = FileSystemCalls.system.fstatatBytes(AT_FDCWD, cut) else {
+        #expect(FileSystemCalls.system.openFolder([], below: BytePath(bytes: cut)) == nil)
+        guard case .failure(let opened) = FileSystemCalls.system.openat(AT_FDCWD, BytePath(bytes: cut), O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+              case .failure(let status) = FileSystemCalls.system.fstatat(AT_FDCWD, BytePath(bytes: cut)) else {
             Issue.record("a path holding a NUL was used")
             return
         }
