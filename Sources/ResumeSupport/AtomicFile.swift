@@ -138,7 +138,7 @@ package enum AtomicFile {
             guard let temporary = TemporaryFileName(parsing: name), target == nil || temporary.target == target,
                   !calls.processExists(temporary.pid)
             else { continue }
-            let path = (folder.isEmpty ? "." : folder) + "/" + name
+            let path = BytePath(folder.isEmpty ? "." : folder).appending(name).text
             guard case .success(let status) = calls.lstat(path), status.kind == .regular,
                   status.owner.map({ $0 == getuid() }) ?? true
             else { continue }

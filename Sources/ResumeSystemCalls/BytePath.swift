@@ -41,6 +41,23 @@ package struct BytePath: Hashable, Sendable, Comparable, ExpressibleByStringLite
         self.bytes = Array(text.utf8)
     }
 
+    /// The path of `names` with one `/` between each two: `a/b/c`; a leading empty name makes it
+    /// absolute (`["", "a"]` is `/a`), as ``names(keepingEmpty:)`` gives them; the empty path
+    /// for none.
+    package init(joining names: some Sequence<BytePath>) {
+        var bytes: [UInt8] = []
+        for (index, name) in names.enumerated() {
+            if index > 0 { bytes.append(Self.slash) }
+            bytes += name.bytes
+        }
+        self.bytes = bytes
+    }
+
+    /// ``init(joining:)-(Sequence<BytePath>)`` of names given as text (their UTF-8).
+    package init(joining names: some Sequence<some StringProtocol>) {
+        self.init(joining: names.lazy.map { BytePath($0) })
+    }
+
     package init(stringLiteral value: String) {
         self.init(value)
     }
@@ -169,6 +186,13 @@ package struct BytePath: Hashable, Sendable, Comparable, ExpressibleByStringLite
     /// Whether the path's bytes end with `suffix`'s UTF-8 (a name's extension, say).
     package func ends(with suffix: some StringProtocol) -> Bool {
         bytes.reversed().starts(with: suffix.utf8.reversed())
+    }
+
+    /// The path without `suffix` at its end (a `-wal` file's database, say); nil when it does not
+    /// end with it, compared by bytes.
+    package func removingSuffix(_ suffix: some StringProtocol) -> BytePath? {
+        guard ends(with: suffix) else { return nil }
+        return BytePath(bytes: bytes.dropLast(suffix.utf8.count))
     }
 
     /// Whether this is the name `..`, which climbs out of the folder it is in.

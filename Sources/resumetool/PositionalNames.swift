@@ -1,3 +1,6 @@
+import ArgumentParser
+import Foundation
+
 /// The blob names of `inspect` and `validate`, taken out of the command line before
 /// swift-argument-parser sees it, and handed to the parsed command (``BlobArguments/taken``).
 ///
@@ -13,10 +16,10 @@ struct PositionalNames: Equatable {
     /// The names taken, in order; nil when none were (another command, or no name given).
     var taken: [String]?
 
-    /// Subcommands whose positional arguments are blob names, with their options that take a value.
-    private static let commands: [String: Set<String>] = [
-        "inspect": ["--files-from"],
-        "validate": ["--files-from", "--tmp-dir"],
+    /// Subcommands whose positional arguments are blob names.
+    private static let commands: [String: any ParsableCommand.Type] = [
+        "inspect": InspectCommand.self,
+        "validate": ValidateCommand.self,
     ]
 
     /// Options swift-argument-parser answers itself on any subcommand's line, with their value:
@@ -25,10 +28,11 @@ struct PositionalNames: Equatable {
 
     /// `arguments` split into the parser's and the names.
     init(splitting arguments: [String]) {
-        guard let command = arguments.first, let valued = Self.commands[command] else {
+        guard let command = arguments.first, let type = Self.commands[command] else {
             self.init(parserArguments: arguments, taken: nil)
             return
         }
+        let valued = Self.valuedOptions(of: type)
         var kept = [command]
         var names: [String] = []
         var index = 1
@@ -55,6 +59,42 @@ struct PositionalNames: Equatable {
         }
         let standIns = [first] + (first != "-" && names.contains("-") ? ["-"] : [])
         self.init(parserArguments: kept + ["--"] + standIns, taken: names)
+    }
+
+    /// The options of `command` that take a value, as its declarations say them to the parser:
+    /// read from the parser's own description of the command (the JSON of
+    /// `--experimental-dump-help`), so that an option added to `inspect` or `validate` is never
+    /// mistaken here for a flag whose next argument is a blob name.
+    static func valuedOptions(of command: any ParsableCommand.Type) -> Set<String> {
+        guard let description = try? JSONDecoder().decode(HelpDescription.self, from: Data(command._dumpHelp().utf8)) else { return [] }
+        var valued: Set<String> = []
+        for argument in description.command.arguments ?? [] where argument.kind == "option" {
+            for name in argument.names ?? [] {
+                valued.insert(name.kind == "long" ? "--" + name.name : "-" + name.name)
+            }
+        }
+        return valued
+    }
+
+    /// The part of the parser's description read here (ArgumentParser's `ToolInfoV0`, whose
+    /// module is not a product of the package).
+    private struct HelpDescription: Decodable {
+        struct Command: Decodable {
+            var arguments: [Argument]?
+        }
+
+        struct Argument: Decodable {
+            var kind: String
+            var names: [Name]?
+        }
+
+        struct Name: Decodable {
+            /// `long`, `short` or `longWithSingleDash`.
+            var kind: String
+            var name: String
+        }
+
+        var command: Command
     }
 
     private init(parserArguments: [String], taken: [String]?) {

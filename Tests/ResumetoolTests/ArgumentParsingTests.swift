@@ -41,6 +41,15 @@ import Testing
 
     /// Options stay for the parser, with the first name (and `-` when given) after `--` standing
     /// in for the names taken; each split is a value of its own, nothing kept between two.
+    /// Which options take a value comes from the commands' own declarations: each option that
+    /// takes one, no flag.
+    @Test func theValuedOptionsAreTheDeclaredOnes() {
+        #expect(PositionalNames.valuedOptions(of: InspectCommand.self) == ["--files-from"])
+        #expect(PositionalNames.valuedOptions(of: ValidateCommand.self) == ["--files-from", "--tmp-dir"])
+        #expect(PositionalNames.valuedOptions(of: ConvertCommand.self).isSuperset(of: ["--to", "-o", "--output"]))
+        #expect(!PositionalNames.valuedOptions(of: ConvertCommand.self).contains("--strict"))
+    }
+
     @Test func positionalNamesLeaveOptionsToTheParser() {
         let inspect = PositionalNames(splitting: ["inspect", "a", "--json", "b", "--files-from", "list", "c"])
         #expect(inspect.parserArguments == ["inspect", "--json", "--files-from", "list", "--", "a"])

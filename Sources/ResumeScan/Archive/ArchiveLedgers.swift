@@ -123,7 +123,7 @@ struct ArchiveLedgers {
             databases[BytePath(spelled: path)] = Database(name: name, index: index, components: components, bytes: hold.overLimit ? nil : hold.bytes,
                                        status: status, schemaOnPage: hold.schemaOnPage, overLimit: hold.overLimit ? hold.total : nil)
         case .wal:
-            let owner = BytePath(spelled: path.dropLast(4))
+            let owner = BytePath(spelled: BytePath(path).removingSuffix("-wal")?.text ?? path)
             if let earlier = wals.removeValue(forKey: owner) { walBytes -= earlier.count }
             walsLeftOut.removeValue(forKey: owner)
             if hold.overLimit {
@@ -199,11 +199,11 @@ struct ArchiveLedgers {
     static func memberPath(_ device: [String], ledger components: [String]) -> String {
         let name = ArchiveMemberName(components: components)
         guard let index = components.indices.first(where: { name.isDeviceVar(at: $0) }) else {
-            return device.joined(separator: "/")
+            return BytePath(joining: device).text
         }
         if index > 0, components[index - 1] == "private" {
-            return (components[..<(index - 1)] + device).joined(separator: "/")
+            return BytePath(joining: components[..<(index - 1)] + device).text
         }
-        return (components[..<index] + device.dropFirst()).joined(separator: "/")
+        return BytePath(joining: components[..<index] + device.dropFirst()).text
     }
 }

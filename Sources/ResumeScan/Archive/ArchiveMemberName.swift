@@ -1,4 +1,5 @@
 import ResumeDataCodec
+import ResumeSystemCalls
 
 /// What a member's name in a zip or tar extraction says, decided without I/O: the path inside
 /// the archive as folder components, and where a device's file system starts beneath any leading
@@ -72,7 +73,7 @@ struct ArchiveMemberName: Equatable, Sendable {
     private static let colon = UInt8(ascii: ":")
 
     /// The path as shown in reports: the components joined with `/`.
-    var path: String { self.components.joined(separator: "/") }
+    var path: String { BytePath(joining: self.components).text }
 
     /// Whether the component at `index` is where a device's file system shows: the `var` of
     /// `private/var`, or of `var/mobile` (an extraction that starts at `/var`). The one rule for
@@ -89,10 +90,10 @@ struct ArchiveMemberName: Equatable, Sendable {
     var devicePath: String? {
         let places = self.components.indices.filter { self.isDeviceVar(at: $0) }
         if let index = places.first(where: { $0 > 0 && self.components[$0 - 1] == "private" }) {
-            return "/" + self.components[(index - 1)...].joined(separator: "/")
+            return BytePath("/").appending(BytePath(joining: self.components[(index - 1)...])).text
         }
         if let index = places.first {
-            return "/private/" + self.components[index...].joined(separator: "/")
+            return BytePath("/private").appending(BytePath(joining: self.components[index...])).text
         }
         return nil
     }

@@ -267,7 +267,7 @@ struct ArchiveScan: Sendable {
             status.mode = member.mode == 0 ? nil : member.mode
             if !(verdict ?? triage()).mayHoldBlobs { data = nil }
             if isMetadata, components.count > 1, let data, let bundleID = AppContainerLayout.bundleID(inMetadata: data) {
-                outcome.bundleIDs[BytePath(spelled: components.dropLast().joined(separator: "/"))] = bundleID
+                outcome.bundleIDs[BytePath(spelled: BytePath(joining: components.dropLast()).text)] = bundleID
             }
             var held = ArchiveEvidence.Member(name: member.name, path: path, fileName: fileName, parentName: parentName,
                                               isPartialFile: isPartialFile, head: head, data: data, status: status,
@@ -395,15 +395,15 @@ struct ArchiveScan: Sendable {
             for index in max(0, common - 1)..<folderCount {
                 let component = components[index]
                 if index > 0, AppContainerLayout.markerFolders.contains(component) {
-                    let container = components[..<index].joined(separator: "/")
+                    let container = BytePath(joining: components[..<index]).text
                     if !outcome.containers.contains(BytePath(spelled: container)) {
                         if outcome.containers.count < scan.maximumRemembered { outcome.containers.insert(BytePath(spelled: container)) } else { forgetting() }
                     }
                 }
                 if AppContainerLayout.isContainerUUID(component) {
-                    let folder = components[...index].joined(separator: "/")
+                    let folder = BytePath(joining: components[...index]).text
                     let key = component.uppercased()
-                    if outcome.uuidFolders[key]?.contains(folder) != true {
+                    if outcome.uuidFolders[key]?.contains(where: { $0.utf8.elementsEqual(folder.utf8) }) != true {
                         if rememberedUUIDs < scan.maximumRemembered {
                             outcome.uuidFolders[key, default: []].append(folder)
                             rememberedUUIDs += 1
@@ -413,8 +413,8 @@ struct ArchiveScan: Sendable {
                     }
                 }
                 if name.isDeviceVar(at: index) {
-                    let deviceRoot = components[...index].joined(separator: "/")
-                    if !outcome.deviceRoots.contains(deviceRoot), outcome.deviceRoots.count < 16 {
+                    let deviceRoot = BytePath(joining: components[...index]).text
+                    if !outcome.deviceRoots.contains(where: { $0.utf8.elementsEqual(deviceRoot.utf8) }), outcome.deviceRoots.count < 16 {
                         outcome.deviceRoots.append(deviceRoot)
                     }
                 }

@@ -14,7 +14,7 @@ enum BackupExclusion {
         let relative = BytePath(inner).names(keepingEmpty: true).map(\.text).dropFirst()
         // The folder itself is no file in it: a path must go on below it.
         guard let folder = leftOut.first(where: { relative.count > $0.count && relative.starts(with: $0) }) else { return nil }
-        return folder.joined(separator: "/")
+        return BytePath(joining: folder).text
     }
 
     /// Why a backup does not hold a file, when that is expected: `not in the backup (backups

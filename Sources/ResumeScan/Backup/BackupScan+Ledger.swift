@@ -46,7 +46,7 @@ extension BackupScan {
         if rest.count > 1, rest[0] == "mobile", rest[1] == "Containers" {
             // Containers are in their app's domains, not in HomeDomain.
             guard rest.count > 5, AppContainerLayout.isContainerUUID(rest[4]) else { return nil }
-            let relative = rest.dropFirst(5).joined(separator: "/")
+            let relative = BytePath(joining: rest.dropFirst(5)).text
             if rest[2] == "Data", rest[3] == "Application" {
                 // The task's bundle, or the Downloads/<bundle>/ folder the daemon named after it.
                 var bundles: [String] = []
@@ -79,7 +79,7 @@ extension BackupScan {
         case "root": domain = "RootDomain"
         default: return nil
         }
-        let inner = domain + "/" + rest.dropFirst().joined(separator: "/")
+        let inner = BytePath(joining: [domain] + rest.dropFirst()).text
         return found(inner) ?? (inner, .missing)
     }
 

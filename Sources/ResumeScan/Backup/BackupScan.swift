@@ -45,7 +45,7 @@ struct BackupScan: Sendable {
     private func mbdbEntries(_ records: [BackupMBDB.Record], problems: inout [ScanProblem]) -> [Entry] {
         var found: [Entry] = []
         for record in records {
-            let inner = record.domain + "/" + record.relativePath
+            let inner = BytePath(joining: [record.domain, record.relativePath]).text
             guard Self.staysInside(domain: record.domain, relativePath: record.relativePath) else {
                 problems.append(ScanProblem(path: inner, message: "skipped: its relativePath leaves its domain (fileID \(record.fileID))"))
                 continue
@@ -119,7 +119,7 @@ struct BackupScan: Sendable {
         var isFlat = false
         /// `DOMAIN/relativePath`, spelled as every evidence's paths are (``EvidenceName``), so that
         /// a blob's names are looked up here as in a folder or an archive.
-        var inner: String { EvidenceName.text(ofBlobPath: domain + "/" + relativePath) }
+        var inner: String { EvidenceName.text(ofBlobPath: BytePath(joining: [domain, relativePath]).text) }
         var storedPath: String { isFlat ? fileID : "\(fileID.prefix(2))/\(fileID)" }
         var folderKey: String { isFlat ? "" : String(fileID.prefix(2)) }
 
@@ -259,7 +259,7 @@ struct BackupScan: Sendable {
         let probe = self.probe
         let keys = classKeys
         // The files a `-wal` row sits beside: an empty one may be a ledger held in its WAL.
-        let walOwners = Set(entries.compactMap { $0.inner.hasSuffix("-wal") ? BytePath(spelled: $0.inner.dropLast(4)) : nil })
+        let walOwners = Set(entries.compactMap { BytePath($0.inner).removingSuffix("-wal").map { BytePath(spelled: $0.text) } })
         var findings: [FileProbe.Finding] = []
         var ledgerCandidates: [LedgerCandidate] = []
         orderedParallelMap(entries) { entry in
@@ -326,7 +326,7 @@ struct BackupScan: Sendable {
                     skipped.append(ScanProblem(path: root, message: "skipped a row of Manifest.db whose domain or relativePath is not text"))
                     continue
                 }
-                let inner = domain + "/" + relativePath
+                let inner = BytePath(joining: [domain, relativePath]).text
                 guard case .string(let fileID) = values[0].storage, Self.isFileID(fileID) else {
                     skipped.append(ScanProblem(path: inner, message: "skipped: its fileID is not 40 hexadecimal digits"))
                     continue

@@ -129,9 +129,8 @@ public struct LedgerPartialFile: Sendable, Equatable {
             }
             components.removeFirst(length)
         }
-        let base = root == "/" ? "" : root
         // Spelled as the walk spells the files it finds, so it names the file with these bytes.
-        path = base + "/" + EvidenceName.text(ofBlobPath: components.joined(separator: "/"))
+        path = BytePath(root).appending(EvidenceName.text(ofBlobPath: BytePath(joining: components).text)).text
     }
 
     /// Compares the file's size with the bytes the ledger says were received:

@@ -183,7 +183,7 @@ struct LedgerPlacement: Sendable, Equatable {
         guard let index = Array(zip(names.indices, names.dropFirst())).last(where: { names[$0.0] == "Library" && $0.1 == "com.apple.nsurlsessiond" })?.0 else {
             return LedgerPlacement()
         }
-        let above = names[..<index].joined(separator: "/")
+        let above = BytePath(joining: names[..<index]).text
         if above.isEmpty { return LedgerPlacement(root: path.utf8.first == UInt8(ascii: "/") ? "/" : ".", isHome: true) }
         return LedgerPlacement(root: above, isHome: true)
     }

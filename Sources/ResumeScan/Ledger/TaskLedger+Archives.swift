@@ -67,7 +67,7 @@ extension TaskLedger {
             let sessionFolder = names[names.count - 2]
             let bundleFolder = names[names.count - 3]
             func folder(_ count: Int) -> String {
-                let joined = names[..<count].joined(separator: "/")
+                let joined = BytePath(joining: names[..<count]).text
                 return joined.isEmpty ? (path.utf8.first == UInt8(ascii: "/") ? "/" : ".") : joined
             }
             let bundlePath = folder(names.count - 2)

@@ -149,7 +149,7 @@ public struct TaskLedger: Sendable {
         var components = BytePath(path).names(keepingEmpty: true).map(\.text)
         components.removeLast()
         guard let index = components.lastIndex(of: "private") else { return nil }
-        let above = components[..<index].joined(separator: "/")
+        let above = BytePath(joining: components[..<index]).text
         if above.isEmpty { return path.utf8.first == UInt8(ascii: "/") ? "/" : "." }
         return above
     }
