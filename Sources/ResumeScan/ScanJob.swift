@@ -107,7 +107,7 @@ public struct ScanJob: Sendable {
         var folderRoots: [String] = []
         var backups: [BackupScan.Outcome] = []
         var archives: [ArchiveScan.Outcome] = []
-        for root in self.roots.map { BytePath($0).trimmingTrailingSlashes.text } where !shouldStop() {
+        for root in self.roots.map({ BytePath($0).trimmingTrailingSlashes.text }) where !shouldStop() {
             // A file is read as a zip or tar extraction when its first bytes say it is one (the
             // test a file met in a folder passes to be listed) and libarchive reads it.
             if ArchiveScan.isRegularFile(root), ArchiveScan.mayBeArchive(root, calls: probe.calls) {

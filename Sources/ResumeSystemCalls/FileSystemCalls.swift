@@ -318,7 +318,7 @@ extension FileSystemCalls {
         // a heap copy per call cost an allocation per file.
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
             guard let base = buffer.baseAddress else { return .failure(Failure(EINVAL)) }
-            for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: $0) }
             buffer[bytes.count] = 0
             return body(base)
         }

@@ -19,24 +19,16 @@ enum BackupPassword {
     /// Asks on the controlling terminal with echo off, when standard input is one; nil otherwise
     /// (a script gets the encrypted files counted as unread, not a hang).
     static func prompt() -> Data? {
-        guard isatty(STDIN_FILENO) == 1 else { return nil }
-        var settings = termios()
-        let haveSettings = tcgetattr(STDIN_FILENO, &settings) == 0
-        if haveSettings {
-            var quiet = settings
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            _ = tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        guard Terminal.isTerminal(STDIN_FILENO) else { return nil }
+        return Terminal.withEchoOff(STDIN_FILENO) {
+            // Echo is off before the prompt shows: nothing typed at once is echoed. A backup below
+            // a folder is met mid-walk: the progress line is cleared, not run into.
+            StandardStream.write((Terminal.isTerminal(STDERR_FILENO) ? "\r\u{1B}[K" : "") + "Password of the encrypted backup: ")
+            defer { StandardStream.write("\n") }
+            var bytes: [UInt8] = []
+            while bytes.count < 1 << 16, let byte = readByte(STDIN_FILENO), byte != UInt8(ascii: "\n") { bytes.append(byte) }
+            return bytes.isEmpty ? nil : Data(bytes)
         }
-        // Echo is off before the prompt shows: nothing typed at once is echoed. A backup below a
-        // folder is met mid-walk: the progress line is cleared, not run into.
-        StandardStream.write((isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[K" : "") + "Password of the encrypted backup: ")
-        defer {
-            if haveSettings { _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
-            StandardStream.write("\n")
-        }
-        var bytes: [UInt8] = []
-        while bytes.count < 1 << 16, let byte = readByte(STDIN_FILENO), byte != UInt8(ascii: "\n") { bytes.append(byte) }
-        return bytes.isEmpty ? nil : Data(bytes)
     }
 }
 

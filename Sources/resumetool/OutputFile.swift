@@ -16,7 +16,7 @@ struct OutputFile {
 
     /// Refuses to send binary bytes to a terminal, where they would garble the screen.
     func checkCanReceive(binary: Bool) throws(Diagnostic) {
-        if binary, path == nil, isatty(STDOUT_FILENO) != 0 {
+        if binary, path == nil, Terminal.isTerminal(STDOUT_FILENO) {
             throw Diagnostic(file: "<stdout>", message: "refusing to write binary output to a terminal; use -o FILE or a pipe")
         }
     }

@@ -1,5 +1,4 @@
 import ResumeDataCodec
-import ResumeScan
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -46,7 +46,7 @@ struct ResumeTool: AsyncParsableCommand {
                 command = blobCommand
             }
             // A scan argument that is not UTF-8 was spelled for the parser: only as a DIR is it read.
-            if let scan = command as? ScanCommand, let refused = RawArguments.notUTF8(in: raw, outside: scan.folders.map(\.bytes)) {
+            if let scan = command as? ScanCommand, let refused = RawArguments.notUTF8(in: raw, outside: scan.folders.map(\.path.bytes)) {
                 refuse(refused.message)
             }
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -85,7 +85,7 @@ struct ScanCommand: ParsableCommand {
         var password: Data?
         if let passwordFile { try reportingDiagnostics { password = try BackupPassword.read(from: passwordFile.text) } }
         // Each DIR by its bytes: a folder whose name is not UTF-8 is scanned as it is named.
-        var job = ScanJob(rootPaths: folders.map(\.bytes)) { [password] in password ?? BackupPassword.prompt() }
+        var job = ScanJob(rootPaths: folders.map(\.path.bytes)) { [password] in password ?? BackupPassword.prompt() }
         job.hashLimit = hashLimit.flatMap(HashLimit.init(argument:)) ?? .standard
         job.opensArchives = openArchives
         let interruption = ScanInterruption()

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 
 /// The first Ctrl-C (SIGINT) during `scan` asks the scan to stop, so that the report of what
 /// was found so far is printed; it then gives SIGINT its default action back, so a second
@@ -10,11 +11,11 @@ final class ScanInterruption: @unchecked Sendable {
     private var source: (any DispatchSourceSignal)?
 
     init() {
-        signal(SIGINT, SIG_IGN)
+        Terminal.ignore(signal: SIGINT)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler { [weak self] in
             self?.lock.withLock { self?.received = true }
-            signal(SIGINT, SIG_DFL)
+            Terminal.restoreDefault(signal: SIGINT)
         }
         source.resume()
         self.source = source
@@ -27,6 +28,6 @@ final class ScanInterruption: @unchecked Sendable {
     func stop() {
         source?.cancel()
         source = nil
-        signal(SIGINT, SIG_DFL)
+        Terminal.restoreDefault(signal: SIGINT)
     }
 }

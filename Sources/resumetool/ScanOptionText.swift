@@ -1,5 +1,5 @@
 import ArgumentParser
-import ResumeScan
+import ResumeDataCodec
 
 /// A `scan` option's value that names a file (`--html`, `--password-file`), read back from the
 /// text ``RawArguments`` gave the parser: an argument holding `\x{` reached the parser spelled

@@ -13,7 +13,7 @@ import Darwin
 /// The line `scan` keeps rewriting on a terminal's standard error while it walks; nothing when
 /// standard error is a file or a pipe, so logs and tests see only the result.
 struct ScanProgress {
-    private let enabled = isatty(STDERR_FILENO) == 1
+    private let enabled = Terminal.isTerminal(STDERR_FILENO)
     private var lastShown = DispatchTime.now().uptimeNanoseconds
     private var shownAny = false
 

@@ -1,4 +1,5 @@
 import Foundation
+import ResumeSystemCalls
 import ResumeTransfer
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ final class SignalPause {
         var sources: [any DispatchSourceSignal] = []
         let received = self.receivedSignal
         for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
+            Terminal.ignore(signal: number)
             let source = DispatchSource.makeSignalSource(signal: number)
             source.setEventHandler {
                 received.set(number)

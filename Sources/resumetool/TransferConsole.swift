@@ -36,7 +36,7 @@ struct TransferConsole {
     func run(_ transfers: [Transfer], json: Bool, interactive: Bool) async -> Int32 {
         let signals = SignalPause(tasks: transfers.map(\.task))
         defer { signals.stop() }
-        let terminal = interactive && isatty(STDERR_FILENO) == 1
+        let terminal = interactive && Terminal.isTerminal(STDERR_FILENO)
         let quiet = self.quiet
         await withTaskGroup(of: Void.self) { group in
             for transfer in transfers {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ResumeDataCodec
 @testable import ResumeScan
 
 /// Member names of extractions, verdict by verdict.

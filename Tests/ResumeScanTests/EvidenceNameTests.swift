@@ -1,3 +1,4 @@
+@testable import ResumeDataCodec
 @testable import ResumeScan
 import Testing
 

@@ -40,7 +40,7 @@ import Testing
         #expect(parsed == .success(["scan", "--html", "a\\x{ff}", "caf\\x{e9}", "caf\\x{e9}", "caf\\x{5c}x{e9}", "plain"]))
         // Each text reads back to its own bytes: the escape typed as text is not the Latin-1 name.
         let texts = try parsed.get()
-        #expect(texts.dropFirst(2).map { ScanRoot(argument: $0)?.bytes } == arguments.dropFirst(2).map { $0 })
+        #expect(texts.dropFirst(2).map { ScanRoot(argument: $0)?.path.bytes } == arguments.dropFirst(2).map { $0 })
         #expect(ScanRoot(argument: "caf\\x{41}") == nil)
         #expect(ScanRoot(argument: "caf\\x{e9") == nil)
         #expect(RawArguments.notUTF8(in: arguments, outside: [ff, Self.latin1, Self.latin1]) == nil)

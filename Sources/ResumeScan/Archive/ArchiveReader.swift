@@ -1,5 +1,6 @@
 internal import CArchiveShim
 import Foundation
+import ResumeDataCodec
 import ResumeSystemCalls
 #if canImport(Glibc)
 import Glibc

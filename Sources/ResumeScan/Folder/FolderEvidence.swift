@@ -14,7 +14,7 @@ struct FolderEvidence: EvidenceSource {
         var status: FileSystemCalls.Status?
     }
 
-    func name(of member: Member) -> String { member.file.name.spelled }
+    func name(of member: Member) -> String { member.file.shownName }
     func isPartialFile(_ member: Member) -> Bool { member.file.isPartialFile }
     /// The `-wal` beside an empty file is looked at only if it turns out to matter.
     func wal(beside member: Member) -> EvidenceTriage.WAL { .unknown }

@@ -26,6 +26,8 @@ package struct TreeWalker {
         /// The open folder holding it, and its name there, which opens it.
         let folder: FolderHandle
         let name: BytePath
+        /// The name as reports show it (the last name of ``path``).
+        let shownName: String
         /// A `CFNetworkDownload_*.tmp` or a WebKit `.download` folder's data file.
         let isPartialFile: Bool
     }
@@ -99,7 +101,7 @@ package struct TreeWalker {
             let parentName = BytePath(folder.path).lastName.text
             if !listing.files.isEmpty { foldersInBatch += 1 }
             for entry in listing.files {
-                pending.append(File(path: BytePath(folder.path).appending(entry.text).text, folder: listing.handle, name: entry.name,
+                pending.append(File(path: BytePath.appending(entry.text, toFolder: folder.path), folder: listing.handle, name: entry.name, shownName: entry.text,
                                     isPartialFile: AppContainerLayout.isPartialFile(name: entry.text, parentName: parentName)))
                 fileCount += 1
                 if pending.count >= batchSize {
@@ -118,7 +120,7 @@ package struct TreeWalker {
                 continue
             }
             for entry in listing.folders.reversed() {
-                let path = BytePath(folder.path).appending(entry.text).text
+                let path = BytePath.appending(entry.text, toFolder: folder.path)
                 if AppContainerLayout.isContainerUUID(entry.text) { uuidFolders[entry.text.uppercased(), default: []].append(path) }
                 stack.append(PendingFolder(path: path, parent: (listing.handle, entry.name), depth: folder.depth + 1))
             }
@@ -147,9 +149,18 @@ package struct TreeWalker {
             let name: BytePath
             let text: String
 
-            init(_ name: BytePath) {
-                self.name = name
-                self.text = name.spelled
+            /// A listed entry; nil for one with no name at all.
+            init?(_ entry: FileSystemCalls.FolderEntry) {
+                // The usual name is UTF-8 without `\x{`: the listing's text is its spelling already.
+                if let text = entry.name, !EvidenceName.containsEscapeOpener(text.utf8) {
+                    self.name = BytePath(text)
+                    self.text = text
+                } else if let name = entry.path {
+                    self.name = name
+                    self.text = name.spelled
+                } else {
+                    return nil
+                }
             }
         }
 
@@ -211,7 +222,7 @@ package struct TreeWalker {
         var linksInPlaceOfBackup: [(name: String, kind: BackupScan.LinkInPlaceOfBackup)] = []
         var unreadByName: [(name: String, reason: String)] = []
         for entry in entries.entries {
-            guard let name = entry.path.map(Listing.Entry.init) else { continue }
+            guard let name = Listing.Entry(entry) else { continue }
             switch entry.kind {
             case .regular: listing.files.append(name)
             case .directory: listing.folders.append(name)

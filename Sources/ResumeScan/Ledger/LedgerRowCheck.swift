@@ -91,7 +91,7 @@ import ResumeSystemCalls
         if BytePath(member).names().contains(where: \.isParentName) { return "the member path \(member) climbs" }
         var index: [BytePath: [String]]?
         if let placed = BackupScan.place(device, bundleID: "b", entries: [:], groupIndex: &index) {
-            guard let parts = BytePath(placed.path).firstNameAndRest.map { (first: $0.first.text, rest: $0.rest.text) }, BackupScan.staysInside(domain: parts.first, relativePath: parts.rest) else {
+            guard let parts = BytePath(placed.path).firstNameAndRest.map({ (first: $0.first.text, rest: $0.rest.text) }), BackupScan.staysInside(domain: parts.first, relativePath: parts.rest) else {
                 return "the backup path \(placed.path) leaves its domain"
             }
         }

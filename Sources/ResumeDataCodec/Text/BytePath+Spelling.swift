@@ -10,7 +10,7 @@ extension BytePath {
     /// spells no path (`\x{41}`, a lone `\x{ff}` in a UTF-8 name) stands for a path that cannot
     /// exist, not for the path its bytes would make: it is kept behind a NUL byte, which no real
     /// path holds, so that it equals no found file and no other such text.
-    init(spelled text: some StringProtocol) {
+    package init(spelled text: some StringProtocol) {
         let string = String(text)
         if let bytes = EvidenceName.bytes(ofPath: string) {
             self.init(bytes: bytes)
@@ -21,7 +21,7 @@ extension BytePath {
 
     /// The text the scan shows for the path (``EvidenceName/text(ofPath:)``): itself when it is
     /// UTF-8 without `\x{`, escaped otherwise.
-    var spelled: String {
+    package var spelled: String {
         EvidenceName.text(ofPath: bytes)
     }
 }

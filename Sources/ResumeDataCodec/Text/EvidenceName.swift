@@ -1,5 +1,3 @@
-import ResumeDataCodec
-
 /// How the scan spells a name or a path it found in evidence (a folder's entries, an archive's
 /// members) and any name a blob gives for a file there, and the bytes such a spelling stands
 /// for: the one rule by which two paths compare equal only when their bytes are the same.
@@ -13,7 +11,7 @@ import ResumeDataCodec
 /// A path is spelled component by component, so a folder is spelled alike in every path through it.
 package enum EvidenceName {
     /// One name's spelling, from its bytes.
-    static func text(of bytes: some Collection<UInt8>) -> String {
+    package static func text(of bytes: some Collection<UInt8>) -> String {
         if let text = String(validating: bytes, as: UTF8.self), !containsEscapeOpener(text.utf8) { return text }
         return VisibleText.decoding(utf8: bytes) { scalar, out in
             if scalar == "\\" { out += "\\x{5c}" } else { out.unicodeScalars.append(scalar) }
@@ -30,13 +28,13 @@ package enum EvidenceName {
 
     /// A name or path a blob gives as text (`TempFileName`, `LocalPath`), spelled as the scan
     /// spells the files it found, so that it names the file with those bytes and no other.
-    static func text(ofBlobPath text: some StringProtocol) -> String {
+    package static func text(ofBlobPath text: some StringProtocol) -> String {
         self.text(ofPath: text.utf8)
     }
 
     /// The bytes that one name's spelling stands for; nil when `text` is no name's spelling
     /// (then no file has it): the inverse of ``text(of:)``, which opens a file the scan found.
-    static func bytes(of text: some StringProtocol) -> [UInt8]? {
+    package static func bytes(of text: some StringProtocol) -> [UInt8]? {
         let utf8 = text.utf8
         guard containsEscapeOpener(utf8) else { return Array(utf8) }
         var bytes: [UInt8] = []
@@ -75,7 +73,7 @@ package enum EvidenceName {
     /// Whether `bytes` hold `\\x{`, searched byte by byte: Foundation's `contains` on a String
     /// compares by Character and cost more than the rest of the name's handling together (in a
     /// folder walk it was 1 % of the scan's CPU, through `CFStringFind`).
-    static func containsEscapeOpener(_ bytes: some Sequence<UInt8>) -> Bool {
+    package static func containsEscapeOpener(_ bytes: some Sequence<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         var matched = 0
         let opener: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x"), UInt8(ascii: "{")]
