@@ -74,6 +74,9 @@ package enum EvidenceName {
     /// compares by Character and cost more than the rest of the name's handling together (in a
     /// folder walk it was 1 % of the scan's CPU, through `CFStringFind`).
     package static func containsEscapeOpener(_ bytes: some Sequence<UInt8>) -> Bool {
+        // A native string's bytes are contiguous: searched there, without the iterator (which,
+        // generic across modules, cost 4 % of an archive scan).
+        if let found = bytes.withContiguousStorageIfAvailable({ containsEscapeOpener(in: $0) }) { return found }
         var iterator = bytes.makeIterator()
         var matched = 0
         let opener: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x"), UInt8(ascii: "{")]
@@ -86,6 +89,21 @@ package enum EvidenceName {
             }
         }
         return false
+    }
+
+    /// ``containsEscapeOpener(_:)`` over contiguous bytes.
+    private static func containsEscapeOpener(in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard buffer.count >= 3 else { return false }
+        for index in 0..<(buffer.count - 2) where buffer[index] == UInt8(ascii: "\\") {
+            if buffer[index + 1] == UInt8(ascii: "x"), buffer[index + 2] == UInt8(ascii: "{") { return true }
+        }
+        return false
+    }
+
+    /// ``containsEscapeOpener(_:)`` of a string's bytes, specialized (the walk asks it of every name).
+    package static func containsEscapeOpener(_ bytes: String.UTF8View) -> Bool {
+        var text = String(bytes)
+        return text.withUTF8 { containsEscapeOpener(in: $0) }
     }
 
     private static let slash = UInt8(ascii: "/")
