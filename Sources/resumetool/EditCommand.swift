@@ -75,7 +75,7 @@ struct EditCommand: ParsableCommand {
         if let uploadFile {
             guard !uploadFile.isEmpty else { throw ValidationError("--upload-file: the path is empty") }
             // The blob needs an absolute path; a relative one means the current folder's file.
-            // FilePathText, not Foundation's URL: its path helpers trap on some inputs.
+            // BytePath, not Foundation's URL: its path helpers trap on some inputs.
             edit.uploadFile = BytePath(uploadFile).absolute.text
         }
         return edit

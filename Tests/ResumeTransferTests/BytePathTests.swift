@@ -114,4 +114,31 @@ import Testing
         #expect(BytePath("/a/b").starts(with: "/a/") && !BytePath("/a").starts(with: "/a/"))
         #expect(BytePath("a").appending("b") == "a/b" && BytePath("a/").appending("b") == "a/b" && BytePath("").appending("b") == "/b")
     }
+
+    @Test func joiningNames() {
+        #expect(BytePath(joining: ["a", "b", "c"]) == "a/b/c")
+        #expect(BytePath(joining: ["", "a"]) == "/a")
+        #expect(BytePath(joining: [String]()) == "")
+        #expect(BytePath(joining: ["x", "a", "b"][1...]) == "a/b")
+        #expect(BytePath(joining: [BytePath(bytes: [0xE9]), "b"]).bytes == [0xE9, UInt8(ascii: "/"), UInt8(ascii: "b")])
+        #expect(BytePath(joining: ["caf\u{e9}", "cafe\u{301}"]).names() == [BytePath("caf\u{e9}"), BytePath("cafe\u{301}")])
+        // The names a path splits into join back to it.
+        for path in ["/a//b/", "a/b", "/", ""] as [BytePath] {
+            #expect(BytePath(joining: path.names(keepingEmpty: true)) == path)
+        }
+    }
+
+    @Test func aSuffixIsRemovedByItsBytes() {
+        #expect(BytePath("a/tasks.sqlite-wal").removingSuffix("-wal") == "a/tasks.sqlite")
+        #expect(BytePath("-wal").removingSuffix("-wal") == "")
+        #expect(BytePath("a/tasks.sqlite").removingSuffix("-wal") == nil)
+        #expect(BytePath("wal").removingSuffix("-wal") == nil)
+    }
+
+    /// The walk's text join follows ``BytePath/appending(_:)``'s rule.
+    @Test(arguments: [("a", "b"), ("a/", "b"), ("/", "b"), ("", "b"), ("x/\u{301}", "y")])
+    func theTextJoinIsTheValuesJoin(_ folder: String, _ name: String) {
+        #expect(BytePath(BytePath.appending(name, toFolder: folder)) == BytePath(folder).appending(name))
+    }
 }
+
