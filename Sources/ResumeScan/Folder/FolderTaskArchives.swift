@@ -12,7 +12,7 @@ struct FolderTaskArchives {
     var walkRoots: [String]
 
     /// Whether a walked file is worth reading as a task list at all: by its name.
-    static func mayBeTaskArchive(_ file: TreeWalker.File) -> Bool { file.name.bytes.elementsEqual(TaskArchive.fileName.utf8) }
+    static func mayBeTaskArchive(_ file: TreeWalker.File) -> Bool { file.rawName == nil && file.shownName.utf8.elementsEqual(TaskArchive.fileName.utf8) }
 
     /// Whether the path is where the layout puts a session's task list.
     static func isInLayout(_ path: String) -> Bool {

@@ -44,7 +44,7 @@ package struct SafariDownloadBundle: Sendable {
         switch calls.openEvidence(in: folder.descriptor, "Info.plist") {
         case .success(let descriptor):
             defer { _ = calls.close(descriptor) }
-            var member = FolderEvidence.Member(file: TreeWalker.File(path: "Info.plist", folder: folder, name: "Info.plist", shownName: "Info.plist", isPartialFile: false),
+            var member = FolderEvidence.Member(file: TreeWalker.File(path: "Info.plist", folder: folder, shownName: "Info.plist", isPartialFile: false),
                                                descriptor: descriptor)
             let size: Int64?
             do { size = try evidence.size(of: &member) } catch { throw .unreadable("Info.plist: \(error.message)") }
@@ -103,7 +103,7 @@ package struct SafariDownloadBundle: Sendable {
         defer { _ = calls.close(descriptor) }
         // Hashed as it is read, never held: the readLimit of a folder scan does not apply.
         let evidence = FolderEvidence(readLimit: 0, calls: calls)
-        var member = FolderEvidence.Member(file: TreeWalker.File(path: name, folder: folder, name: BytePath(name), shownName: name, isPartialFile: true), descriptor: descriptor)
+        var member = FolderEvidence.Member(file: TreeWalker.File(path: name, folder: folder, shownName: name, isPartialFile: true), descriptor: descriptor)
         guard (try? evidence.size(of: &member)) != nil else { return nil }
         let status = evidence.status(of: &member).status
         // A sparse file, or one above the limit, is described, not read: `truncate -s 1T` makes
