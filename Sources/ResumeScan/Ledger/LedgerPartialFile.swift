@@ -98,9 +98,10 @@ public struct LedgerPartialFile: Sendable, Equatable {
         } else {
             device = recorded
         }
-        device = BytePath(device).withoutNoFollow.text
+        let path = BytePath(device).withoutNoFollow
+        device = path.text
         devicePath = device
-        guard BytePath(device).isAbsolute else {
+        guard path.isAbsolute else {
             refusal = "not an absolute path"
             return
         }
@@ -108,7 +109,7 @@ public struct LedgerPartialFile: Sendable, Equatable {
             refusal = "holds a NUL byte"
             return
         }
-        let names = BytePath(device).names().filter { !$0.isCurrentName }
+        let names = path.names().filter { !$0.isCurrentName }
         guard !names.contains(where: \.isParentName) else {
             refusal = "holds '..', which could leave the extraction"
             return
@@ -130,7 +131,7 @@ public struct LedgerPartialFile: Sendable, Equatable {
             components.removeFirst(length)
         }
         // Spelled as the walk spells the files it finds, so it names the file with these bytes.
-        path = BytePath(root).appending(EvidenceName.text(ofBlobPath: BytePath(joining: components).text)).text
+        self.path = BytePath(root).appending(EvidenceName.text(ofBlobPath: BytePath(joining: components).text)).text
     }
 
     /// Compares the file's size with the bytes the ledger says were received:
