@@ -19,7 +19,7 @@ import Darwin
 ///   silently cut it, where the system-call seam must refuse it (`EINVAL`);
 /// - its `description` replaces bytes that are not UTF-8 with U+FFFD, the very collapse that
 ///   made two evidence files one; a path becomes text here only through a spelling that keeps
-///   them apart (`EvidenceName` in ResumeScan), or ``text`` where it is known to be UTF-8.
+///   them apart (`EvidenceName`, in the codec), or ``text`` where it is known to be UTF-8.
 ///
 /// The rules are POSIX `dirname(3)` and `basename(3)`, and for ``absolute(in:)`` the lexical
 /// clean-up that `URL.standardizedFileURL` makes (no link is followed). Foundation's own helpers
@@ -71,19 +71,10 @@ package struct BytePath: Hashable, Sendable, Comparable, ExpressibleByStringLite
         self.bytes = bytes
     }
 
-    /// ``init(joining:)-(Sequence<BytePath>)`` of names given as text (their UTF-8).
-    package init(joining names: some Sequence<some StringProtocol>) {
-        var bytes: [UInt8] = []
-        for (index, name) in names.enumerated() {
-            if index > 0 { bytes.append(Self.slash) }
-            bytes += name.utf8
-        }
-        self.bytes = bytes
-    }
-
-    /// ``init(joining:)-(Sequence<some StringProtocol>)`` for the names an archive member is
-    /// split into, specialized: the archive scan joins some for every member, and the generic
-    /// form, not specialized across modules, spent a quarter of a scan in metadata look-ups.
+    /// ``init(joining:)-(Sequence<BytePath>)`` of names given as text (their UTF-8), without
+    /// making each a path first. Not generic: the archive scan joins some for every member, and
+    /// a generic form, not specialized across modules, spent a quarter of a scan in metadata
+    /// look-ups.
     package init(joining names: ArraySlice<String>) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(names.reduce(names.count) { $0 + $1.utf8.count })
@@ -226,11 +217,6 @@ package struct BytePath: Hashable, Sendable, Comparable, ExpressibleByStringLite
         var rest = bytes[folder.bytes.count...]
         if rest.first == Self.slash { rest = rest.dropFirst() }
         return BytePath(bytes: rest)
-    }
-
-    /// Whether the path's bytes begin with `prefix`'s (a byte prefix, not a folder: see ``isInside(_:)``).
-    package func starts(with prefix: BytePath) -> Bool {
-        bytes.starts(with: prefix.bytes)
     }
 
     /// Whether the path's bytes end with `suffix`'s UTF-8 (a name's extension, say).

@@ -123,7 +123,8 @@ struct ArchiveLedgers {
             databases[BytePath(spelled: path)] = Database(name: name, index: index, components: components, bytes: hold.overLimit ? nil : hold.bytes,
                                        status: status, schemaOnPage: hold.schemaOnPage, overLimit: hold.overLimit ? hold.total : nil)
         case .wal:
-            let owner = BytePath(spelled: BytePath(path).removingSuffix("-wal")?.text ?? path)
+            let member = BytePath(spelled: path)
+            let owner = member.removingSuffix("-wal") ?? member
             if let earlier = wals.removeValue(forKey: owner) { walBytes -= earlier.count }
             walsLeftOut.removeValue(forKey: owner)
             if hold.overLimit {

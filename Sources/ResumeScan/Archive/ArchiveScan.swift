@@ -395,9 +395,9 @@ struct ArchiveScan: Sendable {
             for index in max(0, common - 1)..<folderCount {
                 let component = components[index]
                 if index > 0, AppContainerLayout.markerFolders.contains(component) {
-                    let container = BytePath(joining: components[..<index]).text
-                    if !outcome.containers.contains(BytePath(spelled: container)) {
-                        if outcome.containers.count < scan.maximumRemembered { outcome.containers.insert(BytePath(spelled: container)) } else { forgetting() }
+                    let container = BytePath(spelled: BytePath(joining: components[..<index]).text)
+                    if !outcome.containers.contains(container) {
+                        if outcome.containers.count < scan.maximumRemembered { outcome.containers.insert(container) } else { forgetting() }
                     }
                 }
                 if AppContainerLayout.isContainerUUID(component) {

@@ -259,7 +259,7 @@ struct BackupScan: Sendable {
         let probe = self.probe
         let keys = classKeys
         // The files a `-wal` row sits beside: an empty one may be a ledger held in its WAL.
-        let walOwners = Set(entries.compactMap { BytePath($0.inner).removingSuffix("-wal").map { BytePath(spelled: $0.text) } })
+        let walOwners = Set(entries.compactMap { BytePath(spelled: $0.inner).removingSuffix("-wal") })
         var findings: [FileProbe.Finding] = []
         var ledgerCandidates: [LedgerCandidate] = []
         orderedParallelMap(entries) { entry in

@@ -29,12 +29,12 @@ struct FolderTaskArchives {
         guard inLayout || TaskArchive.isTaskArchive(data) else { return nil }
         var owner = TaskArchive.Owner()
         if inLayout {
-            let session = BytePath(file.path).folder.text
-            let bundle = BytePath(session).folder.text
-            let daemon = BytePath(bundle).folder.text
-            owner.sessionFolder = BytePath(session).lastName.text
-            owner.sessionID = LedgerFolderNames(data: read("sessions.plist", inFolder: bundle))[BytePath(session).lastName.text]
-            owner.bundleID = LedgerFolderNames(data: read("bundles.plist", inFolder: daemon))[BytePath(bundle).lastName.text]
+            let session = BytePath(file.path).folder
+            let bundle = session.folder
+            let daemon = bundle.folder
+            owner.sessionFolder = session.lastName.text
+            owner.sessionID = LedgerFolderNames(data: read("sessions.plist", inFolder: bundle.text))[session.lastName.text]
+            owner.bundleID = LedgerFolderNames(data: read("bundles.plist", inFolder: daemon.text))[bundle.lastName.text]
         }
         let placement = LedgerPlacement.forLedger(at: file.path, root: nil)
         do {

@@ -319,7 +319,8 @@ package struct TreeWalker {
     /// The first of `roots` that holds `path`, and the path the root's spelling stands for and
     /// each name below it (every path, roots too, is spelled as the walk spells names).
     private static func spelled(_ path: String, roots: [String]) -> (root: BytePath, components: [BytePath])? {
-        guard let root = roots.first(where: { BytePath(path).isInside(BytePath($0)) }),
+        let target = BytePath(path)
+        guard let root = roots.first(where: { target.isInside(BytePath($0)) }),
               let rootBytes = EvidenceName.bytes(ofPath: root),
               let components = relativeComponents(of: path, below: root) else { return nil }
         return (BytePath(bytes: rootBytes), components)

@@ -292,12 +292,13 @@ final class PartialFileLookUp {
         let name = String(path[path.index(after: slash)...])
         guard !name.isEmpty, name != "..", name != "." else { return .missing }
         let descriptor: Int32
-        if let known = folders[BytePath(spelled: folder)] {
+        let key = BytePath(spelled: folder)
+        if let known = folders[key] {
             descriptor = known
         } else {
             if folders.count >= Self.maximumOpenFolders { close() }
             descriptor = open(folder, root: root)
-            folders[BytePath(spelled: folder)] = descriptor
+            folders[key] = descriptor
         }
         guard descriptor >= 0, let bytes = EvidenceName.bytes(of: name), case .success(let status) = calls.fstatat(descriptor, BytePath(bytes: bytes)) else {
             return .missing

@@ -65,10 +65,11 @@ struct FolderPairing: PairingSpace {
 
     /// The first root given that holds the path, and the path below it.
     func source(of path: String) -> FindingSource {
-        guard let root = roots.first(where: { BytePath(path).isInside(BytePath($0)) }) else {
-            return FindingSource(kind: .folder, root: path, inner: "")
+        let target = BytePath(path)
+        for root in roots {
+            if let inner = target.relative(to: BytePath(root)) { return FindingSource(kind: .folder, root: root, inner: inner.text) }
         }
-        return FindingSource(kind: .folder, root: root, inner: BytePath(path).relative(to: BytePath(root))?.text ?? "")
+        return FindingSource(kind: .folder, root: path, inner: "")
     }
 
     func evidence(at path: String) -> (status: FileStatus, sha256: String?, hashSkipped: HashSkip?)? { TreeWalker.evidence(atPath: path, roots: roots, hashLimit: hashLimit) }
